@@ -1,0 +1,87 @@
+"""Typed errors raised by the checks and loaders.
+
+Every error is a :class:`ValueError` subclass whose message names the field
+(or the file and line) at fault, so bad input is never mistaken for a pass.
+Taught in ``01_start_here.ipynb`` ("When the input is wrong").
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+__all__ = [
+    "CheckInputError",
+    "InvalidInputError",
+    "EmptyBaselineError",
+    "JSONLoadError",
+    "DuplicateKeyError",
+    "BaselineError",
+    "describe_value",
+]
+
+_MAX_SHOWN = 60
+
+
+def describe_value(value: Any) -> str:
+    """Return a short JSON-style rendering of ``value`` for error messages."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    if len(text) > _MAX_SHOWN:
+        text = text[: _MAX_SHOWN - 1] + "…"
+    return text
+
+
+class CheckInputError(ValueError):
+    """Base class: the input cannot be checked, so the check fails closed."""
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+class InvalidInputError(CheckInputError):
+    """A field has the wrong shape, e.g. ``rewritten[2] is 7, expected a string ID``."""
+
+
+class EmptyBaselineError(InvalidInputError):
+    """A sentinel baseline with no IDs would check nothing, so it is refused."""
+
+
+class JSONLoadError(CheckInputError):
+    """A JSON or JSON Lines source could not be read; names the source and line."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        source: str,
+        line: int | None = None,
+        field: str | None = None,
+    ) -> None:
+        where = source if line is None else f"{source}, line {line}"
+        super().__init__(f"{where}: {message}", field=field)
+        self.source = source
+        self.line = line
+        self.detail = message
+
+
+class DuplicateKeyError(JSONLoadError):
+    """A JSON object repeats a key; the default loader would silently keep the last."""
+
+    def __init__(self, key: str, *, source: str, line: int | None = None) -> None:
+        super().__init__(
+            f"duplicate key {describe_value(key)} in a JSON object "
+            "(each key may appear only once)",
+            source=source,
+            line=line,
+            field=key,
+        )
+        self.key = key
+
+
+class BaselineError(CheckInputError):
+    """A baseline file is missing, malformed, or would overwrite retained evidence."""

@@ -1,0 +1,156 @@
+"""Strict JSON reading and compact JSON writing.
+
+* Duplicate object keys are an error (the standard loader keeps the last one).
+* ``NaN`` and ``Infinity`` are refused, as in JavaScript's ``JSON.parse``.
+* Errors name the source and, where known, the line.
+* :func:`dumps_compact` writes what ``JSON.stringify`` would write.
+
+Taught in ``01_start_here.ipynb`` ("When the input is wrong").
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import IO, Any
+
+from .errors import DuplicateKeyError, JSONLoadError
+
+__all__ = [
+    "loads_strict",
+    "load_json_file",
+    "iter_json_lines",
+    "dumps_compact",
+    "JsonLine",
+]
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+class _DuplicateKey(Exception):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _pairs_to_dict(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result = dict(pairs)
+    if len(result) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKey(key)
+            seen.add(key)
+    return result
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+_DECODER = json.JSONDecoder(
+    object_pairs_hook=_pairs_to_dict, parse_constant=_refuse_constant
+)
+
+
+def loads_strict(text: str, *, source: str = "<input>", line: int | None = None) -> Any:
+    """Parse one JSON document, refusing duplicate keys and non-JSON constants.
+
+    ``line`` is the line number of ``text`` within its source, for JSON Lines;
+    for a whole document the error's own line number is used.
+    """
+    try:
+        return _DECODER.decode(text)
+    except _DuplicateKey as dup:
+        raise DuplicateKeyError(dup.key, source=source, line=line) from None
+    except json.JSONDecodeError as exc:
+        raise JSONLoadError(
+            f"not valid JSON: {exc.msg} (column {exc.colno})",
+            source=source,
+            line=line if line is not None else exc.lineno,
+        ) from None
+    except ValueError as exc:  # from _refuse_constant
+        raise JSONLoadError(str(exc), source=source, line=line) from None
+
+
+def _decode_utf8(data: bytes, source: str) -> str:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise JSONLoadError(
+            f"not UTF-8 text (byte {exc.start})", source=source, line=line
+        ) from None
+
+
+def load_json_file(path: str | Path) -> Any:
+    """Read a whole JSON file strictly; errors name the file and line."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise JSONLoadError(f"cannot be read ({exc.strerror})", source=str(path)) from None
+    return loads_strict(_decode_utf8(data, str(path)), source=str(path))
+
+
+class JsonLine:
+    """One line of a JSON Lines source: its number and either a value or an error."""
+
+    __slots__ = ("number", "value", "error")
+
+    def __init__(
+        self, number: int, value: Any = None, error: JSONLoadError | None = None
+    ) -> None:
+        self.number = number
+        self.value = value
+        self.error = error
+
+
+def iter_json_lines(stream: IO[bytes] | Iterable[bytes], *, source: str) -> Iterator[JsonLine]:
+    """Yield each line of a JSON Lines byte stream, parsed, without reading it all.
+
+    A bad line yields a :class:`JsonLine` carrying the error, and reading goes on.
+    A final newline does not make an extra line; any other blank line is an error.
+    """
+    number = 0
+    for raw in stream:
+        number += 1
+        try:
+            text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+        except UnicodeDecodeError as exc:
+            yield JsonLine(
+                number,
+                error=JSONLoadError(
+                    f"not UTF-8 text (byte {exc.start})", source=source, line=number
+                ),
+            )
+            continue
+        text = text.rstrip("\r\n")
+        if not text.strip():
+            yield JsonLine(
+                number,
+                error=JSONLoadError(
+                    "blank line, expected a JSON object", source=source, line=number
+                ),
+            )
+            continue
+        try:
+            yield JsonLine(number, value=loads_strict(text, source=source, line=number))
+        except JSONLoadError as exc:
+            yield JsonLine(number, error=exc)
+
+
+def _escape_surrogate(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
+def dumps_compact(value: Any) -> str:
+    """Serialise ``value`` exactly as JavaScript's ``JSON.stringify`` would.
+
+    No spaces, no ASCII escaping; lone surrogates are escaped as ``\\udXXX``
+    (as ``JSON.stringify`` does), so the result always encodes as UTF-8.
+    """
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return _LONE_SURROGATE.sub(_escape_surrogate, text)

@@ -1,0 +1,48 @@
+"""Where the project's data lives, found relative to this package.
+
+Never the working directory: notebooks, tests and the CLI all read the same
+files wherever they are started from. Taught in ``01_start_here.ipynb``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+__all__ = [
+    "project_root",
+    "fixtures_dir",
+    "filled_cases_json",
+    "filled_cases_csv",
+    "worked_answers_baseline",
+    "worked_answers_retained",
+]
+
+
+def project_root() -> Path:
+    """The folder holding ``helpers/``, ``fixtures/`` and ``notebooks/``."""
+    return Path(__file__).resolve().parent.parent
+
+
+def fixtures_dir() -> Path:
+    """The ``fixtures/`` folder."""
+    return project_root() / "fixtures"
+
+
+def filled_cases_json() -> Path:
+    """The filled cases as JSON (the source of truth)."""
+    return fixtures_dir() / "filled_cases.json"
+
+
+def filled_cases_csv() -> Path:
+    """The filled cases as an editable CSV, kept in step with the JSON."""
+    return fixtures_dir() / "filled_cases.csv"
+
+
+def worked_answers_baseline() -> Path:
+    """The baseline of every worked answer, guarded by the sentinel check."""
+    return fixtures_dir() / "worked_answers" / "baseline.json"
+
+
+def worked_answers_retained() -> Path:
+    """Where earlier worked-answer baselines are kept as evidence."""
+    return fixtures_dir() / "worked_answers" / "retained"

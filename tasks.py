@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""Project commands. Each one builds ``.venv`` from requirements.txt first.
+
+    python3 tasks.py test [PYTEST ARGS]   run every test, strict nbval included
+    python3 tasks.py lab                  open the notebooks in JupyterLab
+    python3 tasks.py notebooks            re-execute the notebooks, storing outputs
+    python3 tasks.py setup                only build or refresh .venv
+
+Needs only Python 3.11 or newer; everything else comes from requirements.txt.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+STAMP = VENV / ".requirements-sha256"
+NOTEBOOKS = ROOT / "notebooks"
+
+
+def _say(message: str) -> None:
+    print(f"[tasks] {message}", file=sys.stderr, flush=True)
+
+
+def _run(*args: str | Path, **kwargs) -> None:
+    result = subprocess.run([str(a) for a in args], **kwargs)
+    if result.returncode:
+        raise SystemExit(result.returncode)
+
+
+def _requirements_digest() -> str:
+    digest = hashlib.sha256()
+    for name in ("requirements.txt", "pyproject.toml"):
+        digest.update((ROOT / name).read_bytes())
+    return digest.hexdigest()
+
+
+def setup() -> None:
+    """Create .venv and install the pinned requirements when they changed."""
+    if sys.version_info < (3, 11):
+        raise SystemExit(f"Python 3.11 or newer is needed; this is {sys.version.split()[0]}")
+    wanted = _requirements_digest()
+    if STAMP.exists() and STAMP.read_text().strip() == wanted and (BIN / "python").exists():
+        return
+    if not (BIN / "python").exists():
+        _say(f"creating {VENV.relative_to(ROOT)}")
+        _run(sys.executable, "-m", "venv", VENV)
+    _say("installing pinned requirements (about a minute the first time)")
+    _run(BIN / "python", "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+         "-r", ROOT / "requirements.txt", cwd=ROOT)
+    # The announcements pop-up covers the notebook on first start; switch it off.
+    _run(BIN / "jupyter", "labextension", "disable", "--level=sys_prefix",
+         "@jupyterlab/apputils-extension:announcements", stdout=subprocess.DEVNULL,
+         stderr=subprocess.DEVNULL)
+    STAMP.write_text(wanted + "\n")
+
+
+def test(extra: list[str]) -> None:
+    """Run the unit, widget, CLI and browser tests and strict nbval."""
+    setup()
+    _run(BIN / "python", "-m", "pytest", "--nbval", "--nbval-current-env",
+         "--nbval-sanitize-with", ROOT / "tests" / "nbval_sanitize.cfg",
+         *(extra or ["tests", "notebooks"]), cwd=ROOT)
+
+
+def lab() -> None:
+    """Open JupyterLab on the start page, serving only on this machine."""
+    setup()
+    _run(BIN / "jupyter", "lab", f"--ServerApp.root_dir={NOTEBOOKS}",
+         "--ServerApp.ip=127.0.0.1", "01_start_here.ipynb", cwd=NOTEBOOKS)
+
+
+def notebooks() -> None:
+    """Re-execute every notebook in place: outputs stored, no widget state or timings."""
+    setup()
+    paths = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
+    _run(BIN / "jupyter", "nbconvert", "--to", "notebook", "--execute", "--inplace",
+         "--ExecutePreprocessor.record_timing=False",
+         "--ExecutePreprocessor.store_widget_state=False",
+         "--ExecutePreprocessor.timeout=300", *paths, cwd=NOTEBOOKS)
+    for path in paths:
+        nb = json.loads(path.read_text(encoding="utf-8"))
+        nb.get("metadata", {}).pop("widgets", None)
+        for cell in nb["cells"]:
+            cell.get("metadata", {}).pop("execution", None)
+        path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    _say(f"re-executed {len(paths)} notebooks")
+
+
+def main(argv: list[str]) -> None:
+    command, rest = (argv[0], argv[1:]) if argv else ("", [])
+    if command == "test":
+        test(rest)
+    elif command == "lab":
+        lab()
+    elif command == "notebooks":
+        notebooks()
+    elif command == "setup":
+        setup()
+    else:
+        print(__doc__, file=sys.stderr)
+        raise SystemExit(2)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
