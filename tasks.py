@@ -3,7 +3,7 @@
 
     python3 tasks.py test [PYTEST ARGS]   run every test, strict nbval included
     python3 tasks.py lab                  open the notebooks in JupyterLab
-    python3 tasks.py notebooks            re-execute the notebooks, storing outputs
+    python3 tasks.py notebooks [NB ...]   re-execute notebooks (all by default), storing outputs
     python3 tasks.py setup                only build or refresh .venv
 
 Needs only Python 3.11 or newer; everything else comes from requirements.txt.
@@ -77,10 +77,16 @@ def lab() -> None:
          "--ServerApp.ip=127.0.0.1", "01_start_here.ipynb", cwd=NOTEBOOKS)
 
 
-def notebooks() -> None:
-    """Re-execute every notebook in place: outputs stored, no widget state or timings."""
+def notebooks(names: list[str]) -> None:
+    """Re-execute notebooks in place: outputs stored, no widget state or timings."""
     setup()
-    paths = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
+    if names:
+        paths = [NOTEBOOKS / Path(name).name for name in names]
+        for path in paths:
+            if not path.is_file():
+                raise SystemExit(f"no notebook {path.relative_to(ROOT)}")
+    else:
+        paths = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
     _run(BIN / "jupyter", "nbconvert", "--to", "notebook", "--execute", "--inplace",
          "--ExecutePreprocessor.record_timing=False",
          "--ExecutePreprocessor.store_widget_state=False",
@@ -101,7 +107,7 @@ def main(argv: list[str]) -> None:
     elif command == "lab":
         lab()
     elif command == "notebooks":
-        notebooks()
+        notebooks(rest)
     elif command == "setup":
         setup()
     else:
