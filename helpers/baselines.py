@@ -75,10 +75,10 @@ def load_baseline(path: str | Path) -> Baseline:
     return Baseline(version, data["revised_on"], data["reason"], answers)
 
 
-def _write_atomically(path: Path, text: str) -> None:
+def _write_atomically(path: Path, data: str | bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
+    tmp.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
     os.replace(tmp, path)
 
 
@@ -109,7 +109,7 @@ def revise_baseline(
             raise BaselineError(
                 f"{keep} already exists; retained evidence is never overwritten", field="version"
             )
-        _write_atomically(keep, path.read_text(encoding="utf-8"))
+        _write_atomically(keep, path.read_bytes())
         version = current.version + 1
     new = Baseline(version, revised_on, reason.strip(), answers)
     _write_atomically(path, _dump(new))

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .checks import CheckResult, require_check_name, run_check
-from .errors import InvalidInputError, JSONLoadError
+from .errors import CheckInputError, InvalidInputError, JSONLoadError
 from .jsonio import dumps_compact, load_json_file, loads_strict
 from .paths import filled_cases_json
 
@@ -35,9 +35,14 @@ CSV_COLUMNS: tuple[str, ...] = ("check", "id", "title", "input", "expected", "de
 _TEXT_FIELDS = ("check", "id", "title", "decision", "reason")
 
 #: The output keys, in order, that an expected output may have, per check.
+#: ``{"error": message}`` records that the check refuses the input.
 _EXPECTED_SHAPES: dict[str, tuple[tuple[str, ...], ...]] = {
-    "target-scope": (("missing", "added", "preserved"), ("held", "unresolved", "preserved")),
-    "sentinels": (("missing", "changed", "intact"),),
+    "target-scope": (
+        ("missing", "added", "preserved"),
+        ("held", "unresolved", "preserved"),
+        ("error",),
+    ),
+    "sentinels": (("missing", "changed", "intact"), ("error",)),
 }
 
 
@@ -54,8 +59,18 @@ class Case:
     reason: str
 
     def run(self) -> CheckResult:
-        """Run the case's check on its input."""
+        """Run the case's check on its input; bad input raises a typed error."""
         return run_check(self.check, self.input)
+
+    def actual(self) -> dict[str, Any]:
+        """What the helpers say for this input, comparable with :attr:`expected`.
+
+        A refused input gives ``{"error": message}``.
+        """
+        try:
+            return self.run().as_dict()
+        except CheckInputError as exc:
+            return {"error": exc.message}
 
     @property
     def input_json(self) -> str:
@@ -133,12 +148,16 @@ def cases_to_csv(cases: Iterable[Case]) -> str:
     """Write cases as CSV text with ``input`` and ``expected`` as compact JSON cells."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
+    # QUOTE_MINIMAL only quotes the "\n" line terminator, not a lone "\r",
+    # which the reader would then take as a line break; quote such rows fully.
+    quote_all = csv.writer(buffer, lineterminator="\n", quoting=csv.QUOTE_ALL)
     writer.writerow(CSV_COLUMNS)
     for case in cases:
         row = case.to_data()
         row["input"] = case.input_json
         row["expected"] = case.expected_json
-        writer.writerow([row[name] for name in CSV_COLUMNS])
+        cells = [row[name] for name in CSV_COLUMNS]
+        (quote_all if any("\r" in cell for cell in cells) else writer).writerow(cells)
     return buffer.getvalue()
 
 

@@ -73,6 +73,12 @@ def loads_strict(text: str, *, source: str = "<input>", line: int | None = None)
         ) from None
     except ValueError as exc:  # from _refuse_constant
         raise JSONLoadError(str(exc), source=source, line=line) from None
+    except RecursionError:
+        raise JSONLoadError(
+            "arrays or objects are nested too deeply to check",
+            source=source,
+            line=line,
+        ) from None
 
 
 def _decode_utf8(data: bytes, source: str) -> str:

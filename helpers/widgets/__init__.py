@@ -1,0 +1,12 @@
+"""Jupyter widgets for the notebooks. Only this subpackage imports ipywidgets.
+
+* :class:`CaseExercise`: work a case yourself, check it, reveal the answer.
+* :class:`TargetScopeSandbox` and :class:`SentinelSandbox`: edit an input, see the result live.
+
+Taught in ``01_start_here.ipynb``; used in ``02_…`` and ``03_…``.
+"""
+
+from .exercise import CaseExercise
+from .sandbox import SentinelSandbox, TargetScopeSandbox
+
+__all__ = ["CaseExercise", "SentinelSandbox", "TargetScopeSandbox"]

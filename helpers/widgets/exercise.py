@@ -1,0 +1,132 @@
+"""The work-it-yourself widget: build the output, check it, reveal the answer.
+
+Taught in ``01_start_here.ipynb`` ("How the widgets work"); one per filled
+case in ``02_target_scope.ipynb`` and ``03_sentinel_answer_key.ipynb``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import ipywidgets as w
+
+from ..cases import Case
+from ..grading import Answer, Grade, answer_fields, candidate_ids, grade
+from ..render import REVEAL_SUMMARY, esc, feedback_html, json_html, reveal_html
+
+__all__ = ["CaseExercise"]
+
+_HOLD_LABELS = {
+    "target-scope": "Hold: needs staff labels",
+    "sentinels": "Refuse: the check cannot run on this input",
+}
+
+
+def _auto() -> w.Layout:
+    return w.Layout(width="auto")
+
+
+class CaseExercise:
+    """Work one case: pick IDs, set the flag, check the answer, reveal the worked answer.
+
+    Drive it without a front end: set ``.value`` on the controls in
+    :attr:`first_boxes`, :attr:`second_boxes`, :attr:`flag` and :attr:`hold`,
+    then call ``check_button.click()`` or ``reveal_button.click()``.
+    Taught in ``01_start_here.ipynb``.
+    """
+
+    def __init__(self, case: Case, *, on_graded: Callable[[Grade], None] | None = None) -> None:
+        self.case = case
+        self._on_graded = on_graded
+        first, second, flag = answer_fields(case.check)
+        ids = candidate_ids(case)
+        self.first_boxes = {i: self._box(i, first) for i in ids}
+        self.second_boxes = {i: self._box(i, second) for i in ids}
+        self.flag = w.ToggleButtons(
+            options=[("true", True), ("false", False)], value=None, description=flag
+        )
+        self.hold = w.Checkbox(
+            value=False, description=_HOLD_LABELS[case.check], indent=False, layout=_auto()
+        )
+        self.live = w.HTML()
+        self.check_button = w.Button(
+            description="Check my answer", button_style="primary", layout=_auto()
+        )
+        self.reveal_button = w.Button(description=REVEAL_SUMMARY, layout=_auto())
+        self.feedback = w.HTML()
+        self.reveal = w.HTML()
+        for control in (*self.first_boxes.values(), *self.second_boxes.values(), self.flag, self.hold):
+            control.observe(self._changed, names="value")
+        self.check_button.on_click(lambda _button: self.check())
+        self.reveal_button.on_click(lambda _button: self.show_worked_answer())
+        self.widget = w.VBox(
+            [
+                w.HTML(f"<b>Your answer</b> for <code>{esc(case.id)}</code>"),
+                w.HBox([self._column(first, self.first_boxes), self._column(second, self.second_boxes)]),
+                self.flag,
+                self.hold,
+                self.live,
+                w.HBox([self.check_button, self.reveal_button]),
+                self.feedback,
+                self.reveal,
+            ]
+        )
+        self.widget.add_class("eic-exercise")
+        self._show_live()
+
+    @staticmethod
+    def _box(case_id: str, field: str) -> w.Checkbox:
+        box = w.Checkbox(value=False, description=case_id, indent=False, layout=_auto())
+        box.add_class(f"eic-{field}")
+        return box
+
+    @staticmethod
+    def _column(field: str, boxes: dict[str, w.Checkbox]) -> w.VBox:
+        column = w.VBox([w.HTML(f"<b>{esc(field)}</b>"), *boxes.values()])
+        column.add_class(f"eic-column-{field}")
+        return column
+
+    def answer(self) -> Answer:
+        """The answer the controls currently show."""
+        return Answer(
+            self.case.check,
+            missing=frozenset(i for i, box in self.first_boxes.items() if box.value),
+            second=frozenset(i for i, box in self.second_boxes.items() if box.value),
+            flag=self.flag.value,
+            hold=self.hold.value,
+        )
+
+    def set_answer(self, answer: Answer) -> None:
+        """Put ``answer`` into the controls (used by tests and the practice drill)."""
+        for i, box in self.first_boxes.items():
+            box.value = i in answer.missing
+        for i, box in self.second_boxes.items():
+            box.value = i in answer.second
+        self.flag.value = answer.flag
+        self.hold.value = answer.hold
+
+    def _changed(self, _change: dict[str, Any]) -> None:
+        self.feedback.value = ""
+        self._show_live()
+
+    def _show_live(self) -> None:
+        built = self.answer().as_dict(self.case)
+        self.live.value = f"<div><b>The JSON you are building</b></div>{json_html(built)}"
+
+    def check(self) -> Grade:
+        """Grade the current answer and show feedback naming each rule missed."""
+        result = grade(self.case, self.answer())
+        self.feedback.value = feedback_html(
+            result.correct, [(m.field, m.message) for m in result.mistakes]
+        )
+        if self._on_graded is not None:
+            self._on_graded(result)
+        return result
+
+    def show_worked_answer(self) -> None:
+        """Reveal the expected output, decision and reason (works before any answer)."""
+        self.reveal.value = reveal_html(self.case)
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        return self.widget._repr_mimebundle_(**kwargs)

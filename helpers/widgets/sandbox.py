@@ -1,0 +1,113 @@
+"""Sandboxes: edit a check's input as JSON and see the result live.
+
+Bad input shows the helper's clear error inside the widget, never a
+traceback. Taught in ``02_target_scope.ipynb`` and ``03_sentinel_answer_key.ipynb``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import ipywidgets as w
+
+from ..errors import CheckInputError
+from ..explain import explain_sentinels, explain_target_scope
+from ..jsonio import dumps_compact, loads_strict
+from ..render import error_html, json_html, lines_html
+from ..sentinels import check_sentinels
+from ..target_scope import check_target_scope
+
+__all__ = ["TargetScopeSandbox", "SentinelSandbox"]
+
+
+class _Sandbox:
+    """Shared machinery: one JSON text area per input field, a live result below."""
+
+    fields: tuple[str, ...] = ()
+
+    def __init__(self, values: Mapping[str, Any]) -> None:
+        self.inputs = {
+            name: w.Textarea(
+                value=dumps_compact(values[name]),
+                description=name,
+                continuous_update=True,
+                layout=w.Layout(width="95%", height="4em"),
+            )
+            for name in self.fields
+        }
+        self.result = w.HTML()
+        for area in self.inputs.values():
+            area.observe(lambda _change: self.update(), names="value")
+        self.widget = w.VBox([*self.inputs.values(), self.result])
+        self.widget.add_class("eic-sandbox")
+        self.update()
+
+    def _parse(self) -> dict[str, Any]:
+        return {
+            name: loads_strict(area.value, source=name) for name, area in self.inputs.items()
+        }
+
+    def _render(self, values: dict[str, Any]) -> str:
+        raise NotImplementedError
+
+    def update(self) -> None:
+        """Re-run the check on the text areas' contents and show the result or the error."""
+        try:
+            self.result.value = self._render(self._parse())
+        except CheckInputError as exc:
+            self.result.value = error_html(exc)
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        return self.widget._repr_mimebundle_(**kwargs)
+
+
+class TargetScopeSandbox(_Sandbox):
+    """Edit ``original``, ``rewritten`` and ``unresolved`` as JSON lists.
+
+    Taught in ``02_target_scope.ipynb`` ("Sandbox").
+    """
+
+    fields = ("original", "rewritten", "unresolved")
+
+    def __init__(
+        self,
+        original: Sequence[str] = ("induction", "refresher"),
+        rewritten: Sequence[str] = ("refresher", "induction"),
+        unresolved: Sequence[str] = (),
+    ) -> None:
+        super().__init__(
+            {"original": list(original), "rewritten": list(rewritten), "unresolved": list(unresolved)}
+        )
+
+    def _render(self, values: dict[str, Any]) -> str:
+        result = check_target_scope(
+            values["original"], values["rewritten"], unresolved=values["unresolved"]
+        )
+        return json_html(result.as_dict()) + lines_html(explain_target_scope(result))
+
+
+class SentinelSandbox(_Sandbox):
+    """Edit ``baseline`` and ``proposed`` as JSON objects.
+
+    Taught in ``03_sentinel_answer_key.ipynb`` ("Sandbox").
+    """
+
+    fields = ("baseline", "proposed")
+
+    def __init__(
+        self,
+        baseline: Mapping[str, str] | None = None,
+        proposed: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__(
+            {
+                "baseline": dict(baseline) if baseline is not None else {"S1": "R", "S2": "A"},
+                "proposed": dict(proposed) if proposed is not None else {"S1": "R", "S2": "A", "C3": "B"},
+            }
+        )
+
+    def _render(self, values: dict[str, Any]) -> str:
+        result = check_sentinels(values["baseline"], values["proposed"])
+        lines = explain_sentinels(result, values["baseline"], values["proposed"])
+        return json_html(result.as_dict()) + lines_html(lines)

@@ -1,0 +1,80 @@
+"""Shared fixtures: the filled cases, a scratch copy of fixtures/, and the CLI runner."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+import helpers
+from helpers.paths import fixtures_dir
+
+# No deadlines: the suite asserts behaviour, never timings.
+settings.register_profile(
+    "project",
+    deadline=None,
+    max_examples=200,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.load_profile("project")
+
+
+def _js_code_units(text: str) -> list[int]:
+    """The UTF-16 code units of ``text``: what JavaScript's default sort compares.
+
+    Written out by hand so the tests do not reuse ``helpers.ordering``.
+    """
+    units: list[int] = []
+    for char in text:
+        point = ord(char)
+        if point > 0xFFFF:
+            point -= 0x10000
+            units += [0xD800 + (point >> 10), 0xDC00 + (point & 0x3FF)]
+        else:
+            units.append(point)
+    return units
+
+
+@pytest.fixture(scope="session")
+def js_sorted():
+    """Sort strings as JavaScript's ``Array.prototype.sort`` does (an independent oracle)."""
+    return lambda strings: sorted(strings, key=_js_code_units)
+
+
+@pytest.fixture(scope="session")
+def filled():
+    """The six filled cases, loaded once."""
+    return helpers.filled_cases()
+
+
+@pytest.fixture
+def fixtures_copy(tmp_path: Path) -> Path:
+    """A scratch copy of ``fixtures/`` that a test may edit freely."""
+    target = tmp_path / "fixtures"
+    shutil.copytree(fixtures_dir(), target)
+    return target
+
+
+@pytest.fixture
+def run_cli(tmp_path: Path):
+    """Run ``python -m helpers ARGS`` in a scratch folder; returns the CompletedProcess.
+
+    ``stdin`` may be text (sent as UTF-8) or bytes; stdout and stderr come back as bytes.
+    """
+
+    def run(*args: str, stdin: str | bytes = b"") -> subprocess.CompletedProcess[bytes]:
+        data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
+        return subprocess.run(
+            [sys.executable, "-m", "helpers", *args],
+            input=data,
+            capture_output=True,
+            cwd=tmp_path,
+            timeout=120,
+            check=False,
+        )
+
+    return run
