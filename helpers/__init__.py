@@ -9,7 +9,7 @@ Widgets live in :mod:`helpers.widgets` and are imported only on request.
 """
 
 from .baselines import Baseline, load_baseline, revise_baseline
-from .cases import Case, filled_cases, load_cases
+from .cases import Case, filled_cases, get_case, load_cases
 from .errors import (
     BaselineError,
     CheckInputError,
@@ -45,6 +45,7 @@ __all__ = [
     "check_target_scope_input",
     "dumps_compact",
     "filled_cases",
+    "get_case",
     "load_baseline",
     "load_cases",
     "load_json_file",

@@ -29,6 +29,7 @@ __all__ = [
     "cases_to_csv",
     "cases_from_csv",
     "filled_cases",
+    "get_case",
 ]
 
 CSV_COLUMNS: tuple[str, ...] = ("check", "id", "title", "input", "expected", "decision", "reason")
@@ -210,3 +211,13 @@ def filled_cases(check: str | None = None) -> list[Case]:
         return cases
     require_check_name(check)
     return [case for case in cases if case.check == check]
+
+
+def get_case(case_id: str, check: str | None = None) -> Case:
+    """The filled case called ``case_id``; raises ``KeyError`` naming the known ids."""
+    cases = filled_cases(check)
+    for case in cases:
+        if case.id == case_id:
+            return case
+    known = ", ".join(case.id for case in cases)
+    raise KeyError(f"no filled case {case_id!r}; known: {known}")

@@ -7,13 +7,14 @@ Used by the sandboxes and reports. Taught in ``02_target_scope.ipynb`` and
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from .chardiff import describe_change, diff_text
 from .ordering import sorted_ids
 from .sentinels import SentinelResult
 from .target_scope import NeedsStaffLabels, TargetScopeResult
 
-__all__ = ["explain_target_scope", "explain_sentinels"]
+__all__ = ["explain_target_scope", "explain_sentinels", "explain"]
 
 
 def explain_target_scope(result: TargetScopeResult | NeedsStaffLabels) -> list[str]:
@@ -62,3 +63,10 @@ def explain_sentinels(
     else:
         lines.append("Hold the key before scoring: fix it, or revise the baseline if the change is authorised.")
     return lines
+
+
+def explain(check: str, record: Mapping[str, Any], result: Any) -> list[str]:
+    """Explain ``result``, the outcome of running ``check`` on the input object ``record``."""
+    if check == "sentinels":
+        return explain_sentinels(result, record["baseline"], record["proposed"])
+    return explain_target_scope(result)

@@ -9,12 +9,14 @@ No widgets here. Taught in ``01_start_here.ipynb``; used by every notebook.
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .cases import Case
+from .checks import run_check
 from .errors import CheckInputError
+from .explain import explain
 from .jsonio import dumps_compact
 
 __all__ = [
@@ -30,6 +32,8 @@ __all__ = [
     "error_html",
     "feedback_html",
     "REVEAL_SUMMARY",
+    "check_block",
+    "run_cases",
 ]
 
 #: The label of every worked-answer reveal, widget button and ``<details>`` alike.
@@ -148,3 +152,40 @@ def feedback_html(correct: bool, mistakes: Sequence[tuple[str, str]]) -> str:
         '<div class="eic-feedback eic-wrong">'
         f"<b>✘ Not yet: {count} {noun} to fix.</b><ul>{items}</ul></div>"
     )
+
+
+def check_block(check: str, record: Mapping[str, Any]) -> HtmlBlock:
+    """Run ``check`` on one input object and show the output and its explanation.
+
+    Bad input shows the helper's clear error instead. Used by the sandboxes and
+    taught in ``02_target_scope.ipynb`` and ``03_sentinel_answer_key.ipynb``.
+    """
+    try:
+        result = run_check(check, record)
+    except CheckInputError as exc:
+        return HtmlBlock(error_html(exc), f"Cannot check this input: {exc}")
+    lines = explain(check, record, result)
+    output = result.as_dict()
+    return HtmlBlock(
+        json_html(output) + lines_html(lines),
+        "\n".join([dumps_compact(output), *(f"- {line}" for line in lines)]),
+    )
+
+
+def run_cases(cases: Sequence[Case]) -> HtmlBlock:
+    """Run the helper over ``cases``: its output, and whether it matches the worked answer."""
+    rows, text = [], []
+    for case in cases:
+        actual = case.actual()
+        agrees = actual == case.expected and list(actual) == list(case.expected)
+        verdict = "✔ matches the worked answer" if agrees else "✘ differs from the worked answer"
+        rows.append(
+            f"<tr><td><code>{esc(case.id)}</code></td><td>{json_html(actual)}</td>"
+            f"<td>{verdict}</td></tr>"
+        )
+        text.append(f"{case.id}: {dumps_compact(actual)}  {verdict}")
+    table = (
+        '<table class="eic-results"><thead><tr><th>Case</th><th>Output from the helper</th>'
+        f'<th>Check</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
+    )
+    return HtmlBlock(table, "\n".join(text))

@@ -12,11 +12,8 @@ from typing import Any
 import ipywidgets as w
 
 from ..errors import CheckInputError
-from ..explain import explain_sentinels, explain_target_scope
 from ..jsonio import dumps_compact, loads_strict
-from ..render import error_html, json_html, lines_html
-from ..sentinels import check_sentinels
-from ..target_scope import check_target_scope
+from ..render import check_block, error_html
 
 __all__ = ["TargetScopeSandbox", "SentinelSandbox"]
 
@@ -24,6 +21,7 @@ __all__ = ["TargetScopeSandbox", "SentinelSandbox"]
 class _Sandbox:
     """Shared machinery: one JSON text area per input field, a live result below."""
 
+    check: str = ""
     fields: tuple[str, ...] = ()
 
     def __init__(self, values: Mapping[str, Any]) -> None:
@@ -48,15 +46,14 @@ class _Sandbox:
             name: loads_strict(area.value, source=name) for name, area in self.inputs.items()
         }
 
-    def _render(self, values: dict[str, Any]) -> str:
-        raise NotImplementedError
-
     def update(self) -> None:
         """Re-run the check on the text areas' contents and show the result or the error."""
         try:
-            self.result.value = self._render(self._parse())
+            values = self._parse()
         except CheckInputError as exc:
             self.result.value = error_html(exc)
+            return
+        self.result.value = check_block(self.check, values).html
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         return self.widget._repr_mimebundle_(**kwargs)
@@ -68,6 +65,7 @@ class TargetScopeSandbox(_Sandbox):
     Taught in ``02_target_scope.ipynb`` ("Sandbox").
     """
 
+    check = "target-scope"
     fields = ("original", "rewritten", "unresolved")
 
     def __init__(
@@ -80,11 +78,6 @@ class TargetScopeSandbox(_Sandbox):
             {"original": list(original), "rewritten": list(rewritten), "unresolved": list(unresolved)}
         )
 
-    def _render(self, values: dict[str, Any]) -> str:
-        result = check_target_scope(
-            values["original"], values["rewritten"], unresolved=values["unresolved"]
-        )
-        return json_html(result.as_dict()) + lines_html(explain_target_scope(result))
 
 
 class SentinelSandbox(_Sandbox):
@@ -93,6 +86,7 @@ class SentinelSandbox(_Sandbox):
     Taught in ``03_sentinel_answer_key.ipynb`` ("Sandbox").
     """
 
+    check = "sentinels"
     fields = ("baseline", "proposed")
 
     def __init__(
@@ -107,7 +101,3 @@ class SentinelSandbox(_Sandbox):
             }
         )
 
-    def _render(self, values: dict[str, Any]) -> str:
-        result = check_sentinels(values["baseline"], values["proposed"])
-        lines = explain_sentinels(result, values["baseline"], values["proposed"])
-        return json_html(result.as_dict()) + lines_html(lines)
