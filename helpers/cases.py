@@ -192,7 +192,7 @@ def load_cases(path: str | Path) -> list[Case]:
     path = Path(path)
     if path.suffix.lower() == ".csv":
         try:
-            text = path.read_text(encoding="utf-8-sig")
+            text = path.read_bytes().decode("utf-8-sig")  # keep \r inside cells
         except OSError as exc:
             raise JSONLoadError(f"cannot be read ({exc.strerror})", source=str(path)) from None
         except UnicodeDecodeError as exc:
