@@ -17,7 +17,7 @@ from .cases import Case
 from .checks import run_check
 from .errors import CheckInputError
 from .explain import explain
-from .jsonio import dumps_compact
+from .jsonio import dumps_compact, loads_strict
 
 __all__ = [
     "HtmlBlock",
@@ -34,6 +34,7 @@ __all__ = [
     "REVEAL_SUMMARY",
     "check_block",
     "run_cases",
+    "parse_block",
 ]
 
 #: The label of every worked-answer reveal, widget button and ``<details>`` alike.
@@ -189,3 +190,15 @@ def run_cases(cases: Sequence[Case]) -> HtmlBlock:
         f'<th>Check</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
     )
     return HtmlBlock(table, "\n".join(text))
+
+
+def parse_block(text: str, *, source: str) -> HtmlBlock:
+    """Read ``text`` as strict JSON and show the value, or the clear error naming ``source``.
+
+    Taught in ``01_start_here.ipynb`` ("When the input is wrong").
+    """
+    try:
+        value = loads_strict(text, source=source)
+    except CheckInputError as exc:
+        return HtmlBlock(error_html(exc), f"Cannot check this input: {exc}")
+    return HtmlBlock(json_html(value), dumps_compact(value))

@@ -128,5 +128,28 @@ class CaseExercise:
         """Reveal the expected output, decision and reason (works before any answer)."""
         self.reveal.value = reveal_html(self.case)
 
+    def describe(self) -> str:
+        """A plain-text picture of the controls, read from the live widgets."""
+
+        def ticks(field: str, boxes: dict[str, w.Checkbox]) -> str:
+            marks = "  ".join(f"[{'x' if b.value else ' '}] {b.description}" for b in boxes.values())
+            return f"  {field}: {marks}"
+
+        first, second, _ = answer_fields(self.case.check)
+        flag = "  ".join(
+            f"({'*' if self.flag.value is value else ' '}) {label}"
+            for label, value in self.flag.options
+        )
+        return "\n".join([
+            f"Work-it-yourself widget: {self.case.id}",
+            ticks(first, self.first_boxes),
+            ticks(second, self.second_boxes),
+            f"  {self.flag.description}: {flag}",
+            f"  [{'x' if self.hold.value else ' '}] {self.hold.description}",
+            f"  buttons: [{self.check_button.description}] [{self.reveal_button.description}]",
+        ])
+
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        return self.widget._repr_mimebundle_(**kwargs)
+        bundle = self.widget._repr_mimebundle_(**kwargs)
+        bundle["text/plain"] = self.describe()
+        return bundle

@@ -55,8 +55,19 @@ class _Sandbox:
             return
         self.result.value = check_block(self.check, values).html
 
+    def describe(self) -> str:
+        """A plain-text picture: each input and the current result or error."""
+        try:
+            text = check_block(self.check, self._parse()).text
+        except CheckInputError as exc:
+            text = f"Cannot check this input: {exc}"
+        fields = [f"  {name}: {area.value}" for name, area in self.inputs.items()]
+        return "\n".join([f"Sandbox ({self.check}), edit the JSON:", *fields, "Result:", text])
+
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        return self.widget._repr_mimebundle_(**kwargs)
+        bundle = self.widget._repr_mimebundle_(**kwargs)
+        bundle["text/plain"] = self.describe()
+        return bundle
 
 
 class TargetScopeSandbox(_Sandbox):

@@ -1,0 +1,241 @@
+"""The work-it-yourself widget and the sandboxes, driven with no front end."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import helpers
+from helpers.cases import Case
+from helpers.grading import Answer, candidate_ids, correct_answer, grade
+from helpers.render import details_html, reveal_html
+from helpers.widgets import CaseExercise, SentinelSandbox, TargetScopeSandbox
+
+FILLED = helpers.filled_cases()
+MARKUP = "<img src=x onerror=alert(1)>"
+
+
+def _work(exercise: CaseExercise, answer: Answer) -> str:
+    """Put ``answer`` into the controls one by one, click Check, return the feedback HTML."""
+    for case_id, box in exercise.first_boxes.items():
+        box.value = case_id in answer.missing
+    for case_id, box in exercise.second_boxes.items():
+        box.value = case_id in answer.second
+    exercise.flag.value = answer.flag
+    exercise.hold.value = answer.hold
+    exercise.check_button.click()
+    return exercise.feedback.value
+
+
+@pytest.mark.parametrize("case", FILLED, ids=lambda c: c.id)
+def test_right_answer_is_graded_fully_correct(case: Case) -> None:
+    exercise = CaseExercise(case)
+    feedback = _work(exercise, correct_answer(case))
+    assert "Fully correct" in feedback
+    assert "Not yet" not in feedback
+
+
+@pytest.mark.parametrize("case", FILLED, ids=lambda c: c.id)
+def test_live_json_shows_the_answer_being_built(case: Case) -> None:
+    exercise = CaseExercise(case)
+    exercise.set_answer(correct_answer(case))
+    assert html.escape(case.expected_json) in exercise.live.value
+
+
+@pytest.mark.parametrize(
+    ("case_id", "answer", "field", "phrase"),
+    [
+        # target scope
+        ("lost-comparison", dict(flag=False), "missing", "refresher is in the original but not in the rewrite"),
+        ("lost-comparison", dict(missing={"refresher"}, flag=True), "preserved", "preserved is true only when"),
+        ("lost-comparison", dict(second={"refresher"}, flag=False), "added", "that makes it missing, not added"),
+        ("reordered-targets", dict(missing={"induction"}, flag=False), "missing", "order doesn't matter: induction is in both lists"),
+        ("reordered-targets", dict(flag=False), "preserved", "order doesn't matter: every original target is still there"),
+        ("new-target", dict(flag=False), "added", "payroll was added: an added target changes retrieval scope even when every original survives"),
+        ("new-target", dict(missing={"payroll"}, second={"payroll"}, flag=False), "missing", "payroll was never in the original"),
+        ("new-target", dict(second={"payroll"}, hold=True), "held", "nothing is unresolved"),
+        ("new-target", dict(second={"payroll"}), "preserved", "set preserved to true or false"),
+        # sentinels
+        ("sentinel-mutated", dict(flag=False), "changed", "S1's answer changed ([-R-]{+S+})"),
+        ("sentinel-mutated", dict(missing={"S1"}, second={"S1"}, flag=False), "missing", "that is changed, not missing"),
+        ("new-case-only", dict(missing={"C2"}, flag=False), "missing", "an extra non-sentinel case is allowed"),
+        ("new-case-only", dict(flag=False), "intact", "an extra non-sentinel case is allowed"),
+        ("new-case-only", dict(second={"S1"}, flag=True), "changed", "S1 is present with its answer unchanged"),
+        ("sentinel-missing", dict(flag=False), "missing", "S2 is a sentinel in the baseline but absent"),
+        ("sentinel-missing", dict(second={"S2"}, missing={"S2"}, flag=False), "changed", "so it is missing, not changed"),
+        ("sentinel-missing", dict(missing={"S2"}, flag=True), "intact", "intact is true only when"),
+        ("sentinel-missing", dict(hold=True), "refused", "the baseline holds sentinels"),
+    ],
+)
+def test_each_wrong_answer_gets_its_own_feedback(case_id, answer, field, phrase) -> None:
+    case = helpers.get_case(case_id)
+    built = Answer(
+        case.check,
+        missing=frozenset(answer.get("missing", ())),
+        second=frozenset(answer.get("second", ())),
+        flag=answer.get("flag"),
+        hold=answer.get("hold", False),
+    )
+    exercise = CaseExercise(case)
+    feedback = _work(exercise, built)
+    assert "Not yet" in feedback
+    assert re.search(rf"<li><b>{field}</b>: [^<]*{re.escape(html.escape(phrase))}", feedback), feedback
+
+
+@pytest.mark.parametrize("case", FILLED, ids=lambda c: c.id)
+def test_reveal_works_before_any_answer_and_matches_the_details_block(case: Case) -> None:
+    exercise = CaseExercise(case)
+    assert exercise.reveal.value == ""
+    exercise.reveal_button.click()
+    shown = exercise.reveal.value
+    assert html.escape(case.expected_json) in shown
+    assert html.escape(case.reason) in shown
+    assert html.escape(case.decision) in shown
+    assert shown == reveal_html(case)
+    assert shown in details_html(case)
+    assert details_html(case).startswith("<details><summary>Show the worked answer</summary>")
+
+
+def test_changing_the_answer_clears_stale_feedback() -> None:
+    case = helpers.get_case("new-target")
+    exercise = CaseExercise(case)
+    _work(exercise, correct_answer(case))
+    assert "Fully correct" in exercise.feedback.value
+    exercise.second_boxes["payroll"].value = False
+    assert exercise.feedback.value == ""
+    exercise.check_button.click()
+    assert "payroll was added" in exercise.feedback.value
+
+
+def test_on_graded_callback_receives_each_grade() -> None:
+    case = helpers.get_case("sentinel-missing")
+    seen = []
+    exercise = CaseExercise(case, on_graded=seen.append)
+    exercise.check_button.click()
+    _work(exercise, correct_answer(case))
+    assert [g.correct for g in seen] == [False, True]
+    assert seen[0].rules_missed == ["sk-missing"]
+
+
+def test_text_repr_reflects_the_controls() -> None:
+    exercise = CaseExercise(helpers.get_case("new-target"))
+    exercise.second_boxes["payroll"].value = True
+    exercise.flag.value = False
+    text = exercise._repr_mimebundle_()["text/plain"]
+    assert "added: [ ] induction  [x] payroll" in text
+    assert "preserved: ( ) true  (*) false" in text
+    assert "[Check my answer] [Show the worked answer]" in text
+
+
+def _markup_case(check: str) -> Case:
+    if check == "target-scope":
+        data = {"original": [MARKUP, "<b>x</b>"], "rewritten": ["<b>x</b>", "a&b"]}
+        expected = helpers.check_target_scope(data["original"], data["rewritten"]).as_dict()
+    else:
+        data = {"baseline": {MARKUP: "<script>alert(2)</script>"}, "proposed": {MARKUP: "<i>", "a&b": "x"}}
+        expected = helpers.check_sentinels(data["baseline"], data["proposed"]).as_dict()
+    return Case(check, "markup-<case>", "Markup <title>", data, expected, "Decide <now>", "Because <em>reason</em> & more")
+
+
+@pytest.mark.parametrize("check", ["target-scope", "sentinels"])
+def test_markup_in_ids_and_text_comes_out_escaped(check: str) -> None:
+    case = _markup_case(check)
+    exercise = CaseExercise(case)
+    exercise.set_answer(Answer(check, flag=True))
+    exercise.first_boxes[candidate_ids(case)[-1]].value = True
+    exercise.check_button.click()
+    exercise.reveal_button.click()
+    for shown in (exercise.live.value, exercise.feedback.value, exercise.reveal.value, details_html(case)):
+        assert "<img" not in shown
+        assert "<script" not in shown
+        assert "<em>" not in shown
+    assert html.escape(MARKUP) in exercise.feedback.value
+    assert all(not box.description_allow_html for box in exercise.first_boxes.values())
+    assert "<case>" not in exercise.widget.children[0].value
+
+
+def test_target_scope_sandbox_updates_live_and_shows_clear_errors() -> None:
+    sandbox = TargetScopeSandbox()
+    assert '&quot;preserved&quot;:true' in sandbox.result.value
+    sandbox.inputs["rewritten"].value = '["induction"]'
+    assert "refresher is missing" in sandbox.result.value
+    sandbox.inputs["rewritten"].value = '["induction", 7]'
+    assert "rewritten[1] is 7, expected a string ID" in sandbox.result.value
+    assert "Traceback" not in sandbox.result.value
+    sandbox.inputs["rewritten"].value = '["induction"'
+    assert "rewritten, line 1: not valid JSON" in sandbox.result.value
+    sandbox.inputs["rewritten"].value = '["induction", "refresher"]'
+    sandbox.inputs["unresolved"].value = '["the spring course"]'
+    assert "needs staff labels" in sandbox.result.value
+    assert "the spring course" in sandbox.describe()
+
+
+def test_sentinel_sandbox_shows_diffs_and_refuses_bad_keys() -> None:
+    sandbox = SentinelSandbox()
+    assert "&quot;intact&quot;:true" in sandbox.result.value
+    sandbox.inputs["proposed"].value = '{"S1": "R ", "S2": "A"}'
+    assert "S1 changed: R{+·+}" in sandbox.result.value
+    sandbox.inputs["proposed"].value = '{"S1": "R", "S1": "S"}'
+    assert "duplicate key &quot;S1&quot;" in sandbox.result.value
+    sandbox.inputs["baseline"].value = "{}"
+    sandbox.inputs["proposed"].value = '{"S1": "R"}'
+    assert "baseline has no sentinel IDs" in sandbox.result.value
+    sandbox.inputs["proposed"].value = f'{{"{html.escape("x")}": 5}}'
+    sandbox.inputs["baseline"].value = '{"<b>S</b>": "R"}'
+    assert "<b>S</b>" not in sandbox.result.value
+
+
+_ids = st.sampled_from(["a", "b", "c", "A", "a ", "😀", "<i>"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    original=st.lists(_ids, max_size=5),
+    rewritten=st.lists(_ids, max_size=5),
+    missing=st.frozensets(_ids, max_size=3),
+    second=st.frozensets(_ids, max_size=3),
+    flag=st.sampled_from([True, False, None]),
+)
+def test_grading_is_correct_exactly_when_the_answer_matches(original, rewritten, missing, second, flag) -> None:
+    data = {"original": original, "rewritten": rewritten}
+    expected = helpers.check_target_scope(original, rewritten).as_dict()
+    case = Case("target-scope", "generated", "Generated", data, expected, "Decide", "Reason")
+    assert grade(case, correct_answer(case)).correct
+    answer = Answer("target-scope", missing=missing, second=second, flag=flag)
+    result = grade(case, answer)
+    matches = (
+        set(missing) == set(expected["missing"])
+        and set(second) == set(expected["added"])
+        and flag is expected["preserved"]
+    )
+    assert result.correct is matches
+    if not matches:
+        assert all(m.rule.startswith("ts-") and m.message for m in result.mistakes)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    baseline=st.dictionaries(_ids, st.sampled_from(["R", "r", "R ", "R\u200b"]), min_size=1, max_size=4),
+    proposed=st.dictionaries(_ids, st.sampled_from(["R", "r", "R ", "R\u200b"]), max_size=4),
+    missing=st.frozensets(_ids, max_size=3),
+    second=st.frozensets(_ids, max_size=3),
+    flag=st.sampled_from([True, False, None]),
+)
+def test_sentinel_grading_is_correct_exactly_when_the_answer_matches(baseline, proposed, missing, second, flag) -> None:
+    data = {"baseline": baseline, "proposed": proposed}
+    expected = helpers.check_sentinels(baseline, proposed).as_dict()
+    case = Case("sentinels", "generated", "Generated", data, expected, "Decide", "Reason")
+    assert grade(case, correct_answer(case)).correct
+    result = grade(case, Answer("sentinels", missing=missing, second=second, flag=flag))
+    matches = (
+        set(missing) == set(expected["missing"])
+        and set(second) == set(expected["changed"])
+        and flag is expected["intact"]
+    )
+    assert result.correct is matches
+    if not matches:
+        assert all(m.rule.startswith("sk-") and m.message for m in result.mistakes)
