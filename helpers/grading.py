@@ -13,12 +13,13 @@ these functions. Taught in ``02_target_scope.ipynb`` and
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from .cases import Case
-from .chardiff import describe_change, diff_text
+from .chardiff import diff_text
 from .ordering import sorted_ids
 from .target_scope import NeedsStaffLabels
 
@@ -134,6 +135,16 @@ def _key(value: Any) -> dict[str, str]:
 
 def _fold(text: str) -> str:
     return "".join(text.split()).casefold()
+
+
+def _lookalike(text: str) -> str:
+    """``text`` as a reader sees it: also blind to Unicode form and format characters.
+
+    Two strings with the same look-alike form differ only in case, spacing,
+    NFC/NFD form or invisible characters such as a zero-width space.
+    """
+    visible = "".join(c for c in text if unicodedata.category(c) != "Cf")
+    return _fold(unicodedata.normalize("NFC", visible))
 
 
 def grade(case: Case, answer: Answer) -> Grade:
@@ -252,9 +263,9 @@ def _grade_target_scope(case: Case, expected: Mapping[str, Any], answer: Answer)
 
 
 def _near_match(target: str, others: set[str]) -> str | None:
-    folded = _fold(target)
+    folded = _lookalike(target)
     for other in sorted_ids(others):
-        if other != target and _fold(other) == folded:
+        if other != target and _lookalike(other) == folded:
             return other
     return None
 
@@ -284,7 +295,7 @@ def _grade_flag(
 def _changed_rule(old: str, new: str) -> tuple[str, str]:
     if _fold(old) == _fold(new):
         return "sk-whitespace-case", "a change of case or whitespace is still a change"
-    if describe_change(old, new):
+    if _lookalike(old) == _lookalike(new):
         return "sk-invisible", "even an invisible character is a change"
     return "sk-changed", "any edit to a sentinel answer is a change"
 
