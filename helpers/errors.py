@@ -17,6 +17,7 @@ __all__ = [
     "JSONLoadError",
     "DuplicateKeyError",
     "BaselineError",
+    "ProgressFileError",
     "describe_value",
 ]
 
@@ -85,3 +86,16 @@ class DuplicateKeyError(JSONLoadError):
 
 class BaselineError(CheckInputError):
     """A baseline file is missing, malformed, or would overwrite retained evidence."""
+
+
+class ProgressFileError(ValueError):
+    """A practice progress file is corrupt, foreign, or cannot be read or written.
+
+    The file is left exactly as it was. Taught in ``04_practice.ipynb``
+    ("Keeping your progress").
+    """
+
+    def __init__(self, message: str, *, path: str) -> None:
+        super().__init__(f"{path}: {message}")
+        self.message = message
+        self.path = path
