@@ -150,6 +150,17 @@ def _export_csv(check: str | None, output: str | None) -> int:
     return EXIT_PASS
 
 
+def _export_example(check: str, output: str | None) -> int:
+    from .example import example_source
+
+    text = example_source(check)
+    if output is None:
+        sys.stdout.buffer.write(text.encode("utf-8"))
+    else:
+        Path(output).write_text(text, encoding="utf-8", newline="")
+    return EXIT_PASS
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m helpers",
@@ -190,6 +201,16 @@ def _parser() -> argparse.ArgumentParser:
     )
     export.add_argument("--check", choices=sorted(CHECKS), help="only this check's cases")
     export.add_argument("-o", "--output", metavar="FILE", help="write here (default: standard output)")
+    example = sub.add_parser(
+        "export-example",
+        help="write a runnable, standard-library-only example of one check",
+        description=(
+            "Write one Python file holding the check (the helpers' own code) and its "
+            "filled cases; run with plain python, it asserts every expected output."
+        ),
+    )
+    example.add_argument("--check", required=True, choices=sorted(CHECKS), help="the check")
+    example.add_argument("-o", "--output", metavar="FILE", help="write here (default: standard output)")
     return parser
 
 
@@ -200,4 +221,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _run_check_command(args.command, args.file, sys.stdout.buffer, sys.stderr)
     if args.command == "export-csv":
         return _export_csv(args.check, args.output)
+    if args.command == "export-example":
+        return _export_example(args.check, args.output)
     return _rebaseline(args.reason, args.fixtures, sys.stderr)

@@ -18,6 +18,7 @@ __all__ = [
     "DuplicateKeyError",
     "BaselineError",
     "ProgressFileError",
+    "BuildError",
     "describe_value",
 ]
 
@@ -97,5 +98,18 @@ class ProgressFileError(ValueError):
 
     def __init__(self, message: str, *, path: str) -> None:
         super().__init__(f"{path}: {message}")
+        self.message = message
+        self.path = path
+
+
+class BuildError(ValueError):
+    """A generated file (runnable example, download, static site page) cannot be built.
+
+    Names what is wrong and, where it helps, the command that fixes it.
+    Taught in ``02_target_scope.ipynb`` and ``03_sentinel_answer_key.ipynb`` ("Downloads").
+    """
+
+    def __init__(self, message: str, *, path: str | None = None) -> None:
+        super().__init__(message if path is None else f"{path}: {message}")
         self.message = message
         self.path = path
