@@ -1,0 +1,231 @@
+"""The practice drill: work shuffled practice cases one by one, scored, with a summary.
+
+Each case is worked in the same :class:`~helpers.widgets.exercise.CaseExercise`
+as the filled cases. Progress is saved or loaded only when the trainee
+presses a button, at the path they type. Taught in ``04_practice.ipynb``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import ipywidgets as w
+
+from ..errors import ProgressFileError
+from ..grading import Grade
+from ..practice import (
+    DEFAULT_PROGRESS_FILE,
+    DEFAULT_SEED,
+    Attempt,
+    PracticeCase,
+    Progress,
+    Rule,
+    load_progress,
+    load_rules,
+    practice_cases,
+    save_progress,
+    summary,
+)
+from ..render import esc, supplied_input
+from .exercise import CaseExercise
+
+__all__ = ["PracticeDrill"]
+
+
+def _button(description: str, css: str, **kwargs: Any) -> w.Button:
+    button = w.Button(description=description, layout=w.Layout(width="auto"), **kwargs)
+    button.add_class(css)
+    return button
+
+
+class PracticeDrill:
+    """A drill over practice cases in a seeded order: running score, progress bar, summary.
+
+    Drive it without a front end: answer :attr:`exercise` (``set_answer`` then
+    ``check_button.click()``), then ``next_button.click()``; set
+    ``path.value`` and click ``save_button`` or ``load_button``.
+    Nothing is written until the save button is pressed. Taught in ``04_practice.ipynb``.
+    """
+
+    def __init__(
+        self,
+        *,
+        seed: int = DEFAULT_SEED,
+        check: str | None = None,
+        size: int | None = None,
+        path: str | Path = DEFAULT_PROGRESS_FILE,
+        cases: Sequence[PracticeCase] | None = None,
+        rules: Sequence[Rule] | None = None,
+    ) -> None:
+        self.rules = list(rules) if rules is not None else load_rules()
+        pool = list(cases) if cases is not None else practice_cases()
+        self.cases = [case for case in pool if check is None or case.check == check]
+        self._by_key = {case.key: case for case in self.cases}
+        self.progress = Progress.start(self.cases, seed, size=size)
+        self.exercise: CaseExercise | None = None
+        self.current: PracticeCase | None = None
+
+        self.score = w.HTML()
+        self.score.add_class("eic-score")
+        self.bar = w.IntProgress(min=0, max=self.progress.total, value=0, description="Done")
+        self.bar.add_class("eic-progress-bar")
+        self.case_view = w.HTML()
+        self.case_view.add_class("eic-case")
+        self.slot = w.VBox()
+        self.scored = w.HTML()
+        self.scored.add_class("eic-scored")
+        self.next_button = _button("Next case", "eic-next", disabled=True)
+        self.summary_view = w.HTML()
+        self.summary_view.add_class("eic-summary")
+        self.path = w.Text(value=str(path), description="Progress file", layout=w.Layout(width="auto"))
+        self.path.add_class("eic-progress-path")
+        self.save_button = _button("Save progress", "eic-save")
+        self.load_button = _button("Load progress", "eic-load")
+        self.restart_button = _button("Start again", "eic-restart")
+        self.file_status = w.HTML()
+        self.file_status.add_class("eic-file-status")
+
+        self.next_button.on_click(lambda _button: self.next_case())
+        self.save_button.on_click(lambda _button: self.save())
+        self.load_button.on_click(lambda _button: self.load())
+        self.restart_button.on_click(lambda _button: self.restart())
+
+        self.widget = w.VBox(
+            [
+                w.HBox([self.bar, self.score]),
+                self.case_view,
+                self.slot,
+                self.scored,
+                self.next_button,
+                self.summary_view,
+                w.HBox([self.path, self.save_button, self.load_button, self.restart_button]),
+                self.file_status,
+            ]
+        )
+        self.widget.add_class("eic-practice")
+        self._show(self.progress.next_key())
+
+    # --- showing cases --------------------------------------------------------
+
+    def _show(self, key: str | None) -> None:
+        self.scored.value = ""
+        self.next_button.disabled = True
+        self._update_score()
+        if key is None:
+            self.current = None
+            self.exercise = None
+            self.slot.children = ()
+            self.case_view.value = "<p><b>Drill finished.</b> Your summary is below.</p>"
+            self.summary_view.value = summary(self.progress, self.cases, self.rules).html
+            return
+        case = self._by_key[key]
+        position = self.progress.order.index(key) + 1
+        self.current = case
+        self.exercise = CaseExercise(case, on_graded=lambda grade: self._graded(case, grade))
+        self.slot.children = (self.exercise.widget,)
+        self.summary_view.value = ""
+        self.case_view.value = (
+            f"<p><b>Case {position} of {self.progress.total}:</b> {esc(case.title)}</p>"
+            + supplied_input(case).html
+        )
+
+    def _update_score(self) -> None:
+        self.bar.value = self.progress.done
+        self.score.value = f"<b>{esc(self.progress.score_line())}</b>"
+
+    def _graded(self, case: PracticeCase, grade: Grade) -> None:
+        if case is not self.current:
+            return  # an exercise no longer on show; only the current case is scored
+        already = case.key in self.progress.attempts
+        attempt = self.progress.record(case, grade)
+        self.scored.value = _scored_html(attempt, already)
+        self.next_button.disabled = False
+        self._update_score()
+
+    def next_case(self) -> None:
+        """Move to the next unchecked case, or show the summary when none is left."""
+        self._show(self.progress.next_key())
+
+    def restart(self) -> None:
+        """Start the same drill again from the first case, with nothing scored."""
+        self.progress = Progress(self.progress.seed, self.progress.order)
+        self.file_status.value = ""
+        self._show(self.progress.next_key())
+
+    # --- progress files ---------------------------------------------------------
+
+    def save(self) -> Path | None:
+        """Save progress to the path typed in :attr:`path`; show where, or why not."""
+        try:
+            written = save_progress(self.progress, self.path.value, cases=self.cases, rules=self.rules)
+        except ProgressFileError as exc:
+            self.file_status.value = _file_error_html("Not saved", exc)
+            return None
+        self.file_status.value = (
+            f'<span class="eic-saved">Saved {self.progress.done} checked cases to '
+            f"<code>{esc(written)}</code>.</span>"
+        )
+        return written
+
+    def load(self) -> Progress | None:
+        """Load progress from the path typed in :attr:`path` and carry on where it stopped."""
+        try:
+            progress = load_progress(self.path.value, cases=self.cases, rules=self.rules)
+        except ProgressFileError as exc:
+            self.file_status.value = _file_error_html("Not loaded", exc)
+            return None
+        self.progress = progress
+        self.bar.max = progress.total
+        self._show(progress.next_key())
+        self.file_status.value = (
+            f'<span class="eic-loaded">Loaded {progress.done} checked cases from '
+            f"<code>{esc(self.path.value)}</code>.</span>"
+        )
+        return progress
+
+    # --- display ------------------------------------------------------------------
+
+    def describe(self) -> str:
+        """A plain-text picture of the drill, read from the live state."""
+        lines = [
+            f"Practice drill: seed {self.progress.seed}, {self.progress.total} cases",
+            f"  {self.progress.score_line()}",
+        ]
+        if self.current is not None and self.exercise is not None:
+            position = self.progress.order.index(self.current.key) + 1
+            lines.append(f"  Case {position} of {self.progress.total}: {self.current.title}")
+            lines.append(self.exercise.describe())
+        else:
+            lines.append("  Drill finished.")
+        lines.append(
+            f"  buttons: [{self.next_button.description}] [{self.save_button.description}] "
+            f"[{self.load_button.description}] [{self.restart_button.description}]"
+        )
+        lines.append(f"  {self.path.description}: {self.path.value}")
+        return "\n".join(lines)
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        bundle = self.widget._repr_mimebundle_(**kwargs)
+        bundle["text/plain"] = self.describe()
+        return bundle
+
+
+def _scored_html(attempt: Attempt, already: bool) -> str:
+    if already:
+        return (
+            '<div class="eic-scored-note">This case was already scored on its first check; '
+            "checking again gives feedback but does not change the score.</div>"
+        )
+    if attempt.correct:
+        return '<div class="eic-scored-note"><b>Scored: correct.</b> Press <b>Next case</b>.</div>'
+    rules = ", ".join(f"<code>{esc(rule)}</code>" for rule in attempt.rules_missed)
+    return (
+        f'<div class="eic-scored-note"><b>Scored: not correct.</b> Rules missed: {rules}. '
+        "Fix it above if you like (the feedback still helps), then press <b>Next case</b>.</div>"
+    )
+
+
+def _file_error_html(verb: str, exc: ProgressFileError) -> str:
+    return f'<div class="eic-error" style="color:#a00"><b>{esc(verb)}:</b> {esc(exc)}</div>'
