@@ -1,0 +1,293 @@
+#!/usr/bin/env python3
+"""Runnable example: the sentinels check on its filled cases.
+
+Needs Python 3.11 or newer and nothing beyond the standard library:
+
+    python sentinels_example.py
+
+It runs the check on every filled case, asserts that each gives its expected
+output exactly (as compact JSON), and prints a one-line summary. Add a case
+to CASES, or edit one, to try an input of your own.
+
+The check below is the project's own code, copied from its helpers; the cases
+come from fixtures/filled_cases.json. The check is taught in
+notebooks/03_sentinel_answer_key.ipynb.
+Regenerate this file with:
+    python -m helpers export-example --check sentinels -o sentinels_example.py
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+
+# ---- copied from helpers/errors.py ----
+
+
+_MAX_SHOWN = 60
+
+
+def describe_value(value: Any) -> str:
+    """Return a short JSON-style rendering of ``value`` for error messages."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    if len(text) > _MAX_SHOWN:
+        text = text[: _MAX_SHOWN - 1] + "…"
+    return text
+
+
+class CheckInputError(ValueError):
+    """Base class: the input cannot be checked, so the check fails closed."""
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+class InvalidInputError(CheckInputError):
+    """A field has the wrong shape, e.g. ``rewritten[2] is 7, expected a string ID``."""
+
+
+class EmptyBaselineError(InvalidInputError):
+    """A sentinel baseline with no IDs would check nothing, so it is refused."""
+
+
+# ---- copied from helpers/ordering.py ----
+
+
+def utf16_key(text: str) -> bytes:
+    """Sort key comparing strings by UTF-16 code units, as JavaScript does."""
+    return text.encode("utf-16-be", "surrogatepass")
+
+
+def sorted_ids(ids: Iterable[str]) -> list[str]:
+    """Return ``ids`` sorted in JavaScript's default string order."""
+    ids = list(ids)
+    # Code-point order equals UTF-16 order when no ID holds a character at or
+    # above U+D800; that common case skips encoding every ID.
+    if all(max(s, default="") < "\ud800" for s in ids):
+        return sorted(ids)
+    return sorted(ids, key=utf16_key)
+
+
+# ---- copied from helpers/validation.py ----
+
+
+def _kind(value: Any) -> str:
+    return describe_value(value)
+
+
+def require_answer_key(value: Any, field: str) -> dict[str, str]:
+    """Return ``value`` if it maps non-empty string IDs to string answers, else raise."""
+    if not isinstance(value, Mapping):
+        raise InvalidInputError(
+            f"{field} is {_kind(value)}, expected an object mapping IDs to answers",
+            field=field,
+        )
+    for key, answer in value.items():
+        if not isinstance(key, str):
+            raise InvalidInputError(
+                f"{field} has the key {_kind(key)}, expected a string ID", field=field
+            )
+        if not key:
+            raise InvalidInputError(
+                f"{field} has an empty ID, expected a non-empty ID", field=f'{field}[""]'
+            )
+        if not isinstance(answer, str):
+            where = f"{field}[{describe_value(key)}]"
+            raise InvalidInputError(
+                f"{where} is {_kind(answer)}, expected a string answer", field=where
+            )
+    return dict(value)
+
+
+def require_record(
+    value: Any,
+    *,
+    required: tuple[str, ...],
+    optional: tuple[str, ...] = (),
+    field: str = "input",
+) -> Mapping[str, Any]:
+    """Check that ``value`` is an object with exactly the allowed fields."""
+    if not isinstance(value, Mapping):
+        raise InvalidInputError(
+            f"{field} is {_kind(value)}, expected an object with the fields "
+            + ", ".join(f'"{name}"' for name in required),
+            field=field,
+        )
+    for name in required:
+        if name not in value:
+            raise InvalidInputError(f'{field} has no "{name}" field', field=name)
+    allowed = set(required) | set(optional)
+    for name in value:
+        if name not in allowed:
+            raise InvalidInputError(
+                f"{field} has an unknown field {describe_value(name)} (allowed: "
+                + ", ".join(f'"{n}"' for n in (*required, *optional))
+                + ")",
+                field=str(name),
+            )
+    return value
+
+
+# ---- copied from helpers/jsonio.py ----
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _escape_surrogate(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
+def dumps_compact(value: Any) -> str:
+    """Serialise ``value`` exactly as JavaScript's ``JSON.stringify`` would.
+
+    No spaces, no ASCII escaping; lone surrogates are escaped as ``\\udXXX``
+    (as ``JSON.stringify`` does), so the result always encodes as UTF-8.
+    """
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return _LONE_SURROGATE.sub(_escape_surrogate, text)
+
+
+# ---- copied from helpers/sentinels.py ----
+
+
+SENTINEL_FIELDS: tuple[tuple[str, ...], tuple[str, ...]] = (
+    ("baseline", "proposed"),
+    ("id",),
+)
+
+
+@dataclass(frozen=True)
+class SentinelResult:
+    """Outcome of comparing a proposed key with the sentinel baseline.
+
+    Taught in ``03_sentinel_answer_key.ipynb``.
+    """
+
+    missing: tuple[str, ...]
+    changed: tuple[str, ...]
+
+    @property
+    def intact(self) -> bool:
+        """True only when every sentinel is present with its literal answer."""
+        return not self.missing and not self.changed
+
+    @property
+    def passed(self) -> bool:
+        """Same as :attr:`intact`; shared with the other result types."""
+        return self.intact
+
+    @property
+    def outcome(self) -> Literal["intact", "hold before scoring"]:
+        """A short label for summaries."""
+        return "intact" if self.intact else "hold before scoring"
+
+    def as_dict(self) -> dict[str, Any]:
+        """The seeds' output object: ``{"missing", "changed", "intact"}`` in that order."""
+        return {
+            "missing": list(self.missing),
+            "changed": list(self.changed),
+            "intact": self.intact,
+        }
+
+
+def check_sentinels(
+    baseline: Mapping[str, str], proposed: Mapping[str, str]
+) -> SentinelResult:
+    """Compare every baseline sentinel with the proposed answer key.
+
+    Raises :class:`~helpers.errors.InvalidInputError` naming the field when a
+    key is not an object of string IDs to string answers, and
+    :class:`~helpers.errors.EmptyBaselineError` for an empty baseline.
+    Taught in ``03_sentinel_answer_key.ipynb``.
+
+    >>> check_sentinels({"S1": "R"}, {"S1": "S"}).as_dict()
+    {'missing': [], 'changed': ['S1'], 'intact': False}
+    """
+    baseline = require_answer_key(baseline, "baseline")
+    proposed = require_answer_key(proposed, "proposed")
+    if not baseline:
+        raise EmptyBaselineError(
+            "baseline has no sentinel IDs, so the check would verify nothing; "
+            "supply the fixed sentinel baseline",
+            field="baseline",
+        )
+    missing: list[str] = []
+    changed: list[str] = []
+    for sentinel in sorted_ids(baseline):
+        if sentinel not in proposed:
+            missing.append(sentinel)
+        elif proposed[sentinel] != baseline[sentinel]:
+            changed.append(sentinel)
+    return SentinelResult(missing=tuple(missing), changed=tuple(changed))
+
+
+def check_sentinels_input(record: Mapping[str, Any]) -> SentinelResult:
+    """Check one input object ``{"baseline": {...}, "proposed": {...}}``.
+
+    Taught in ``03_sentinel_answer_key.ipynb``.
+    """
+    required, optional = SENTINEL_FIELDS
+    record = require_record(record, required=required, optional=optional)
+    return check_sentinels(record["baseline"], record["proposed"])
+
+
+# ---- the filled cases ----
+
+CASES: list[dict[str, Any]] = [{'id': 'sentinel-mutated',
+  'title': "A sentinel's answer is edited",
+  'input': {'baseline': {'S1': 'R'}, 'proposed': {'S1': 'S'}},
+  'expected': {'missing': [], 'changed': ['S1'], 'intact': False},
+  'decision': 'Hold the key before scoring',
+  'reason': 'The literal answer for S1 went from R to S, and no approved new baseline '
+            'explains the change.'},
+ {'id': 'new-case-only',
+  'title': 'A new, non-sentinel case joins the key',
+  'input': {'baseline': {'S1': 'R'}, 'proposed': {'S1': 'R', 'C2': 'A'}},
+  'expected': {'missing': [], 'changed': [], 'intact': True},
+  'decision': 'Key intact: scoring may go ahead',
+  'reason': 'C2 is not a sentinel, so adding it is allowed, and S1 still carries its '
+            'answer R.'},
+ {'id': 'sentinel-missing',
+  'title': 'A sentinel is left out of the key',
+  'input': {'baseline': {'S1': 'R', 'S2': 'A'}, 'proposed': {'S1': 'R'}},
+  'expected': {'missing': ['S2'], 'changed': [], 'intact': False},
+  'decision': 'Hold the key before scoring',
+  'reason': 'S2 is absent from the proposed key. That is a hole in the key itself, not '
+            'a wrong answer from a model.'}]
+
+
+def actual_output(record: Mapping[str, Any]) -> dict[str, Any]:
+    """The check's output object for one input; a refused input gives {"error": message}."""
+    try:
+        return check_sentinels_input(record).as_dict()
+    except CheckInputError as exc:
+        return {"error": exc.message}
+
+
+def main() -> int:
+    """Assert every case's expected output, then print a one-line summary."""
+    for case in CASES:
+        expected = dumps_compact(case["expected"])
+        actual = dumps_compact(actual_output(case["input"]))
+        if actual != expected:
+            raise AssertionError(
+                f"case {case['id']}: expected {expected}, the check gives {actual}"
+            )
+    names = ", ".join(case["id"] for case in CASES)
+    print(f"sentinels: all {len(CASES)} cases give their expected output ({names})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,328 @@
+#!/usr/bin/env python3
+"""Runnable example: the target-scope check on its filled cases.
+
+Needs Python 3.11 or newer and nothing beyond the standard library:
+
+    python target_scope_example.py
+
+It runs the check on every filled case, asserts that each gives its expected
+output exactly (as compact JSON), and prints a one-line summary. Add a case
+to CASES, or edit one, to try an input of your own.
+
+The check below is the project's own code, copied from its helpers; the cases
+come from fixtures/filled_cases.json. The check is taught in
+notebooks/02_target_scope.ipynb.
+Regenerate this file with:
+    python -m helpers export-example --check target-scope -o target_scope_example.py
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+
+# ---- copied from helpers/errors.py ----
+
+
+_MAX_SHOWN = 60
+
+
+def describe_value(value: Any) -> str:
+    """Return a short JSON-style rendering of ``value`` for error messages."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    if len(text) > _MAX_SHOWN:
+        text = text[: _MAX_SHOWN - 1] + "…"
+    return text
+
+
+class CheckInputError(ValueError):
+    """Base class: the input cannot be checked, so the check fails closed."""
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+class InvalidInputError(CheckInputError):
+    """A field has the wrong shape, e.g. ``rewritten[2] is 7, expected a string ID``."""
+
+
+# ---- copied from helpers/ordering.py ----
+
+
+def utf16_key(text: str) -> bytes:
+    """Sort key comparing strings by UTF-16 code units, as JavaScript does."""
+    return text.encode("utf-16-be", "surrogatepass")
+
+
+def sorted_ids(ids: Iterable[str]) -> list[str]:
+    """Return ``ids`` sorted in JavaScript's default string order."""
+    ids = list(ids)
+    # Code-point order equals UTF-16 order when no ID holds a character at or
+    # above U+D800; that common case skips encoding every ID.
+    if all(max(s, default="") < "\ud800" for s in ids):
+        return sorted(ids)
+    return sorted(ids, key=utf16_key)
+
+
+# ---- copied from helpers/validation.py ----
+
+
+def _kind(value: Any) -> str:
+    return describe_value(value)
+
+
+def require_id_list(value: Any, field: str) -> list[str]:
+    """Return ``value`` if it is a list of non-empty strings, else raise.
+
+    >>> require_id_list(["a", 7], "rewritten")
+    Traceback (most recent call last):
+    ...
+    helpers.errors.InvalidInputError: rewritten[1] is 7, expected a string ID
+    """
+    if not isinstance(value, (list, tuple)):
+        raise InvalidInputError(
+            f"{field} is {_kind(value)}, expected a list of string IDs", field=field
+        )
+    for index, item in enumerate(value):
+        if not isinstance(item, str):
+            raise InvalidInputError(
+                f"{field}[{index}] is {_kind(item)}, expected a string ID",
+                field=f"{field}[{index}]",
+            )
+        if not item:
+            raise InvalidInputError(
+                f"{field}[{index}] is an empty string, expected a non-empty ID",
+                field=f"{field}[{index}]",
+            )
+    return list(value)
+
+
+def require_record(
+    value: Any,
+    *,
+    required: tuple[str, ...],
+    optional: tuple[str, ...] = (),
+    field: str = "input",
+) -> Mapping[str, Any]:
+    """Check that ``value`` is an object with exactly the allowed fields."""
+    if not isinstance(value, Mapping):
+        raise InvalidInputError(
+            f"{field} is {_kind(value)}, expected an object with the fields "
+            + ", ".join(f'"{name}"' for name in required),
+            field=field,
+        )
+    for name in required:
+        if name not in value:
+            raise InvalidInputError(f'{field} has no "{name}" field', field=name)
+    allowed = set(required) | set(optional)
+    for name in value:
+        if name not in allowed:
+            raise InvalidInputError(
+                f"{field} has an unknown field {describe_value(name)} (allowed: "
+                + ", ".join(f'"{n}"' for n in (*required, *optional))
+                + ")",
+                field=str(name),
+            )
+    return value
+
+
+# ---- copied from helpers/jsonio.py ----
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _escape_surrogate(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
+def dumps_compact(value: Any) -> str:
+    """Serialise ``value`` exactly as JavaScript's ``JSON.stringify`` would.
+
+    No spaces, no ASCII escaping; lone surrogates are escaped as ``\\udXXX``
+    (as ``JSON.stringify`` does), so the result always encodes as UTF-8.
+    """
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return _LONE_SURROGATE.sub(_escape_surrogate, text)
+
+
+# ---- copied from helpers/target_scope.py ----
+
+
+TARGET_SCOPE_FIELDS: tuple[tuple[str, ...], tuple[str, ...]] = (
+    ("original", "rewritten"),
+    ("unresolved", "id", "query"),
+)
+
+
+@dataclass(frozen=True)
+class TargetScopeResult:
+    """Outcome of comparing two target sets. Taught in ``02_target_scope.ipynb``."""
+
+    missing: tuple[str, ...]
+    added: tuple[str, ...]
+
+    @property
+    def preserved(self) -> bool:
+        """True only when no target is missing and none was added."""
+        return not self.missing and not self.added
+
+    @property
+    def passed(self) -> bool:
+        """Same as :attr:`preserved`; shared with the other result types."""
+        return self.preserved
+
+    @property
+    def outcome(self) -> Literal["preserved", "not preserved"]:
+        """A short label for summaries."""
+        return "preserved" if self.preserved else "not preserved"
+
+    def as_dict(self) -> dict[str, Any]:
+        """The seeds' output object: ``{"missing", "added", "preserved"}`` in that order."""
+        return {
+            "missing": list(self.missing),
+            "added": list(self.added),
+            "preserved": self.preserved,
+        }
+
+
+@dataclass(frozen=True)
+class NeedsStaffLabels:
+    """The check was not run: some targets still need staff labels.
+
+    Never preserved. Taught in ``02_target_scope.ipynb`` ("Unresolved targets").
+    """
+
+    unresolved: tuple[str, ...]
+
+    @property
+    def preserved(self) -> Literal[False]:
+        """Always false: a held input is never preserved."""
+        return False
+
+    @property
+    def passed(self) -> Literal[False]:
+        """Always false."""
+        return False
+
+    @property
+    def outcome(self) -> Literal["needs staff labels"]:
+        """A short label for summaries."""
+        return "needs staff labels"
+
+    def as_dict(self) -> dict[str, Any]:
+        """``{"held": "needs staff labels", "unresolved": [...], "preserved": false}``."""
+        return {
+            "held": self.outcome,
+            "unresolved": list(self.unresolved),
+            "preserved": False,
+        }
+
+
+def _compare(original: Sequence[str], rewritten: Sequence[str]) -> TargetScopeResult:
+    before, after = set(original), set(rewritten)
+    return TargetScopeResult(
+        missing=tuple(sorted_ids(before - after)),
+        added=tuple(sorted_ids(after - before)),
+    )
+
+
+def check_target_scope(
+    original: Sequence[str],
+    rewritten: Sequence[str],
+    *,
+    unresolved: Sequence[str] | None = None,
+) -> TargetScopeResult | NeedsStaffLabels:
+    """Compare the rewrite's target IDs with the original's, as sets.
+
+    Raises :class:`~helpers.errors.InvalidInputError` (a ``ValueError``) naming
+    the field and item when a list is not a list of non-empty strings. A
+    non-empty ``unresolved`` list returns :class:`NeedsStaffLabels` instead.
+    Taught in ``02_target_scope.ipynb``.
+
+    >>> check_target_scope(["induction", "refresher"], ["induction"]).as_dict()
+    {'missing': ['refresher'], 'added': [], 'preserved': False}
+    """
+    original = require_id_list(original, "original")
+    rewritten = require_id_list(rewritten, "rewritten")
+    if unresolved is not None:
+        pending = require_id_list(unresolved, "unresolved")
+        if pending:
+            return NeedsStaffLabels(unresolved=tuple(sorted_ids(set(pending))))
+    return _compare(original, rewritten)
+
+
+def check_target_scope_input(record: Mapping[str, Any]) -> TargetScopeResult | NeedsStaffLabels:
+    """Check one input object ``{"original": [...], "rewritten": [...]}``.
+
+    Optional fields: ``"unresolved"`` (mentions awaiting staff labels),
+    ``"id"`` and ``"query"`` (carried by callers, not checked here).
+    Taught in ``02_target_scope.ipynb``.
+    """
+    required, optional = TARGET_SCOPE_FIELDS
+    record = require_record(record, required=required, optional=optional)
+    return check_target_scope(
+        record["original"], record["rewritten"], unresolved=record.get("unresolved")
+    )
+
+
+# ---- the filled cases ----
+
+CASES: list[dict[str, Any]] = [{'id': 'lost-comparison',
+  'title': 'A comparison target drops out',
+  'input': {'original': ['induction', 'refresher'], 'rewritten': ['induction']},
+  'expected': {'missing': ['refresher'], 'added': [], 'preserved': False},
+  'decision': 'Reject the rewrite: scope not preserved',
+  'reason': 'The rewrite asks only about induction, so refresher, one of the two '
+            'things being compared, is no longer searched for.'},
+ {'id': 'reordered-targets',
+  'title': 'The same targets in a different order',
+  'input': {'original': ['induction', 'refresher'],
+            'rewritten': ['refresher', 'induction']},
+  'expected': {'missing': [], 'added': [], 'preserved': True},
+  'decision': 'Accept the rewrite: scope preserved',
+  'reason': 'Targets are a set, so a new order changes nothing: induction and '
+            'refresher are both still there and nothing else joined them.'},
+ {'id': 'new-target',
+  'title': 'An unrelated target slips in',
+  'input': {'original': ['induction'], 'rewritten': ['induction', 'payroll']},
+  'expected': {'missing': [], 'added': ['payroll'], 'preserved': False},
+  'decision': 'Reject the rewrite: scope not preserved',
+  'reason': 'Induction survives, but payroll was never part of the question; adding it '
+            'widens what the search retrieves.'}]
+
+
+def actual_output(record: Mapping[str, Any]) -> dict[str, Any]:
+    """The check's output object for one input; a refused input gives {"error": message}."""
+    try:
+        return check_target_scope_input(record).as_dict()
+    except CheckInputError as exc:
+        return {"error": exc.message}
+
+
+def main() -> int:
+    """Assert every case's expected output, then print a one-line summary."""
+    for case in CASES:
+        expected = dumps_compact(case["expected"])
+        actual = dumps_compact(actual_output(case["input"]))
+        if actual != expected:
+            raise AssertionError(
+                f"case {case['id']}: expected {expected}, the check gives {actual}"
+            )
+    names = ", ".join(case["id"] for case in CASES)
+    print(f"target-scope: all {len(CASES)} cases give their expected output ({names})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
