@@ -1,7 +1,7 @@
 """The project's worked answers guard themselves with the sentinel check.
 
-Every expected output in ``fixtures/`` is a sentinel answer keyed
-``check/id``. The baseline of those answers lives in
+Every expected output in ``fixtures/`` (the filled cases and the practice
+cases) is a sentinel answer keyed ``check/id``. The baseline of those answers lives in
 ``fixtures/worked_answers/baseline.json``; the test suite runs
 :func:`~helpers.sentinels.check_sentinels` over it, so an accidental edit to a
 worked answer fails the tests. An intentional change goes through
@@ -17,6 +17,7 @@ from pathlib import Path
 from .baselines import Baseline, load_baseline, revise_baseline
 from .cases import Case, load_cases
 from .paths import fixtures_dir
+from .practice import load_practice_cases, load_rules
 from .sentinels import SentinelResult, check_sentinels
 
 __all__ = [
@@ -37,9 +38,19 @@ def _files(fixtures: Path | None) -> tuple[Path, Path, Path]:
 
 
 def worked_cases(fixtures: Path | None = None) -> list[Case]:
-    """Every case whose expected output is a worked answer."""
+    """Every case whose expected output is a worked answer: filled, then practice cases.
+
+    A fixtures folder without ``practice_cases.json`` has only filled cases;
+    in the project's own folder a lost practice file still shows, because its
+    answers are in the baseline and would be reported missing.
+    """
     cases_file, _, _ = _files(fixtures)
-    return load_cases(cases_file)
+    root = cases_file.parent
+    cases = load_cases(cases_file)
+    if (root / "practice_cases.json").exists():
+        rules = load_rules(root / "rules.json")
+        cases += load_practice_cases(root / "practice_cases.json", rules=rules)
+    return cases
 
 
 def worked_answer_key(cases: Iterable[Case]) -> dict[str, str]:
