@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 
 import pytest
 
 from helpers import BaselineError, load_baseline
-from helpers.paths import worked_answers_baseline
+from helpers.paths import fixtures_dir, worked_answers_baseline
 from helpers.worked_answers import (
     check_worked_answers,
     rebaseline_worked_answers,
@@ -34,11 +35,12 @@ def test_committed_worked_answers_are_intact():
 
 
 def test_baseline_covers_every_filled_case(filled):
-    """Each filled case is a sentinel keyed check/id, holding its compact expected output."""
+    """Each filled case is a sentinel keyed check/id, and no worked answer goes unguarded."""
     answers = load_baseline(worked_answers_baseline()).answers
     for case in filled:
         assert answers[f"{case.check}/{case.id}"] == case.expected_json
-    assert set(answers) == set(worked_answer_key(worked_cases()))
+    unguarded = set(worked_answer_key(worked_cases())) - set(answers)
+    assert not unguarded, f"worked answers missing from the baseline (rebaseline?): {sorted(unguarded)}"
 
 
 def test_an_edited_expected_output_is_reported_changed(fixtures_copy):
@@ -74,75 +76,97 @@ def test_a_new_case_leaves_the_baseline_intact(fixtures_copy, filled):
     assert check_worked_answers(fixtures_copy).intact
 
 
-def test_rebaseline_writes_version_2_and_retains_v1(fixtures_copy):
-    """An intentional change: new version 2 accepted, v1.json kept byte for byte."""
-    baseline_file = fixtures_copy / "worked_answers" / "baseline.json"
-    old_bytes = baseline_file.read_bytes()
-    edit_expected(fixtures_copy, "new-target", preserved=True)
+@pytest.fixture
+def v1_fixtures(fixtures_copy):
+    """A fixtures copy whose worked answers start over from a first baseline, version 1."""
+    shutil.rmtree(fixtures_copy / "worked_answers")
+    first = rebaseline_worked_answers("First baseline", fixtures=fixtures_copy, revised_on="2027-01-01")
+    assert first.version == 1
+    assert not (fixtures_copy / "worked_answers" / "retained").exists()
+    return fixtures_copy
 
-    new = rebaseline_worked_answers("Rubric change: test", fixtures=fixtures_copy, revised_on="2027-01-02")
+
+def test_rebaseline_writes_version_2_and_retains_v1(v1_fixtures):
+    """An intentional change: new version 2 accepted, v1.json kept byte for byte."""
+    baseline_file = v1_fixtures / "worked_answers" / "baseline.json"
+    old_bytes = baseline_file.read_bytes()
+    edit_expected(v1_fixtures, "new-target", preserved=True)
+    assert not check_worked_answers(v1_fixtures).intact
+
+    new = rebaseline_worked_answers("Rubric change: test", fixtures=v1_fixtures, revised_on="2027-01-02")
 
     assert new.version == 2
-    assert (fixtures_copy / "worked_answers" / "retained" / "v1.json").read_bytes() == old_bytes
+    assert (v1_fixtures / "worked_answers" / "retained" / "v1.json").read_bytes() == old_bytes
     stored = load_baseline(baseline_file)
     assert (stored.version, stored.revised_on, stored.reason) == (2, "2027-01-02", "Rubric change: test")
-    assert dict(stored.answers) == worked_answer_key(worked_cases(fixtures_copy))
-    assert check_worked_answers(fixtures_copy).intact
+    assert dict(stored.answers) == worked_answer_key(worked_cases(v1_fixtures))
+    assert check_worked_answers(v1_fixtures).intact
 
 
-def test_rebaseline_keeps_a_crlf_baseline_byte_identical(fixtures_copy):
-    """Retained evidence is copied as bytes, so even CRLF line endings survive."""
+def test_rebaseline_keeps_the_current_version_as_evidence(fixtures_copy):
+    """From whatever version is committed, the next is N+1 and vN.json is the old file."""
     baseline_file = fixtures_copy / "worked_answers" / "baseline.json"
+    current = load_baseline(baseline_file).version
+    old_bytes = baseline_file.read_bytes()
+    new = rebaseline_worked_answers("Next version", fixtures=fixtures_copy)
+    assert new.version == current + 1
+    assert (fixtures_copy / "worked_answers" / "retained" / f"v{current}.json").read_bytes() == old_bytes
+
+
+def test_rebaseline_keeps_a_crlf_baseline_byte_identical(v1_fixtures):
+    """Retained evidence is copied as bytes, so even CRLF line endings survive."""
+    baseline_file = v1_fixtures / "worked_answers" / "baseline.json"
     old_bytes = baseline_file.read_bytes().replace(b"\n", b"\r\n")
     baseline_file.write_bytes(old_bytes)
-    rebaseline_worked_answers("Line endings", fixtures=fixtures_copy)
-    assert (fixtures_copy / "worked_answers" / "retained" / "v1.json").read_bytes() == old_bytes
+    rebaseline_worked_answers("Line endings", fixtures=v1_fixtures)
+    assert (v1_fixtures / "worked_answers" / "retained" / "v1.json").read_bytes() == old_bytes
 
 
-def test_rebaseline_never_overwrites_retained_evidence(fixtures_copy):
+def test_rebaseline_never_overwrites_retained_evidence(v1_fixtures):
     """If retained/v1.json already exists, the revision is refused and nothing changes."""
-    retained = fixtures_copy / "worked_answers" / "retained" / "v1.json"
-    retained.parent.mkdir(parents=True, exist_ok=True)
+    retained = v1_fixtures / "worked_answers" / "retained" / "v1.json"
+    retained.parent.mkdir(parents=True)
     retained.write_bytes(b"earlier evidence\n")
-    baseline_file = fixtures_copy / "worked_answers" / "baseline.json"
+    baseline_file = v1_fixtures / "worked_answers" / "baseline.json"
     before = baseline_file.read_bytes()
 
     with pytest.raises(BaselineError, match="retained evidence is never overwritten"):
-        rebaseline_worked_answers("Again", fixtures=fixtures_copy)
+        rebaseline_worked_answers("Again", fixtures=v1_fixtures)
 
     assert retained.read_bytes() == b"earlier evidence\n"
     assert baseline_file.read_bytes() == before
 
 
-def test_rebaseline_twice_keeps_both_versions(fixtures_copy):
+def test_rebaseline_twice_keeps_both_versions(v1_fixtures):
     """Versions 1 and 2 are both retained after two revisions."""
-    rebaseline_worked_answers("First change", fixtures=fixtures_copy)
-    rebaseline_worked_answers("Second change", fixtures=fixtures_copy)
-    retained = fixtures_copy / "worked_answers" / "retained"
+    rebaseline_worked_answers("First change", fixtures=v1_fixtures)
+    rebaseline_worked_answers("Second change", fixtures=v1_fixtures)
+    retained = v1_fixtures / "worked_answers" / "retained"
     assert sorted(path.name for path in retained.iterdir()) == ["v1.json", "v2.json"]
+    assert load_baseline(retained / "v1.json").reason == "First baseline"
     assert load_baseline(retained / "v2.json").reason == "First change"
-    assert load_baseline(fixtures_copy / "worked_answers" / "baseline.json").version == 3
+    assert load_baseline(v1_fixtures / "worked_answers" / "baseline.json").version == 3
 
 
-def test_rebaseline_command(fixtures_copy, tmp_path):
+def test_rebaseline_command(v1_fixtures, tmp_path):
     """`python -m helpers rebaseline --reason ... --fixtures DIR` writes v2 and keeps v1."""
-    baseline_file = fixtures_copy / "worked_answers" / "baseline.json"
+    baseline_file = v1_fixtures / "worked_answers" / "baseline.json"
     old_bytes = baseline_file.read_bytes()
-    edit_expected(fixtures_copy, "sentinel-mutated", intact=True)
-    assert not check_worked_answers(fixtures_copy).intact
+    edit_expected(v1_fixtures, "sentinel-mutated", intact=True)
+    assert not check_worked_answers(v1_fixtures).intact
 
     done = subprocess.run(
         [sys.executable, "-m", "helpers", "rebaseline", "--reason", "Accept the edit",
-         "--fixtures", str(fixtures_copy)],
+         "--fixtures", str(v1_fixtures)],
         capture_output=True, text=True, cwd=tmp_path, timeout=120, check=False,
     )
 
     assert done.returncode == 0, done.stderr
     assert done.stdout == ""
     assert "version 2" in done.stderr and "version 1 is kept" in done.stderr
-    assert (fixtures_copy / "worked_answers" / "retained" / "v1.json").read_bytes() == old_bytes
+    assert (v1_fixtures / "worked_answers" / "retained" / "v1.json").read_bytes() == old_bytes
     assert load_baseline(baseline_file).reason == "Accept the edit"
-    assert check_worked_answers(fixtures_copy).intact
+    assert check_worked_answers(v1_fixtures).intact
 
 
 def test_rebaseline_command_without_a_reason_changes_nothing(fixtures_copy, tmp_path):
@@ -156,4 +180,6 @@ def test_rebaseline_command_without_a_reason_changes_nothing(fixtures_copy, tmp_
     assert done.returncode == 4
     assert "non-empty reason" in done.stderr
     assert baseline_file.read_bytes() == before
-    assert not (fixtures_copy / "worked_answers" / "retained").exists()
+    assert sorted(path.name for path in fixtures_copy.rglob("*")) == sorted(
+        path.name for path in fixtures_dir().rglob("*")
+    )
