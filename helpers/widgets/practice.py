@@ -13,7 +13,8 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..errors import ProgressFileError
+from ..checks import require_check_name
+from ..errors import InvalidInputError, ProgressFileError
 from ..grading import Grade
 from ..practice import (
     DEFAULT_PROGRESS_FILE,
@@ -59,9 +60,15 @@ class PracticeDrill:
         cases: Sequence[PracticeCase] | None = None,
         rules: Sequence[Rule] | None = None,
     ) -> None:
-        self.rules = list(rules) if rules is not None else load_rules()
+        if check is not None:
+            require_check_name(check)
         pool = list(cases) if cases is not None else practice_cases()
         self.cases = [case for case in pool if check is None or case.check == check]
+        if not self.cases:
+            raise InvalidInputError("a drill needs at least one practice case", field="cases")
+        checks = {case.check for case in self.cases}
+        every_rule = list(rules) if rules is not None else load_rules()
+        self.rules = [rule for rule in every_rule if rule.check in checks]
         self._by_key = {case.key: case for case in self.cases}
         self.progress = Progress.start(self.cases, seed, size=size)
         self.exercise: CaseExercise | None = None
