@@ -1,0 +1,269 @@
+"""The practice drill widget, driven with no front end: whole drills, scores, summaries, files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import ipywidgets as w
+import pytest
+
+from helpers.errors import InvalidInputError
+from helpers.grading import Answer, correct_answer
+from helpers.practice import (
+    DEFAULT_PROGRESS_FILE,
+    DEFAULT_SEED,
+    PracticeCase,
+    drill_order,
+    load_progress,
+    load_rules,
+    practice_cases,
+    rule_scores,
+)
+from helpers.widgets.practice import PracticeDrill
+
+CASES = practice_cases()
+RULES = load_rules()
+MARKUP = ("<img src=x onerror=alert(1)>", "<b>bold</b>")
+
+
+@pytest.fixture(autouse=True)
+def _scratch_folder(tmp_path, monkeypatch):
+    """Every test runs in its own empty folder, so a default-path save can't touch the project."""
+    monkeypatch.chdir(tmp_path)
+
+
+def work(drill: PracticeDrill, answer: Answer) -> None:
+    """Answer the case on show through its controls and press Check."""
+    assert drill.exercise is not None
+    drill.exercise.set_answer(answer)
+    drill.exercise.check_button.click()
+
+
+def run_drill(drill: PracticeDrill, wrong: frozenset[str] = frozenset()) -> list[str]:
+    """Work the whole drill: right answers except blank ones for ids in ``wrong``; returns ids seen."""
+    seen = []
+    while drill.current is not None:
+        case = drill.current
+        seen.append(case.id)
+        work(drill, Answer(case.check) if case.id in wrong else correct_answer(case))
+        drill.next_button.click()
+    return seen
+
+
+def all_widgets(widget: w.Widget):
+    yield widget
+    for child in getattr(widget, "children", ()):
+        yield from all_widgets(child)
+
+
+def all_html(drill: PracticeDrill) -> list[str]:
+    return [x.value for x in all_widgets(drill.widget) if isinstance(x, w.HTML)]
+
+
+def test_a_full_drill_of_right_answers_scores_one_hundred_percent():
+    drill = PracticeDrill()
+    seen = run_drill(drill)
+    assert seen == [case.id for case in drill_order(CASES, DEFAULT_SEED)]
+    assert drill.progress.finished and drill.progress.percent() == 100
+    assert drill.bar.value == drill.bar.max == len(CASES)
+    assert f"{len(CASES)} of {len(CASES)} correct (100%)" in drill.score.value
+    assert "No rule missed." in drill.summary_view.value
+    assert "Drill finished" in drill.case_view.value
+    assert drill.exercise is None and drill.slot.children == ()
+    assert drill.next_button.disabled
+
+
+def test_wrong_answers_are_reported_per_rule_with_case_and_section():
+    drill = PracticeDrill()
+    run_drill(drill, frozenset({"query-gains-a-condition", "lookalike-ids-all-missing"}))
+    summary = drill.summary_view.value
+    assert f"{len(CASES) - 2} of {len(CASES)} correct (94%)" in summary
+    for rule_id in ("ts-order", "ts-query-unvalidated", "sk-all-missing"):
+        assert f"<code>{rule_id}</code><br>" in summary
+    assert "<code>query-gains-a-condition</code> Same targets, but the query gains a condition" in summary
+    assert 'href="02_target_scope.ipynb#A-pass-covers-only-the-declared-targets"' in summary
+    assert "03_sentinel_answer_key.ipynb › A failing check holds the key" in summary
+    missed = {s.rule.id for s in rule_scores(drill.progress, CASES, RULES) if s.missed}
+    assert missed == {"ts-order", "ts-query-unvalidated", "sk-all-missing", "sk-missing"}
+
+
+def test_the_score_and_bar_follow_each_check():
+    drill = PracticeDrill(size=3)
+    assert drill.score.value == "<b>Score: nothing checked yet · 0 of 3 cases done</b>"
+    assert drill.next_button.disabled, "no moving on before the case is checked"
+    work(drill, Answer(drill.current.check))
+    assert drill.bar.value == 1
+    assert drill.score.value == "<b>Score: 0 of 1 correct (0%) · 1 of 3 cases done</b>"
+    assert "Scored: not correct." in drill.scored.value
+    assert not drill.next_button.disabled
+    drill.next_button.click()
+    work(drill, correct_answer(drill.current))
+    assert drill.score.value == "<b>Score: 1 of 2 correct (50%) · 2 of 3 cases done</b>"
+    assert "Scored: correct." in drill.scored.value
+
+
+def test_only_the_first_check_counts_but_feedback_keeps_coming():
+    drill = PracticeDrill(size=2)
+    case = drill.current
+    work(drill, Answer(case.check))
+    work(drill, correct_answer(case))
+    assert "Fully correct" in drill.exercise.feedback.value
+    assert "already scored on its first check" in drill.scored.value
+    assert drill.progress.correct == 0 and drill.progress.done == 1
+
+
+def test_a_stale_exercise_cannot_score_the_next_case():
+    drill = PracticeDrill(size=2)
+    old = drill.exercise
+    work(drill, correct_answer(drill.current))
+    drill.next_button.click()
+    old.set_answer(Answer(old.case.check))
+    old.check_button.click()
+    assert drill.progress.done == 1 and drill.progress.correct == 1
+
+
+def test_progress_saved_and_loaded_through_the_buttons(tmp_path):
+    drill = PracticeDrill()
+    for _ in range(4):
+        work(drill, correct_answer(drill.current) if drill.progress.done % 2 else Answer(drill.current.check))
+        drill.next_button.click()
+    drill.path.value = str(tmp_path / "mine.json")
+    drill.save_button.click()
+    assert "Saved 4 checked cases" in drill.file_status.value
+    resumed = PracticeDrill()
+    resumed.path.value = str(tmp_path / "mine.json")
+    resumed.load_button.click()
+    assert "Loaded 4 checked cases" in resumed.file_status.value
+    assert resumed.progress == drill.progress
+    assert resumed.current.key == drill.current.key
+    assert resumed.score.value == drill.score.value and resumed.bar.value == 4
+
+
+def test_save_uses_the_default_path_in_the_working_folder(tmp_path):
+    drill = PracticeDrill(size=2)
+    assert drill.path.value == DEFAULT_PROGRESS_FILE
+    drill.save_button.click()
+    assert load_progress(tmp_path / DEFAULT_PROGRESS_FILE) == drill.progress
+
+
+def test_nothing_is_written_until_save_is_pressed(tmp_path):
+    drill = PracticeDrill()
+    run_drill(drill, frozenset({CASES[0].id}))
+    drill.restart_button.click()
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("content", [b"not json", b'{"format": "something else"}', b"\xff"])
+def test_a_corrupt_or_foreign_file_is_refused_by_both_buttons_and_left_untouched(tmp_path, content):
+    path = tmp_path / "progress.json"
+    path.write_bytes(content)
+    drill = PracticeDrill()
+    work(drill, correct_answer(drill.current))
+    before = drill.progress.to_data()
+    drill.path.value = str(path)
+    drill.load_button.click()
+    assert "Not loaded:" in drill.file_status.value and "eic-error" in drill.file_status.value
+    assert drill.progress.to_data() == before
+    drill.save_button.click()
+    assert "Not saved:" in drill.file_status.value
+    assert "it was not overwritten, so choose another path" in drill.file_status.value
+    assert path.read_bytes() == content
+    assert [p.name for p in tmp_path.iterdir()] == ["progress.json"]
+
+
+def test_a_full_drill_file_does_not_load_into_a_one_check_drill(tmp_path):
+    full = PracticeDrill()
+    full.path.value = str(tmp_path / "full.json")
+    full.save_button.click()
+    one = PracticeDrill(check="sentinels")
+    one.path.value = full.path.value
+    one.load_button.click()
+    assert "which is not a practice case here" in one.file_status.value
+
+
+def test_a_one_check_drill_holds_only_that_check():
+    drill = PracticeDrill(check="target-scope", seed=7)
+    seen = run_drill(drill)
+    assert sorted(seen) == sorted(case.id for case in practice_cases("target-scope"))
+    assert "sk-" not in drill.summary_view.value
+
+
+def test_an_unknown_check_or_an_empty_drill_is_refused():
+    with pytest.raises(InvalidInputError, match="check is 'target_scope'"):
+        PracticeDrill(check="target_scope")
+    with pytest.raises(InvalidInputError, match="at least one practice case"):
+        PracticeDrill(cases=[])
+
+
+def test_start_again_clears_the_score_and_returns_to_the_first_case():
+    drill = PracticeDrill(size=3)
+    first = drill.current.key
+    run_drill(drill)
+    drill.restart_button.click()
+    assert drill.current.key == first and drill.progress.done == 0
+    assert drill.summary_view.value == "" and drill.bar.value == 0
+
+
+@pytest.mark.parametrize("case_id", ["markup-target-ids", "markup-sentinel-ids"])
+def test_markup_in_ids_is_shown_as_text(case_id):
+    case = next(c for c in CASES if c.id == case_id)
+    drill = PracticeDrill(cases=[case])
+    work(drill, Answer(case.check, flag=True))
+    drill.exercise.reveal_button.click()
+    page = "".join(all_html(drill))
+    for markup in MARKUP:
+        assert markup not in page
+    assert "&lt;img src=x onerror=alert(1)&gt;" in page
+    drill.next_button.click()
+    assert MARKUP[0] not in drill.summary_view.value
+
+
+def test_markup_in_a_file_error_is_escaped(tmp_path):
+    folder = tmp_path / "<b>bold</b>"
+    drill = PracticeDrill(size=1)
+    drill.path.value = str(folder / "p.json")
+    drill.save_button.click()
+    assert "<b>bold</b>" not in drill.file_status.value
+    assert "&lt;b&gt;bold&lt;/b&gt;" in drill.file_status.value
+
+
+def test_css_classes_for_browser_tests():
+    drill = PracticeDrill(size=1)
+    classes = {c for x in all_widgets(drill.widget) for c in x._dom_classes}
+    assert {
+        "eic-practice", "eic-next", "eic-summary", "eic-score", "eic-progress-bar", "eic-save",
+        "eic-load", "eic-progress-path", "eic-file-status", "eic-exercise", "eic-restart",
+    } <= classes
+    buttons = [x for x in all_widgets(drill.widget) if isinstance(x, w.Button)]
+    assert all(b.layout.width == "auto" for b in buttons)
+
+
+def test_the_text_picture_describes_the_live_drill():
+    drill = PracticeDrill(size=2)
+    first = drill.describe()
+    assert first.splitlines()[:3] == [
+        f"Practice drill: seed {DEFAULT_SEED}, 2 cases",
+        "  Score: nothing checked yet · 0 of 2 cases done",
+        f"  Case 1 of 2: {drill.current.title}",
+    ]
+    assert drill._repr_mimebundle_()["text/plain"] == first
+    run_drill(drill)
+    assert "  Drill finished." in drill.describe()
+
+
+def test_drill_takes_its_own_cases_and_rules():
+    cases = [c for c in CASES if c.check == "sentinels"][:2]
+    drill = PracticeDrill(cases=cases, rules=RULES, seed=1)
+    assert sorted(drill.progress.order) == sorted(c.key for c in cases)
+    assert all(isinstance(c, PracticeCase) for c in drill.cases)
+
+
+def test_a_saved_file_is_plain_local_json(tmp_path):
+    drill = PracticeDrill(size=2)
+    work(drill, correct_answer(drill.current))
+    drill.path.value = str(tmp_path / "p.json")
+    drill.save_button.click()
+    data = json.loads(Path(drill.path.value).read_text(encoding="utf-8"))
+    assert list(data) == ["format", "version", "seed", "order", "attempts"]
+    assert data["attempts"] == [{"case": drill.current.key, "correct": True, "rules_missed": []}]
