@@ -47,6 +47,7 @@ __all__ = [
     "rules_json",
     "practice_cases_json",
     "load_rules",
+    "rules_from_data",
     "project_rules",
     "load_practice_cases",
     "practice_cases_from_data",
@@ -634,7 +635,7 @@ def _read_progress(path: Path) -> Any:
     except OSError as exc:
         raise ProgressFileError(f"cannot be read ({exc.strerror})", path=str(path)) from None
     try:
-        return loads_strict(data.decode("utf-8"), source=str(path))
+        return loads_strict(data.decode("utf-8-sig"), source=str(path))
     except UnicodeDecodeError as exc:
         raise ProgressFileError(f"is not UTF-8 text (byte {exc.start}), so not a progress file", path=str(path)) from None
     except JSONLoadError as exc:
