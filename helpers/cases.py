@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .checks import CheckResult, require_check_name, run_check
-from .errors import CheckInputError, InvalidInputError, JSONLoadError
+from .errors import CheckInputError, InvalidInputError, JSONLoadError, describe_value
 from .jsonio import dumps_compact, load_json_file, loads_strict
 from .paths import filled_cases_json
 
@@ -93,10 +93,10 @@ def _case_from_mapping(raw: Any, where: str) -> Case:
         raise InvalidInputError(f"{where} is not an object", field=where)
     missing = [name for name in CSV_COLUMNS if name not in raw]
     if missing:
-        raise InvalidInputError(f"{where} has no {missing[0]!r} field", field=f"{where}.{missing[0]}")
+        raise InvalidInputError(f"{where} has no {describe_value(missing[0])} field", field=f"{where}.{missing[0]}")
     extra = [name for name in raw if name not in CSV_COLUMNS]
     if extra:
-        raise InvalidInputError(f"{where} has an unknown field {extra[0]!r}", field=f"{where}.{extra[0]}")
+        raise InvalidInputError(f"{where} has an unknown field {describe_value(extra[0])}", field=f"{where}.{extra[0]}")
     for name in _TEXT_FIELDS:
         if not isinstance(raw[name], str) or not raw[name].strip():
             raise InvalidInputError(
@@ -122,7 +122,8 @@ def _check_unique(cases: list[Case], source: str) -> list[Case]:
         key = (case.check, case.id)
         if key in seen:
             raise InvalidInputError(
-                f"{source}: the case id {case.id!r} appears twice for {case.check!r}",
+                f"{source}: the case id {describe_value(case.id)} appears twice for "
+                f"{describe_value(case.check)}",
                 field="id",
             )
         seen.add(key)

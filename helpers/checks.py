@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Literal, Union
 
-from .errors import InvalidInputError
+from .errors import InvalidInputError, describe_value
 from .sentinels import SentinelResult, check_sentinels_input
 from .target_scope import NeedsStaffLabels, TargetScopeResult, check_target_scope_input
 
@@ -34,7 +34,9 @@ def require_check_name(name: Any, field: str = "check") -> str:
     """Return ``name`` if it names a known check, else raise naming ``field``."""
     if name not in CHECKS:
         known = ", ".join(f'"{n}"' for n in CHECKS)
-        raise InvalidInputError(f"{field} is {name!r}, expected one of {known}", field=field)
+        raise InvalidInputError(
+            f"{field} is {describe_value(name)}, expected one of {known}", field=field
+        )
     return name
 
 
