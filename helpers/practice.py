@@ -27,7 +27,7 @@ from typing import Any
 
 from .cases import CSV_COLUMNS, Case, cases_from_data, filled_cases
 from .checks import CHECK_TITLES, require_check_name
-from .errors import InvalidInputError, JSONLoadError, ProgressFileError
+from .errors import InvalidInputError, JSONLoadError, ProgressFileError, describe_value
 from .grading import Grade
 from .jsonio import load_json_file, loads_strict
 from .paths import fixtures_dir
@@ -153,7 +153,7 @@ def _rule_from_mapping(check: str, raw: Any, where: str) -> Rule:
     notebook, hash_, heading = rule.section.partition("#")
     if not hash_ or not notebook.endswith(".ipynb") or not heading.strip():
         raise InvalidInputError(
-            f'{where}.section is {rule.section!r}, expected "NOTEBOOK.ipynb#Section heading"',
+            f'{where}.section is {describe_value(rule.section)}, expected "NOTEBOOK.ipynb#Section heading"',
             field=f"{where}.section",
         )
     return rule
@@ -168,11 +168,11 @@ def rules_from_data(data: Any, *, source: str = "<data>") -> list[Rule]:
     for check, items in data["rules"].items():
         require_check_name(check, f"{source}: rules key")
         if not isinstance(items, list) or not items:
-            raise InvalidInputError(f"{source}: rules[{check!r}] must be a non-empty list", field=check)
+            raise InvalidInputError(f"{source}: rules[{describe_value(check)}] must be a non-empty list", field=check)
         for index, raw in enumerate(items):
-            rule = _rule_from_mapping(check, raw, f"{source}: rules[{check!r}][{index}]")
+            rule = _rule_from_mapping(check, raw, f"{source}: rules[{describe_value(check)}][{index}]")
             if rule.id in seen:
-                raise InvalidInputError(f"{source}: the rule id {rule.id!r} appears twice", field="id")
+                raise InvalidInputError(f"{source}: the rule id {describe_value(rule.id)} appears twice", field="id")
             seen.add(rule.id)
             rules.append(rule)
     return rules
@@ -234,7 +234,7 @@ def practice_cases_from_data(
         if not isinstance(raw, Mapping):
             raise InvalidInputError(f"{where} is not an object", field=where)
         if "rules" not in raw:
-            raise InvalidInputError(f"{where} has no 'rules' field", field=f"{where}.rules")
+            raise InvalidInputError(f"{where} has no \"rules\" field", field=f"{where}.rules")
         ids = raw["rules"]
         if not isinstance(ids, list) or not ids or not all(isinstance(i, str) for i in ids):
             raise InvalidInputError(f"{where}.rules must be a non-empty list of rule ids", field=f"{where}.rules")
@@ -243,7 +243,7 @@ def practice_cases_from_data(
         for rule_id in ids:
             if known.get(rule_id) != raw.get("check"):
                 raise InvalidInputError(
-                    f"{where}.rules has {rule_id!r}, which is not a rule of {raw.get('check')!r}",
+                    f"{where}.rules has {describe_value(rule_id)}, which is not a rule of {describe_value(raw.get('check'))}",
                     field=f"{where}.rules",
                 )
         plain.append({name: value for name, value in raw.items() if name != "rules"})
@@ -277,7 +277,7 @@ def practice_cases(check: str | None = None) -> list[PracticeCase]:
     for case in cases:
         if case.id in filled:
             raise InvalidInputError(
-                f"{practice_cases_json()}: the practice case id {case.id!r} is also a filled case",
+                f"{practice_cases_json()}: the practice case id {describe_value(case.id)} is also a filled case",
                 field="id",
             )
     if check is None:
@@ -358,7 +358,7 @@ def drill_order(
     cases arrive in. Taught in ``04_practice.ipynb`` ("The drill").
     """
     if isinstance(seed, bool) or not isinstance(seed, int):
-        raise InvalidInputError(f"seed is {seed!r}, expected a whole number", field="seed")
+        raise InvalidInputError(f"seed is {describe_value(seed)}, expected a whole number", field="seed")
     ordered = sorted(cases, key=lambda case: case.key)
     if len({case.key for case in ordered}) != len(ordered):
         raise InvalidInputError("a drill cannot hold the same case twice", field="cases")
@@ -366,7 +366,7 @@ def drill_order(
     if size is not None:
         if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= len(ordered):
             raise InvalidInputError(
-                f"size is {size!r}, expected a whole number from 1 to {len(ordered)}", field="size"
+                f"size is {describe_value(size)}, expected a whole number from 1 to {len(ordered)}", field="size"
             )
         ordered = ordered[:size]
     return ordered
@@ -582,12 +582,12 @@ def progress_from_data(
         raise bad(f'is not a practice progress file (it has no "format": "{PROGRESS_FORMAT}")')
     version = data.get("version")
     if isinstance(version, bool) or version != PROGRESS_VERSION:
-        raise bad(f"has version {version!r}; this helper reads version {PROGRESS_VERSION}")
+        raise bad(f"has version {describe_value(version)}; this helper reads version {PROGRESS_VERSION}")
     if set(data) != set(_PROGRESS_FIELDS):
         raise bad(f"expected the fields {list(_PROGRESS_FIELDS)}, found {list(data)}")
     seed = data["seed"]
     if isinstance(seed, bool) or not isinstance(seed, int):
-        raise bad(f"seed is {seed!r}, expected a whole number")
+        raise bad(f"seed is {describe_value(seed)}, expected a whole number")
     by_key = {case.key: case for case in cases}
     rule_checks = {rule.id: rule.check for rule in rules}
     order = data["order"]
@@ -597,7 +597,7 @@ def progress_from_data(
         raise bad("order lists a case twice")
     for key in order:
         if key not in by_key:
-            raise bad(f"order refers to the case {key!r}, which is not a practice case here")
+            raise bad(f"order refers to the case {describe_value(key)}, which is not a practice case here")
     if not isinstance(data["attempts"], list):
         raise bad("attempts must be a list")
     attempts: dict[str, Attempt] = {}
@@ -607,11 +607,11 @@ def progress_from_data(
             raise bad(f"{where} must have the fields {list(_ATTEMPT_FIELDS)}")
         key, correct, missed = raw["case"], raw["correct"], raw["rules_missed"]
         if not isinstance(key, str) or key not in order:
-            raise bad(f"{where}.case is {key!r}, which is not in the drill's order")
+            raise bad(f"{where}.case is {describe_value(key)}, which is not in the drill's order")
         if key in attempts:
-            raise bad(f"{where}.case {key!r} is scored twice")
+            raise bad(f"{where}.case {describe_value(key)} is scored twice")
         if not isinstance(correct, bool):
-            raise bad(f"{where}.correct is {correct!r}, expected true or false")
+            raise bad(f"{where}.correct is {describe_value(correct)}, expected true or false")
         if (
             not isinstance(missed, list)
             or not all(isinstance(rule_id, str) for rule_id in missed)
@@ -620,7 +620,7 @@ def progress_from_data(
             raise bad(f"{where}.rules_missed must be a list of distinct rule ids")
         for rule_id in missed:
             if rule_checks.get(rule_id) != by_key[key].check:
-                raise bad(f"{where}.rules_missed has {rule_id!r}, which is not a rule of {by_key[key].check!r}")
+                raise bad(f"{where}.rules_missed has {describe_value(rule_id)}, which is not a rule of {describe_value(by_key[key].check)}")
         if correct == bool(missed):
             raise bad(f"{where}: a correct check misses no rule, and a wrong one misses at least one")
         attempts[key] = Attempt(key, correct, tuple(missed))

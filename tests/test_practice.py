@@ -123,13 +123,13 @@ def test_each_rule_points_at_a_section_its_notebook_has(rule):
     ("data", "message"),
     [
         ({"rules": {"target-scope": [{"id": "a", "statement": "s", "section": "x.ipynb#H"}] * 2}},
-         "the rule id 'a' appears twice"),
+         'the rule id "a" appears twice'),
         ({"rules": {"target-scope": [{"id": "a", "statement": "s", "section": "no heading"}]}},
          'expected "NOTEBOOK.ipynb#Section heading"'),
         ({"rules": {"target-scope": [{"id": "a", "statement": " ", "section": "x.ipynb#H"}]}},
          "statement must be a non-empty string"),
         ({"rules": {"target-scope": [{"id": "a", "statement": "s"}]}}, "must have the fields"),
-        ({"rules": {"other-check": []}}, "rules key is 'other-check'"),
+        ({"rules": {"other-check": []}}, 'rules key is "other-check"'),
         ({"rules": {"sentinels": []}}, "must be a non-empty list"),
         ({"cases": []}, 'expected an object {"rules"'),
     ],
@@ -209,7 +209,7 @@ def test_a_practice_id_that_repeats_a_filled_case_is_refused(tmp_path, monkeypat
     copy = tmp_path / "practice_cases.json"
     copy.write_text(json.dumps(data), encoding="utf-8")
     monkeypatch.setattr("helpers.practice.practice_cases_json", lambda: copy)
-    with pytest.raises(InvalidInputError, match="'lost-comparison' is also a filled case"):
+    with pytest.raises(InvalidInputError, match='"lost-comparison" is also a filled case'):
         practice_cases()
 
 
@@ -252,12 +252,12 @@ def _one_case(**changes):
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        ({"cases": [{k: v for k, v in CASES[0].to_data().items() if k != "rules"}]}, "has no 'rules' field"),
+        ({"cases": [{k: v for k, v in CASES[0].to_data().items() if k != "rules"}]}, 'has no "rules" field'),
         (_one_case(rules=[]), "must be a non-empty list of rule ids"),
         (_one_case(rules=["ts-lost", "ts-lost"]), "lists a rule twice"),
-        (_one_case(rules=["ts-nonsense"]), "'ts-nonsense', which is not a rule of 'target-scope'"),
-        (_one_case(rules=["sk-missing"]), "'sk-missing', which is not a rule of 'target-scope'"),
-        (_one_case(colour="red"), "unknown field 'colour'"),
+        (_one_case(rules=["ts-nonsense"]), '"ts-nonsense", which is not a rule of "target-scope"'),
+        (_one_case(rules=["sk-missing"]), '"sk-missing", which is not a rule of "target-scope"'),
+        (_one_case(colour="red"), 'unknown field "colour"'),
         (_one_case(expected={"missing": [], "added": []}), "expected has the keys"),
         ({"cases": [CASES[0].to_data(), CASES[0].to_data()]}, "appears twice"),
         ([], 'expected an object with a "cases" list'),
@@ -472,9 +472,9 @@ BAD_FILES = {
     "foreign object": (b'{"name": "something else"}\n', "is not a practice progress file"),
     "duplicate key": (b'{"format": "x", "format": "y"}', "duplicate key"),
     "newer version": (_edited(version=2), "has version 2; this helper reads version 1"),
-    "version true": (_edited(version=True), "has version True"),
+    "version true": (_edited(version=True), "has version true"),
     "extra field": (_edited(note="hi"), "expected the fields"),
-    "seed text": (_edited(seed="5"), "seed is '5', expected a whole number"),
+    "seed text": (_edited(seed="5"), 'seed is "5", expected a whole number'),
     "empty order": (_edited(order=[]), "order must be a non-empty list"),
     "repeated case": (_edited(order=["sentinels/empty-baseline"] * 2), "order lists a case twice"),
     "unknown case": (_edited(order=["target-scope/no-such-case"]), "which is not a practice case here"),
@@ -482,7 +482,7 @@ BAD_FILES = {
     "attempt outside order": (_attempt_edited(case="sentinels/empty-baseline"), "not in the drill's order"),
     "attempt case not text": (_attempt_edited(case=["x"]), "not in the drill's order"),
     "correct not bool": (_attempt_edited(correct=1), "expected true or false"),
-    "unknown rule": (_attempt_edited(correct=False, rules_missed=["zz"]), "'zz', which is not a rule of"),
+    "unknown rule": (_attempt_edited(correct=False, rules_missed=["zz"]), '"zz", which is not a rule of'),
     "rule not text": (_attempt_edited(correct=False, rules_missed=[[1]]), "list of distinct rule ids"),
 }
 

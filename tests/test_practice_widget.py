@@ -190,7 +190,7 @@ def test_a_one_check_drill_holds_only_that_check():
 
 
 def test_an_unknown_check_or_an_empty_drill_is_refused():
-    with pytest.raises(InvalidInputError, match="check is 'target_scope'"):
+    with pytest.raises(InvalidInputError, match='check is "target_scope"'):
         PracticeDrill(check="target_scope")
     with pytest.raises(InvalidInputError, match="at least one practice case"):
         PracticeDrill(cases=[])
