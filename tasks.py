@@ -4,6 +4,8 @@
     python3 tasks.py test [PYTEST ARGS]   run every test, strict nbval included
     python3 tasks.py lab                  open the notebooks in JupyterLab
     python3 tasks.py notebooks [NB ...]   re-execute notebooks (all by default), storing outputs
+    python3 tasks.py site [-o DIR]        render the notebooks to a static site in site/ (open site/index.html)
+    python3 tasks.py app                  open the notebooks as a code-free app (Voila, 127.0.0.1)
     python3 tasks.py setup                only build or refresh .venv
 
 Needs only Python 3.11 or newer; everything else comes from requirements.txt.
@@ -100,6 +102,18 @@ def notebooks(names: list[str]) -> None:
     _say(f"re-executed {len(paths)} notebooks")
 
 
+def site(extra: list[str]) -> None:
+    """Render the validated notebooks, as stored, to a static offline site in site/."""
+    setup()
+    _run(BIN / "python", "-m", "helpers.site", *extra, cwd=ROOT)
+
+
+def app(extra: list[str]) -> None:
+    """Open the notebooks as a code-free app (Voila), serving only on this machine."""
+    setup()
+    _run(BIN / "python", "-m", "helpers.app", *extra, cwd=ROOT)
+
+
 def main(argv: list[str]) -> None:
     command, rest = (argv[0], argv[1:]) if argv else ("", [])
     if command == "test":
@@ -108,6 +122,10 @@ def main(argv: list[str]) -> None:
         lab()
     elif command == "notebooks":
         notebooks(rest)
+    elif command == "site":
+        site(rest)
+    elif command == "app":
+        app(rest)
     elif command == "setup":
         setup()
     else:

@@ -1,0 +1,387 @@
+"""The static documentation site: every notebook as an HTML page, an index, the downloads.
+
+``python3 tasks.py site`` (or ``python -m helpers.site [-o DIR]``) renders the
+notebooks in ``notebooks/`` with their stored, strict-nbval-validated outputs
+(nothing is re-executed) into the git-ignored ``site/`` folder, writes an
+``index.html`` that links every page and download, and copies
+``notebooks/downloads/`` alongside. Open ``site/index.html`` from disk.
+
+Offline by construction: the nbconvert template used here drops the
+require.js, MathJax, mermaid and widget-embed scripts that the stock template
+loads from CDNs, shows each widget as its stored text picture, and removes CSS
+comments (the only place the stock CSS names URLs). The builder then refuses
+any page that would still load something from elsewhere. Outputs are written
+as the helpers rendered them, and the helpers escape every string
+(:mod:`helpers.render`).
+
+Not check logic; it publishes the notebooks, starting with ``01_start_here.ipynb``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import re
+import shutil
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+from .errors import BuildError
+from .paths import project_root
+
+__all__ = [
+    "SitePage",
+    "Site",
+    "SITE_MARKER",
+    "notebook_paths",
+    "notebook_title",
+    "page_name",
+    "external_urls",
+    "render_notebook",
+    "build_site",
+    "main",
+]
+
+#: A file the builder leaves in its output folder, so a rebuild may replace that folder.
+SITE_MARKER = ".built-by-helpers-site"
+
+_TEMPLATE_NAME = "offline.html.j2"
+
+_WIDGET_NOTE = (
+    "An interactive widget goes here; it needs a running kernel. Work it in the app "
+    "(<code>python3 tasks.py app</code>) or in JupyterLab (<code>python3 tasks.py lab</code>). "
+    "What it showed when the notebook was last run:"
+)
+
+_PAGE_CSS = """
+.eic-site-nav { padding: 0.5em 1em; border-bottom: 1px solid #ccc; font-family: sans-serif; }
+.eic-static-widget { border-left: 3px solid #bbb; padding-left: 0.75em; }
+.eic-static-note { font-family: sans-serif; font-size: 90%; color: #555; margin: 0.25em 0; }
+details { margin: 0.5em 0; }
+details > summary { cursor: pointer; font-weight: bold; }
+"""
+
+# A widget output, kernel-free: a note and the widget's stored text picture, escaped.
+_STATIC_WIDGET = (
+    '<div class="jp-RenderedText jp-OutputArea-output eic-static-widget" data-mime-type="text/plain">'
+    '<p class="eic-static-note">' + _WIDGET_NOTE + "</p>"
+    "<pre>{{ output.data.get('text/plain', '') | escape_html }}</pre></div>"
+)
+
+# The stock "lab" template, minus every script it would fetch from the network.
+_TEMPLATE = (
+    "{%- extends 'lab/index.html.j2' -%}\n"
+    "{%- block html_head_js -%}{%- endblock html_head_js -%}\n"
+    "{% block jupyter_widgets %}{% endblock jupyter_widgets %}\n"
+    "{%- block html_head_js_mathjax -%}{%- endblock html_head_js_mathjax -%}\n"
+    "{%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}\n"
+    "{% block extra_css %}<style type=\"text/css\">" + _PAGE_CSS + "</style>{% endblock extra_css %}\n"
+    "{%- block body_header -%}{{ super() }}\n"
+    '<nav class="eic-site-nav"><a href="index.html">All notebooks and downloads</a></nav>\n'
+    "{%- endblock body_header -%}\n"
+    "{%- block execute_result -%}\n"
+    "{%- if _WIDGET_VIEW in output.data -%}" + _STATIC_WIDGET + "{%- else -%}{{ super() }}{%- endif -%}\n"
+    "{%- endblock execute_result -%}\n"
+    "{%- block display_data -%}\n"
+    "{%- if _WIDGET_VIEW in output.data -%}" + _STATIC_WIDGET + "{%- else -%}{{ super() }}{%- endif -%}\n"
+    "{%- endblock display_data -%}\n"
+    "{%- block data_widget_view scoped %}" + _STATIC_WIDGET + "{%- endblock data_widget_view -%}\n"
+    "{%- block data_javascript scoped %}{%- endblock data_javascript -%}\n"
+).replace("_WIDGET_VIEW", "'application/vnd.jupyter.widget-view+json'")
+
+_STYLE = re.compile(r"(<style\b[^>]*>)(.*?)(</style>)", re.DOTALL | re.IGNORECASE)
+_CSS_COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)
+_HREF = re.compile(r'href="([^"#?:/][^"#?:]*?)\.ipynb(#[^"]*)?"')
+_EXTERNAL = re.compile(r"^\s*(?:[a-z][a-z0-9+.-]*:|//)", re.IGNORECASE)
+_LOCAL_SCHEMES = ("data:", "about:")
+_CSS_URL = re.compile(r"""url\(\s*['"]?([^'")]*)""", re.IGNORECASE)
+_CSS_IMPORT = re.compile(r"""@import\s+(?:url\()?\s*['"]?([^'")\s;]*)""", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class SitePage:
+    """One rendered notebook: where it came from, its page, its title and its outbound links."""
+
+    notebook: Path
+    page: Path
+    title: str
+    external_links: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Site:
+    """What :func:`build_site` wrote."""
+
+    folder: Path
+    index: Path
+    pages: tuple[SitePage, ...]
+    downloads: tuple[Path, ...] = field(default=())
+
+
+def notebook_paths(folder: Path) -> list[Path]:
+    """The teaching notebooks in ``folder``: ``NN_name.ipynb``, in order."""
+    return sorted(folder.glob("[0-9][0-9]_*.ipynb"))
+
+
+def page_name(notebook: Path | str) -> str:
+    """The page a notebook becomes, e.g. ``02_target_scope.html``."""
+    return Path(notebook).with_suffix(".html").name
+
+
+def notebook_title(nb: Any, fallback: str) -> str:
+    """The notebook's first ``# `` heading as plain text, or ``fallback``."""
+    for cell in nb.cells:
+        if cell.cell_type != "markdown":
+            continue
+        for line in cell.source.splitlines():
+            if line.startswith("# "):
+                return line[2:].strip().replace("`", "")
+    return fallback
+
+
+class _Resources(HTMLParser):
+    """Collects the URLs a page would load and the URLs its anchors point to."""
+
+    _LOADING_ATTRS = {"src", "srcset", "data", "poster", "background", "xlink:href", "formaction", "action"}
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.loaded: list[str] = []
+        self.anchors: list[str] = []
+        self._in_style = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self._in_style = tag == "style"
+        for name, value in attrs:
+            if value is None:
+                continue
+            if name == "href":
+                (self.anchors if tag == "a" else self.loaded).append(value)
+            elif name in self._LOADING_ATTRS:
+                urls = [part.strip().split(" ")[0] for part in value.split(",")] if name == "srcset" else [value]
+                self.loaded.extend(urls)
+            elif name == "style":
+                self.loaded.extend(_CSS_URL.findall(value))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "style":
+            self._in_style = False
+
+    def handle_data(self, data: str) -> None:
+        if self._in_style:
+            self.loaded.extend(_CSS_URL.findall(data))
+            self.loaded.extend(_CSS_IMPORT.findall(data))
+
+
+def _is_external(url: str) -> bool:
+    return bool(_EXTERNAL.match(url)) and not url.strip().lower().startswith(_LOCAL_SCHEMES)
+
+
+def external_urls(page: str) -> tuple[list[str], list[str]]:
+    """``(loaded, linked)``: external URLs the page would load, and those its anchors name.
+
+    External means with a scheme (``http:``, ``https:``, ``file:``…) or
+    scheme-relative (``//host``); ``data:`` URLs are inline and not external.
+    """
+    parser = _Resources()
+    parser.feed(page)
+    parser.close()
+    return (
+        [url for url in parser.loaded if _is_external(url)],
+        [url for url in parser.anchors if _is_external(url)],
+    )
+
+
+def _exporter() -> Any:
+    import jinja2
+    from nbconvert import HTMLExporter
+
+    return HTMLExporter(
+        extra_loaders=[jinja2.DictLoader({_TEMPLATE_NAME: _TEMPLATE})],
+        template_file=_TEMPLATE_NAME,
+        sanitize_html=False,  # the helpers escape every string; sanitizing would drop <details>
+    )
+
+
+def _require_executed(nb: Any, path: Path) -> None:
+    for index, cell in enumerate(nb.cells):
+        if cell.cell_type == "code" and cell.source.strip() and cell.get("execution_count") is None:
+            raise BuildError(
+                f"cell {index} has not been run, so the page would lack its output; "
+                f"run python3 tasks.py notebooks {path.name}",
+                path=str(path),
+            )
+
+
+def _postprocess(page: str, pages: set[str]) -> str:
+    def strip_comments(match: re.Match[str]) -> str:
+        return match.group(1) + _CSS_COMMENT.sub("", match.group(2)) + match.group(3)
+
+    def to_page(match: re.Match[str]) -> str:
+        target = match.group(1) + ".ipynb"
+        if Path(target).name not in pages:
+            return match.group(0)
+        return f'href="{match.group(1)}.html{match.group(2) or ""}"'
+
+    page = _STYLE.sub(strip_comments, page)
+    return _HREF.sub(to_page, page)
+
+
+def render_notebook(path: Path, *, notebooks: Sequence[Path] = (), exporter: Any = None) -> tuple[str, str]:
+    """Render one executed notebook to an offline HTML page; returns ``(title, html)``.
+
+    Links to the other ``notebooks`` (``NN_name.ipynb``) point at their pages.
+    Raises :class:`~helpers.errors.BuildError` for an unrun cell, or for a page
+    that would load anything from another site.
+    """
+    import nbformat
+
+    nb = nbformat.read(path, as_version=4)
+    _require_executed(nb, path)
+    nb.metadata.pop("widgets", None)  # stored widget state would ask for the CDN widget manager
+    title = notebook_title(nb, path.stem)
+    nb.metadata["title"] = title
+    body, _resources = (exporter or _exporter()).from_notebook_node(
+        nb, resources={"metadata": {"name": path.stem}}
+    )
+    body = _postprocess(body, {p.name for p in notebooks} | {path.name})
+    loaded, _links = external_urls(body)
+    if loaded:
+        raise BuildError(
+            f"the page would load {', '.join(sorted(set(loaded)))} from elsewhere; "
+            "a static page must work offline",
+            path=str(path),
+        )
+    return title, body
+
+
+def _index_html(pages: Sequence[SitePage], downloads: Sequence[tuple[str, str]]) -> str:
+    items = "".join(
+        f'<li><a href="{html.escape(page.page.name)}">{html.escape(page.title)}</a> '
+        f"<code>{html.escape(page.notebook.name)}</code></li>"
+        for page in pages
+    )
+    files = "".join(
+        f'<li><a href="downloads/{html.escape(name)}">{html.escape(name)}</a>: {html.escape(label)}</li>'
+        for name, label in downloads
+    )
+    download_part = (
+        f'<h2>Downloads</h2><ul class="eic-site-downloads">{files}</ul>' if downloads else ""
+    )
+    return (
+        "<!DOCTYPE html>\n"
+        '<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        "<title>Evaluation-integrity checks: the notebooks</title>"
+        "<style>body{font-family:sans-serif;max-width:48em;margin:2em auto;padding:0 1em;"
+        "line-height:1.5}code{font-size:90%}li{margin:0.3em 0}</style></head>"
+        "<body><main>"
+        "<h1>Evaluation-integrity checks</h1>"
+        "<p>The teaching notebooks as static pages, with the outputs they gave when they were "
+        "last run and validated. Each worked answer sits in a collapsed "
+        "<b>Show the worked answer</b> block: open it once you have an answer of your own. "
+        "The widgets need a running kernel: to work the cases yourself, start the app "
+        "(<code>python3 tasks.py app</code>) or JupyterLab (<code>python3 tasks.py lab</code>).</p>"
+        f'<h2>Notebooks</h2><ol class="eic-site-notebooks">{items}</ol>'
+        f"{download_part}"
+        "</main></body></html>\n"
+    )
+
+
+def _download_labels(folder: Path) -> list[tuple[str, str]]:
+    from .downloads import downloads
+
+    known = [(item.filename, item.label) for item in downloads()]
+    order = {name: index for index, (name, _label) in enumerate(known)}
+    labels = dict(known)
+    if not folder.is_dir():
+        return []
+    files = sorted(
+        (p for p in folder.iterdir() if p.is_file()),
+        key=lambda p: (order.get(p.name, len(order)), p.name),
+    )
+    return [(path.name, labels.get(path.name, "a download")) for path in files]
+
+
+def _prepare(out_dir: Path) -> None:
+    if out_dir.exists():
+        if not out_dir.is_dir():
+            raise BuildError("is not a folder", path=str(out_dir))
+        if any(out_dir.iterdir()):
+            if not (out_dir / SITE_MARKER).is_file():
+                raise BuildError(
+                    "is not empty and holds no earlier site; choose an empty or new folder",
+                    path=str(out_dir),
+                )
+            shutil.rmtree(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+
+
+def build_site(out_dir: Path, *, notebooks_dir: Path | None = None) -> Site:
+    """Render every notebook in ``notebooks_dir`` into ``out_dir``, with an index and downloads.
+
+    ``out_dir`` must be new, empty, or an earlier site (it is replaced).
+    The notebooks' ``downloads/`` folder is copied alongside.
+    """
+    source = notebooks_dir or project_root() / "notebooks"
+    notebooks = notebook_paths(source)
+    if not notebooks:
+        raise BuildError("holds no NN_name.ipynb notebooks", path=str(source))
+    exporter = _exporter()
+    rendered = [(path, *render_notebook(path, notebooks=notebooks, exporter=exporter)) for path in notebooks]
+    _prepare(out_dir)
+    pages = []
+    for path, title, body in rendered:
+        page = out_dir / page_name(path)
+        page.write_text(body, encoding="utf-8")
+        _loaded, links = external_urls(body)
+        pages.append(SitePage(path, page, title, tuple(links)))
+    copied: list[Path] = []
+    downloads = source / "downloads"
+    if downloads.is_dir():
+        shutil.copytree(downloads, out_dir / "downloads")
+        copied = sorted((out_dir / "downloads").iterdir())
+    index = out_dir / "index.html"
+    index.write_text(_index_html(pages, _download_labels(downloads)), encoding="utf-8")
+    (out_dir / SITE_MARKER).write_text("python -m helpers.site\n", encoding="utf-8")
+    return Site(out_dir, index, tuple(pages), tuple(copied))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m helpers.site [-o DIR]``: build the site (default ``site/``)."""
+    from .downloads import REGENERATE_COMMAND, stale_downloads
+
+    parser = argparse.ArgumentParser(
+        prog="python -m helpers.site",
+        description="Render the validated notebooks to a static, offline HTML site.",
+    )
+    parser.add_argument("-o", "--output", metavar="DIR", help="output folder (default: site/)")
+    args = parser.parse_args(argv)
+    stale = stale_downloads()
+    if stale:
+        print(
+            f"python -m helpers.site: stale downloads ({', '.join(stale)}); "
+            f"regenerate with {REGENERATE_COMMAND}",
+            file=sys.stderr,
+        )
+        return 1
+    out_dir = Path(args.output) if args.output else project_root() / "site"
+    try:
+        site = build_site(out_dir)
+    except BuildError as exc:
+        print(f"python -m helpers.site: {exc}", file=sys.stderr)
+        return 1
+    print(
+        f"wrote {len(site.pages)} pages, an index and {len(site.downloads)} downloads to {out_dir}; "
+        f"open {site.index}",
+        file=sys.stderr,
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
