@@ -1,0 +1,174 @@
+"""The code-free app in a real browser: Voilà on 127.0.0.1, one case clicked through.
+
+Voilà serves a temporary copy of ``notebooks/`` exactly as ``python3 tasks.py app``
+does (same command line, same offline template), on a free port, and is stopped
+by its PID when the tests finish, pass or fail. Nothing may be requested from
+anywhere but that server.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+import helpers
+from helpers.app import voila_command, voila_environment
+from helpers.downloads import downloads_dir
+from helpers.paths import project_root
+from offline_chromium import offline_page, require_chromium
+
+pytestmark = pytest.mark.browser
+
+#: Starting a kernel and running every cell of a notebook, on a slow 2-core runner.
+RENDER_TIMEOUT_MS = 180_000
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@dataclass
+class App:
+    """A running app: its address and the log it writes."""
+
+    base_url: str
+    log: Path
+
+    def log_tail(self) -> str:
+        """The end of Voilà's log, for failure messages."""
+        return "\n".join(self.log.read_text(errors="replace").splitlines()[-30:])
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    """Stop Voilà by its PID; then anything left in its own process group (its kernels)."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory) -> Iterator[App]:
+    """The app serving a scratch copy of the notebooks; stopped by PID afterwards."""
+    require_chromium()
+    home = tmp_path_factory.mktemp("app")
+    notebooks = home / "notebooks"
+    shutil.copytree(project_root() / "notebooks", notebooks,
+                    ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    port = _free_port()
+    env = voila_environment()
+    env.update(
+        JUPYTER_CONFIG_DIR=str(home / "config"),
+        JUPYTER_RUNTIME_DIR=str(home / "runtime"),
+        IPYTHONDIR=str(home / "ipython"),
+    )
+    log = home / "voila.log"
+    with log.open("wb") as sink:
+        process = subprocess.Popen(
+            voila_command(notebooks, port=port, open_browser=False),
+            cwd=notebooks, env=env, stdout=sink, stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL, start_new_session=True,
+        )
+    running = App(f"http://127.0.0.1:{port}", log)
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            if process.poll() is not None:
+                pytest.fail(f"Voilà exited with {process.returncode}:\n{running.log_tail()}")
+            try:
+                with urllib.request.urlopen(running.base_url + "/", timeout=2) as response:
+                    if response.status == 200:
+                        break
+            except (urllib.error.URLError, OSError):
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail(f"Voilà did not answer within 90 s:\n{running.log_tail()}")
+            time.sleep(0.2)
+        yield running
+    finally:
+        _stop(process)
+
+
+def _on_the_app(app: App):
+    prefixes = (app.base_url + "/", app.base_url.replace("http://", "ws://", 1) + "/")
+    return lambda url: url.startswith(prefixes)
+
+
+def test_a_case_is_worked_through_in_the_app(app: App) -> None:
+    case = helpers.get_case("lost-comparison")
+    allowed = _on_the_app(app)
+    with offline_page(allowed) as (page, watch):
+        page.goto(f"{app.base_url}/voila/render/02_target_scope.ipynb", timeout=RENDER_TIMEOUT_MS)
+        exercise = page.locator(".eic-exercise").filter(has_text=f"for {case.id}")
+        exercise.wait_for(timeout=RENDER_TIMEOUT_MS)
+
+        # Code is hidden: no editor, and no cell source anywhere on the page.
+        assert page.locator(".jp-InputArea-editor").count() == 0
+        assert page.get_by_text("CaseExercise(case)").count() == 0
+
+        # Tick the right box, set the flag.
+        exercise.locator(".eic-missing").filter(has_text="refresher").locator("input").check()
+        exercise.locator(".widget-toggle-buttons button").filter(
+            has_text=re.compile(r"^false$")
+        ).click()
+        expect(exercise.locator("pre.eic-json").first).to_have_text(case.expected_json)
+
+        # Check it.
+        exercise.get_by_role("button", name="Check my answer").click()
+        expect(exercise).to_contain_text("Fully correct")
+        expect(exercise).not_to_contain_text("Not yet")
+
+        # Reveal the worked answer.
+        reveal = exercise.locator(".eic-reveal")
+        assert reveal.count() == 0
+        exercise.get_by_role("button", name="Show the worked answer").click()
+        expect(reveal.locator("pre.eic-json")).to_be_visible()
+        expect(reveal.locator("pre.eic-json")).to_have_text(case.expected_json)
+        expect(reveal).to_contain_text(case.reason)
+    assert watch.refused == [], f"requests that would have left the app: {watch.refused}"
+    assert watch.requested and all(allowed(url) for url in watch.requested), watch.requested
+
+
+def test_a_wrong_answer_is_not_marked_correct(app: App) -> None:
+    """The feedback comes from the kernel: a wrong answer gets the rule, not a pass."""
+    with offline_page(_on_the_app(app)) as (page, _watch):
+        page.goto(f"{app.base_url}/voila/render/02_target_scope.ipynb", timeout=RENDER_TIMEOUT_MS)
+        exercise = page.locator(".eic-exercise").filter(has_text="for new-target")
+        exercise.wait_for(timeout=RENDER_TIMEOUT_MS)
+        exercise.locator(".widget-toggle-buttons button").filter(has_text=re.compile(r"^true$")).click()
+        exercise.get_by_role("button", name="Check my answer").click()
+        expect(exercise).to_contain_text("Not yet")
+        expect(exercise).to_contain_text("payroll was added")
+        expect(exercise).not_to_contain_text("Fully correct")
+
+
+def test_the_app_serves_the_downloads_but_not_the_notebooks(app: App) -> None:
+    with offline_page(_on_the_app(app)) as (page, _watch):
+        for name in ("target_scope_cases.csv", "target_scope_example.py"):
+            # The notebook's relative link, followed from its page in the app.
+            response = page.request.get(f"{app.base_url}/voila/render/downloads/{name}")
+            assert response.status == 200, name
+            assert response.body() == (downloads_dir() / name).read_bytes()
+        assert page.request.get(f"{app.base_url}/voila/files/02_target_scope.ipynb").status == 403
