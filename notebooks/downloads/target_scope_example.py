@@ -271,9 +271,9 @@ def check_target_scope_input(record: Mapping[str, Any]) -> TargetScopeResult | N
     """
     required, optional = TARGET_SCOPE_FIELDS
     record = require_record(record, required=required, optional=optional)
-    return check_target_scope(
-        record["original"], record["rewritten"], unresolved=record.get("unresolved")
-    )
+    # A present "unresolved" field must be a list: null is refused, never read as "none".
+    unresolved = require_id_list(record["unresolved"], "unresolved") if "unresolved" in record else ()
+    return check_target_scope(record["original"], record["rewritten"], unresolved=unresolved)
 
 
 # ---- the filled cases ----
