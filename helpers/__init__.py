@@ -8,7 +8,7 @@
 Widgets live in :mod:`helpers.widgets` and are imported only on request.
 """
 
-from . import chardiff, render, worked_answers
+from . import chardiff, practice, render, worked_answers
 from .baselines import Baseline, load_baseline, revise_baseline
 from .cases import Case, filled_cases, get_case, load_cases
 from .errors import (
@@ -30,6 +30,7 @@ from .target_scope import (
 
 __all__ = [
     "chardiff",
+    "practice",
     "render",
     "worked_answers",
     "Baseline",
