@@ -148,11 +148,19 @@ def test_the_check_is_the_helpers_own_source(check: str) -> None:
     """One implementation: every copied definition appears verbatim."""
     source = example_source(check)
     for module_name, name in copied_names(check):
-        value = getattr(sys.modules[module_name], name)
+        module = sys.modules[module_name]
+        value = getattr(module, name)
         if inspect.isfunction(value) or inspect.isclass(value):
             assert inspect.getsource(value) in source, f"{module_name}.{name}"
-        else:
-            assert f"{name}" in source
+            continue
+        module_source = inspect.getsource(module)
+        assignments = [
+            ast.get_source_segment(module_source, node)
+            for node in ast.parse(module_source).body
+            if isinstance(node, (ast.Assign, ast.AnnAssign))
+            and name in {t.id for t in ast.walk(node) if isinstance(t, ast.Name) and isinstance(t.ctx, ast.Store)}
+        ]
+        assert len(assignments) == 1 and assignments[0] in source, f"{module_name}.{name}"
 
 
 # --- agreement on random inputs ---------------------------------------------
