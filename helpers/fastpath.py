@@ -1,0 +1,226 @@
+"""Fast paths for well-formed input, each one equal to the exact function it stands in for.
+
+The exact functions are the definition: :func:`helpers.jsonio.loads_strict`,
+:func:`helpers.target_scope.check_target_scope_input` and
+:func:`helpers.sentinels.check_sentinels`. Checking a million records through
+them spends most of its time on Python-level loops, so the batch runner first
+tries the functions here. Each one either returns exactly what the exact
+function would return, or ``None`` ("cannot vouch for this input"), and the
+caller then uses the exact function. Bad input therefore always gets the exact
+error message, and a fast path can never turn bad input into a pass.
+``tests/test_batch.py`` compares both routes on random input.
+
+Strict JSON, fast. ``orjson`` parses about four times faster than the standard
+library, but silently keeps the last of two equal keys in an object.
+:func:`loads_fast` still refuses duplicate keys, by counting. In JSON text
+every ``:`` outside a string separates one key from its value, so::
+
+    colons in the text = members written in the text + colons inside strings
+
+Walking the parsed value gives the members that survived parsing plus the
+colons in the strings that survived. A duplicate key drops at least one
+member, so the two counts agree exactly when no key was repeated, provided no
+string spells a colon as the escape ``\\u003a`` (such text is left to the
+exact parser). Most records need no walk at all: when the text holds exactly
+as many colons as the top-level object has keys, no member can be missing.
+
+Numbers are the one place ``orjson`` differs from the standard library (it
+reads integers beyond 64 bits as floats). Valid check input holds only
+strings, so callers use a fast value only when the fast check accepts it, and
+re-read anything else with the exact parser.
+
+Taught in ``05_check_your_data.ipynb`` ("How it stays fast").
+"""
+
+from __future__ import annotations
+
+import operator
+from itertools import compress
+from typing import Any
+
+from .jsonio import dumps_compact
+from .ordering import sorted_ids
+from .sentinels import SentinelResult
+from .target_scope import NeedsStaffLabels, TargetScopeResult
+
+try:  # orjson is pinned in requirements.txt; without it every input takes the exact route.
+    import orjson as _orjson
+except ImportError:  # pragma: no cover - exercised by forcing FAST_JSON off in the tests
+    _orjson = None
+
+__all__ = [
+    "FAST_JSON",
+    "PRESERVED",
+    "loads_fast",
+    "members_and_colons",
+    "fast_target_scope",
+    "fast_sentinels",
+    "fast_sentinels_input",
+    "fast_answer_key",
+    "dumps_line",
+]
+
+#: Whether the ``orjson`` fast path is available.
+FAST_JSON: bool = _orjson is not None
+
+#: The result of every preserved rewrite (results are immutable, so one object serves all).
+PRESERVED = TargetScopeResult(missing=(), added=())
+
+_TARGET_SCOPE_FIELDS = frozenset(("original", "rewritten", "unresolved", "id", "query"))
+_SENTINEL_FIELDS = frozenset(("baseline", "proposed", "id"))
+
+
+def members_and_colons(value: Any) -> int:
+    """Object members plus ``:`` characters in every string (keys included) within ``value``."""
+    kind = type(value)
+    if kind is str:
+        return value.count(":")
+    if kind is dict:
+        total = len(value) + "".join(value).count(":")
+        try:
+            return total + "".join(value.values()).count(":")
+        except TypeError:
+            return total + sum(map(members_and_colons, value.values()))
+    if kind is list:
+        try:
+            return "".join(value).count(":")
+        except TypeError:
+            return sum(map(members_and_colons, value))
+    return 0
+
+
+def loads_fast(data: bytes) -> Any | None:
+    """Parse JSON ``data`` with ``orjson``; ``None`` unless it is valid and repeats no key.
+
+    ``None`` means "use :func:`helpers.jsonio.loads_strict`": for invalid text,
+    a repeated key, a colon written as ``\\u003a``, or when ``orjson`` is not
+    installed. Numbers beyond 64 bits come back as floats (see the module notes).
+    """
+    if _orjson is None:
+        return None
+    try:
+        value = _orjson.loads(data)
+    except _orjson.JSONDecodeError:
+        return None
+    colons = data.count(b":")
+    if colons == 0 or (type(value) is dict and colons == len(value)):
+        return value
+    if b"\\" in data and (b"\\u003a" in data or b"\\u003A" in data):
+        return None
+    try:
+        counted = members_and_colons(value)
+    except RecursionError:
+        return None
+    return value if counted == colons else None
+
+
+def _valid_ids(ids: Any) -> bool:
+    """True when ``ids`` is a list of non-empty strings (what ``require_id_list`` accepts)."""
+    if type(ids) is not list:
+        return False
+    try:
+        "".join(ids)
+    except TypeError:
+        return False
+    return "" not in ids
+
+
+def fast_target_scope(record: Any) -> TargetScopeResult | NeedsStaffLabels | None:
+    """:func:`~helpers.target_scope.check_target_scope_input` for a well-formed record, else ``None``.
+
+    Accepts only a ``dict`` with list-of-string fields and, when present, a
+    string ``id`` and ``query``, so the record is one the exact parser reads the same way.
+    """
+    if type(record) is not dict or not _TARGET_SCOPE_FIELDS.issuperset(record):
+        return None
+    original = record.get("original")
+    rewritten = record.get("rewritten")
+    if type(original) is not list or type(rewritten) is not list:
+        return None
+    same = original == rewritten
+    try:
+        "".join(original)
+        if not same:
+            "".join(rewritten)
+    except TypeError:
+        return None
+    if "" in original or (not same and "" in rewritten):
+        return None
+    if len(record) > 2:
+        if type(record.get("id", "")) is not str or type(record.get("query", "")) is not str:
+            return None
+        if "unresolved" in record:
+            pending = record["unresolved"]
+            if not _valid_ids(pending):
+                return None  # including null: the exact check decides what that means
+            if pending:
+                return NeedsStaffLabels(unresolved=tuple(sorted_ids(set(pending))))
+    if same:
+        return PRESERVED
+    before, after = set(original), set(rewritten)
+    if before == after:
+        return PRESERVED
+    return TargetScopeResult(
+        missing=tuple(sorted_ids(before - after)), added=tuple(sorted_ids(after - before))
+    )
+
+
+def fast_answer_key(key: Any) -> bool:
+    """True when ``key`` is a ``dict`` of non-empty string IDs to string answers."""
+    if type(key) is not dict:
+        return False
+    try:
+        "".join(key)
+        "".join(key.values())
+    except TypeError:
+        return False
+    return "" not in key
+
+
+def fast_sentinels(baseline: Any, proposed: Any) -> SentinelResult | None:
+    """:func:`~helpers.sentinels.check_sentinels` for two well-formed, non-empty keys, else ``None``.
+
+    Only the IDs that differ are sorted; walking the whole baseline in sorted
+    order, as the exact function does, yields the same two lists.
+    """
+    if not baseline or not fast_answer_key(baseline) or not fast_answer_key(proposed):
+        return None
+    # An absent ID reads as None, which never equals a string answer.
+    differs = list(compress(baseline, map(operator.ne, map(proposed.get, baseline), baseline.values())))
+    if not differs:
+        return SentinelResult(missing=(), changed=())
+    missing = [sentinel for sentinel in differs if sentinel not in proposed]
+    changed = [sentinel for sentinel in differs if sentinel in proposed] if missing else differs
+    return SentinelResult(missing=tuple(sorted_ids(missing)), changed=tuple(sorted_ids(changed)))
+
+
+def fast_sentinels_input(record: Any) -> SentinelResult | None:
+    """:func:`~helpers.sentinels.check_sentinels_input` for a well-formed record, else ``None``."""
+    if type(record) is not dict or not _SENTINEL_FIELDS.issuperset(record):
+        return None
+    if "id" in record and type(record["id"]) is not str:
+        return None
+    if "baseline" not in record or "proposed" not in record:
+        return None
+    return fast_sentinels(record["baseline"], record["proposed"])
+
+
+def _dumps_orjson(value: Any) -> bytes | None:
+    try:
+        return _orjson.dumps(value)  # type: ignore[union-attr]
+    except TypeError:  # a lone surrogate cannot be encoded as UTF-8
+        return None
+
+
+def dumps_line(value: Any) -> bytes:
+    """:func:`~helpers.jsonio.dumps_compact` encoded as UTF-8, faster with ``orjson``.
+
+    For what results and error objects are made of (dicts, lists, strings,
+    booleans, integers, ``None``) ``orjson`` writes the same bytes; callers
+    never pass floats. A lone surrogate or a huge integer goes the exact way.
+    """
+    if _orjson is not None:
+        data = _dumps_orjson(value)
+        if data is not None:
+            return data
+    return dumps_compact(value).encode("utf-8")
