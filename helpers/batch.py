@@ -1,0 +1,478 @@
+"""Checking whole files: a streaming runner and a summary whose size stays bounded.
+
+:func:`outcomes_jsonl` and :func:`outcomes` check records one at a time and yield
+one outcome per record, in input order: every good record is checked, and every
+bad one comes back as an error naming its line, without stopping the run.
+:class:`BatchSummary` keeps only counts, the first N failures and a bounded
+count of the most often lost targets, so memory stays flat however long the
+file is. :func:`check_answer_keys` compares two whole answer keys.
+
+An outcome is a plain tuple ``(line, code, result, error, record)``, cheap to
+make a million times:
+
+* ``line``: the record's line number in its source;
+* ``code``: the exit status this record alone would give (0, 1, 3 or 4; see ``--help``);
+* ``result``: the check's result, or ``None`` for bad input;
+* ``error``: the :class:`~helpers.errors.CheckInputError` for bad input, else ``None``;
+* ``record``: the parsed input object when one could be read, else ``None``.
+
+Taught in ``05_check_your_data.ipynb``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from .checks import CHECKS
+from .cli import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_HELD, EXIT_PASS
+from .errors import CheckInputError, JSONLoadError
+from .fastpath import PRESERVED, fast_sentinels, fast_sentinels_input, fast_target_scope, loads_fast
+from .jsonio import JsonLine
+from .ordering import utf16_key
+from .sentinels import SentinelResult, check_sentinels
+from .sources import (
+    AnswerKey,
+    InputFile,
+    KeyFormat,
+    ScopeFormat,
+    SourceFormatError,
+    iter_scope_csv,
+    load_answer_key,
+    open_input,
+    parse_line,
+    scope_format_for,
+)
+from .target_scope import NeedsStaffLabels, TargetScopeResult
+
+__all__ = [
+    "Outcome",
+    "BAD_INPUT",
+    "SEVERITY",
+    "outcomes_jsonl",
+    "outcomes",
+    "output_object",
+    "error_object",
+    "worst_code",
+    "TopCounter",
+    "Failure",
+    "BatchSummary",
+    "run",
+    "record_outcomes",
+    "check_file",
+    "KeyCheck",
+    "check_answer_keys",
+    "check_key_files",
+]
+
+#: ``(line, code, result, error, record)``; see the module notes.
+Outcome = tuple[int, int, Any, Any, Any]
+
+#: The outcome label of a record that could not be checked.
+BAD_INPUT = "bad input"
+
+#: Exit codes from least to most serious, as in :mod:`helpers.cli`.
+SEVERITY: tuple[int, ...] = (EXIT_PASS, EXIT_FAILED, EXIT_HELD, EXIT_BAD_INPUT)
+
+_FAST: dict[str, Callable[[Any], Any]] = {
+    "target-scope": fast_target_scope,
+    "sentinels": fast_sentinels_input,
+}
+
+
+def worst_code(first: int, second: int) -> int:
+    """The more serious of two exit codes."""
+    return first if SEVERITY.index(first) >= SEVERITY.index(second) else second
+
+
+def _code(result: Any) -> int:
+    if result.passed:
+        return EXIT_PASS
+    if isinstance(result, NeedsStaffLabels):
+        return EXIT_HELD
+    return EXIT_FAILED
+
+
+def outcomes_jsonl(stream: Iterable[bytes], check: str, *, source: str) -> Iterator[Outcome]:
+    """Check each line of a JSON Lines byte stream; yields one outcome per line, in order.
+
+    Results and errors are exactly those of :func:`helpers.cli.check_lines` over
+    :func:`helpers.jsonio.iter_json_lines`: well-formed lines take the fast path
+    (:mod:`helpers.fastpath`), everything else is re-read and checked the exact way.
+    Taught in ``05_check_your_data.ipynb``.
+    """
+    fast = _FAST[check]
+    exact = CHECKS[check]
+    for number, raw in enumerate(stream, 1):
+        value = loads_fast(raw)
+        if value is not None:
+            result = fast(value)
+            if result is PRESERVED:
+                yield (number, EXIT_PASS, result, None, value)
+                continue
+            if result is not None:
+                yield (number, _code(result), result, None, value)
+                continue
+        parsed = parse_line(raw, number, source)
+        if parsed.error is not None:
+            yield (number, EXIT_BAD_INPUT, None, parsed.error, None)
+            continue
+        try:
+            result = exact(parsed.value)
+        except CheckInputError as exc:
+            yield (number, EXIT_BAD_INPUT, None, exc, parsed.value)
+            continue
+        yield (number, _code(result), result, None, parsed.value)
+
+
+def outcomes(records: Iterable[JsonLine], check: str) -> Iterator[Outcome]:
+    """Check records that are already parsed (e.g. CSV rows); one outcome per record.
+
+    Taught in ``05_check_your_data.ipynb``.
+    """
+    fast = _FAST[check]
+    exact = CHECKS[check]
+    for line in records:
+        if line.error is not None:
+            # A reader may keep what it could read of a bad record (e.g. a CSV row's id).
+            yield (line.number, EXIT_BAD_INPUT, None, line.error, line.value)
+            continue
+        result = fast(line.value)
+        if result is None:
+            try:
+                result = exact(line.value)
+            except CheckInputError as exc:
+                yield (line.number, EXIT_BAD_INPUT, None, exc, line.value)
+                continue
+        yield (line.number, _code(result), result, None, line.value)
+
+
+_CARRIED = ("id", "query")
+
+
+def error_object(line: int, exc: CheckInputError) -> dict[str, Any]:
+    """The output object for a bad record: ``{"line": N, "field": ..., "error": ...}``."""
+    message = exc.detail if isinstance(exc, JSONLoadError) else exc.message
+    return {"line": line, "field": exc.field, "error": message}
+
+
+def output_object(outcome: Outcome, *, carry: bool = False) -> dict[str, Any]:
+    """The output object of one outcome, as the command line writes it.
+
+    With ``carry``, the object starts with ``"line"``, then the input's ``"id"``
+    and ``"query"`` when it has them, so results can be joined back to inputs.
+    Taught in ``05_check_your_data.ipynb``.
+    """
+    line, _code_, result, error, record = outcome
+    body = result.as_dict() if error is None else error_object(line, error)
+    if not carry:
+        return body
+    head: dict[str, Any] = {"line": line}
+    if isinstance(record, Mapping):
+        for name in _CARRIED:
+            if name in record:
+                head[name] = record[name]
+    body.pop("line", None)
+    head.update(body)
+    return head
+
+
+class TopCounter:
+    """How often each item occurs, for the most frequent items, in bounded memory.
+
+    Counts are exact while at most ``capacity`` distinct items have been seen.
+    After that it is the Misra–Gries summary: it never holds more than
+    ``capacity`` items, any item occurring more than ``n / (capacity + 1)`` times
+    is kept, and each kept count is at most :attr:`undercount` below the true one.
+    Taught in ``05_check_your_data.ipynb`` ("Which targets are lost most often").
+    """
+
+    def __init__(self, capacity: int = 10_000) -> None:
+        if capacity < 1:
+            raise ValueError("capacity must be at least 1")
+        self.capacity = capacity
+        self.counts: dict[str, int] = {}
+        self.total = 0
+        self.undercount = 0
+
+    @property
+    def exact(self) -> bool:
+        """True while every count is exact."""
+        return self.undercount == 0
+
+    def add(self, item: str) -> None:
+        """Count one occurrence of ``item``."""
+        self.total += 1
+        counts = self.counts
+        if item in counts:
+            counts[item] += 1
+        elif len(counts) < self.capacity:
+            counts[item] = 1
+        else:
+            self.undercount += 1
+            for key in list(counts):
+                if counts[key] == 1:
+                    del counts[key]
+                else:
+                    counts[key] -= 1
+
+    def most_common(self, n: int) -> list[tuple[str, int]]:
+        """The ``n`` highest counts, ties in JavaScript's string order."""
+        ranked = sorted(self.counts.items(), key=lambda pair: (-pair[1], utf16_key(pair[0])))
+        return ranked[:n]
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A record that did not pass, as a summary lists it. Taught in ``05_check_your_data.ipynb``."""
+
+    line: int
+    outcome: str
+    output: dict[str, Any]
+    explanation: str
+    id: Any = None
+    query: Any = None
+
+
+_OUTCOME_LABELS: dict[str, tuple[str, ...]] = {
+    "target-scope": ("preserved", "not preserved", "needs staff labels", BAD_INPUT),
+    "sentinels": ("intact", "hold before scoring", BAD_INPUT),
+}
+
+
+@dataclass
+class BatchSummary:
+    """Counts by outcome and the first failures of one run; bounded in size.
+
+    ``lost``/``added``/``lost_and_added`` count target-scope records by what
+    changed; ``lost_targets`` counts the lost IDs themselves. ``failures`` keeps
+    the first ``max_failures`` records that did not pass, each explained.
+    Taught in ``05_check_your_data.ipynb``.
+    """
+
+    check: str
+    source: str
+    max_failures: int = 20
+    records: int = 0
+    counts: dict[str, int] = field(default_factory=dict)
+    lost: int = 0
+    added: int = 0
+    lost_and_added: int = 0
+    lost_targets: TopCounter = field(default_factory=TopCounter)
+    failures: list[Failure] = field(default_factory=list)
+    failures_total: int = 0
+    worst: int = EXIT_PASS
+
+    def __post_init__(self) -> None:
+        for label in _OUTCOME_LABELS[self.check]:
+            self.counts.setdefault(label, 0)
+
+    @property
+    def exit_code(self) -> int:
+        """The exit status of the run: the most serious outcome; 4 when there were no records."""
+        return EXIT_BAD_INPUT if self.records == 0 else self.worst
+
+    @property
+    def passed(self) -> int:
+        """How many records passed."""
+        return self.counts[_OUTCOME_LABELS[self.check][0]]
+
+    def add_passes(self, count: int) -> None:
+        """Count ``count`` records that passed (the runner batches these)."""
+        self.records += count
+        self.counts[_OUTCOME_LABELS[self.check][0]] += count
+
+    def add(self, outcome: Outcome) -> None:
+        """Count one outcome; a failure is explained and kept while fewer than N are."""
+        from .reports import explain_outcome
+
+        line, code, result, error, record = outcome
+        self.records += 1
+        if code == EXIT_PASS:
+            self.counts[_OUTCOME_LABELS[self.check][0]] += 1
+            return
+        self.worst = worst_code(self.worst, code)
+        label = BAD_INPUT if error is not None else result.outcome
+        self.counts[label] = self.counts.get(label, 0) + 1
+        if isinstance(result, TargetScopeResult):
+            if result.missing and result.added:
+                self.lost_and_added += 1
+            elif result.missing:
+                self.lost += 1
+            else:
+                self.added += 1
+            for target in result.missing:
+                self.lost_targets.add(target)
+        self.failures_total += 1
+        if len(self.failures) < self.max_failures:
+            carried = record if isinstance(record, Mapping) else {}
+            self.failures.append(
+                Failure(
+                    line=line,
+                    outcome=label,
+                    output=output_object(outcome),
+                    explanation=explain_outcome(self.check, outcome),
+                    id=carried.get("id"),
+                    query=carried.get("query"),
+                )
+            )
+
+
+def run(
+    outcome_stream: Iterable[Outcome],
+    summary: BatchSummary,
+    *,
+    sink: Callable[[Outcome], None] | None = None,
+    progress: Callable[[int], None] | None = None,
+    every: int = 4096,
+) -> BatchSummary:
+    """Consume outcomes into ``summary``; ``sink`` sees every outcome, ``progress`` the count so far.
+
+    Taught in ``05_check_your_data.ipynb``.
+    """
+    passes = 0
+    count = 0
+    add = summary.add
+    for outcome in outcome_stream:
+        if sink is not None:
+            sink(outcome)
+        if outcome[1] == EXIT_PASS:
+            passes += 1
+        else:
+            add(outcome)
+        if progress is not None:
+            count += 1
+            if count % every == 0:
+                progress(count)
+    summary.add_passes(passes)
+    if progress is not None:
+        progress(count)
+    return summary
+
+
+def record_outcomes(
+    stream: Iterable[bytes],
+    check: str,
+    *,
+    source: str,
+    format: ScopeFormat = "jsonl",
+    list_separator: str | None = None,
+) -> Iterator[Outcome]:
+    """Outcomes of a record file in either format; a bad CSV header is one bad-input outcome.
+
+    Sentinel records come only as JSON Lines. Taught in ``05_check_your_data.ipynb``.
+    """
+    if format == "jsonl":
+        if list_separator is not None:
+            raise ValueError("a list separator applies only to CSV input")
+        return outcomes_jsonl(stream, check, source=source)
+    if format != "csv" or check != "target-scope":
+        raise ValueError(f"{check} records cannot be read as {format!r}; use JSON Lines")
+
+    def csv_outcomes() -> Iterator[Outcome]:
+        try:
+            yield from outcomes(
+                iter_scope_csv(stream, source=source, list_separator=list_separator), check
+            )
+        except SourceFormatError as exc:
+            yield (exc.line or 1, EXIT_BAD_INPUT, None, exc, None)
+
+    return csv_outcomes()
+
+
+def check_file(
+    item: InputFile,
+    check: str = "target-scope",
+    *,
+    format: ScopeFormat | None = None,
+    list_separator: str | None = None,
+    max_failures: int = 20,
+    progress: Callable[[float], None] | None = None,
+) -> BatchSummary:
+    """Check every record of a file or upload and summarise; ``progress`` gets the fraction read.
+
+    The format defaults to the one the name gives (``.jsonl``/``.ndjson`` or ``.csv``).
+    Taught in ``05_check_your_data.ipynb``.
+    """
+    stream, name, size = open_input(item)
+    with stream:
+        fmt = format or ("jsonl" if check == "sentinels" else scope_format_for(name))
+        summary = BatchSummary(check=check, source=name, max_failures=max_failures)
+        report = None
+        if progress is not None:
+            def report(_count: int) -> None:
+                progress(min(1.0, stream.tell() / size) if size else 1.0)
+
+        return run(
+            record_outcomes(stream, check, source=name, format=fmt, list_separator=list_separator),
+            summary,
+            progress=report,
+        )
+
+
+@dataclass
+class KeyCheck:
+    """A proposed answer key checked against a baseline, read from two files.
+
+    ``result`` is ``None`` when either key had problems (listed in ``errors``,
+    baseline first) or the baseline was empty. Taught in ``05_check_your_data.ipynb``.
+    """
+
+    baseline: AnswerKey
+    proposed: AnswerKey
+    result: SentinelResult | None
+    errors: list[CheckInputError]
+
+    @property
+    def exit_code(self) -> int:
+        """0 intact, 1 hold before scoring, 4 bad input."""
+        if self.result is None:
+            return EXIT_BAD_INPUT
+        return EXIT_PASS if self.result.intact else EXIT_FAILED
+
+    @property
+    def new_ids(self) -> int:
+        """How many proposed IDs are not sentinels (allowed, and not checked)."""
+        return len(self.proposed.answers.keys() - self.baseline.answers.keys())
+
+
+def check_answer_keys(baseline: AnswerKey, proposed: AnswerKey) -> KeyCheck:
+    """Run the sentinel check on two answer keys read by :mod:`helpers.sources`.
+
+    Taught in ``05_check_your_data.ipynb``.
+    """
+    errors = [*baseline.errors, *proposed.errors]
+    if errors:
+        return KeyCheck(baseline, proposed, None, errors)
+    result = fast_sentinels(baseline.answers, proposed.answers)
+    if result is None:
+        try:
+            result = check_sentinels(baseline.answers, proposed.answers)
+        except CheckInputError as exc:
+            return KeyCheck(
+                baseline,
+                proposed,
+                None,
+                [JSONLoadError(exc.message, source=baseline.source, field=exc.field)],
+            )
+    return KeyCheck(baseline, proposed, result, [])
+
+
+
+def check_key_files(
+    baseline: InputFile,
+    proposed: InputFile,
+    *,
+    format: KeyFormat | None = None,
+) -> KeyCheck:
+    """Read two answer keys (paths or uploads; ``.json`` or ``.jsonl``) and check the sentinels.
+
+    Taught in ``05_check_your_data.ipynb``.
+    """
+    keys = []
+    for item in (baseline, proposed):
+        stream, name, _size = open_input(item)
+        with stream:
+            keys.append(load_answer_key(stream, source=name, format=format))
+    return check_answer_keys(keys[0], keys[1])

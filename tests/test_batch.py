@@ -1,0 +1,469 @@
+"""The streaming runner, its fast paths, the bounded summary and the reports."""
+
+from __future__ import annotations
+
+import collections
+import io
+import itertools
+import json
+import random
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from helpers import fastpath
+from helpers.batch import (
+    BatchSummary,
+    TopCounter,
+    check_answer_keys,
+    check_file,
+    check_key_files,
+    outcomes,
+    outcomes_jsonl,
+    output_object,
+    record_outcomes,
+    run,
+)
+from helpers.cli import check_lines
+from helpers.errors import CheckInputError
+from helpers.fastpath import (
+    PRESERVED,
+    dumps_line,
+    fast_sentinels,
+    fast_sentinels_input,
+    fast_target_scope,
+)
+from helpers.jsonio import JsonLine, dumps_compact, iter_json_lines
+from helpers.paths import fixtures_dir
+from helpers.reports import (
+    explain_outcome,
+    key_check_json,
+    key_check_text,
+    summary_json,
+    summary_text,
+)
+from helpers.sentinels import check_sentinels, check_sentinels_input
+from helpers.sources import AnswerKey, Upload
+from helpers.target_scope import check_target_scope_input
+
+SAMPLE = fixtures_dir() / "sample_data"
+
+# --- strategies -------------------------------------------------------------
+
+IDS = st.text(alphabet=["a", "b", "c", ":", " ", "é", "😀", "\ue000", "\ud800"], max_size=3)
+ID_LISTS = st.lists(IDS, max_size=5)
+JUNK = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(allow_nan=False),
+    IDS,
+    st.lists(st.one_of(IDS, st.integers(), st.none()), max_size=3),
+    st.dictionaries(IDS, IDS, max_size=2),
+)
+
+
+@st.composite
+def scope_records(draw):
+    """Mostly well-formed target-scope records, sometimes broken in one or more ways."""
+    record: dict = {}
+    for name, optional in (("original", False), ("rewritten", False), ("unresolved", True)):
+        if optional and draw(st.booleans()):
+            continue
+        if not optional and draw(st.integers(0, 15)) == 0:
+            continue
+        record[name] = draw(ID_LISTS if draw(st.integers(0, 5)) else JUNK)
+    for name in ("id", "query"):
+        if draw(st.booleans()):
+            record[name] = draw(IDS if draw(st.integers(0, 4)) else JUNK)
+    if draw(st.integers(0, 15)) == 0:
+        record[draw(st.sampled_from(["rewriten", "extra", "ID"]))] = 1
+    if draw(st.integers(0, 20)) == 0:
+        return draw(JUNK)
+    return record
+
+
+ANSWER_KEYS = st.dictionaries(IDS, IDS, max_size=5)
+
+
+@st.composite
+def sentinel_records(draw):
+    record: dict = {}
+    for name in ("baseline", "proposed"):
+        if draw(st.integers(0, 15)):
+            key = draw(ANSWER_KEYS if draw(st.integers(0, 6)) else JUNK)
+            if isinstance(key, dict) and key and draw(st.integers(0, 6)) == 0:
+                key[draw(st.sampled_from(list(key)))] = draw(JUNK)
+            record[name] = key
+    if "baseline" in record and "proposed" in record and isinstance(record["baseline"], dict):
+        if isinstance(record["proposed"], dict) and draw(st.booleans()):
+            record["proposed"].update({k: v for k, v in record["baseline"].items() if draw(st.booleans())})
+    if draw(st.booleans()):
+        record["id"] = draw(IDS if draw(st.integers(0, 4)) else JUNK)
+    if draw(st.integers(0, 15)) == 0:
+        record["extra"] = 1
+    return record
+
+
+def exact(function, record):
+    try:
+        return function(record)
+    except CheckInputError as exc:
+        return exc
+
+
+def _is_plain(record) -> bool:
+    """A record made only of JSON objects, lists and strings (what orjson and json read alike)."""
+    if isinstance(record, str):
+        return True
+    if isinstance(record, list):
+        return all(_is_plain(v) for v in record)
+    if isinstance(record, dict):
+        return all(_is_plain(v) for v in record.values())
+    return False
+
+
+def _well_formed(record) -> bool:
+    """Made of strings only, with a string id and query when present."""
+    return (
+        isinstance(record, dict)
+        and _is_plain(record)
+        and all(isinstance(record.get(name, ""), str) for name in ("id", "query"))
+    )
+
+
+# --- the fast checks equal the exact ones -------------------------------------
+
+
+@given(scope_records())
+def test_fast_target_scope_equals_the_exact_check_or_declines(record):
+    fast = fast_target_scope(record)
+    want = exact(check_target_scope_input, record)
+    if fast is not None:
+        assert not isinstance(want, CheckInputError)
+        assert type(fast) is type(want) and fast == want
+    elif not isinstance(want, CheckInputError) and _well_formed(record):
+        pytest.fail("the fast path declined a well-formed record")
+
+
+@given(sentinel_records())
+def test_fast_sentinels_equal_the_exact_check_or_decline(record):
+    fast = fast_sentinels_input(record)
+    want = exact(check_sentinels_input, record)
+    if fast is not None:
+        assert not isinstance(want, CheckInputError)
+        assert fast == want
+    elif not isinstance(want, CheckInputError) and _well_formed(record):
+        pytest.fail("the fast path declined a well-formed record")
+
+
+@given(ANSWER_KEYS, ANSWER_KEYS)
+def test_fast_sentinels_on_two_keys(baseline, proposed):
+    fast = fast_sentinels(baseline, proposed)
+    want = exact(lambda b: check_sentinels(b, proposed), baseline)
+    if fast is not None:
+        assert fast == want
+    else:  # only an empty baseline or an empty ID is left to the exact check, which refuses it
+        assert isinstance(want, CheckInputError)
+
+
+def test_fast_paths_decline_what_they_cannot_vouch_for():
+    assert fast_target_scope({"original": ["a"], "rewritten": ["a"], "unresolved": None}) is None
+    assert fast_target_scope({"original": ("a",), "rewritten": ["a"]}) is None
+    assert fast_target_scope({"original": ["a"], "rewritten": ["a"], "id": 12}) is None
+    assert fast_target_scope({"original": ["a"], "rewritten": ["a"]}) is PRESERVED
+    assert fast_sentinels({}, {"S1": "R"}) is None
+
+
+# --- the streaming runner equals the foundation's line-by-line CLI -------------
+
+VARIANTS = st.sampled_from(
+    ["plain", "ascii", "spaced", "dup", "escape", "dup+escape", "crlf", "broken", "blank"]
+)
+
+
+def _line(record, variant: str) -> bytes:
+    """One JSON Lines line for ``record``, written in one of several ways (some invalid)."""
+    separators = (", ", ": ") if variant == "spaced" else (",", ":")
+    text = json.dumps(record, ensure_ascii=variant == "ascii", separators=separators)
+    if "dup" in variant and isinstance(record, dict) and record:
+        text = text[:-1] + "," + json.dumps(next(iter(record))) + ":[]}"
+    if "escape" in variant:
+        text = text.replace('"a', '"\\u003a', 1)  # a string now starts with an escaped colon
+    if variant == "broken":
+        text = text[: max(0, len(text) - 2)]
+    if variant == "blank":
+        text = " "
+    return text.encode("utf-8", "surrogatepass") + (b"\r" if variant == "crlf" else b"")
+
+
+def _foundation(check: str, data: bytes):
+    return [(obj, code) for obj, code in check_lines(check, iter_json_lines(io.BytesIO(data), source="s"))]
+
+
+def _runner(check: str, data: bytes):
+    return [(output_object(o), o[1]) for o in outcomes_jsonl(io.BytesIO(data), check, source="s")]
+
+
+@given(st.lists(st.tuples(scope_records(), VARIANTS), max_size=6), st.booleans())
+def test_jsonl_runner_equals_the_foundation_for_target_scope(lines, bom):
+    data = b"\n".join(_line(r, v) for r, v in lines) + b"\n"
+    if bom:
+        data = b"\xef\xbb\xbf" + data
+    assert _runner("target-scope", data) == _foundation("target-scope", data)
+
+
+@given(st.lists(st.tuples(sentinel_records(), VARIANTS), max_size=6))
+def test_jsonl_runner_equals_the_foundation_for_sentinels(lines):
+    data = b"\n".join(_line(r, v) for r, v in lines)
+    assert _runner("sentinels", data) == _foundation("sentinels", data)
+
+
+@pytest.mark.parametrize("check", ["target-scope", "sentinels"])
+def test_without_orjson_the_runner_gives_the_same_results(monkeypatch, check):
+    data = (SAMPLE / "rewrites.jsonl").read_bytes()
+    if check == "sentinels":
+        data = b'{"baseline":{"S1":"R"},"proposed":{"S1":"R "}}\n{"baseline":{}}\nnope\n'
+    with_fast = _runner(check, data)
+    monkeypatch.setattr(fastpath, "_orjson", None)
+    assert _runner(check, data) == with_fast == _foundation(check, data)
+
+
+def test_the_runner_reads_one_line_at_a_time():
+    """Taking the first outcomes never reads past their lines: the file is streamed."""
+
+    def lines():
+        yield b'{"original":["a"],"rewritten":["a"]}\n'
+        yield b'{"original":["a"],"rewritten":["b"]}\n'
+        raise AssertionError("read too far")
+
+    first = list(itertools.islice(outcomes_jsonl(lines(), "target-scope", source="s"), 2))
+    assert [o[1] for o in first] == [0, 1]
+
+
+@given(
+    st.dictionaries(
+        st.sampled_from(["missing", "added", "error", "field", "id", "query", "line"]),
+        st.one_of(st.text(), st.lists(st.text()), st.booleans(), st.none(), st.integers(-(2**80), 2**80)),
+    )
+)
+def test_dumps_line_writes_what_dumps_compact_writes(obj):
+    assert dumps_line(obj) == dumps_compact(obj).encode("utf-8")
+
+
+# --- carrying id and query ----------------------------------------------------
+
+
+def test_output_object_carries_line_id_and_query():
+    outcome = next(outcomes_jsonl([b'{"query":"q","id":"r1","original":["a"],"rewritten":[]}'], "target-scope", source="s"))
+    assert output_object(outcome) == {"missing": ["a"], "added": [], "preserved": False}
+    assert list(output_object(outcome, carry=True).items()) == [
+        ("line", 1), ("id", "r1"), ("query", "q"), ("missing", ["a"]), ("added", []), ("preserved", False),
+    ]
+    bad = next(outcomes_jsonl([b'{"id":7,"original":[1],"rewritten":[]}'], "target-scope", source="s"))
+    assert output_object(bad, carry=True) == {
+        "line": 1, "id": 7, "field": "original[0]", "error": "original[0] is 1, expected a string ID",
+    }
+
+
+# --- the bounded most-often-lost count -----------------------------------------
+
+
+@given(st.lists(st.sampled_from("abcdefgh"), max_size=200), st.integers(1, 10))
+def test_top_counter_bounds(items, capacity):
+    counter = TopCounter(capacity)
+    for item in items:
+        counter.add(item)
+    true = collections.Counter(items)
+    assert len(counter.counts) <= capacity
+    for item, count in counter.counts.items():
+        assert true[item] - counter.undercount <= count <= true[item]
+    for item, count in true.items():
+        if count > len(items) / (capacity + 1):
+            assert item in counter.counts
+    if len(true) <= capacity:
+        assert counter.exact and counter.counts == dict(true)
+
+
+def test_top_counter_ties_in_javascript_order():
+    counter = TopCounter()
+    for item in ["b", "\uffff", "😀", "a", "b"]:
+        counter.add(item)
+    assert counter.most_common(4) == [("b", 2), ("a", 1), ("😀", 1), ("\uffff", 1)]
+
+
+# --- the summary --------------------------------------------------------------
+
+
+def test_sample_summary_counts_everything_once():
+    summary = check_file(SAMPLE / "rewrites.jsonl")
+    assert summary.records == 20
+    assert summary.counts == {"preserved": 8, "not preserved": 6, "needs staff labels": 2, "bad input": 4}
+    assert (summary.lost, summary.added, summary.lost_and_added) == (3, 1, 2)
+    assert summary.lost_targets.most_common(3) == [("refresher", 5)]
+    assert [f.line for f in summary.failures] == [3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18, 20]
+    assert summary.exit_code == 4
+
+
+def test_failures_are_capped_but_counted():
+    lines = [b'{"original":["a"],"rewritten":[]}'] * 50
+    summary = run(outcomes_jsonl(lines, "target-scope", source="s"), BatchSummary("target-scope", "s", max_failures=3))
+    assert (len(summary.failures), summary.failures_total, summary.records) == (3, 50, 50)
+
+
+def test_no_records_is_bad_input():
+    summary = run(outcomes_jsonl([], "target-scope", source="s"), BatchSummary("target-scope", "s"))
+    assert summary.exit_code == 4
+
+
+def test_progress_reports_the_fraction_read():
+    seen: list[float] = []
+    check_file(SAMPLE / "rewrites.jsonl", progress=seen.append)
+    assert seen[-1] == 1.0 and seen == sorted(seen)
+
+
+def test_csv_sample_and_a_bad_header():
+    summary = check_file(SAMPLE / "rewrites.csv")
+    assert summary.records == 6 and summary.counts["bad input"] == 1
+    assert summary.failures[-1].id == "c05"
+    bad = check_file(Upload("x.csv", b"id,original\n"))
+    assert bad.records == 1 and bad.exit_code == 4
+    assert "has no 'rewritten' column" in bad.failures[0].explanation
+
+
+def test_record_outcomes_refuses_impossible_combinations():
+    with pytest.raises(ValueError):
+        record_outcomes([], "sentinels", source="s", format="csv")
+    with pytest.raises(ValueError):
+        record_outcomes([], "target-scope", source="s", list_separator=";")
+
+
+# --- a file with 1% corrupt lines ------------------------------------------------
+
+CORRUPTIONS = [
+    b'{"original":["a"],"rewritten":["a"]',  # truncated
+    b'{"original":["a"],"original":["b"],"rewritten":["a"]}',  # duplicate key
+    b'{"original":["a"],"rewritten":[7]}',  # not a string ID
+    b"",  # blank line
+    b'{"original":["\xff"],"rewritten":["a"]}',  # not UTF-8
+    b'{"original":["a"],"rewriten":["a"]}',  # unknown field
+    b'{"original":[""],"rewritten":["a"]}',  # empty ID
+    b"\xef\xbb\xbf{}",  # a byte-order mark in the middle
+    b'{"a":"\\u003a","a":1}',  # a duplicate hidden behind an escaped colon
+]
+
+
+def corrupt_file(path, lines: int = 10_000, share: float = 0.01, seed: int = 7) -> set[int]:
+    """Write ``lines`` records, ``share`` of them corrupt; returns the corrupt line numbers."""
+    rng = random.Random(seed)
+    bad = set(rng.sample(range(1, lines + 1), int(lines * share)))
+    targets = ["induction", "refresher", "payroll", "first-aid", "fire-safety"]
+    with open(path, "wb") as out:
+        for number in range(1, lines + 1):
+            if number in bad:
+                out.write(rng.choice(CORRUPTIONS) + b"\n")
+                continue
+            original = rng.sample(targets, 2)
+            rewritten = original if rng.random() < 0.9 else original[:1]
+            out.write(json.dumps({"id": f"r{number}", "original": original, "rewritten": rewritten}).encode() + b"\n")
+    return bad
+
+
+def test_every_corrupt_line_is_reported_and_the_run_goes_on(tmp_path):
+    path = tmp_path / "corrupt.jsonl"
+    expected = corrupt_file(path)
+    reported: list[int] = []
+    summary = BatchSummary("target-scope", "corrupt.jsonl")
+    with open(path, "rb") as stream:
+        run(
+            outcomes_jsonl(stream, "target-scope", source="corrupt.jsonl"),
+            summary,
+            sink=lambda o: o[3] is not None and reported.append(o[0]),
+        )
+    assert sorted(reported) == sorted(expected) and len(reported) == 100
+    assert summary.records == 10_000 and summary.counts["bad input"] == 100
+    assert summary.exit_code == 4
+
+
+# --- two answer keys --------------------------------------------------------------
+
+
+def test_sample_answer_keys():
+    result = check_key_files(SAMPLE / "baseline.json", SAMPLE / "proposed.jsonl")
+    assert result.result.as_dict() == {"missing": ["S4"], "changed": ["S2", "S5"], "intact": False}
+    assert result.exit_code == 1 and result.new_ids == 2
+    text = key_check_text(result)
+    assert 'changed "S2": A{+·+}' in text and 'changed "S5": [-P-]{+p+}ayroll' in text
+    data = key_check_json(result)
+    assert data["changed"]["first"][0] == {"id": "S2", "baseline": "A", "proposed": "A ", "diff": "A{+·+}"}
+    assert data["exit_status"] == 1
+
+
+def test_answer_keys_from_uploads_in_both_forms():
+    result = check_key_files(
+        Upload("b.jsonl", b'{"id":"S1","answer":"R"}\n'), Upload("p.json", b'{"S1":"R","C2":"A"}')
+    )
+    assert result.result.intact and result.exit_code == 0
+
+
+def test_a_key_with_problems_is_not_checked():
+    result = check_answer_keys(
+        AnswerKey("b.json", "json", {"S1": "R"}),
+        AnswerKey("p.jsonl", "jsonl", {}, [CheckInputError("boom")]),
+    )
+    assert result.result is None and result.exit_code == 4
+    empty = check_answer_keys(AnswerKey("b.json", "json"), AnswerKey("p.json", "json"))
+    assert empty.exit_code == 4 and "no sentinel IDs" in str(empty.errors[0])
+
+
+# --- explanations and reports -------------------------------------------------------
+
+
+def test_explanations_are_short_and_exact():
+    def explain(check, line):
+        return explain_outcome(check, next(outcomes_jsonl([line], check, source="s")))
+
+    assert explain("target-scope", b'{"original":["a","b"],"rewritten":["a","c"]}') == 'lost "b"; added "c"'
+    many = json.dumps({"original": [f"t{i}" for i in range(8)], "rewritten": []}).encode()
+    assert explain("target-scope", many) == 'lost "t0", "t1", "t2", "t3", "t4" and 3 more'
+    held = b'{"original":["a"],"rewritten":["a"],"unresolved":["the spring course"]}'
+    assert explain("target-scope", held) == 'unresolved, not yet labelled by staff: "the spring course"'
+    changed = b'{"baseline":{"S1":"R","S2":"A"},"proposed":{"S1":"R\\u200b"}}'
+    assert explain("sentinels", changed) == 'missing "S2"; changed "S1" R{+⟨U+200B⟩+}'
+    assert explain("target-scope", b"{") == "not valid JSON: Expecting property name enclosed in double quotes (column 2)"
+
+
+def test_summary_reports_have_their_documented_shapes():
+    summary = check_file(SAMPLE / "rewrites.jsonl", max_failures=2)
+    data = summary_json(summary)
+    assert list(data) == [
+        "check", "source", "records", "outcomes", "changes", "most_often_lost",
+        "most_often_lost_undercount", "failures_total", "failures", "exit_status",
+    ]
+    assert data["failures"][0] == {
+        "line": 3,
+        "id": "r03",
+        "query": "Induction versus refresher: which is longer?",
+        "outcome": "not preserved",
+        "explanation": 'lost "refresher"',
+        "output": {"missing": ["refresher"], "added": [], "preserved": False},
+    }
+    text = summary_text(summary)
+    assert text.startswith("Target scope: fixtures/sample_data/rewrites.jsonl\nrecords checked: 20\n")
+    assert "first 2 of 12 records that did not pass:" in text
+    assert text.endswith("exit status 4: bad input: something could not be checked\n")
+
+
+def test_sentinel_record_summary_has_no_target_counts():
+    lines = [b'{"baseline":{"S1":"R"},"proposed":{"S1":"S"}}', b'{"baseline":{"S1":"R"},"proposed":{"S1":"R"}}']
+    summary = run(outcomes_jsonl(lines, "sentinels", source="s"), BatchSummary("sentinels", "s"))
+    data = summary_json(summary)
+    assert data["outcomes"] == {"intact": 1, "hold before scoring": 1, "bad input": 0}
+    assert "changes" not in data and data["failures"][0]["explanation"] == 'changed "S1" [-R-]{+S+}'
+
+
+def test_outcomes_of_parsed_records():
+    lines = [JsonLine(4, value={"original": ["a"], "rewritten": ["a"]}), JsonLine(5, value={"original": 1})]
+    found = list(outcomes(lines, "target-scope"))
+    assert [(o[0], o[1]) for o in found] == [(4, 0), (5, 4)]
