@@ -22,7 +22,7 @@ from pathlib import Path
 
 from .cases import cases_to_csv, filled_cases
 from .checks import CHECK_TITLES, CHECKS
-from .example import example_filename, example_source
+from .example import CHECK_NOTEBOOKS, example_filename, example_source
 from .paths import project_root
 
 __all__ = [
@@ -39,13 +39,6 @@ __all__ = [
 
 #: The command that rewrites every download from the fixtures and helpers.
 REGENERATE_COMMAND = "python -m helpers.downloads"
-
-#: The notebook that teaches each check and links its downloads.
-CHECK_NOTEBOOKS: dict[str, str] = {
-    "target-scope": "02_target_scope.ipynb",
-    "sentinels": "03_sentinel_answer_key.ipynb",
-}
-
 
 @dataclass(frozen=True)
 class Download:

@@ -29,7 +29,14 @@ from .cases import Case, filled_cases
 from .checks import require_check_name
 from .errors import BuildError
 
-__all__ = ["EXAMPLE_PARTS", "ENTRY_POINTS", "example_filename", "example_source", "copied_names"]
+__all__ = [
+    "CHECK_NOTEBOOKS",
+    "EXAMPLE_PARTS",
+    "ENTRY_POINTS",
+    "example_filename",
+    "example_source",
+    "copied_names",
+]
 
 #: Standard-library imports every example starts with; the copied helper code needs no others.
 _IMPORTS = """\
@@ -87,7 +94,8 @@ ENTRY_POINTS: dict[str, str] = {
     "sentinels": "check_sentinels_input",
 }
 
-_NOTEBOOKS: dict[str, str] = {
+#: The notebook that teaches each check (and links its downloads).
+CHECK_NOTEBOOKS: dict[str, str] = {
     "target-scope": "02_target_scope.ipynb",
     "sentinels": "03_sentinel_answer_key.ipynb",
 }
@@ -247,7 +255,7 @@ def example_source(check: str, cases: Sequence[Case] | None = None) -> str:
             raise BuildError(f"case {case.id!r} is a {case.check} case, not a {check} case")
     filename = example_filename(check)
     parts = [
-        _HEADER.format(check=check, filename=filename, notebook=_NOTEBOOKS[check]),
+        _HEADER.format(check=check, filename=filename, notebook=CHECK_NOTEBOOKS[check]),
         _IMPORTS,
     ]
     for module, names in EXAMPLE_PARTS[check]:
