@@ -21,6 +21,7 @@ Taught in ``05_check_your_data.ipynb``.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -53,6 +54,7 @@ __all__ = [
     "outcomes_jsonl",
     "outcomes",
     "output_object",
+    "json_safe",
     "error_object",
     "worst_code",
     "TopCounter",
@@ -151,6 +153,20 @@ def outcomes(records: Iterable[JsonLine], check: str) -> Iterator[Outcome]:
 _CARRIED = ("id", "query")
 
 
+def json_safe(value: Any) -> Any:
+    """``value`` with non-finite numbers as ``None``, as ``JSON.stringify`` writes them.
+
+    Python reads ``1e400`` as infinity; a carried id like that must still be writable.
+    """
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, list):
+        return [json_safe(item) for item in value]
+    if isinstance(value, dict):
+        return {key: json_safe(item) for key, item in value.items()}
+    return value
+
+
 def error_object(line: int, exc: CheckInputError) -> dict[str, Any]:
     """The output object for a bad record: ``{"line": N, "field": ..., "error": ...}``."""
     message = exc.detail if isinstance(exc, JSONLoadError) else exc.message
@@ -172,7 +188,7 @@ def output_object(outcome: Outcome, *, carry: bool = False) -> dict[str, Any]:
     if isinstance(record, Mapping):
         for name in _CARRIED:
             if name in record:
-                head[name] = record[name]
+                head[name] = json_safe(record[name])
     body.pop("line", None)
     head.update(body)
     return head
@@ -313,8 +329,8 @@ class BatchSummary:
                     outcome=label,
                     output=output_object(outcome),
                     explanation=explain_outcome(self.check, outcome),
-                    id=carried.get("id"),
-                    query=carried.get("query"),
+                    id=json_safe(carried.get("id")),
+                    query=json_safe(carried.get("query")),
                 )
             )
 

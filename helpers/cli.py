@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
@@ -65,6 +66,66 @@ exit status (the most serious outcome over all lines wins)
 """
 
 
+_DATA_EPILOG = """\
+real data files (taught in notebooks/05_check_your_data.ipynb)
+  target-scope --format csv   CSV with a header row: id, original, rewritten
+                              (required) and query, unresolved (optional); any
+                              other column is an error. A list cell is a JSON
+                              array, e.g. ["induction","refresher"]; with
+                              --list-separator ';' it is induction;refresher
+                              instead (an empty cell is an empty list). id must
+                              not be empty. Lines are numbered from the header (1).
+  sentinels --baseline FILE --proposed FILE
+                              compare two answer keys. Each is a JSON object
+                              {"S1":"R",...} (.json) or JSON Lines of
+                              {"id":"S1","answer":"R"} (.jsonl or .ndjson); the
+                              name sets the format unless --key-format is given.
+                              An ID given twice is an error naming the ID and
+                              both lines. Output: one line, the seeds' object
+                              {"missing":[...],"changed":[...],"intact":...};
+                              or, when a key has problems, one line per problem
+                              {"source":FILE,"line":N|null,"field":...,"error":...}
+                              and exit status 4, without running the check.
+
+  JSON Lines and CSV are read one record at a time: memory stays flat however
+  long the file is. Every bad record is reported with its line number, and the
+  run goes on. Exit statuses are the same with or without the options below.
+
+output options
+  --carry          start each record's output object with "line", then the
+                   input's "id" and "query" (as given) when it has them:
+                   {"line":3,"id":"r3","missing":["refresher"],"added":[],...}
+                   {"line":4,"id":"r4","field":"rewritten[0]","error":"..."}
+  --summary        write a human-readable summary to standard output instead
+                   of the per-record lines: counts by outcome, the targets
+                   lost most often, and the first N failures, each explained
+                   (a changed sentinel answer as a character diff: [-old-]{+new+}).
+  --summary-json   write one JSON summary line instead, for pipelines:
+                   records   {"check","source","records","outcomes":{label:N},
+                              "changes":{"lost","added","lost and added"},
+                              "most_often_lost":[{"id","count"}],
+                              "most_often_lost_undercount":0,
+                              "failures_total","failures":[{"line","id"?,
+                              "query"?,"outcome","explanation","output"}],
+                              "exit_status"}  ("changes" and "most_often_lost*"
+                              for target-scope only)
+                   two keys  {"check","baseline":{"source","format","ids"},
+                              "proposed":{"source","format","ids","new_ids"},
+                              "outcome","missing":{"count","first"}|null,
+                              "changed":{"count","first":[{"id","baseline",
+                              "proposed","diff"}]}|null,"errors_total",
+                              "errors":[...],"exit_status"}
+                   With either summary, every bad record is also written to
+                   standard error as "FILE, line N: message".
+  --max-failures N how many failures (or problems) a summary lists (default 20)
+  --results FILE   with a summary, also write the per-record lines to FILE
+
+  The most-often-lost counts stay exact while at most 10000 distinct targets
+  are lost; beyond that they come from a bounded (Misra-Gries) count, and
+  "most_often_lost_undercount" says by how much any count may be low.
+"""
+
+
 def _rank(code: int) -> int:
     return _SEVERITY.index(code)
 
@@ -94,7 +155,74 @@ def check_lines(check: str, lines: Iterable[JsonLine]) -> Iterable[tuple[dict[st
         yield result.as_dict(), code
 
 
-def _run_check_command(check: str, file: str | None, out: IO[bytes], err: IO[str]) -> int:
+@dataclass(frozen=True)
+class _DataOptions:
+    """The data-file options of the check commands (all off by default)."""
+
+    format: str = "jsonl"
+    list_separator: str | None = None
+    carry: bool = False
+    summary: str | None = None  # None, "text" or "json"
+    max_failures: int = 20
+    results: str | None = None
+    baseline: str | None = None
+    proposed: str | None = None
+    key_format: str | None = None
+
+
+def _report_bad(err: IO[str], source: str) -> Any:
+    """A sink that writes each bad record to ``err`` as ``SOURCE, line N: message``."""
+
+    def sink(outcome: Any) -> None:
+        error = outcome[3]
+        if error is not None:
+            message = error.detail if isinstance(error, JSONLoadError) else error.message
+            err.write(f"{source}, line {outcome[0]}: {message}\n")
+
+    return sink
+
+
+def _line_writer(out: IO[bytes], carry: bool) -> Any:
+    """A sink writing each outcome's output object as one compact JSON line."""
+    from .batch import output_object
+    from .fastpath import PRESERVED, dumps_line
+
+    write = out.write
+    preserved = dumps_compact(PRESERVED.as_dict()).encode("utf-8") + b"\n"
+
+    def sink(outcome: Any) -> None:
+        if not carry:
+            if outcome[2] is PRESERVED:
+                write(preserved)
+            else:
+                write(dumps_line(output_object(outcome)) + b"\n")
+            return
+        obj = output_object(outcome, carry=True)
+        plain = all(type(obj.get(name, "")) is str for name in ("id", "query"))
+        write((dumps_line(obj) if plain else dumps_compact(obj).encode("utf-8")) + b"\n")
+
+    return sink
+
+
+def _both(first: Any, second: Any) -> Any:
+    def sink(outcome: Any) -> None:
+        first(outcome)
+        second(outcome)
+
+    return sink
+
+
+def _run_check_command(
+    check: str,
+    file: str | None,
+    out: IO[bytes],
+    err: IO[str],
+    options: _DataOptions | None = None,
+) -> int:
+    from .batch import BatchSummary, record_outcomes, run
+    from .reports import summary_json, summary_text
+
+    options = options or _DataOptions()
     prog = f"python -m helpers {check}"
     if file is None or file == "-":
         stream: IO[bytes] = sys.stdin.buffer
@@ -106,22 +234,93 @@ def _run_check_command(check: str, file: str | None, out: IO[bytes], err: IO[str
             err.write(f"{prog}: cannot open {file}: {exc.strerror}\n")
             return EXIT_USAGE
         source = file
-    worst = EXIT_PASS
-    count = 0
+    results: IO[bytes] | None = None
+    if options.results is not None:
+        try:
+            results = open(options.results, "wb")
+        except OSError as exc:
+            err.write(f"{prog}: cannot write {options.results}: {exc.strerror}\n")
+            if stream is not sys.stdin.buffer:
+                stream.close()
+            return EXIT_USAGE
+    if options.summary is None:
+        sink = _line_writer(out, options.carry)
+    else:
+        sink = _report_bad(err, source)
+        if results is not None:
+            sink = _both(_line_writer(results, options.carry), sink)
+    summary = BatchSummary(check=check, source=source, max_failures=options.max_failures)
     try:
-        for obj, code in check_lines(check, iter_json_lines(stream, source=source)):
-            count += 1
-            out.write(dumps_compact(obj).encode("utf-8") + b"\n")
-            if _rank(code) > _rank(worst):
-                worst = code
+        run(
+            record_outcomes(
+                stream,
+                check,
+                source=source,
+                format=options.format,  # type: ignore[arg-type]
+                list_separator=options.list_separator,
+            ),
+            summary,
+            sink=sink,
+        )
     finally:
         if stream is not sys.stdin.buffer:
             stream.close()
+        if results is not None:
+            results.close()
+    if options.summary == "text":
+        out.write(summary_text(summary).encode("utf-8"))
+    elif options.summary == "json":
+        out.write(dumps_compact(summary_json(summary)).encode("utf-8") + b"\n")
     out.flush()
-    if count == 0:
-        err.write(f"{prog}: {source} has no input lines; nothing was checked\n")
-        return EXIT_BAD_INPUT
-    return worst
+    if summary.records == 0:
+        what = "no input lines" if options.format == "jsonl" else "no rows after the header"
+        err.write(f"{prog}: {source} has {what}; nothing was checked\n")
+    return summary.exit_code
+
+
+def _run_key_command(options: _DataOptions, out: IO[bytes], err: IO[str]) -> int:
+    """``sentinels --baseline FILE --proposed FILE``: compare two answer-key files."""
+    from .batch import check_answer_keys
+    from .reports import key_check_json, key_check_text, key_error_object
+    from .sources import load_answer_key
+
+    prog = "python -m helpers sentinels"
+    keys = []
+    for file in (options.baseline, options.proposed):
+        assert file is not None
+        fmt = options.key_format
+        if fmt is None:
+            suffix = Path(file).suffix.lower()
+            fmt = {".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl"}.get(suffix)
+            if fmt is None:
+                err.write(
+                    f"{prog}: cannot tell the format of {file} from its name; "
+                    "use --key-format json or --key-format jsonl\n"
+                )
+                return EXIT_USAGE
+        try:
+            stream = open(file, "rb")
+        except OSError as exc:
+            err.write(f"{prog}: cannot open {file}: {exc.strerror}\n")
+            return EXIT_USAGE
+        with stream:
+            keys.append(load_answer_key(stream, source=file, format=fmt))  # type: ignore[arg-type]
+    result = check_answer_keys(keys[0], keys[1])
+    if options.summary is None:
+        if result.result is not None:
+            out.write(dumps_compact(result.result.as_dict()).encode("utf-8") + b"\n")
+        for problem in result.errors:
+            out.write(dumps_compact(key_error_object(problem)).encode("utf-8") + b"\n")
+    else:
+        for problem in result.errors:
+            err.write(f"{problem}\n")
+        if options.summary == "text":
+            out.write(key_check_text(result, limit=options.max_failures).encode("utf-8"))
+        else:
+            data = key_check_json(result, limit=options.max_failures)
+            out.write(dumps_compact(data).encode("utf-8") + b"\n")
+    out.flush()
+    return result.exit_code
 
 
 def _rebaseline(reason: str, fixtures: str | None, err: IO[str]) -> int:
@@ -161,6 +360,84 @@ def _export_example(check: str, output: str | None) -> int:
     return EXIT_PASS
 
 
+def _add_data_options(command: argparse.ArgumentParser, check: str) -> None:
+    data = command.add_argument_group("data files (see below)")
+    if check == "target-scope":
+        data.add_argument(
+            "--format",
+            choices=("jsonl", "csv"),
+            default="jsonl",
+            help="input format (default: jsonl)",
+        )
+        data.add_argument(
+            "--list-separator",
+            metavar="SEP",
+            help="CSV only: list cells hold IDs joined by SEP instead of a JSON array",
+        )
+    else:
+        data.add_argument("--baseline", metavar="FILE", help="the baseline answer key (with --proposed)")
+        data.add_argument("--proposed", metavar="FILE", help="the proposed answer key (with --baseline)")
+        data.add_argument(
+            "--key-format",
+            choices=("json", "jsonl"),
+            help="format of both answer keys (default: from each file's name)",
+        )
+    output = command.add_argument_group("output (see below)")
+    output.add_argument(
+        "--carry", action="store_true", help='add "line", "id" and "query" to each output object'
+    )
+    which = output.add_mutually_exclusive_group()
+    which.add_argument(
+        "--summary", action="store_const", const="text", dest="summary",
+        help="print a human-readable summary instead of per-record lines",
+    )
+    which.add_argument(
+        "--summary-json", action="store_const", const="json", dest="summary",
+        help="print one JSON summary line instead of per-record lines",
+    )
+    output.add_argument(
+        "--max-failures", type=int, default=20, metavar="N",
+        help="how many failures a summary lists (default: 20)",
+    )
+    output.add_argument(
+        "--results", metavar="FILE", help="with a summary, also write the per-record lines to FILE"
+    )
+
+
+def _data_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> _DataOptions:
+    """Validate the data-file options of a check command (usage errors exit 2)."""
+    options = _DataOptions(
+        format=getattr(args, "format", "jsonl"),
+        list_separator=getattr(args, "list_separator", None),
+        carry=args.carry,
+        summary=args.summary,
+        max_failures=args.max_failures,
+        results=args.results,
+        baseline=getattr(args, "baseline", None),
+        proposed=getattr(args, "proposed", None),
+        key_format=getattr(args, "key_format", None),
+    )
+    if options.max_failures < 0:
+        parser.error("--max-failures must be 0 or more")
+    if options.list_separator is not None and options.format != "csv":
+        parser.error("--list-separator applies only with --format csv")
+    if options.list_separator == "":
+        parser.error("--list-separator must not be empty")
+    if options.results is not None and options.summary is None:
+        parser.error("--results goes with --summary or --summary-json")
+    keys = (options.baseline, options.proposed)
+    if any(k is not None for k in keys):
+        if None in keys:
+            parser.error("--baseline and --proposed go together")
+        if args.file is not None:
+            parser.error("give either FILE or --baseline and --proposed, not both")
+        if options.carry or options.results is not None:
+            parser.error("--carry and --results apply to record files, not to two keys")
+    elif options.key_format is not None:
+        parser.error("--key-format goes with --baseline and --proposed")
+    return options
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m helpers",
@@ -178,11 +455,12 @@ def _parser() -> argparse.ArgumentParser:
             help=summary,
             description=summary,
             formatter_class=argparse.RawDescriptionHelpFormatter,
-            epilog=_EPILOG,
+            epilog=_EPILOG + "\n" + _DATA_EPILOG,
         )
         command.add_argument(
             "file", nargs="?", metavar="FILE", help="JSON Lines input (default: standard input)"
         )
+        _add_data_options(command, name)
     rebase = sub.add_parser(
         "rebaseline",
         help="accept changed worked answers: write a new baseline, keep the old one",
@@ -216,9 +494,13 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit status. Taught in ``01_start_here.ipynb``."""
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
     if args.command in CHECKS:
-        return _run_check_command(args.command, args.file, sys.stdout.buffer, sys.stderr)
+        options = _data_options(parser, args)
+        if options.baseline is not None:
+            return _run_key_command(options, sys.stdout.buffer, sys.stderr)
+        return _run_check_command(args.command, args.file, sys.stdout.buffer, sys.stderr, options)
     if args.command == "export-csv":
         return _export_csv(args.check, args.output)
     if args.command == "export-example":
