@@ -373,7 +373,10 @@ class Chart:
 def chart_numbers(summary: BatchSummary) -> str:
     """The numbers behind :func:`outcome_chart`, one per line (what the bars show)."""
     lines = ["outcomes:"]
-    lines += [f"  {label}: {count}" for label, count, _ in _rows(summary)]
+    lines += [
+        f"    ↳ {label}: {count}" if indented else f"  {label}: {count}"
+        for label, count, indented in _rows(summary)
+    ]
     if summary.check == "target-scope":
         lines.append("most often lost:")
         top = summary.lost_targets.most_common(TOP_LOST)
@@ -381,11 +384,13 @@ def chart_numbers(summary: BatchSummary) -> str:
     return "\n".join(lines)
 
 
-def _bars(ax: Any, labels: Sequence[str], values: Sequence[int], colour: str, title: str) -> None:
+def _bars(
+    ax: Any, labels: Sequence[str], values: Sequence[int], colours: Sequence[str], title: str
+) -> None:
     positions = list(range(len(labels)))
-    ax.barh(positions, values, color=colour)
+    ax.barh(positions, values, color=list(colours), height=0.7)
     ax.set_yticks(positions, labels=list(labels))
-    ax.invert_yaxis()
+    ax.set_ylim(max(len(labels), 4) - 0.5, -0.5)
     ax.set_title(title, fontsize=10)
     ax.set_xlabel("records")
     for pos, value in zip(positions, values):
@@ -401,14 +406,18 @@ def outcome_chart(summary: BatchSummary) -> Chart:
     from matplotlib.figure import Figure
 
     rows = _rows(summary)
-    labels = [("  " if indented else "") + label for label, _, indented in rows]
+    labels = [f"↳ {label}" if indented else label for label, _, indented in rows]
     values = [count for _, count, _ in rows]
+    colours = ["#9db7d5" if indented else "#4a78a8" for _, _, indented in rows]
     lost = summary.lost_targets.most_common(TOP_LOST) if summary.check == "target-scope" else []
     fig = Figure(figsize=(9, 3.2) if lost else (5, 3.2), dpi=80, layout="constrained")
     axes = fig.subplots(1, 2) if lost else [fig.subplots(1, 1)]
-    _bars(axes[0], labels, values, "#4a78a8", "Records by outcome")
+    _bars(axes[0], labels, values, colours, "Records by outcome")
     if lost:
-        _bars(axes[1], [t for t, _ in lost], [c for _, c in lost], "#c0504d", "Most often lost targets")
+        _bars(
+            axes[1], [t for t, _ in lost], [c for _, c in lost], ["#c0504d"] * len(lost),
+            "Most often lost targets",
+        )
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", metadata={"Software": None})
     return Chart(buffer.getvalue(), chart_numbers(summary))

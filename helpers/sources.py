@@ -38,11 +38,12 @@ from .errors import (
 )
 from .fastpath import fast_answer_key, loads_fast
 from .jsonio import JsonLine, loads_strict
-from .paths import project_root
+from .paths import fixtures_dir, project_root
 
 __all__ = [
     "Upload",
     "InputFile",
+    "sample_data",
     "resolve_input",
     "display_name",
     "open_input",
@@ -124,6 +125,14 @@ class Upload:
 
     name: str
     data: bytes
+
+
+def sample_data(name: str) -> Path:
+    """A file of the shipped sample dataset in ``fixtures/sample_data/``, e.g. ``"rewrites.jsonl"``."""
+    path = fixtures_dir() / "sample_data" / name
+    if not path.is_file():
+        raise FileNotFoundError(f"no sample file {name!r} in {path.parent}")
+    return path
 
 
 #: A file to read: a path, or an :class:`Upload`.

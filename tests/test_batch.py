@@ -298,11 +298,11 @@ def test_top_counter_ties_in_javascript_order():
 
 def test_sample_summary_counts_everything_once():
     summary = check_file(SAMPLE / "rewrites.jsonl")
-    assert summary.records == 20
-    assert summary.counts == {"preserved": 8, "not preserved": 6, "needs staff labels": 2, "bad input": 4}
-    assert (summary.lost, summary.added, summary.lost_and_added) == (3, 1, 2)
-    assert summary.lost_targets.most_common(3) == [("refresher", 5)]
-    assert [f.line for f in summary.failures] == [3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18, 20]
+    assert summary.records == 24
+    assert summary.counts == {"preserved": 10, "not preserved": 8, "needs staff labels": 2, "bad input": 4}
+    assert (summary.lost, summary.added, summary.lost_and_added) == (5, 1, 2)
+    assert summary.lost_targets.most_common(3) == [("refresher", 4), ("induction", 2), ("fire-safety", 1)]
+    assert [f.line for f in summary.failures] == [3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18, 19, 20, 22]
     assert summary.exit_code == 4
 
 
@@ -450,8 +450,8 @@ def test_summary_reports_have_their_documented_shapes():
         "output": {"missing": ["refresher"], "added": [], "preserved": False},
     }
     text = summary_text(summary)
-    assert text.startswith("Target scope: fixtures/sample_data/rewrites.jsonl\nrecords checked: 20\n")
-    assert "first 2 of 12 records that did not pass:" in text
+    assert text.startswith("Target scope: fixtures/sample_data/rewrites.jsonl\nrecords checked: 24\n")
+    assert "first 2 of 14 records that did not pass:" in text
     assert text.endswith("exit status 4: bad input: something could not be checked\n")
 
 

@@ -139,16 +139,16 @@ def test_human_summary(run_cli, sample):
     done = run_cli("target-scope", "--summary", "--max-failures", "3", "rewrites.jsonl")
     assert done.stdout.decode("utf-8") == (
         "Target scope: rewrites.jsonl\n"
-        "records checked: 20\n"
-        "  preserved                    8   40.0%\n"
-        "  not preserved                6   30.0%\n"
-        "    lost targets               3\n"
+        "records checked: 24\n"
+        "  preserved                   10   41.7%\n"
+        "  not preserved                8   33.3%\n"
+        "    lost targets               5\n"
         "    added targets              1\n"
         "    lost and added             2\n"
-        "  needs staff labels           2   10.0%\n"
-        "  bad input                    4   20.0%\n"
-        'most often lost: "refresher" ×5\n'
-        "first 3 of 12 records that did not pass:\n"
+        "  needs staff labels           2    8.3%\n"
+        "  bad input                    4   16.7%\n"
+        'most often lost: "refresher" ×4, "induction" ×2, "fire-safety" ×1, "first-aid" ×1\n'
+        "first 3 of 14 records that did not pass:\n"
         '  line 3 (id "r03"): not preserved: lost "refresher"\n'
         '  line 5 (id "r05"): not preserved: added "payroll"\n'
         '  line 6 (id "r06"): not preserved: lost "refresher"\n'
@@ -169,9 +169,9 @@ def test_json_summary_and_results_file(run_cli, sample):
     )
     (line,) = lines_of(done)
     data = json.loads(line)
-    assert data["records"] == 20 and data["exit_status"] == 4 == done.returncode
-    assert data["most_often_lost"] == [{"id": "refresher", "count": 5}]
-    assert len(data["failures"]) == data["failures_total"] == 12
+    assert data["records"] == 24 and data["exit_status"] == 4 == done.returncode
+    assert data["most_often_lost"][:2] == [{"id": "refresher", "count": 4}, {"id": "induction", "count": 2}]
+    assert len(data["failures"]) == data["failures_total"] == 14
     results = (sample / "out.jsonl").read_bytes()
     plain = run_cli("target-scope", "rewrites.jsonl")
     assert results == plain.stdout

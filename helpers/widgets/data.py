@@ -1,0 +1,163 @@
+"""Check your own data: a file path or an upload, a progress bar, the summary, a chart, the failures.
+
+The panel only calls the helpers (:mod:`helpers.batch`, :mod:`helpers.reports`);
+every result is written into HTML and image widgets by setting ``.value``, so
+it works the same with or without a front end. Taught in ``05_check_your_data.ipynb``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import ipywidgets as w
+
+from ..batch import BatchSummary, KeyCheck, check_file, check_key_files
+from ..errors import CheckInputError
+from ..render import error_html, esc
+from ..reports import failures_table, key_check_table, outcome_chart, summary_table
+from ..sources import InputFile, Upload, sample_data
+
+__all__ = ["DataCheckPanel"]
+
+_KINDS = [("Target scope (JSON Lines or CSV)", "target-scope"), ("Sentinel answer keys", "sentinels")]
+
+
+def _auto() -> w.Layout:
+    return w.Layout(width="auto")
+
+
+class _FileChoice:
+    """A path box and an upload button; an upload, when there is one, wins."""
+
+    def __init__(self, label: str, path: str, accept: str) -> None:
+        self.path = w.Text(value=path, description=label, layout=w.Layout(width="60%"))
+        self.upload = w.FileUpload(accept=accept, multiple=False, description="Upload", layout=_auto())
+        self.widget = w.HBox([self.path, self.upload])
+
+    def item(self) -> InputFile:
+        """The chosen input: the uploaded file, else the path typed in."""
+        if self.upload.value:
+            upload = self.upload.value[0]
+            return Upload(str(upload["name"]), bytes(upload["content"]))
+        if not self.path.value.strip():
+            raise CheckInputError(f"{self.path.description}: type a file path or upload a file")
+        return self.path.value
+
+    def describe(self) -> str:
+        if self.upload.value:
+            return f"{self.path.description}: upload {self.upload.value[0]['name']}"
+        return f"{self.path.description}: {self.path.value}"
+
+
+class DataCheckPanel:
+    """Check a whole file of rewrites, or two answer keys, and show what the run found.
+
+    Starts on the shipped sample data and, with ``run=True``, checks it straight away.
+    Drive it without a front end: set :attr:`kind`'s ``.value`` (``"target-scope"`` or
+    ``"sentinels"``), the ``.value`` of a path box or an upload, call
+    ``check_button.click()``, then read :attr:`summary`, :attr:`failures` and
+    :attr:`status` (HTML ``.value``) and :attr:`chart` (PNG ``.value``).
+    Taught in ``05_check_your_data.ipynb``.
+    """
+
+    def __init__(self, *, run: bool = True, max_failures: int = 20) -> None:
+        self.max_failures = max_failures
+        self.kind = w.ToggleButtons(options=_KINDS, value="target-scope", description="Check")
+        self.records = _FileChoice(
+            "Records", "fixtures/sample_data/rewrites.jsonl", ".jsonl,.ndjson,.csv"
+        )
+        self.baseline = _FileChoice("Baseline", "fixtures/sample_data/baseline.json", ".json,.jsonl,.ndjson")
+        self.proposed = _FileChoice("Proposed", "fixtures/sample_data/proposed.jsonl", ".json,.jsonl,.ndjson")
+        self.keys = w.VBox([self.baseline.widget, self.proposed.widget])
+        self.check_button = w.Button(description="Check", button_style="primary", layout=_auto())
+        self.progress = w.FloatProgress(value=0.0, min=0.0, max=1.0, description="Read")
+        self.status = w.HTML()
+        self.summary = w.HTML()
+        self.chart = w.Image(format="png", layout=w.Layout(max_width="100%"))
+        self.failures = w.HTML()
+        self.last: BatchSummary | KeyCheck | None = None
+        self.kind.observe(lambda _change: self._show_inputs(), names="value")
+        self.check_button.on_click(lambda _button: self.run())
+        self.widget = w.VBox(
+            [
+                self.kind,
+                self.records.widget,
+                self.keys,
+                w.HBox([self.check_button, self.progress]),
+                self.status,
+                self.summary,
+                self.chart,
+                self.failures,
+            ]
+        )
+        self.widget.add_class("eic-data-check")
+        self._show_inputs()
+        if run:
+            self.run()
+
+    def _show_inputs(self) -> None:
+        scope = self.kind.value == "target-scope"
+        self.records.widget.layout.display = "" if scope else "none"
+        self.keys.layout.display = "none" if scope else ""
+
+    def _set_progress(self, fraction: float) -> None:
+        self.progress.value = fraction
+
+    def _clear(self) -> None:
+        self.progress.value = 0.0
+        for box in (self.status, self.summary, self.failures):
+            box.value = ""
+        self.chart.value = b""
+        self.chart.layout.display = "none"
+        self.last = None
+
+    def run(self) -> None:
+        """Check the chosen input and show the results (or the reason it could not be read)."""
+        self._clear()
+        try:
+            if self.kind.value == "target-scope":
+                self._show_records(check_file(
+                    self.records.item(), max_failures=self.max_failures, progress=self._set_progress
+                ))
+            else:
+                self._show_keys(check_key_files(self.baseline.item(), self.proposed.item()))
+        except CheckInputError as exc:
+            self.status.value = error_html(exc)
+
+    def _show_records(self, summary: BatchSummary) -> None:
+        self.last = summary
+        self.status.value = f"<p>Checked <code>{esc(summary.source)}</code>.</p>"
+        self.summary.value = summary_table(summary).html
+        self.chart.value = outcome_chart(summary).png
+        self.chart.layout.display = ""
+        self.failures.value = failures_table(summary).html
+
+    def _show_keys(self, check: KeyCheck) -> None:
+        self.last = check
+        self.progress.value = 1.0
+        self.status.value = (
+            f"<p>Checked <code>{esc(check.proposed.source)}</code> against "
+            f"<code>{esc(check.baseline.source)}</code>.</p>"
+        )
+        self.summary.value = key_check_table(check, limit=self.max_failures).html
+
+    def describe(self) -> str:
+        """A plain-text view of the panel: its inputs and the last run's outcome."""
+        scope = self.kind.value == "target-scope"
+        inputs = [self.records.describe()] if scope else [self.baseline.describe(), self.proposed.describe()]
+        lines = [f"Check your data: {dict((v, k) for k, v in _KINDS)[self.kind.value]}"]
+        lines += [f"  {line}" for line in inputs]
+        lines.append("  buttons: [Check]  progress bar")
+        last = self.last
+        if isinstance(last, BatchSummary):
+            counts = ", ".join(f"{label} {count}" for label, count in last.counts.items())
+            lines.append(f"  last run: {last.records} records ({counts}); exit status {last.exit_code}")
+        elif isinstance(last, KeyCheck):
+            outcome = last.result.outcome if last.result is not None else "bad input"
+            lines.append(f"  last run: {outcome}; exit status {last.exit_code}")
+        return "\n".join(lines)
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        bundle = self.widget._repr_mimebundle_(**kwargs)
+        bundle["text/plain"] = self.describe()
+        return bundle
