@@ -2,7 +2,7 @@
 """Project commands. Each one builds ``.venv`` from requirements.txt first.
 
     python3 tasks.py test [PYTEST ARGS]   run every test, strict nbval included
-    python3 tasks.py lab                  open the notebooks in JupyterLab
+    python3 tasks.py lab [LAB ARGS]       open the notebooks in JupyterLab
     python3 tasks.py notebooks [NB ...]   re-execute notebooks (all by default), storing outputs
     python3 tasks.py site [-o DIR]        render the notebooks to a static site in site/ (open site/index.html)
     python3 tasks.py app                  open the notebooks as a code-free app (Voila, 127.0.0.1)
@@ -72,11 +72,16 @@ def test(extra: list[str]) -> None:
          *(extra or ["tests", "notebooks"]), cwd=ROOT)
 
 
-def lab() -> None:
+def _root_flags() -> list[str]:
+    """Jupyter refuses to run as root unless told; containers often run as root."""
+    return ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
+
+
+def lab(extra: list[str]) -> None:
     """Open JupyterLab on the start page, serving only on this machine."""
     setup()
     _run(BIN / "jupyter", "lab", f"--ServerApp.root_dir={NOTEBOOKS}",
-         "--ServerApp.ip=127.0.0.1", "01_start_here.ipynb", cwd=NOTEBOOKS)
+         "--ServerApp.ip=127.0.0.1", *_root_flags(), *extra, "01_start_here.ipynb", cwd=NOTEBOOKS)
 
 
 def notebooks(names: list[str]) -> None:
@@ -119,7 +124,7 @@ def main(argv: list[str]) -> None:
     if command == "test":
         test(rest)
     elif command == "lab":
-        lab()
+        lab(rest)
     elif command == "notebooks":
         notebooks(rest)
     elif command == "site":
