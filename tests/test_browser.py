@@ -1,0 +1,483 @@
+"""The notebooks as a trainee uses them: JupyterLab driven in a real Chromium.
+
+nbval proves the stored outputs; these tests click. One JupyterLab serves a
+temporary copy of ``notebooks/`` for the whole session, and each notebook gets
+one tab, opened and run once (see ``tests/lab_session.py``).
+
+* every ``notebooks/NN_*.ipynb`` runs from the Run menu with no error output and
+  no browser console error, and every widget renders;
+* every filled case, through its widget's own controls: a wrong answer gets its
+  targeted feedback, the right answer is fully correct, the worked answer shows,
+  and the ``<details>`` fallback shows the same answer;
+* every sandbox updates when edited and shows a clear error for bad input;
+* markup in case IDs renders as text and runs nothing.
+
+Screenshots go to ``artifacts/screenshots/``; timings to ``artifacts/browser-timings.json``.
+Set ``EIC_DOC_SCREENSHOTS=1`` to refresh the two pictures in ``docs/screenshots/``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import pytest
+from playwright.sync_api import Locator, expect, sync_playwright
+
+import helpers
+from helpers.cases import Case
+from helpers.grading import Answer, answer_fields, candidate_ids, correct_answer
+from helpers.jsonio import dumps_compact
+from helpers.render import REVEAL_SUMMARY
+from lab_session import (
+    DOC_SCREENSHOTS,
+    NOTEBOOKS,
+    SCREENSHOTS,
+    WIDGET_TIMEOUT_MS,
+    BrowserReport,
+    Lab,
+    LabServer,
+    NotebookPage,
+    chromium_executable,
+    copy_notebooks,
+    launch_chromium,
+    notebook_paths,
+    write_scratch_notebook,
+)
+
+pytestmark = pytest.mark.browser
+expect.set_options(timeout=WIDGET_TIMEOUT_MS)
+
+NOTEBOOK_NAMES = [path.name for path in notebook_paths()]
+
+#: Where each check's filled cases are worked.
+CASE_NOTEBOOK = {
+    "target-scope": "02_target_scope.ipynb",
+    "sentinels": "03_sentinel_answer_key.ipynb",
+}
+
+@dataclass(frozen=True)
+class WrongAnswer:
+    """A wrong answer to give through the controls, and the feedback line it must get."""
+
+    field: str
+    phrase: str
+    missing: frozenset[str] = frozenset()
+    second: frozenset[str] = frozenset()
+    flag: bool | None = None
+    hold: bool = False
+
+    def answer(self, case: Case) -> Answer:
+        """This wrong answer for ``case``."""
+        return Answer(case.check, self.missing, self.second, self.flag, self.hold)
+
+
+#: One wrong answer per filled case, from the table in tests/test_widgets.py, which
+#: checks the same feedback without a browser.
+WRONG_ANSWERS: dict[str, WrongAnswer] = {
+    "lost-comparison": WrongAnswer(
+        "missing", "refresher is in the original but not in the rewrite", flag=False,
+    ),
+    "reordered-targets": WrongAnswer(
+        "missing", "order doesn't matter: induction is in both lists",
+        missing=frozenset({"induction"}), flag=False,
+    ),
+    "new-target": WrongAnswer(
+        "added",
+        "payroll was added: an added target changes retrieval scope even when every original survives",
+        flag=False,
+    ),
+    "sentinel-mutated": WrongAnswer("changed", "S1's answer changed ([-R-]{+S+})", flag=False),
+    "new-case-only": WrongAnswer(
+        "missing", "an extra non-sentinel case is allowed", missing=frozenset({"C2"}), flag=False,
+    ),
+    "sentinel-missing": WrongAnswer(
+        "missing", "S2 is a sentinel in the baseline but absent", flag=False,
+    ),
+}
+
+#: The case whose widget is photographed for the docs.
+DOC_CASE = "lost-comparison"
+
+
+def _exact(text: str) -> re.Pattern[str]:
+    """A pattern matching exactly ``text`` (surrounding whitespace allowed)."""
+    return re.compile(rf"^\s*{re.escape(text)}\s*$")
+
+
+# --- fixtures ---------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def lab(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
+    """One JupyterLab and one Chromium for the session; both stopped even on failure."""
+    executable = chromium_executable()  # skips locally, fails under CI=true, when missing
+    report = BrowserReport()
+    request.config.pluginmanager.register(report, "eic-browser-report")
+    for stale in SCREENSHOTS.glob("failure-*.png"):
+        stale.unlink()
+    home = tmp_path_factory.mktemp("lab")
+    server = LabServer(copy_notebooks(home / "notebooks"), home)
+    playwright = None
+    context = None
+    try:
+        server.start()
+        playwright = sync_playwright().start()
+        context = launch_chromium(playwright, executable, home / "chromium-profile")
+        yield Lab(server, context, report)
+    finally:
+        try:
+            if context is not None:
+                context.close()
+            if playwright is not None:
+                playwright.stop()
+        finally:
+            server.stop()
+
+
+@pytest.fixture(autouse=True)
+def _timed(lab: Lab) -> Iterator[None]:
+    """Mark the end of each browser test, for the wall time in the summary."""
+    yield
+    lab.report.test_finished()
+
+
+def _no_new_console_errors(notebook: NotebookPage, before: int) -> None:
+    new = notebook.console_errors[before:]
+    assert not new, f"browser console errors in {notebook.name}:\n" + "\n".join(new)
+
+
+# --- every notebook ---------------------------------------------------------
+
+
+def _stored_widget_outputs(name: str) -> int:
+    """How many widget views the stored notebook displays (one per widget cell output)."""
+    notebook = json.loads((NOTEBOOKS / name).read_text(encoding="utf-8"))
+    return sum(
+        1
+        for cell in notebook["cells"]
+        if cell["cell_type"] == "code"
+        for output in cell.get("outputs", [])
+        if "application/vnd.jupyter.widget-view+json" in output.get("data", {})
+    )
+
+
+@pytest.mark.parametrize("name", NOTEBOOK_NAMES, ids=lambda n: n.removesuffix(".ipynb"))
+def test_notebook_runs_clean_in_jupyterlab(lab: Lab, name: str) -> None:
+    """Open, Run > Run All Cells: every cell runs, no traceback, no console error, widgets render."""
+    notebook = lab.notebook(name)
+    # A rendered widget view is an output whose own child is the widget.
+    widgets = notebook.panel.locator(".jp-OutputArea-output:has(> .jupyter-widgets)")
+    expect(widgets).to_have_count(_stored_widget_outputs(name))
+    notebook.screenshot(SCREENSHOTS / f"{name.removesuffix('.ipynb')}.png")
+
+    errors = notebook.error_outputs()
+    assert not errors, f"{name} shows error outputs:\n" + "\n---\n".join(errors)
+    assert not notebook.unnumbered_prompts(), f"cells that did not run: {notebook.unnumbered_prompts()}"
+    assert "Error displaying widget" not in (notebook.panel.text_content() or "")
+    _no_new_console_errors(notebook, 0)
+
+
+def test_error_checks_see_a_traceback_and_a_console_error(lab: Lab) -> None:
+    """The checks above can fail: a raising cell and a console error are both seen."""
+    write_scratch_notebook(
+        lab.root / "scratch_probe.ipynb",
+        ['print("before")', 'raise ValueError("probe failure")', 'print("after")'],
+    )
+    notebook = lab.notebook("scratch_probe.ipynb")
+    errors = notebook.error_outputs()
+    assert len(errors) == 1 and "ValueError: probe failure" in errors[0], errors
+    assert [index for index, _ in notebook.unnumbered_prompts()] == [2]
+    with notebook.page.expect_console_message(lambda message: message.type == "error"):
+        notebook.page.evaluate("() => console.error('probe console error')")
+    assert notebook.console_errors == ["console.error: probe console error"]
+
+
+# --- the filled cases -------------------------------------------------------
+
+
+class ExerciseWidget:
+    """The work-it-yourself widget of one case, driven only through its own controls."""
+
+    def __init__(self, notebook: NotebookPage, case: Case, report: BrowserReport) -> None:
+        self.page = notebook.page
+        self.case = case
+        self.report = report
+        self.root = notebook.panel.locator(".eic-exercise").filter(
+            has=self.page.locator("code").filter(has_text=_exact(case.id))
+        )
+        expect(self.root).to_have_count(1)
+
+    def _checkbox(self, field: str, case_id: str) -> Locator:
+        return self.root.locator(f".widget-checkbox.eic-{field}").filter(
+            has=self.page.get_by_text(case_id, exact=True)
+        )
+
+    def _tick(self, checkbox: Locator, wanted: bool) -> None:
+        """Click the checkbox's label if its state is not ``wanted``."""
+        box = checkbox.locator('input[type="checkbox"]')
+        expect(box).to_have_count(1)
+        if box.is_checked() != wanted:
+            checkbox.locator("label.widget-label-basic span").click()
+        expect(box).to_be_checked(checked=wanted)
+
+    def give(self, answer: Answer) -> None:
+        """Put ``answer`` into the controls by clicking, then wait for the live JSON to show it."""
+        first, second, _ = answer_fields(self.case.check)
+        for case_id in candidate_ids(self.case):
+            self._tick(self._checkbox(first, case_id), case_id in answer.missing)
+            self._tick(self._checkbox(second, case_id), case_id in answer.second)
+        if answer.flag is not None:
+            toggle = self.root.locator("button.widget-toggle-button").filter(
+                has_text=_exact("true" if answer.flag else "false")
+            )
+            toggle.click()
+            expect(toggle).to_have_class(re.compile(r"\bmod-active\b"))
+        self._tick(self.root.locator(":scope > .widget-checkbox"), answer.hold)
+        live = self.root.locator(".widget-html-content").filter(
+            has_text="The JSON you are building"
+        ).locator("pre.eic-json")
+        expect(live).to_have_text(dumps_compact(answer.as_dict(self.case)))
+
+    def check(self) -> Locator:
+        """Click *Check my answer* and return the feedback, timing click to feedback."""
+        feedback = self.root.locator(".eic-feedback")
+        expect(feedback).to_have_count(0)  # changing a control clears old feedback
+        button = self.root.locator("button.widget-button").filter(has_text=_exact("Check my answer"))
+        started = time.perf_counter()
+        button.click()
+        feedback.wait_for(state="visible")
+        self.report.record_latency(time.perf_counter() - started)
+        return feedback
+
+    def reveal(self) -> Locator:
+        """Click *Show the worked answer* and return the revealed block."""
+        revealed = self.root.locator(".eic-reveal")
+        expect(revealed).to_have_count(0)
+        self.root.locator("button.widget-button").filter(has_text=_exact(REVEAL_SUMMARY)).click()
+        expect(revealed).to_be_visible()
+        return revealed
+
+
+def _expect_worked_answer(revealed: Locator, case: Case) -> None:
+    expect(revealed.locator("pre.eic-json")).to_have_text(case.expected_json)
+    expect(revealed).to_contain_text(f"Decision: {case.decision}.")
+    expect(revealed).to_contain_text(f"Reason: {case.reason}")
+
+
+def _doc_screenshot(widget: Locator, file_name: str) -> None:
+    path = SCREENSHOTS / file_name
+    widget.screenshot(path=str(path))
+    if os.environ.get("EIC_DOC_SCREENSHOTS") == "1":
+        DOC_SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, DOC_SCREENSHOTS / file_name)
+
+
+@pytest.mark.parametrize("case", helpers.filled_cases(), ids=lambda case: case.id)
+def test_filled_case_through_the_widget(lab: Lab, case: Case) -> None:
+    """Wrong answer: targeted feedback. Right answer: fully correct. Reveal and <details> agree."""
+    notebook = lab.notebook(CASE_NOTEBOOK[case.check])
+    before = len(notebook.console_errors)
+    widget = ExerciseWidget(notebook, case, lab.report)
+
+    wrong = WRONG_ANSWERS[case.id]
+    widget.give(wrong.answer(case))
+    feedback = widget.check()
+    expect(feedback).to_have_class(re.compile(r"\beic-wrong\b"))
+    expect(feedback).to_contain_text("Not yet")
+    targeted = re.compile(rf"^{re.escape(wrong.field)}: .*{re.escape(wrong.phrase)}")
+    expect(feedback.locator("li").filter(has_text=targeted)).to_have_count(1)
+    if case.id == DOC_CASE:
+        _doc_screenshot(widget.root, "graded-feedback.png")
+
+    widget.give(correct_answer(case))
+    feedback = widget.check()
+    expect(feedback).to_have_class(re.compile(r"\beic-correct\b"))
+    expect(feedback).to_contain_text("Fully correct")
+
+    revealed = widget.reveal()
+    _expect_worked_answer(revealed, case)
+    if case.id == DOC_CASE:
+        _doc_screenshot(widget.root, "worked-answer.png")
+
+    details = notebook.panel.locator("details").filter(
+        has=notebook.page.locator("summary").filter(has_text=_exact(REVEAL_SUMMARY))
+    ).filter(has_text=case.reason)
+    expect(details).to_have_count(1)
+    fallback = details.locator(".eic-reveal")
+    expect(fallback).to_be_hidden()
+    details.locator("summary").click()
+    expect(fallback).to_be_visible()
+    _expect_worked_answer(fallback, case)
+    assert " ".join(fallback.inner_text().split()) == " ".join(revealed.inner_text().split())
+    _no_new_console_errors(notebook, before)
+
+
+# --- the sandboxes ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SandboxScript:
+    """What to type into one kind of sandbox, and what it must show."""
+
+    key_field: str  # a text area only this kind of sandbox has
+    start: dict[str, str]
+    start_json: str
+    edit: tuple[str, str]
+    edit_json: str
+    edit_line: str
+    bad: tuple[tuple[str, str, str], ...]  # (field, text, clear error)
+
+
+SANDBOX_SCRIPTS = {
+    "TargetScopeSandbox": SandboxScript(
+        key_field="rewritten",
+        start={"original": '["induction","refresher"]', "rewritten": '["refresher","induction"]',
+               "unresolved": "[]"},
+        start_json='{"missing":[],"added":[],"preserved":true}',
+        edit=("rewritten", '["induction"]'),
+        edit_json='{"missing":["refresher"],"added":[],"preserved":false}',
+        edit_line="refresher is missing",
+        bad=(
+            ("rewritten", '["induction", 7]', "rewritten[1] is 7, expected a string ID"),
+            ("rewritten", '["induction"', "rewritten, line 1: not valid JSON"),
+        ),
+    ),
+    "SentinelSandbox": SandboxScript(
+        key_field="proposed",
+        start={"baseline": '{"S1":"R","S2":"A"}', "proposed": '{"S1":"R","S2":"A"}'},
+        start_json='{"missing":[],"changed":[],"intact":true}',
+        edit=("proposed", '{"S1":"R ","S2":"A"}'),
+        edit_json='{"missing":[],"changed":["S1"],"intact":false}',
+        edit_line="S1 changed: R{+·+}",
+        bad=(
+            ("proposed", '{"S1": 5, "S2": "A"}', 'proposed["S1"] is 5, expected a string answer'),
+            ("proposed", '{"S1": "R", "S1": "S"}', 'duplicate key "S1"'),
+        ),
+    ),
+}
+
+
+def _sandboxes() -> list[tuple[str, str, int]]:
+    """``(notebook, sandbox class, index)`` for every sandbox the notebooks create."""
+    found = {
+        ("02_target_scope.ipynb", "TargetScopeSandbox", 0),
+        ("03_sentinel_answer_key.ipynb", "SentinelSandbox", 0),
+    }
+    for path in notebook_paths():
+        counts = dict.fromkeys(SANDBOX_SCRIPTS, 0)
+        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+            if cell["cell_type"] != "code":
+                continue
+            for kind in re.findall(r"\b(TargetScopeSandbox|SentinelSandbox)\s*\(", "".join(cell["source"])):
+                found.add((path.name, kind, counts[kind]))
+                counts[kind] += 1
+    return sorted(found)
+
+
+@pytest.mark.parametrize(
+    ("name", "kind", "index"), _sandboxes(),
+    ids=lambda value: value.removesuffix(".ipynb") if isinstance(value, str) else str(value),
+)
+def test_sandbox_updates_and_shows_clear_errors(lab: Lab, name: str, kind: str, index: int) -> None:
+    """Typing updates the result; bad input shows the helper's clear error, not a traceback."""
+    notebook = lab.notebook(name)
+    before = len(notebook.console_errors)
+    page = notebook.page
+    script = SANDBOX_SCRIPTS[kind]
+    sandbox = notebook.panel.locator(".eic-sandbox").filter(
+        has=page.locator("label.widget-label").filter(has_text=_exact(script.key_field))
+    ).nth(index)
+    result = sandbox.locator(":scope > .widget-html .widget-html-content")
+
+    def area(field: str) -> Locator:
+        return sandbox.locator(".widget-textarea").filter(
+            has=page.locator("label.widget-label").filter(has_text=_exact(field))
+        ).locator("textarea")
+
+    for field, text in script.start.items():
+        area(field).fill(text)
+    expect(result.locator("pre.eic-json")).to_have_text(script.start_json)
+
+    area(script.edit[0]).fill(script.edit[1])
+    expect(result.locator("pre.eic-json")).to_have_text(script.edit_json)
+    expect(result).to_contain_text(script.edit_line)
+
+    for field, text, message in script.bad:
+        area(field).fill(text)
+        error = result.locator(".eic-error")
+        expect(error).to_contain_text("Cannot check this input:")
+        expect(error).to_contain_text(message)
+        expect(result.locator("pre.eic-json")).to_have_count(0)
+        assert "Traceback" not in (sandbox.text_content() or "")
+
+    area(script.edit[0]).fill(script.edit[1])
+    expect(result.locator("pre.eic-json")).to_have_text(script.edit_json)
+    assert not notebook.error_outputs()
+    _no_new_console_errors(notebook, before)
+
+
+# --- escaping ---------------------------------------------------------------
+
+MARKUP = '<img src=x onerror="window.__pwned=1">'
+
+_ESCAPING_SETUP = f"""\
+import helpers
+from helpers.cases import Case
+from helpers.widgets import CaseExercise
+
+MARKUP = {MARKUP!r}
+scope_input = {{"original": [MARKUP, "induction"], "rewritten": ["induction"]}}
+scope = Case("target-scope", "scope-" + MARKUP, "Title " + MARKUP, scope_input,
+             helpers.check_target_scope(scope_input["original"], scope_input["rewritten"]).as_dict(),
+             "Decision " + MARKUP, "Reason " + MARKUP)
+key_input = {{"baseline": {{MARKUP: MARKUP}}, "proposed": {{MARKUP: MARKUP + "!"}}}}
+key = Case("sentinels", "key-" + MARKUP, "Title " + MARKUP, key_input,
+           helpers.check_sentinels(key_input["baseline"], key_input["proposed"]).as_dict(),
+           "Decision " + MARKUP, "Reason " + MARKUP)
+"""
+
+
+def test_markup_in_case_ids_renders_as_text(lab: Lab) -> None:
+    """IDs holding ``<img onerror=…>`` show as literal text in widget and reveal; no script runs."""
+    write_scratch_notebook(
+        lab.root / "scratch_escaping.ipynb",
+        [
+            _ESCAPING_SETUP,
+            "CaseExercise(scope)",
+            "helpers.render.worked_answer(scope)",
+            "CaseExercise(key)",
+            "helpers.render.worked_answer(key)",
+        ],
+    )
+    notebook = lab.notebook("scratch_escaping.ipynb")
+    page = notebook.page
+    assert not notebook.error_outputs()
+    for prefix in ("scope-", "key-"):
+        widget = notebook.panel.locator(".eic-exercise").filter(
+            has=page.locator("code").filter(has_text=_exact(prefix + MARKUP))
+        )
+        expect(widget).to_have_count(1)
+        expect(widget.locator(".widget-checkbox").filter(
+            has=page.get_by_text(MARKUP, exact=True))).to_have_count(2)
+        widget.locator("button.widget-toggle-button").filter(has_text=_exact("false")).click()
+        widget.locator("button.widget-button").filter(has_text=_exact("Check my answer")).click()
+        expect(widget.locator(".eic-feedback li").first).to_contain_text(MARKUP)
+        widget.locator("button.widget-button").filter(has_text=_exact(REVEAL_SUMMARY)).click()
+        expect(widget.locator(".eic-reveal")).to_contain_text(f"Reason: Reason {MARKUP}")
+    summaries = notebook.panel.locator("details > summary")
+    expect(summaries).to_have_count(2)
+    for index in range(2):
+        summaries.nth(index).click()
+    expect(notebook.panel.locator("details .eic-reveal").filter(
+        has_text=f"Reason: Reason {MARKUP}")).to_have_count(2)
+
+    assert page.locator('img[src="x"]').count() == 0
+    assert page.evaluate("() => window.__pwned") is None
+    assert not [url for url in notebook.requested if url.rstrip("/").endswith("/x")]
+    _no_new_console_errors(notebook, 0)
