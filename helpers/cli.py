@@ -171,26 +171,25 @@ class _DataOptions:
 
 
 def _report_bad(err: IO[str], source: str) -> Any:
-    """A sink that writes each bad record to ``err`` as ``SOURCE, line N: message``."""
+    """A callback writing each bad record to ``err`` as ``SOURCE, line N: message``."""
 
-    def sink(outcome: Any) -> None:
+    def report(outcome: Any) -> None:
         error = outcome[3]
-        if error is not None:
-            message = error.detail if isinstance(error, JSONLoadError) else error.message
-            err.write(f"{source}, line {outcome[0]}: {message}\n")
+        message = error.detail if isinstance(error, JSONLoadError) else error.message
+        err.write(f"{source}, line {outcome[0]}: {message}\n")
 
-    return sink
+    return report
 
 
 def _line_writer(out: IO[bytes], carry: bool) -> Any:
-    """A sink writing each outcome's output object as one compact JSON line."""
+    """A callback writing each outcome's output object as one compact JSON line."""
     from .batch import output_object
     from .fastpath import PRESERVED, dumps_line
 
     write = out.write
     preserved = dumps_compact(PRESERVED.as_dict()).encode("utf-8") + b"\n"
 
-    def sink(outcome: Any) -> None:
+    def write_line(outcome: Any) -> None:
         if not carry:
             if outcome[2] is PRESERVED:
                 write(preserved)
@@ -201,15 +200,7 @@ def _line_writer(out: IO[bytes], carry: bool) -> Any:
         plain = all(type(obj.get(name, "")) is str for name in ("id", "query"))
         write((dumps_line(obj) if plain else dumps_compact(obj).encode("utf-8")) + b"\n")
 
-    return sink
-
-
-def _both(first: Any, second: Any) -> Any:
-    def sink(outcome: Any) -> None:
-        first(outcome)
-        second(outcome)
-
-    return sink
+    return write_line
 
 
 def _run_check_command(
@@ -219,7 +210,7 @@ def _run_check_command(
     err: IO[str],
     options: _DataOptions | None = None,
 ) -> int:
-    from .batch import BatchSummary, record_outcomes, run
+    from .batch import BatchSummary, run_records
     from .reports import summary_json, summary_text
 
     options = options or _DataOptions()
@@ -243,24 +234,22 @@ def _run_check_command(
             if stream is not sys.stdin.buffer:
                 stream.close()
             return EXIT_USAGE
+    each = bad = None
     if options.summary is None:
-        sink = _line_writer(out, options.carry)
+        each = _line_writer(out, options.carry)
     else:
-        sink = _report_bad(err, source)
+        bad = _report_bad(err, source)
         if results is not None:
-            sink = _both(_line_writer(results, options.carry), sink)
+            each = _line_writer(results, options.carry)
     summary = BatchSummary(check=check, source=source, max_failures=options.max_failures)
     try:
-        run(
-            record_outcomes(
-                stream,
-                check,
-                source=source,
-                format=options.format,  # type: ignore[arg-type]
-                list_separator=options.list_separator,
-            ),
+        run_records(
+            stream,
             summary,
-            sink=sink,
+            format=options.format,  # type: ignore[arg-type]
+            list_separator=options.list_separator,
+            each=each,
+            bad=bad,
         )
     finally:
         if stream is not sys.stdin.buffer:

@@ -114,6 +114,18 @@ def loads_fast(data: bytes) -> Any | None:
     return value if counted == colons else None
 
 
+def _sorted(ids: Any) -> tuple[str, ...]:
+    """:func:`~helpers.ordering.sorted_ids` as a tuple; plain ``sorted`` for ASCII-only IDs.
+
+    For ASCII strings code-point order and JavaScript's UTF-16 order agree.
+    """
+    ids = list(ids)
+    if all(map(str.isascii, ids)):
+        ids.sort()
+        return tuple(ids)
+    return tuple(sorted_ids(ids))
+
+
 def _valid_ids(ids: Any) -> bool:
     """True when ``ids`` is a list of non-empty strings (what ``require_id_list`` accepts)."""
     if type(ids) is not list:
@@ -138,14 +150,19 @@ def fast_target_scope(record: Any) -> TargetScopeResult | NeedsStaffLabels | Non
     if type(original) is not list or type(rewritten) is not list:
         return None
     same = original == rewritten
-    try:
+    try:  # strings only (joining a list is faster than walking it in Python)
         "".join(original)
         if not same:
             "".join(rewritten)
     except TypeError:
         return None
-    if "" in original or (not same and "" in rewritten):
-        return None
+    if same:
+        if "" in original:
+            return None
+    else:
+        before, after = set(original), set(rewritten)
+        if "" in before or "" in after:
+            return None
     if len(record) > 2:
         if type(record.get("id", "")) is not str or type(record.get("query", "")) is not str:
             return None
@@ -154,25 +171,24 @@ def fast_target_scope(record: Any) -> TargetScopeResult | NeedsStaffLabels | Non
             if not _valid_ids(pending):
                 return None  # including null: the exact check decides what that means
             if pending:
-                return NeedsStaffLabels(unresolved=tuple(sorted_ids(set(pending))))
-    if same:
+                return NeedsStaffLabels(unresolved=_sorted(set(pending)))
+    if same or before == after:
         return PRESERVED
-    before, after = set(original), set(rewritten)
-    if before == after:
-        return PRESERVED
-    return TargetScopeResult(
-        missing=tuple(sorted_ids(before - after)), added=tuple(sorted_ids(after - before))
-    )
+    return TargetScopeResult(missing=_sorted(before - after), added=_sorted(after - before))
 
 
-def fast_answer_key(key: Any) -> bool:
-    """True when ``key`` is a ``dict`` of non-empty string IDs to string answers."""
-    if type(key) is not dict:
+_STRINGS = frozenset((str,))
+
+
+def fast_answer_key(key: Any, *, json_keys: bool = False) -> bool:
+    """True when ``key`` is a ``dict`` of non-empty string IDs to string answers.
+
+    ``json_keys`` says the dict came from parsing JSON, whose object keys are
+    always strings, so only the answers need looking at.
+    """
+    if type(key) is not dict or not _STRINGS.issuperset(map(type, key.values())):
         return False
-    try:
-        "".join(key)
-        "".join(key.values())
-    except TypeError:
+    if not json_keys and not _STRINGS.issuperset(map(type, key)):
         return False
     return "" not in key
 
@@ -191,7 +207,7 @@ def fast_sentinels(baseline: Any, proposed: Any) -> SentinelResult | None:
         return SentinelResult(missing=(), changed=())
     missing = [sentinel for sentinel in differs if sentinel not in proposed]
     changed = [sentinel for sentinel in differs if sentinel in proposed] if missing else differs
-    return SentinelResult(missing=tuple(sorted_ids(missing)), changed=tuple(sorted_ids(changed)))
+    return SentinelResult(missing=_sorted(missing), changed=_sorted(changed))
 
 
 def fast_sentinels_input(record: Any) -> SentinelResult | None:

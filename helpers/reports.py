@@ -325,9 +325,10 @@ def failures_table(summary: BatchSummary) -> HtmlBlock:
     rows, text = [], []
     for f in summary.failures:
         ident = "" if f.id is None else esc(describe_value(f.id) if not isinstance(f.id, str) else f.id)
+        left = ' style="text-align:left"'
         rows.append(
-            f"<tr><td>{f.line}</td><td><code>{ident}</code></td><td>{esc(f.outcome)}</td>"
-            f"<td><code>{esc(f.explanation)}</code></td></tr>"
+            f"<tr><td>{f.line}</td><td{left}><code>{ident}</code></td><td{left}>{esc(f.outcome)}</td>"
+            f"<td{left}><code>{esc(f.explanation)}</code></td></tr>"
         )
         text.append(f"{_failure_where(f)}: {f.outcome}: {f.explanation}")
     shown = len(summary.failures)

@@ -485,7 +485,7 @@ def read_answer_key_object(data: bytes, *, source: str) -> AnswerKey:
     """
     key = AnswerKey(source=source, format="json")
     fast = loads_fast(data[3:] if data.startswith(b"\xef\xbb\xbf") else data)
-    if fast_answer_key(fast):
+    if fast_answer_key(fast, json_keys=True):
         key.answers = fast
         return key
     try:

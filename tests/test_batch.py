@@ -24,6 +24,7 @@ from helpers.batch import (
     output_object,
     record_outcomes,
     run,
+    run_jsonl,
 )
 from helpers.cli import check_lines
 from helpers.errors import CheckInputError
@@ -220,6 +221,28 @@ def test_jsonl_runner_equals_the_foundation_for_sentinels(lines):
     assert _runner("sentinels", data) == _foundation("sentinels", data)
 
 
+@given(st.lists(st.tuples(scope_records(), VARIANTS), max_size=8), st.integers(0, 3), st.booleans())
+def test_run_jsonl_equals_run_over_outcomes(lines, max_failures, with_each):
+    """The fused loop gives the same summary and the same outcomes as the plain one."""
+    data = b"\n".join(_line(r, v) for r, v in lines)
+    seen: dict[str, list] = {"plain": [], "fused": [], "plain-bad": [], "fused-bad": []}
+
+    def summarise(name, runner):
+        summary = BatchSummary("target-scope", "s", max_failures=max_failures)
+        each = seen[name].append if with_each else None
+        runner(summary, each, seen[f"{name}-bad"].append)
+        return summary_json(summary)
+
+    plain = summarise(
+        "plain",
+        lambda s, each, bad: run(outcomes_jsonl(io.BytesIO(data), "target-scope", source="s"), s, each=each, bad=bad),
+    )
+    fused = summarise("fused", lambda s, each, bad: run_jsonl(io.BytesIO(data), s, each=each, bad=bad))
+    assert fused == plain
+    assert [output_object(o) for o in seen["fused"]] == [output_object(o) for o in seen["plain"]]
+    assert [o[0] for o in seen["fused-bad"]] == [o[0] for o in seen["plain-bad"]]
+
+
 @pytest.mark.parametrize("check", ["target-scope", "sentinels"])
 def test_without_orjson_the_runner_gives_the_same_results(monkeypatch, check):
     data = (SAMPLE / "rewrites.jsonl").read_bytes()
@@ -376,11 +399,7 @@ def test_every_corrupt_line_is_reported_and_the_run_goes_on(tmp_path):
     reported: list[int] = []
     summary = BatchSummary("target-scope", "corrupt.jsonl")
     with open(path, "rb") as stream:
-        run(
-            outcomes_jsonl(stream, "target-scope", source="corrupt.jsonl"),
-            summary,
-            sink=lambda o: o[3] is not None and reported.append(o[0]),
-        )
+        run_jsonl(stream, summary, bad=lambda o: reported.append(o[0]))
     assert sorted(reported) == sorted(expected) and len(reported) == 100
     assert summary.records == 10_000 and summary.counts["bad input"] == 100
     assert summary.exit_code == 4

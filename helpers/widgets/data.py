@@ -62,7 +62,9 @@ class DataCheckPanel:
 
     def __init__(self, *, run: bool = True, max_failures: int = 20) -> None:
         self.max_failures = max_failures
-        self.kind = w.ToggleButtons(options=_KINDS, value="target-scope", description="Check")
+        self.kind = w.ToggleButtons(
+            options=_KINDS, value="target-scope", description="Check", style={"button_width": "auto"}
+        )
         self.records = _FileChoice(
             "Records", "fixtures/sample_data/rewrites.jsonl", ".jsonl,.ndjson,.csv"
         )
