@@ -3,6 +3,9 @@
 :func:`outcomes_jsonl` and :func:`outcomes` check records one at a time and yield
 one outcome per record, in input order: every good record is checked, and every
 bad one comes back as an error naming its line, without stopping the run.
+:func:`run` feeds outcomes into a summary; :func:`run_jsonl` does the same for
+JSON Lines with less work per passing record, and :func:`check_file` does it
+all for a path or an upload.
 :class:`BatchSummary` keeps only counts, the first N failures and a bounded
 count of the most often lost targets, so memory stays flat however long the
 file is. :func:`check_answer_keys` compares two whole answer keys.

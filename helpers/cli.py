@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -170,7 +170,7 @@ class _DataOptions:
     key_format: str | None = None
 
 
-def _report_bad(err: IO[str], source: str) -> Any:
+def _report_bad(err: IO[str], source: str) -> Callable[[Any], None]:
     """A callback writing each bad record to ``err`` as ``SOURCE, line N: message``."""
 
     def report(outcome: Any) -> None:
@@ -181,7 +181,7 @@ def _report_bad(err: IO[str], source: str) -> Any:
     return report
 
 
-def _line_writer(out: IO[bytes], carry: bool) -> Any:
+def _line_writer(out: IO[bytes], carry: bool) -> Callable[[Any], None]:
     """A callback writing each outcome's output object as one compact JSON line."""
     from .batch import output_object
     from .fastpath import PRESERVED, dumps_line
@@ -271,22 +271,20 @@ def _run_key_command(options: _DataOptions, out: IO[bytes], err: IO[str]) -> int
     """``sentinels --baseline FILE --proposed FILE``: compare two answer-key files."""
     from .batch import check_answer_keys
     from .reports import key_check_json, key_check_text, key_error_object
-    from .sources import load_answer_key
+    from .sources import SourceFormatError, key_format_for, load_answer_key
 
     prog = "python -m helpers sentinels"
     keys = []
     for file in (options.baseline, options.proposed):
         assert file is not None
-        fmt = options.key_format
-        if fmt is None:
-            suffix = Path(file).suffix.lower()
-            fmt = {".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl"}.get(suffix)
-            if fmt is None:
-                err.write(
-                    f"{prog}: cannot tell the format of {file} from its name; "
-                    "use --key-format json or --key-format jsonl\n"
-                )
-                return EXIT_USAGE
+        try:
+            fmt = options.key_format or key_format_for(file)
+        except SourceFormatError:
+            err.write(
+                f"{prog}: cannot tell the format of {file} from its name; "
+                "use --key-format json or --key-format jsonl\n"
+            )
+            return EXIT_USAGE
         try:
             stream = open(file, "rb")
         except OSError as exc:

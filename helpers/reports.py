@@ -324,7 +324,7 @@ def failures_table(summary: BatchSummary) -> HtmlBlock:
         return HtmlBlock("<p>Every record passed.</p>", "Every record passed.")
     rows, text = [], []
     for f in summary.failures:
-        ident = "" if f.id is None else esc(describe_value(f.id) if not isinstance(f.id, str) else f.id)
+        ident = "" if f.id is None else esc(f.id if isinstance(f.id, str) else describe_value(f.id))
         left = ' style="text-align:left"'
         rows.append(
             f"<tr><td>{f.line}</td><td{left}><code>{ident}</code></td><td{left}>{esc(f.outcome)}</td>"
