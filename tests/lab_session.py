@@ -36,6 +36,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import BrowserContext, Locator, Page, Playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
@@ -149,6 +150,8 @@ class LabServer:
             f"--ServerApp.root_dir={self.root}",
             f"--LabApp.user_settings_dir={self.home / 'settings'}",
             f"--LabApp.workspaces_dir={self.home / 'workspaces'}",
+            # window.jupyterapp, to tell when the kernel is really ready (as Galata does).
+            "--LabApp.expose_app_in_browser=True",
         ]
         with self.log_path.open("wb") as log:
             # Own process group: kernels the server leaves behind can be stopped with it.
@@ -240,6 +243,15 @@ _RUN_STATE_JS = """(panelSelector) => {
   return {status: indicator ? indicator.getAttribute('data-status') : null, cells};
 }"""
 
+_KERNEL_READY_JS = """(path) => {
+  const app = window.jupyterapp;
+  if (!app) return false;
+  const panel = [...app.shell.widgets('main')].find(w => w.context && w.context.path === path);
+  const kernel = panel && panel.sessionContext && panel.sessionContext.session
+    ? panel.sessionContext.session.kernel : null;
+  return !!kernel && kernel.connectionStatus === 'connected' && kernel.status === 'idle';
+}"""
+
 _SETTLED_JS = """(panelSelector) => {
   const panel = document.querySelector(panelSelector);
   if (!panel) return false;
@@ -256,6 +268,8 @@ _SETTLED_JS = """(panelSelector) => {
 }"""
 
 
+#: Poll on a timer, not on animation frames, which a busy or background tab gets few of.
+_POLL_MS = 100
 _TWO_FRAMES_JS = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
 #: The notebook's height down to its last cell (Lab pads below it to allow scrolling past
 #: the end, and that padding grows with the viewport), and the visible height.
@@ -284,6 +298,7 @@ class NotebookPage:
     def new(cls, context: BrowserContext, name: str) -> NotebookPage:
         """A new tab for ``name`` that records console errors, page errors and requests."""
         page = context.new_page()
+        page.bring_to_front()
         opened = cls(name, page)
         page.on("console", opened._console)
         page.on("pageerror", lambda error: opened.console_errors.append(f"pageerror: {error}"))
@@ -291,8 +306,16 @@ class NotebookPage:
         return opened
 
     def load(self, base_url: str) -> None:
-        """Open the notebook with ``?reset`` (no restored tabs) and wait for an idle kernel."""
+        """Open the notebook with ``?reset`` (no restored tabs) and wait for its kernel.
+
+        The toolbar shows "idle" before any kernel exists, so readiness is read from
+        Lab itself (exposed by the server flag ``expose_app_in_browser``): a connected,
+        idle kernel. Running cells any earlier would silently run nothing.
+        """
         self.page.goto(f"{base_url}/lab/tree/{self.name}?reset")
+        self.page.wait_for_function(
+            _KERNEL_READY_JS, arg=self.name, timeout=RUN_TIMEOUT_MS, polling=_POLL_MS
+        )
         self.panel.locator('.jp-Notebook-ExecutionIndicator[data-status="idle"]').wait_for(
             timeout=RUN_TIMEOUT_MS
         )
@@ -327,9 +350,20 @@ class NotebookPage:
                  .every(p => !/^\\[\\d+\\]:$/.test(p.textContent.trim()))""",
             arg=PANEL,
             timeout=WIDGET_TIMEOUT_MS,
+            polling=_POLL_MS,
         )
         self.menu("Run", "runmenu:run-all")
-        self.page.wait_for_function(_SETTLED_JS, arg=PANEL, timeout=RUN_TIMEOUT_MS)
+        try:
+            self.page.wait_for_function(
+                _SETTLED_JS, arg=PANEL, timeout=RUN_TIMEOUT_MS, polling=_POLL_MS
+            )
+        except PlaywrightTimeoutError:
+            state = self.page.evaluate(_RUN_STATE_JS, PANEL)
+            raise AssertionError(
+                f"{self.name} did not finish running within {RUN_TIMEOUT_MS // 1000} s; "
+                f"kernel status {state and state['status']!r}, prompts "
+                f"{[cell['prompt'] for cell in state['cells']] if state else None}"
+            ) from None
         self.run_seconds = time.perf_counter() - started
 
     def unnumbered_prompts(self) -> list[tuple[int, str]]:
