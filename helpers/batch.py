@@ -310,18 +310,23 @@ class BatchSummary:
         if code == EXIT_PASS:
             self.counts[_OUTCOME_LABELS[self.check][0]] += 1
             return
-        self.worst = worst_code(self.worst, code)
-        label = BAD_INPUT if error is not None else result.outcome
-        self.counts[label] = self.counts.get(label, 0) + 1
-        if isinstance(result, TargetScopeResult):
-            if result.missing and result.added:
+        if code != self.worst:
+            self.worst = worst_code(self.worst, code)
+        if type(result) is TargetScopeResult:  # the common failure, counted without detours
+            label = "not preserved"
+            missing = result.missing
+            if missing and result.added:
                 self.lost_and_added += 1
-            elif result.missing:
+            elif missing:
                 self.lost += 1
             else:
                 self.added += 1
-            for target in result.missing:
-                self.lost_targets.add(target)
+            add_target = self.lost_targets.add
+            for target in missing:
+                add_target(target)
+        else:
+            label = BAD_INPUT if error is not None else result.outcome
+        self.counts[label] += 1
         self.failures_total += 1
         if len(self.failures) < self.max_failures:
             from .reports import explain_outcome  # reports build on this module

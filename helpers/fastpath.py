@@ -120,6 +120,8 @@ def _sorted(ids: Any) -> tuple[str, ...]:
     For ASCII strings code-point order and JavaScript's UTF-16 order agree.
     """
     ids = list(ids)
+    if len(ids) < 2:
+        return tuple(ids)
     if all(map(str.isascii, ids)):
         ids.sort()
         return tuple(ids)
