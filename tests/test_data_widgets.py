@@ -56,6 +56,18 @@ def test_a_csv_upload():
     assert "1 records checked" in panel.summary.value and "Exit status <b>1</b>" in panel.summary.value
 
 
+def test_a_csv_upload_with_a_list_separator():
+    panel = DataCheckPanel(run=False)
+    panel.records.upload.value = upload("r.csv", b"id,original,rewritten\nc1,a;b,b;a\nc2,a;b,a\n")
+    panel.separator.value = ";"
+    panel.check_button.click()
+    assert "2 records checked" in panel.summary.value and "lost &quot;b&quot;" in panel.failures.value
+    assert "CSV list separator: ';'" in panel.describe()
+    panel.records.upload.value = upload("r.jsonl", b'{"original":["a"],"rewritten":["a"]}\n')
+    panel.check_button.click()
+    assert "applies only to a .csv file" in panel.status.value
+
+
 def test_a_path_that_cannot_be_read_shows_an_error_not_a_traceback(tmp_path):
     panel = DataCheckPanel(run=False)
     panel.records.path.value = "nowhere/data.jsonl"

@@ -15,7 +15,7 @@ from ..batch import BatchSummary, KeyCheck, check_file, check_key_files
 from ..errors import CheckInputError
 from ..render import error_html, esc
 from ..reports import failures_table, key_check_table, outcome_chart, summary_table
-from ..sources import InputFile, Upload, sample_data
+from ..sources import InputFile, Upload
 
 __all__ = ["DataCheckPanel"]
 
@@ -68,6 +68,13 @@ class DataCheckPanel:
         self.records = _FileChoice(
             "Records", "fixtures/sample_data/rewrites.jsonl", ".jsonl,.ndjson,.csv"
         )
+        self.separator = w.Text(
+            value="",
+            description="CSV lists",
+            placeholder="JSON arrays; or a separator such as ;",
+            layout=w.Layout(width="40%"),
+        )
+        self.records.widget.children = (*self.records.widget.children, self.separator)
         self.baseline = _FileChoice("Baseline", "fixtures/sample_data/baseline.json", ".json,.jsonl,.ndjson")
         self.proposed = _FileChoice("Proposed", "fixtures/sample_data/proposed.jsonl", ".json,.jsonl,.ndjson")
         self.keys = w.VBox([self.baseline.widget, self.proposed.widget])
@@ -118,13 +125,24 @@ class DataCheckPanel:
         self._clear()
         try:
             if self.kind.value == "target-scope":
-                self._show_records(check_file(
-                    self.records.item(), max_failures=self.max_failures, progress=self._set_progress
-                ))
+                self._show_records(self._check_records())
             else:
                 self._show_keys(check_key_files(self.baseline.item(), self.proposed.item()))
         except CheckInputError as exc:
             self.status.value = error_html(exc)
+
+    def _check_records(self) -> BatchSummary:
+        item = self.records.item()
+        name = item.name if isinstance(item, Upload) else str(item)
+        separator = self.separator.value or None
+        if separator is not None and not name.lower().endswith(".csv"):
+            raise CheckInputError("a list separator applies only to a .csv file; clear it for JSON Lines")
+        return check_file(
+            item,
+            list_separator=separator,
+            max_failures=self.max_failures,
+            progress=self._set_progress,
+        )
 
     def _show_records(self, summary: BatchSummary) -> None:
         self.last = summary
@@ -147,6 +165,8 @@ class DataCheckPanel:
         """A plain-text view of the panel: its inputs and the last run's outcome."""
         scope = self.kind.value == "target-scope"
         inputs = [self.records.describe()] if scope else [self.baseline.describe(), self.proposed.describe()]
+        if scope and self.separator.value:
+            inputs.append(f"CSV list separator: {self.separator.value!r}")
         lines = [f"Check your data: {dict((v, k) for k, v in _KINDS)[self.kind.value]}"]
         lines += [f"  {line}" for line in inputs]
         lines.append("  buttons: [Check]  progress bar")
