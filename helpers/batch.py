@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from .checks import CHECKS
 from .cli import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_HELD, EXIT_PASS
@@ -89,7 +89,10 @@ _FAST: dict[str, Callable[[Any], Any]] = {
 
 
 def worst_code(first: int, second: int) -> int:
-    """The more serious of two exit codes."""
+    """The more serious of two exit codes.
+
+    Taught in ``05_check_your_data.ipynb``.
+    """
     return first if SEVERITY.index(first) >= SEVERITY.index(second) else second
 
 
@@ -161,6 +164,8 @@ def json_safe(value: Any) -> Any:
     """``value`` with non-finite numbers as ``None``, as ``JSON.stringify`` writes them.
 
     Python reads ``1e400`` as infinity; a carried id like that must still be writable.
+
+    Taught in ``05_check_your_data.ipynb``.
     """
     if isinstance(value, float) and not math.isfinite(value):
         return None
@@ -172,7 +177,10 @@ def json_safe(value: Any) -> Any:
 
 
 def error_object(line: int, exc: CheckInputError) -> dict[str, Any]:
-    """The output object for a bad record: ``{"line": N, "field": ..., "error": ...}``."""
+    """The output object for a bad record: ``{"line": N, "field": ..., "error": ...}``.
+
+    Taught in ``05_check_your_data.ipynb``.
+    """
     message = exc.detail if isinstance(exc, JSONLoadError) else exc.message
     return {"line": line, "field": exc.field, "error": message}
 

@@ -71,7 +71,10 @@ _SENTINEL_FIELDS = frozenset(("baseline", "proposed", "id"))
 
 
 def members_and_colons(value: Any) -> int:
-    """Object members plus ``:`` characters in every string (keys included) within ``value``."""
+    """Object members plus ``:`` characters in every string (keys included) within ``value``.
+
+    Taught in ``05_check_your_data.ipynb``.
+    """
     kind = type(value)
     if kind is str:
         return value.count(":")
@@ -95,6 +98,8 @@ def loads_fast(data: bytes) -> Any | None:
     ``None`` means "use :func:`helpers.jsonio.loads_strict`": for invalid text,
     a repeated key, a colon written as ``\\u003a``, or when ``orjson`` is not
     installed. Numbers beyond 64 bits come back as floats (see the module notes).
+
+    Taught in ``05_check_your_data.ipynb``.
     """
     if _orjson is None:
         return None
@@ -144,6 +149,8 @@ def fast_target_scope(record: Any) -> TargetScopeResult | NeedsStaffLabels | Non
 
     Accepts only a ``dict`` with list-of-string fields and, when present, a
     string ``id`` and ``query``, so the record is one the exact parser reads the same way.
+
+    Taught in ``05_check_your_data.ipynb``.
     """
     if type(record) is not dict or not _TARGET_SCOPE_FIELDS.issuperset(record):
         return None
@@ -187,6 +194,8 @@ def fast_answer_key(key: Any, *, json_keys: bool = False) -> bool:
 
     ``json_keys`` says the dict came from parsing JSON, whose object keys are
     always strings, so only the answers need looking at.
+
+    Taught in ``05_check_your_data.ipynb``.
     """
     if type(key) is not dict or not _STRINGS.issuperset(map(type, key.values())):
         return False
@@ -200,6 +209,8 @@ def fast_sentinels(baseline: Any, proposed: Any) -> SentinelResult | None:
 
     Only the IDs that differ are sorted; walking the whole baseline in sorted
     order, as the exact function does, yields the same two lists.
+
+    Taught in ``05_check_your_data.ipynb``.
     """
     if not baseline or not fast_answer_key(baseline) or not fast_answer_key(proposed):
         return None
@@ -213,7 +224,10 @@ def fast_sentinels(baseline: Any, proposed: Any) -> SentinelResult | None:
 
 
 def fast_sentinels_input(record: Any) -> SentinelResult | None:
-    """:func:`~helpers.sentinels.check_sentinels_input` for a well-formed record, else ``None``."""
+    """:func:`~helpers.sentinels.check_sentinels_input` for a well-formed record, else ``None``.
+
+    Taught in ``05_check_your_data.ipynb``.
+    """
     if type(record) is not dict or not _SENTINEL_FIELDS.issuperset(record):
         return None
     if "id" in record and type(record["id"]) is not str:
@@ -236,6 +250,8 @@ def dumps_line(value: Any) -> bytes:
     For what results and error objects are made of (dicts, lists, strings,
     booleans, integers, ``None``) ``orjson`` writes the same bytes; callers
     never pass floats. A lone surrogate or a huge integer goes the exact way.
+
+    Taught in ``05_check_your_data.ipynb``.
     """
     if _orjson is not None:
         data = _dumps_orjson(value)

@@ -80,6 +80,8 @@ def explain_outcome(check: str, outcome: Outcome) -> str:
     >>> from helpers.target_scope import check_target_scope
     >>> explain_outcome("target-scope", (1, 1, check_target_scope(["a", "b"], ["a"]), None, None))
     'lost "b"'
+
+    Taught in ``05_check_your_data.ipynb``.
     """
     _line, _code, result, error, record = outcome
     if error is not None:
@@ -146,7 +148,10 @@ def _counts_text(summary: BatchSummary) -> list[str]:
 
 
 def summary_text(summary: BatchSummary) -> str:
-    """A plain-text summary: counts by outcome, the most often lost targets, the first failures."""
+    """A plain-text summary: counts by outcome, the most often lost targets, the first failures.
+
+    Taught in ``05_check_your_data.ipynb``.
+    """
     out = _counts_text(summary)
     if summary.check == "target-scope" and summary.lost_targets.counts:
         top = ", ".join(
@@ -183,7 +188,10 @@ def _failure_json(failure: Failure) -> dict[str, Any]:
 
 
 def summary_json(summary: BatchSummary) -> dict[str, Any]:
-    """The summary as a JSON-ready object for pipelines (shape documented in ``--help``)."""
+    """The summary as a JSON-ready object for pipelines (shape documented in ``--help``).
+
+    Taught in ``05_check_your_data.ipynb``.
+    """
     data: dict[str, Any] = {
         "check": summary.check,
         "source": summary.source,
@@ -211,7 +219,10 @@ def summary_json(summary: BatchSummary) -> dict[str, Any]:
 
 
 def key_error_object(exc: CheckInputError) -> dict[str, Any]:
-    """``{"source", "line", "field", "error"}`` for a problem in an answer-key file."""
+    """``{"source", "line", "field", "error"}`` for a problem in an answer-key file.
+
+    Taught in ``05_check_your_data.ipynb``.
+    """
     if isinstance(exc, JSONLoadError):
         return {"source": exc.source, "line": exc.line, "field": exc.field, "error": exc.detail}
     return {"source": None, "line": None, "field": exc.field, "error": exc.message}
@@ -233,7 +244,10 @@ def _outcome_label(check: KeyCheck) -> str:
 
 
 def key_check_json(check: KeyCheck, *, limit: int = 20) -> dict[str, Any]:
-    """The two-file sentinel check as a JSON-ready object for pipelines."""
+    """The two-file sentinel check as a JSON-ready object for pipelines.
+
+    Taught in ``05_check_your_data.ipynb``.
+    """
     data: dict[str, Any] = {
         "check": "sentinels",
         "baseline": {
@@ -268,7 +282,10 @@ def key_check_json(check: KeyCheck, *, limit: int = 20) -> dict[str, Any]:
 
 
 def key_check_text(check: KeyCheck, *, limit: int = 20) -> str:
-    """A plain-text report of the two-file sentinel check, with a diff per changed answer."""
+    """A plain-text report of the two-file sentinel check, with a diff per changed answer.
+
+    Taught in ``05_check_your_data.ipynb``.
+    """
     b, p = check.baseline, check.proposed
     out = [
         f"Sentinel answer key: baseline {b.source} ({_count(len(b.answers), 'ID')}), "
@@ -298,7 +315,10 @@ def key_check_text(check: KeyCheck, *, limit: int = 20) -> str:
 
 
 def summary_table(summary: BatchSummary) -> HtmlBlock:
-    """The counts by outcome as an HTML table; plain text shows :func:`summary_text`'s counts."""
+    """The counts by outcome as an HTML table; plain text shows :func:`summary_text`'s counts.
+
+    Taught in ``05_check_your_data.ipynb``.
+    """
     indent = ' style="padding-left:2em"'
     rows = "".join(
         f"<tr><td{indent if indented else ''}>{esc(label)}</td>"
@@ -319,7 +339,10 @@ def summary_table(summary: BatchSummary) -> HtmlBlock:
 
 
 def failures_table(summary: BatchSummary) -> HtmlBlock:
-    """The first failures, each with its line, id and explanation, as an HTML table."""
+    """The first failures, each with its line, id and explanation, as an HTML table.
+
+    Taught in ``05_check_your_data.ipynb``.
+    """
     if not summary.failures:
         return HtmlBlock("<p>Every record passed.</p>", "Every record passed.")
     rows, text = [], []
@@ -346,7 +369,10 @@ def failures_table(summary: BatchSummary) -> HtmlBlock:
 
 
 def key_check_table(check: KeyCheck, *, limit: int = 20) -> HtmlBlock:
-    """The two-file sentinel check as HTML, each changed answer shown as a diff."""
+    """The two-file sentinel check as HTML, each changed answer shown as a diff.
+
+    Taught in ``05_check_your_data.ipynb``.
+    """
     text = key_check_text(check, limit=limit)
     lines = text.rstrip("\n").split("\n")
     items = "".join(f"<li><code>{esc(line)}</code></li>" for line in lines[1:])
@@ -359,7 +385,10 @@ def key_check_table(check: KeyCheck, *, limit: int = 20) -> HtmlBlock:
 
 @dataclass(frozen=True)
 class Chart:
-    """A PNG chart that shows as an image in Jupyter and as its numbers in plain text."""
+    """A PNG chart that shows as an image in Jupyter and as its numbers in plain text.
+
+    Taught in ``05_check_your_data.ipynb``.
+    """
 
     png: bytes
     text: str
@@ -372,7 +401,10 @@ class Chart:
 
 
 def chart_numbers(summary: BatchSummary) -> str:
-    """The numbers behind :func:`outcome_chart`, one per line (what the bars show)."""
+    """The numbers behind :func:`outcome_chart`, one per line (what the bars show).
+
+    Taught in ``05_check_your_data.ipynb``.
+    """
     lines = ["outcomes:"]
     lines += [
         f"    ↳ {label}: {count}" if indented else f"  {label}: {count}"
@@ -403,6 +435,8 @@ def outcome_chart(summary: BatchSummary) -> Chart:
     """Bars of the outcomes and, for target scope, of the most often lost targets.
 
     Drawn with matplotlib's object interface (no global pyplot state) into PNG bytes.
+
+    Taught in ``05_check_your_data.ipynb``.
     """
     from matplotlib.figure import Figure
 

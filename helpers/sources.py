@@ -74,11 +74,17 @@ _CSV_FIELD_LIMIT = min(sys.maxsize, 2**31 - 1)
 
 
 class SourceFormatError(JSONLoadError):
-    """A file's format cannot be told from its name, or its layout (e.g. a CSV header) is wrong."""
+    """A file's format cannot be told from its name, or its layout (e.g. a CSV header) is wrong.
+
+    Taught in ``05_check_your_data.ipynb``.
+    """
 
 
 class DuplicateIDError(JSONLoadError):
-    """An answer key gives the same ID twice; which answer counts would be a guess."""
+    """An answer key gives the same ID twice; which answer counts would be a guess.
+
+    Taught in ``05_check_your_data.ipynb``.
+    """
 
     def __init__(self, key: str, *, source: str, line: int | None, first_line: int | None) -> None:
         earlier = f" (first given on line {first_line})" if first_line is not None else ""
@@ -93,7 +99,10 @@ class DuplicateIDError(JSONLoadError):
 
 
 def scope_format_for(name: str) -> ScopeFormat:
-    """``"csv"`` for a ``.csv`` name, ``"jsonl"`` for ``.jsonl``/``.ndjson``; else raise."""
+    """``"csv"`` for a ``.csv`` name, ``"jsonl"`` for ``.jsonl``/``.ndjson``; else raise.
+
+    Taught in ``05_check_your_data.ipynb``.
+    """
     suffix = Path(name).suffix.lower()
     if suffix == ".csv":
         return "csv"
@@ -106,7 +115,10 @@ def scope_format_for(name: str) -> ScopeFormat:
 
 
 def key_format_for(name: str) -> KeyFormat:
-    """``"json"`` for a ``.json`` name, ``"jsonl"`` for ``.jsonl``/``.ndjson``; else raise."""
+    """``"json"`` for a ``.json`` name, ``"jsonl"`` for ``.jsonl``/``.ndjson``; else raise.
+
+    Taught in ``05_check_your_data.ipynb``.
+    """
     suffix = Path(name).suffix.lower()
     if suffix == ".json":
         return "json"
@@ -121,14 +133,20 @@ def key_format_for(name: str) -> KeyFormat:
 
 @dataclass(frozen=True)
 class Upload:
-    """A file's name and bytes, e.g. from a notebook's upload button."""
+    """A file's name and bytes, e.g. from a notebook's upload button.
+
+    Taught in ``05_check_your_data.ipynb``.
+    """
 
     name: str
     data: bytes
 
 
 def sample_data(name: str) -> Path:
-    """A file of the shipped sample dataset in ``fixtures/sample_data/``, e.g. ``"rewrites.jsonl"``."""
+    """A file of the shipped sample dataset in ``fixtures/sample_data/``, e.g. ``"rewrites.jsonl"``.
+
+    Taught in ``05_check_your_data.ipynb``.
+    """
     path = fixtures_dir() / "sample_data" / name
     if not path.is_file():
         raise FileNotFoundError(f"no sample file {name!r} in {path.parent}")
@@ -143,6 +161,8 @@ def resolve_input(path: str | Path) -> Path:
     """``path`` as given; a relative path missing from the working folder is tried from the project root.
 
     So ``fixtures/sample_data/rewrites.jsonl`` works from ``notebooks/`` too.
+
+    Taught in ``05_check_your_data.ipynb``.
     """
     path = Path(path).expanduser()
     if path.is_absolute() or path.exists():
@@ -152,7 +172,10 @@ def resolve_input(path: str | Path) -> Path:
 
 
 def display_name(item: InputFile) -> str:
-    """How reports name an input: an upload's name, or a path relative to the project if inside it."""
+    """How reports name an input: an upload's name, or a path relative to the project if inside it.
+
+    Taught in ``05_check_your_data.ipynb``.
+    """
     if isinstance(item, Upload):
         return item.name
     path = Path(item)
@@ -166,6 +189,8 @@ def open_input(item: InputFile) -> tuple[IO[bytes], str, int]:
     """Open a path (see :func:`resolve_input`) or an upload: ``(binary stream, name, size in bytes)``.
 
     A file that cannot be opened raises :class:`~helpers.errors.JSONLoadError` naming it.
+
+    Taught in ``05_check_your_data.ipynb``.
     """
     if isinstance(item, Upload):
         return io.BytesIO(item.data), item.name, len(item.data)
@@ -183,7 +208,10 @@ def open_input(item: InputFile) -> tuple[IO[bytes], str, int]:
 
 
 def parse_line(raw: bytes, number: int, source: str) -> JsonLine:
-    """Parse one raw JSON Lines line exactly as :func:`helpers.jsonio.iter_json_lines` does."""
+    """Parse one raw JSON Lines line exactly as :func:`helpers.jsonio.iter_json_lines` does.
+
+    Taught in ``05_check_your_data.ipynb``.
+    """
     try:
         text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
     except UnicodeDecodeError as exc:
@@ -308,6 +336,8 @@ def iter_scope_csv(
     cell means none. A header problem raises :class:`SourceFormatError`; a bad row is
     yielded as an error and reading goes on. Python's CSV field-size limit is raised
     so that a cell may hold a long list of IDs.
+
+    Taught in ``05_check_your_data.ipynb``.
     """
     if list_separator == "":
         raise ValueError("list_separator must not be empty")
@@ -482,6 +512,8 @@ def read_answer_key_object(data: bytes, *, source: str) -> AnswerKey:
 
     Reports every repeated ID (with both lines), every empty ID and every answer
     that is not a string, each with its line; a JSON syntax error ends reading.
+
+    Taught in ``05_check_your_data.ipynb``.
     """
     key = AnswerKey(source=source, format="json")
     fast = loads_fast(data[3:] if data.startswith(b"\xef\xbb\xbf") else data)
@@ -574,6 +606,8 @@ def read_answer_key_lines(stream: Iterable[bytes], *, source: str) -> AnswerKey:
     """Read an answer key written as JSON Lines of ``{"id": ..., "answer": ...}``, line by line.
 
     Every bad line and every repeated ID (naming both lines) is reported.
+
+    Taught in ``05_check_your_data.ipynb``.
     """
     key = AnswerKey(source=source, format="jsonl")
     answers = key.answers
@@ -617,7 +651,10 @@ def read_answer_key_lines(stream: Iterable[bytes], *, source: str) -> AnswerKey:
 def load_answer_key(
     stream: IO[bytes], *, source: str, format: KeyFormat | None = None
 ) -> AnswerKey:
-    """Read an answer key from a binary stream; ``format`` defaults to the one ``source`` names."""
+    """Read an answer key from a binary stream; ``format`` defaults to the one ``source`` names.
+
+    Taught in ``05_check_your_data.ipynb``.
+    """
     fmt = format or key_format_for(source)
     if fmt == "json":
         return read_answer_key_object(stream.read(), source=source)
