@@ -83,7 +83,10 @@ class CaseExercise:
 
     @staticmethod
     def _column(field: str, boxes: dict[str, w.Checkbox]) -> w.VBox:
-        column = w.VBox([w.HTML(f"<b>{esc(field)}</b>"), *boxes.values()])
+        column = w.VBox(
+            [w.HTML(f"<b>{esc(field)}</b>"), *boxes.values()],
+            layout=w.Layout(margin="0 3em 0 0"),
+        )
         column.add_class(f"eic-column-{field}")
         return column
 
