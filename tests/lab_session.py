@@ -419,7 +419,7 @@ def safe_name(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-")
 
 
-@dataclass
+@dataclass(eq=False)  # hashable by identity, as a registered plugin must be
 class BrowserReport:
     """A pytest plugin object: failure screenshots, click latencies and the timing summary."""
 
@@ -471,7 +471,7 @@ class BrowserReport:
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[Any]:
         """Screenshot the page a failing browser test was using: ``failure-<test>.png``."""
         report = yield
-        if report.failed and report.when == "call" and item.get_closest_marker("browser"):
+        if report.failed and report.when == "call" and "lab" in getattr(item, "fixturenames", ()):
             page = self.current
             if page is not None and not page.page.is_closed():
                 path = SCREENSHOTS / f"failure-{safe_name(item.name)}.png"

@@ -1,8 +1,8 @@
 """The notebooks as a trainee uses them: JupyterLab driven in a real Chromium.
 
 nbval proves the stored outputs; these tests click. One JupyterLab serves a
-temporary copy of ``notebooks/`` for the whole session, and each notebook gets
-one tab, opened and run once (see ``tests/lab_session.py``).
+temporary copy of ``notebooks/`` for all the tests in this module, and each notebook
+gets one tab, opened and run once (see ``tests/lab_session.py``).
 
 * every ``notebooks/NN_*.ipynb`` runs from the Run menu with no error output and
   no browser console error, and every widget renders;
@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 import pytest
 from playwright.sync_api import Locator, expect, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 import helpers
 from helpers.cases import Case
@@ -113,9 +114,14 @@ def _exact(text: str) -> re.Pattern[str]:
 # --- fixtures ---------------------------------------------------------------
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def lab(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
-    """One JupyterLab and one Chromium for the session; both stopped even on failure."""
+    """One JupyterLab and one Chromium for all the tests here; both stopped even on failure.
+
+    Module scope, and every test that uses them is in this module, so there is one of
+    each per session. They close when this module is done: Playwright's sync API allows
+    one running instance at a time, and other modules start their own browsers.
+    """
     executable = chromium_executable()  # skips locally, fails under CI=true, when missing
     report = BrowserReport()
     request.config.pluginmanager.register(report, "eic-browser-report")
@@ -251,7 +257,10 @@ class ExerciseWidget:
         button = self.root.locator("button.widget-button").filter(has_text=_exact("Check my answer"))
         started = time.perf_counter()
         button.click()
-        feedback.wait_for(state="visible")
+        try:
+            feedback.wait_for(state="visible")
+        except PlaywrightTimeoutError:
+            pytest.fail(f"{self.case.id}: no feedback after clicking Check my answer")
         self.report.record_latency(time.perf_counter() - started)
         return feedback
 
@@ -458,6 +467,10 @@ def test_markup_in_case_ids_renders_as_text(lab: Lab) -> None:
     notebook = lab.notebook("scratch_escaping.ipynb")
     page = notebook.page
     assert not notebook.error_outputs()
+    expect(notebook.panel.locator(".eic-exercise")).to_have_count(2)
+    expect(notebook.panel.locator("details")).to_have_count(2)
+    _expect_nothing_ran(notebook)
+
     for prefix in ("scope-", "key-"):
         widget = notebook.panel.locator(".eic-exercise").filter(
             has=page.locator("code").filter(has_text=_exact(prefix + MARKUP))
@@ -477,7 +490,12 @@ def test_markup_in_case_ids_renders_as_text(lab: Lab) -> None:
     expect(notebook.panel.locator("details .eic-reveal").filter(
         has_text=f"Reason: Reason {MARKUP}")).to_have_count(2)
 
-    assert page.locator('img[src="x"]').count() == 0
-    assert page.evaluate("() => window.__pwned") is None
-    assert not [url for url in notebook.requested if url.rstrip("/").endswith("/x")]
+    _expect_nothing_ran(notebook)
     _no_new_console_errors(notebook, 0)
+
+
+def _expect_nothing_ran(notebook: NotebookPage) -> None:
+    """No element was made from the markup, its handler never ran, and ``x`` was never fetched."""
+    assert notebook.page.locator('img[src="x"]').count() == 0, "markup became an <img> element"
+    assert notebook.page.evaluate("() => window.__pwned") is None, "the onerror handler ran"
+    assert not [url for url in notebook.requested if url.rstrip("/").endswith("/x")]
