@@ -3,7 +3,7 @@
 ``python3 tasks.py app`` (or ``python -m helpers.app``) starts Voilà on this
 machine only, listing the notebooks; each opens as an app page with its code
 cells hidden and its widgets working. It uses the ``offline`` Voilà template in
-``app/voila/templates/``: Voilà's own "lab" template minus the icon stylesheets
+``helpers/app_templates/voila/templates/``: Voilà's own "lab" template minus the icon stylesheets
 it would fetch from a CDN, so the app works with no network. The downloads
 (``notebooks/downloads/*.csv`` and ``*.py``) are served too; other Python files
 and the notebooks' JSON are not.
@@ -23,7 +23,7 @@ from .paths import project_root
 
 __all__ = ["TEMPLATE", "template_root", "voila_command", "voila_environment", "main"]
 
-#: The Voilà template the app uses (``app/voila/templates/offline``).
+#: The Voilà template the app uses (``helpers/app_templates/voila/templates/offline``).
 TEMPLATE = "offline"
 
 #: Files Voilà may serve besides the rendered notebooks: images, and the downloads.
@@ -34,7 +34,7 @@ _DENY = (r".*\.ipynb", r"(?!downloads[/\\][^/\\]+$).*\.py")
 
 def template_root() -> Path:
     """The folder added to ``JUPYTER_PATH`` so Voilà finds the ``offline`` template."""
-    return project_root() / "app"
+    return Path(__file__).resolve().parent / "app_templates"
 
 
 def voila_command(
