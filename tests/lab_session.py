@@ -132,7 +132,6 @@ class LabServer:
             JUPYTER_CONFIG_DIR=str(config),
             JUPYTER_RUNTIME_DIR=str(self.home / "runtime"),
             IPYTHONDIR=str(self.home / "ipython"),
-            PYDEVD_DISABLE_FILE_VALIDATION="1",
         )
         return env
 
@@ -270,7 +269,11 @@ _SETTLED_JS = """(panelSelector) => {
 
 #: Poll on a timer, not on animation frames, which a busy or background tab gets few of.
 _POLL_MS = 100
-_TWO_FRAMES_JS = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+#: Let layout settle: two animation frames, or half a second if frames are scarce.
+_TWO_FRAMES_JS = """() => new Promise(r => {
+  requestAnimationFrame(() => requestAnimationFrame(r));
+  setTimeout(r, 500);
+})"""
 #: The notebook's height down to its last cell (Lab pads below it to allow scrolling past
 #: the end, and that padding grows with the viewport), and the visible height.
 _CONTENT_HEIGHT_JS = """(outer) => {
@@ -381,10 +384,6 @@ class NotebookPage:
             "nodes => nodes.map(n => n.textContent)"
         )
         return [text for text in dict.fromkeys(texts) if "Traceback" in text]
-
-    def stderr_outputs(self) -> list[str]:
-        """Text of every stderr output (tracebacks, warnings)."""
-        return self.panel.locator(STDERR_OUTPUT).evaluate_all("nodes => nodes.map(n => n.textContent)")
 
     def screenshot(self, path: Path) -> Path:
         """A full-page screenshot of the whole notebook, not just the part in view.
