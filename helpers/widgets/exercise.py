@@ -73,6 +73,13 @@ class CaseExercise:
             ]
         )
         self.widget.add_class("eic-exercise")
+        self.flag.add_class("eic-flag")
+        self.hold.add_class("eic-hold")
+        self.check_button.add_class("eic-check")
+        self.reveal_button.add_class("eic-show-answer")
+        self.live.add_class("eic-live")
+        self.feedback.add_class("eic-feedback-area")
+        self.reveal.add_class("eic-reveal-area")
         self._show_live()
 
     @staticmethod
