@@ -81,7 +81,8 @@ def lab(extra: list[str]) -> None:
     """Open JupyterLab on the start page, serving only on this machine."""
     setup()
     _run(BIN / "jupyter", "lab", f"--ServerApp.root_dir={NOTEBOOKS}",
-         "--ServerApp.ip=127.0.0.1", *_root_flags(), *extra, "01_start_here.ipynb", cwd=NOTEBOOKS)
+         "--ServerApp.ip=127.0.0.1", "--LabApp.default_url=/lab/tree/01_start_here.ipynb",
+         *_root_flags(), *extra, cwd=NOTEBOOKS)
 
 
 def notebooks(names: list[str]) -> None:
