@@ -19,6 +19,9 @@ from typing import IO, Any
 from .errors import DuplicateKeyError, JSONLoadError
 
 __all__ = [
+    "STRICT_DECODER",
+    "RepeatedKey",
+    "decode_utf8",
     "loads_strict",
     "load_json_file",
     "iter_json_lines",
@@ -29,7 +32,10 @@ __all__ = [
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-class _DuplicateKey(Exception):
+class RepeatedKey(Exception):
+    """Raised inside :data:`STRICT_DECODER` when an object repeats a key; callers
+    turn it into :class:`~helpers.errors.DuplicateKeyError` with the source and line."""
+
     def __init__(self, key: str) -> None:
         super().__init__(key)
         self.key = key
@@ -41,7 +47,7 @@ def _pairs_to_dict(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         seen: set[str] = set()
         for key, _ in pairs:
             if key in seen:
-                raise _DuplicateKey(key)
+                raise RepeatedKey(key)
             seen.add(key)
     return result
 
@@ -50,7 +56,8 @@ def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
 
-_DECODER = json.JSONDecoder(
+#: A decoder that raises :class:`RepeatedKey` on a repeated key and refuses NaN/Infinity.
+STRICT_DECODER = json.JSONDecoder(
     object_pairs_hook=_pairs_to_dict, parse_constant=_refuse_constant
 )
 
@@ -62,8 +69,8 @@ def loads_strict(text: str, *, source: str = "<input>", line: int | None = None)
     for a whole document the error's own line number is used.
     """
     try:
-        return _DECODER.decode(text)
-    except _DuplicateKey as dup:
+        return STRICT_DECODER.decode(text)
+    except RepeatedKey as dup:
         raise DuplicateKeyError(dup.key, source=source, line=line) from None
     except json.JSONDecodeError as exc:
         raise JSONLoadError(
@@ -81,7 +88,8 @@ def loads_strict(text: str, *, source: str = "<input>", line: int | None = None)
         ) from None
 
 
-def _decode_utf8(data: bytes, source: str) -> str:
+def decode_utf8(data: bytes, source: str) -> str:
+    """Decode UTF-8 (a leading byte-order mark is dropped); errors name the source and line."""
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -98,7 +106,7 @@ def load_json_file(path: str | Path) -> Any:
         data = path.read_bytes()
     except OSError as exc:
         raise JSONLoadError(f"cannot be read ({exc.strerror})", source=str(path)) from None
-    return loads_strict(_decode_utf8(data, str(path)), source=str(path))
+    return loads_strict(decode_utf8(data, str(path)), source=str(path))
 
 
 class JsonLine:

@@ -37,7 +37,7 @@ from .errors import (
     describe_value,
 )
 from .fastpath import fast_answer_key, loads_fast
-from .jsonio import JsonLine, loads_strict
+from .jsonio import STRICT_DECODER, JsonLine, RepeatedKey, decode_utf8, loads_strict
 from .paths import fixtures_dir, project_root
 
 __all__ = [
@@ -401,28 +401,6 @@ class AnswerKey:
         return not self.errors
 
 
-class _RepeatedKey(Exception):
-    def __init__(self, key: str) -> None:
-        super().__init__(key)
-        self.key = key
-
-
-def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    result = dict(pairs)
-    if len(result) != len(pairs):
-        seen: set[str] = set()
-        for key, _ in pairs:
-            if key in seen:
-                raise _RepeatedKey(key)
-            seen.add(key)
-    return result
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not valid JSON")
-
-
-_VALUE_DECODER = json.JSONDecoder(object_pairs_hook=_pairs, parse_constant=_no_constant)
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
 
 
@@ -476,8 +454,8 @@ def _members(text: str, source: str) -> Iterator[tuple[str, Any, int]]:
                 raise fail("not valid JSON: expected ':' after an ID", pos, key)
             pos = _WHITESPACE.match(text, pos + 1).end()
             try:
-                value, pos = _VALUE_DECODER.raw_decode(text, pos)
-            except _RepeatedKey as dup:
+                value, pos = STRICT_DECODER.raw_decode(text, pos)
+            except RepeatedKey as dup:
                 raise DuplicateKeyError(dup.key, source=source, line=line) from None
             except json.JSONDecodeError as exc:
                 raise fail(f"not valid JSON: {exc.msg}", exc.pos, key) from None
@@ -499,14 +477,6 @@ def _members(text: str, source: str) -> Iterator[tuple[str, Any, int]]:
         raise fail("not valid JSON: extra data after the object", pos)
 
 
-def _decode(data: bytes, source: str) -> str:
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise JSONLoadError(f"not UTF-8 text (byte {exc.start})", source=source, line=line) from None
-
-
 def read_answer_key_object(data: bytes, *, source: str) -> AnswerKey:
     """Read an answer key written as one JSON object ``{id: answer}``.
 
@@ -521,7 +491,7 @@ def read_answer_key_object(data: bytes, *, source: str) -> AnswerKey:
         key.answers = fast
         return key
     try:
-        text = _decode(data, source)
+        text = decode_utf8(data, source)
     except JSONLoadError as exc:
         key.errors.append(exc)
         return key
