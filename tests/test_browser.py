@@ -9,6 +9,9 @@ gets one tab, opened and run once (see ``tests/lab_session.py``).
 * every filled case, through its widget's own controls: a wrong answer gets its
   targeted feedback, the right answer is fully correct, the worked answer shows,
   and the ``<details>`` fallback shows the same answer;
+* the practice drill in ``04_practice.ipynb``: a wrong first case is scored with its
+  targeted feedback, *Next case* moves on, the next case answered right is fully
+  correct, and the score and progress bar follow; nothing is saved;
 * every sandbox updates when edited and shows a clear error for bad input;
 * markup in case IDs renders as text and runs nothing.
 
@@ -25,6 +28,7 @@ import shutil
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Locator, expect, sync_playwright
@@ -32,8 +36,16 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 import helpers
 from helpers.cases import Case
-from helpers.grading import Answer, answer_fields, candidate_ids, correct_answer
+from helpers.grading import Answer, answer_fields, candidate_ids, correct_answer, grade
 from helpers.jsonio import dumps_compact
+from helpers.practice import (
+    DEFAULT_PROGRESS_FILE,
+    DEFAULT_SEED,
+    PROGRESS_FORMAT,
+    drill_order,
+    practice_cases,
+    rules_missed,
+)
 from helpers.render import REVEAL_SUMMARY
 from lab_session import (
     DOC_SCREENSHOTS,
@@ -109,6 +121,15 @@ DOC_CASE = "lost-comparison"
 def _exact(text: str) -> re.Pattern[str]:
     """A pattern matching exactly ``text`` (surrounding whitespace allowed)."""
     return re.compile(rf"^\s*{re.escape(text)}\s*$")
+
+
+def _verbatim(text: str) -> re.Pattern[str]:
+    """A pattern matching exactly ``text``, character for character.
+
+    Playwright normalizes plain-string text (it drops U+200B and folds whitespace);
+    regular expressions are matched against the raw text.
+    """
+    return re.compile(rf"^{re.escape(text)}$")
 
 
 # --- fixtures ---------------------------------------------------------------
@@ -208,21 +229,34 @@ def test_error_checks_see_a_traceback_and_a_console_error(lab: Lab) -> None:
 
 
 class ExerciseWidget:
-    """The work-it-yourself widget of one case, driven only through its own controls."""
+    """The work-it-yourself widget of one case, driven only through its own controls.
 
-    def __init__(self, notebook: NotebookPage, case: Case, report: BrowserReport) -> None:
+    Its parts are found by the CSS classes the widget sets (``eic-flag``, ``eic-hold``,
+    ``eic-check``, ...), and each ID's checkbox by its exact label inside its column.
+    """
+
+    def __init__(
+        self, notebook: NotebookPage, case: Case, report: BrowserReport, *, within: Locator | None = None
+    ) -> None:
         self.page = notebook.page
         self.case = case
         self.report = report
-        self.root = notebook.panel.locator(".eic-exercise").filter(
+        self.root = (within if within is not None else notebook.panel).locator(".eic-exercise").filter(
             has=self.page.locator("code").filter(has_text=_exact(case.id))
         )
         expect(self.root).to_have_count(1)
 
     def _checkbox(self, field: str, case_id: str) -> Locator:
-        return self.root.locator(f".widget-checkbox.eic-{field}").filter(
-            has=self.page.get_by_text(case_id, exact=True)
+        """The checkbox for ``case_id`` in the ``field`` column, matched on its exact label.
+
+        A regular expression, because Playwright's plain text matching drops zero-width
+        spaces and folds whitespace, and look-alike IDs differ in exactly those.
+        """
+        checkbox = self.root.locator(f".eic-column-{field} .widget-checkbox.eic-{field}").filter(
+            has=self.page.locator("label.widget-label-basic span").filter(has_text=_verbatim(case_id))
         )
+        expect(checkbox).to_have_count(1)
+        return checkbox
 
     def _tick(self, checkbox: Locator, wanted: bool) -> None:
         """Click the checkbox's label if its state is not ``wanted``."""
@@ -239,22 +273,22 @@ class ExerciseWidget:
             self._tick(self._checkbox(first, case_id), case_id in answer.missing)
             self._tick(self._checkbox(second, case_id), case_id in answer.second)
         if answer.flag is not None:
-            toggle = self.root.locator("button.widget-toggle-button").filter(
+            toggle = self.root.locator(".eic-flag button.widget-toggle-button").filter(
                 has_text=_exact("true" if answer.flag else "false")
             )
             toggle.click()
             expect(toggle).to_have_class(re.compile(r"\bmod-active\b"))
-        self._tick(self.root.locator(":scope > .widget-checkbox"), answer.hold)
-        live = self.root.locator(".widget-html-content").filter(
-            has_text="The JSON you are building"
-        ).locator("pre.eic-json")
-        expect(live).to_have_text(dumps_compact(answer.as_dict(self.case)))
+        self._tick(self.root.locator(".widget-checkbox.eic-hold"), answer.hold)
+        live = self.root.locator(".eic-live .widget-html-content")
+        expect(live).to_contain_text("The JSON you are building")
+        expect(live.locator("pre.eic-json")).to_have_text(_verbatim(dumps_compact(answer.as_dict(self.case))))
 
     def check(self) -> Locator:
         """Click *Check my answer* and return the feedback, timing click to feedback."""
-        feedback = self.root.locator(".eic-feedback")
+        feedback = self.root.locator(".eic-feedback-area .eic-feedback")
         expect(feedback).to_have_count(0)  # changing a control clears old feedback
-        button = self.root.locator("button.widget-button").filter(has_text=_exact("Check my answer"))
+        button = self.root.locator("button.eic-check")
+        expect(button).to_have_text(_exact("Check my answer"))
         started = time.perf_counter()
         button.click()
         try:
@@ -266,9 +300,11 @@ class ExerciseWidget:
 
     def reveal(self) -> Locator:
         """Click *Show the worked answer* and return the revealed block."""
-        revealed = self.root.locator(".eic-reveal")
+        revealed = self.root.locator(".eic-reveal-area .eic-reveal")
         expect(revealed).to_have_count(0)
-        self.root.locator("button.widget-button").filter(has_text=_exact(REVEAL_SUMMARY)).click()
+        button = self.root.locator("button.eic-show-answer")
+        expect(button).to_have_text(_exact(REVEAL_SUMMARY))
+        button.click()
         expect(revealed).to_be_visible()
         return revealed
 
@@ -324,6 +360,110 @@ def test_filled_case_through_the_widget(lab: Lab, case: Case) -> None:
     expect(fallback).to_be_visible()
     _expect_worked_answer(fallback, case)
     assert " ".join(fallback.inner_text().split()) == " ".join(revealed.inner_text().split())
+    _no_new_console_errors(notebook, before)
+
+
+# --- the practice drill -----------------------------------------------------
+
+PRACTICE_NOTEBOOK = "04_practice.ipynb"
+
+
+def _expect_progress_bar(drill: Locator, done: int, total: int) -> None:
+    """The drill's progress bar is filled to ``done`` of ``total``."""
+    fill = drill.locator(".eic-progress-bar .progress-bar")
+    expect(fill).to_have_count(1)
+    want = 100 * done / total
+    try:
+        drill.page.wait_for_function(
+            "([bar, want]) => Math.abs(parseFloat(bar.style.width) - want) < 0.01",
+            arg=[fill.element_handle(), want],
+            timeout=WIDGET_TIMEOUT_MS,
+            polling=100,
+        )
+    except PlaywrightTimeoutError:
+        width = fill.evaluate("bar => bar.style.width")
+        pytest.fail(f"progress bar width is {width!r}, expected {want:.2f}% ({done} of {total} done)")
+
+
+def _progress_files(folder: Path) -> list[Path]:
+    """Files under ``folder`` that are, or are on the way to being, a practice progress file."""
+    found = []
+    for path in folder.rglob("*"):
+        if not path.is_file() or path.suffix == ".ipynb":
+            continue
+        if DEFAULT_PROGRESS_FILE in path.name or PROGRESS_FORMAT.encode() in path.read_bytes():
+            found.append(path)
+    return found
+
+
+def test_practice_drill_through_the_widget(lab: Lab) -> None:
+    """After Run All: a wrong first case, Next case, a right second case; score and bar follow.
+
+    Everything goes through the drill's own controls. Save is never pressed, and no
+    progress file appears in the served notebooks folder.
+    """
+    order = drill_order(practice_cases(), seed=DEFAULT_SEED)
+    total = len(order)
+    first, second = order[0], order[1]
+    blank = Answer(first.check)
+    wrong = grade(first, blank)
+    assert not wrong.correct and wrong.mistakes, f"{first.id}: the blank answer must be wrong"
+    right = correct_answer(second)
+    assert grade(second, right).correct
+
+    notebook = lab.notebook(PRACTICE_NOTEBOOK)
+    before = len(notebook.console_errors)
+    assert not _progress_files(lab.root)
+    drill = notebook.panel.locator(".eic-practice")
+    expect(drill).to_have_count(1)
+    case_view = drill.locator(".eic-case")
+    score = drill.locator(".eic-score")
+    scored = drill.locator(".eic-scored")
+    next_button = drill.locator("button.eic-next")
+    expect(next_button).to_have_text(_exact("Next case"))
+
+    expect(case_view).to_contain_text(f"Case 1 of {total}: {first.title}")
+    expect(score).to_have_text(_exact(f"Score: nothing checked yet · 0 of {total} cases done"))
+    _expect_progress_bar(drill, 0, total)
+    expect(next_button).to_be_disabled()
+
+    # First case: check with nothing chosen.
+    widget = ExerciseWidget(notebook, first, lab.report, within=drill)
+    widget.give(blank)  # the controls start blank: the live JSON shows the blank answer
+    feedback = widget.check()
+    expect(feedback).to_have_class(re.compile(r"\beic-wrong\b"))
+    expect(feedback).to_contain_text("Not yet")
+    expect(feedback.locator("li")).to_have_count(len(wrong.mistakes))
+    for mistake in wrong.mistakes:
+        line = _verbatim(f"{mistake.field}: {mistake.message}")
+        expect(feedback.locator("li").filter(has_text=line)).to_have_count(1)
+    missed = ", ".join(rules_missed(first, wrong))
+    expect(scored).to_contain_text(f"Scored: not correct. Rules missed: {missed}.")
+    expect(score).to_have_text(_exact(f"Score: 0 of 1 correct (0%) · 1 of {total} cases done"))
+    _expect_progress_bar(drill, 1, total)
+    expect(next_button).to_be_enabled()
+
+    # Next case: the counter advances and the new case starts unscored.
+    next_button.click()
+    expect(case_view).to_contain_text(f"Case 2 of {total}: {second.title}")
+    expect(next_button).to_be_disabled()
+    expect(scored).to_have_text("")
+    expect(drill.locator(".eic-exercise")).to_have_count(1)
+
+    # Second case: the right answer, ticked by label in the right columns.
+    widget = ExerciseWidget(notebook, second, lab.report, within=drill)
+    widget.give(right)
+    feedback = widget.check()
+    expect(feedback).to_have_class(re.compile(r"\beic-correct\b"))
+    expect(feedback).to_contain_text("Fully correct")
+    expect(scored).to_contain_text("Scored: correct.")
+    expect(score).to_have_text(_exact(f"Score: 1 of 2 correct (50%) · 2 of {total} cases done"))
+    _expect_progress_bar(drill, 2, total)
+    expect(next_button).to_be_enabled()
+
+    expect(drill.locator(".eic-file-status")).to_have_text("")
+    assert not _progress_files(lab.root), "a progress file was written without pressing Save"
+    assert not notebook.error_outputs()
     _no_new_console_errors(notebook, before)
 
 
@@ -478,11 +618,15 @@ def test_markup_in_case_ids_renders_as_text(lab: Lab) -> None:
         expect(widget).to_have_count(1)
         expect(widget.locator(".widget-checkbox").filter(
             has=page.get_by_text(MARKUP, exact=True))).to_have_count(2)
-        widget.locator("button.widget-toggle-button").filter(has_text=_exact("false")).click()
-        widget.locator("button.widget-button").filter(has_text=_exact("Check my answer")).click()
-        expect(widget.locator(".eic-feedback li").first).to_contain_text(MARKUP)
-        widget.locator("button.widget-button").filter(has_text=_exact(REVEAL_SUMMARY)).click()
-        expect(widget.locator(".eic-reveal")).to_contain_text(f"Reason: Reason {MARKUP}")
+        widget.locator(".eic-flag button.widget-toggle-button").filter(has_text=_exact("false")).click()
+        check = widget.locator("button.eic-check")
+        expect(check).to_have_text(_exact("Check my answer"))
+        check.click()
+        expect(widget.locator(".eic-feedback-area .eic-feedback li").first).to_contain_text(MARKUP)
+        reveal = widget.locator("button.eic-show-answer")
+        expect(reveal).to_have_text(_exact(REVEAL_SUMMARY))
+        reveal.click()
+        expect(widget.locator(".eic-reveal-area .eic-reveal")).to_contain_text(f"Reason: Reason {MARKUP}")
     summaries = notebook.panel.locator("details > summary")
     expect(summaries).to_have_count(2)
     for index in range(2):
