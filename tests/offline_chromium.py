@@ -1,42 +1,29 @@
 """Chromium for the site and app browser tests, with the network cut off and watched.
 
-Used by ``tests/test_site.py`` and ``tests/test_app_browser.py``. Debian's
-``/usr/bin/chromium`` only (browser downloads are impossible here). Locally a
-missing browser skips the test with the install command; under ``CI=true`` it
-fails, because CI must run the browser tests.
+Used by ``tests/test_site.py`` and ``tests/test_app_browser.py``. The browser
+comes from :func:`lab_session.chromium_executable`: Debian's ``/usr/bin/chromium``
+(browser downloads are impossible here); locally a missing browser skips the
+test with the install command, and under ``CI=true`` it fails.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import pytest
 from playwright.sync_api import Page, Route, sync_playwright
 
-CHROMIUM = Path("/usr/bin/chromium")
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+from lab_session import CHROMIUM_FLAGS, chromium_executable
+
+#: The same browser and flags as the JupyterLab browser tests (``EIC_CHROMIUM`` overrides).
+FLAGS = CHROMIUM_FLAGS
 
 
 def require_chromium() -> Path:
     """The browser, or a skip (locally) / failure (``CI=true``) saying how to install it."""
-    if CHROMIUM.is_file() and os.access(CHROMIUM, os.X_OK):
-        return CHROMIUM
-    message = f"no Chromium at {CHROMIUM}; install it with `apt-get install -y chromium`"
-    if os.environ.get("CI", "").strip().lower() == "true":
-        pytest.fail(f"CI=true: {message} (.ci/run does this)", pytrace=False)
-    pytest.skip(message)
+    return chromium_executable()
 
 
 @dataclass
