@@ -85,6 +85,19 @@ def lab(extra: list[str]) -> None:
          *_root_flags(), *extra, cwd=NOTEBOOKS)
 
 
+def _stable_widget_ids(name: str, index: int, cell: dict) -> None:
+    """Replace random widget model ids with ones derived from the cell's place.
+
+    No widget state is stored, so the ids point at nothing; stable ids keep a
+    re-run from changing every widget cell (nbval ignores them either way).
+    """
+    for number, output in enumerate(cell.get("outputs", [])):
+        view = output.get("data", {}).get("application/vnd.jupyter.widget-view+json")
+        if view is not None:
+            seed = f"{name}:{index}:{number}".encode()
+            view["model_id"] = hashlib.sha256(seed).hexdigest()[:32]
+
+
 def notebooks(names: list[str]) -> None:
     """Re-execute notebooks in place: outputs stored, no widget state or timings."""
     setup()
@@ -102,8 +115,9 @@ def notebooks(names: list[str]) -> None:
     for path in paths:
         nb = json.loads(path.read_text(encoding="utf-8"))
         nb.get("metadata", {}).pop("widgets", None)
-        for cell in nb["cells"]:
+        for index, cell in enumerate(nb["cells"]):
             cell.get("metadata", {}).pop("execution", None)
+            _stable_widget_ids(path.name, index, cell)
         path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     _say(f"re-executed {len(paths)} notebooks")
 
