@@ -9,6 +9,7 @@ command line").
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -35,8 +36,6 @@ EXIT_USAGE = 2
 EXIT_HELD = 3
 EXIT_BAD_INPUT = 4
 
-#: Outcomes from least to most serious; the most serious seen sets the exit code.
-_SEVERITY = (EXIT_PASS, EXIT_FAILED, EXIT_HELD, EXIT_BAD_INPUT)
 
 _EPILOG = """\
 input
@@ -62,7 +61,9 @@ exit status (the most serious outcome over all lines wins)
   3  held: a rewrite needs staff labels for unresolved targets
   4  bad input: a line could not be checked (malformed JSON, wrong field,
      duplicate key, empty baseline), or the input had no lines
-  2  usage error, or FILE could not be opened
+  2  usage error, FILE could not be opened, or output could not be written
+     (an unwritable path, --results naming the input, a reader that closed
+     the pipe early)
 """
 
 
@@ -124,10 +125,6 @@ output options
   are lost; beyond that they come from a bounded (Misra-Gries) count, and
   "most_often_lost_undercount" says by how much any count may be low.
 """
-
-
-def _rank(code: int) -> int:
-    return _SEVERITY.index(code)
 
 
 def _error_object(number: int, exc: CheckInputError) -> dict[str, Any]:
@@ -227,6 +224,10 @@ def _run_check_command(
         source = file
     results: IO[bytes] | None = None
     if options.results is not None:
+        if file not in (None, "-") and _same_file(file, options.results):
+            err.write(f"{prog}: --results {options.results} is the input file; choose another path\n")
+            stream.close()
+            return EXIT_USAGE
         try:
             results = open(options.results, "wb")
         except OSError as exc:
@@ -257,7 +258,7 @@ def _run_check_command(
         if results is not None:
             results.close()
     if options.summary == "text":
-        out.write(summary_text(summary).encode("utf-8"))
+        out.write(summary_text(summary).encode("utf-8", "backslashreplace"))
     elif options.summary == "json":
         out.write(dumps_compact(summary_json(summary)).encode("utf-8") + b"\n")
     out.flush()
@@ -302,7 +303,7 @@ def _run_key_command(options: _DataOptions, out: IO[bytes], err: IO[str]) -> int
         for problem in result.errors:
             err.write(f"{problem}\n")
         if options.summary == "text":
-            out.write(key_check_text(result, limit=options.max_failures).encode("utf-8"))
+            out.write(key_check_text(result, limit=options.max_failures).encode("utf-8", "backslashreplace"))
         else:
             data = key_check_json(result, limit=options.max_failures)
             out.write(dumps_compact(data).encode("utf-8") + b"\n")
@@ -325,26 +326,37 @@ def _rebaseline(reason: str, fixtures: str | None, err: IO[str]) -> int:
     return EXIT_PASS
 
 
+def _same_file(first: str, second: str) -> bool:
+    """True when both paths name one file (the second need not exist yet)."""
+    try:
+        return os.path.samefile(first, second)
+    except OSError:
+        return os.path.abspath(first) == os.path.abspath(second)
+
+
+def _write_text(text: str, output: str | None, command: str) -> int:
+    """Write ``text`` to ``output`` (or standard output); an unwritable path exits 2."""
+    if output is None:
+        sys.stdout.buffer.write(text.encode("utf-8"))
+        return EXIT_PASS
+    try:
+        Path(output).write_text(text, encoding="utf-8", newline="")
+    except OSError as exc:
+        sys.stderr.write(f"python -m helpers {command}: cannot write {output}: {exc.strerror}\n")
+        return EXIT_USAGE
+    return EXIT_PASS
+
+
 def _export_csv(check: str | None, output: str | None) -> int:
     from .cases import cases_to_csv, filled_cases
 
-    text = cases_to_csv(filled_cases(check))
-    if output is None:
-        sys.stdout.buffer.write(text.encode("utf-8"))
-    else:
-        Path(output).write_text(text, encoding="utf-8", newline="")
-    return EXIT_PASS
+    return _write_text(cases_to_csv(filled_cases(check)), output, "export-csv")
 
 
 def _export_example(check: str, output: str | None) -> int:
     from .example import example_source
 
-    text = example_source(check)
-    if output is None:
-        sys.stdout.buffer.write(text.encode("utf-8"))
-    else:
-        Path(output).write_text(text, encoding="utf-8", newline="")
-    return EXIT_PASS
+    return _write_text(example_source(check), output, "export-example")
 
 
 def _add_data_options(command: argparse.ArgumentParser, check: str) -> None:
@@ -480,7 +492,22 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point; returns the exit status. Taught in ``01_start_here.ipynb``."""
+    """Entry point; returns the exit status. Taught in ``01_start_here.ipynb``.
+
+    A reader that closes the pipe early (``| head``) ends the run with
+    :data:`EXIT_USAGE`, never a traceback or a status that reads as a verdict.
+    """
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # Python would report the closed pipe again at exit; send the rest nowhere.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        sys.stderr.write("python -m helpers: output closed early; not every line was written\n")
+        return EXIT_USAGE
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     if args.command in CHECKS:

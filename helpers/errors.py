@@ -8,6 +8,7 @@ Taught in ``01_start_here.ipynb`` ("When the input is wrong").
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 __all__ = [
@@ -20,9 +21,21 @@ __all__ = [
     "ProgressFileError",
     "BuildError",
     "describe_value",
+    "escape_surrogates",
 ]
 
 _MAX_SHOWN = 60
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _escape_one(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
+def escape_surrogates(text: str) -> str:
+    """Write each lone surrogate as ``\\udXXX`` (as ``JSON.stringify`` does), so text
+    taken from JSON always encodes as UTF-8 in messages, HTML and output."""
+    return _LONE_SURROGATE.sub(_escape_one, text)
 
 
 def describe_value(value: Any) -> str:
@@ -33,7 +46,7 @@ def describe_value(value: Any) -> str:
         text = repr(value)
     if len(text) > _MAX_SHOWN:
         text = text[: _MAX_SHOWN - 1] + "…"
-    return text
+    return escape_surrogates(text)
 
 
 class CheckInputError(ValueError):

@@ -50,11 +50,19 @@ from dataclasses import dataclass
 from typing import Any, Literal
 """
 
-_ERROR_NAMES = ("_MAX_SHOWN", "describe_value", "CheckInputError", "InvalidInputError")
+_ERROR_NAMES = (
+    "_MAX_SHOWN",
+    "_LONE_SURROGATE",
+    "_escape_one",
+    "escape_surrogates",
+    "describe_value",
+    "CheckInputError",
+    "InvalidInputError",
+)
 _ORDERING: tuple[ModuleType, tuple[str, ...]] = (ordering, ("utf16_key", "sorted_ids"))
 _JSON: tuple[ModuleType, tuple[str, ...]] = (
     jsonio,
-    ("_LONE_SURROGATE", "_escape_surrogate", "dumps_compact"),
+    ("dumps_compact",),
 )
 
 #: For each check, the helper definitions the example copies, module by module, in order.

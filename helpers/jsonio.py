@@ -11,12 +11,11 @@ Taught in ``01_start_here.ipynb`` ("When the input is wrong").
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from .errors import DuplicateKeyError, JSONLoadError
+from .errors import DuplicateKeyError, JSONLoadError, escape_surrogates
 
 __all__ = [
     "STRICT_DECODER",
@@ -29,7 +28,6 @@ __all__ = [
     "JsonLine",
 ]
 
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class RepeatedKey(Exception):
@@ -78,8 +76,11 @@ def loads_strict(text: str, *, source: str = "<input>", line: int | None = None)
             source=source,
             line=line if line is not None else exc.lineno,
         ) from None
-    except ValueError as exc:  # from _refuse_constant
-        raise JSONLoadError(str(exc), source=source, line=line) from None
+    except ValueError as exc:  # NaN/Infinity, or an integer too long to convert
+        message = str(exc)
+        if "is not valid JSON" not in message:
+            message = "a number has too many digits to read (more than 4300)"
+        raise JSONLoadError(message, source=source, line=line) from None
     except RecursionError:
         raise JSONLoadError(
             "arrays or objects are nested too deeply to check",
@@ -156,15 +157,14 @@ def iter_json_lines(stream: IO[bytes] | Iterable[bytes], *, source: str) -> Iter
             yield JsonLine(number, error=exc)
 
 
-def _escape_surrogate(match: re.Match[str]) -> str:
-    return f"\\u{ord(match.group()):04x}"
-
-
 def dumps_compact(value: Any) -> str:
-    """Serialise ``value`` exactly as JavaScript's ``JSON.stringify`` would.
+    """Serialise ``value`` as JavaScript's ``JSON.stringify`` would.
 
     No spaces, no ASCII escaping; lone surrogates are escaped as ``\\udXXX``
-    (as ``JSON.stringify`` does), so the result always encodes as UTF-8.
+    (as ``JSON.stringify`` does), so the result always encodes as UTF-8. Strings,
+    booleans, null, lists, objects and integers below 2**53 (everything the
+    checks write) come out identical; a float carried through from input is
+    written as Python writes it (``1.0`` where JavaScript writes ``1``).
     """
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    return _LONE_SURROGATE.sub(_escape_surrogate, text)
+    return escape_surrogates(text)

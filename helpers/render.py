@@ -15,7 +15,7 @@ from typing import Any
 
 from .cases import Case
 from .checks import run_check
-from .errors import CheckInputError
+from .errors import CheckInputError, escape_surrogates
 from .explain import explain
 from .jsonio import dumps_compact, loads_strict
 
@@ -43,7 +43,7 @@ REVEAL_SUMMARY = "Show the worked answer"
 
 def esc(text: Any) -> str:
     """Escape ``text`` for HTML, quotes included."""
-    return html.escape(str(text), quote=True)
+    return html.escape(escape_surrogates(str(text)), quote=True)
 
 
 @dataclass(frozen=True)

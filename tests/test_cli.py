@@ -252,3 +252,61 @@ def test_export_csv_to_a_file_and_for_one_check(run_cli, tmp_path):
     rows = done.stdout.decode("utf-8").splitlines()
     assert rows[0] == "check,id,title,input,expected,decision,reason"
     assert [row.split(",")[0] for row in rows[1:]] == ["sentinels"] * 3
+
+
+# --- output that cannot be written ----------------------------------------
+
+
+def test_results_naming_the_input_file_is_refused_and_the_input_kept(run_cli, tmp_path):
+    """`--results` pointing at FILE would truncate the input before reading it."""
+    path = tmp_path / "mine.jsonl"
+    text = jsonl('{"original":["a"],"rewritten":["a"]}', '{"original":["a"],"rewritten":[]}')
+    path.write_text(text, encoding="utf-8")
+    done = run_cli("target-scope", str(path), "--summary-json", "--results", str(path))
+    assert done.returncode == 2
+    assert b"is the input file" in done.stderr
+    assert path.read_text(encoding="utf-8") == text
+
+
+@pytest.mark.parametrize("command", [["export-csv"], ["export-example", "--check", "sentinels"]])
+def test_an_unwritable_output_path_exits_2_with_a_message(run_cli, tmp_path, command):
+    done = run_cli(*command, "-o", str(tmp_path))
+    assert done.returncode == 2
+    assert f"cannot write {tmp_path}".encode() in done.stderr
+    assert b"Traceback" not in done.stderr
+
+
+def test_a_reader_closing_the_pipe_early_exits_2_without_a_traceback(tmp_path):
+    """`... | head -1`: the run stops with exit 2, never a traceback or a verdict code."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "many.jsonl"
+    path.write_text(jsonl(*['{"original":["a"],"rewritten":["a"]}'] * 50_000), encoding="utf-8")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "helpers", "target-scope", str(path)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    first = process.stdout.readline()
+    process.stdout.close()
+    stderr = process.stderr.read()
+    process.wait(timeout=60)
+    assert first == b'{"missing":[],"added":[],"preserved":true}\n'
+    assert process.returncode == 2
+    assert b"output closed early" in stderr
+    assert b"Traceback" not in stderr
+
+
+def test_a_summary_with_a_lone_surrogate_id_is_written_escaped(run_cli):
+    done = run_cli("target-scope", "--summary", stdin=jsonl('{"original":["\\ud800"],"rewritten":["x"]}'))
+    assert done.returncode == 1
+    assert 'lost "\\ud800"' in done.stdout.decode("utf-8")
+    assert b"Traceback" not in done.stderr
+
+
+def test_a_number_too_long_to_read_is_a_clear_bad_line(run_cli):
+    done = run_cli("target-scope", stdin=jsonl('{"original":[' + "9" * 5000 + '],"rewritten":[]}'))
+    assert done.returncode == 4
+    assert output_lines(done) == [
+        '{"line":1,"field":null,"error":"a number has too many digits to read (more than 4300)"}'
+    ]

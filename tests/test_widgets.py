@@ -184,9 +184,20 @@ def test_sentinel_sandbox_shows_diffs_and_refuses_bad_keys() -> None:
     sandbox.inputs["baseline"].value = "{}"
     sandbox.inputs["proposed"].value = '{"S1": "R"}'
     assert "baseline has no sentinel IDs" in sandbox.result.value
-    sandbox.inputs["proposed"].value = f'{{"{html.escape("x")}": 5}}'
-    sandbox.inputs["baseline"].value = '{"<b>S</b>": "R"}'
-    assert "<b>S</b>" not in sandbox.result.value
+    sandbox.inputs["baseline"].value = '{"<b>S</b>": "R", "<i>T</i>": "A"}'
+    sandbox.inputs["proposed"].value = '{"<b>S</b>": "<script>x</script>"}'
+    shown = sandbox.result.value
+    assert "&lt;b&gt;S&lt;/b&gt; changed" in shown
+    assert "&lt;i&gt;T&lt;/i&gt; is missing" in shown
+    assert "&lt;script&gt;" in shown
+    assert "<b>S</b>" not in shown and "<i>T</i>" not in shown and "<script>" not in shown
+
+
+def test_lone_surrogates_reach_html_as_escapes() -> None:
+    sandbox = TargetScopeSandbox()
+    sandbox.inputs["rewritten"].value = '["induction", "\\ud800"]'
+    assert "\\ud800 was added" in sandbox.result.value
+    sandbox.result.value.encode("utf-8")  # a raw surrogate would not encode
 
 
 _ids = st.sampled_from(["a", "b", "c", "A", "a ", "😀", "<i>"])

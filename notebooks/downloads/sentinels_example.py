@@ -32,6 +32,19 @@ from typing import Any, Literal
 _MAX_SHOWN = 60
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _escape_one(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
+def escape_surrogates(text: str) -> str:
+    """Write each lone surrogate as ``\\udXXX`` (as ``JSON.stringify`` does), so text
+    taken from JSON always encodes as UTF-8 in messages, HTML and output."""
+    return _LONE_SURROGATE.sub(_escape_one, text)
+
+
 def describe_value(value: Any) -> str:
     """Return a short JSON-style rendering of ``value`` for error messages."""
     try:
@@ -40,7 +53,7 @@ def describe_value(value: Any) -> str:
         text = repr(value)
     if len(text) > _MAX_SHOWN:
         text = text[: _MAX_SHOWN - 1] + "…"
-    return text
+    return escape_surrogates(text)
 
 
 class CheckInputError(ValueError):
@@ -141,21 +154,17 @@ def require_record(
 # ---- copied from helpers/jsonio.py ----
 
 
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def _escape_surrogate(match: re.Match[str]) -> str:
-    return f"\\u{ord(match.group()):04x}"
-
-
 def dumps_compact(value: Any) -> str:
-    """Serialise ``value`` exactly as JavaScript's ``JSON.stringify`` would.
+    """Serialise ``value`` as JavaScript's ``JSON.stringify`` would.
 
     No spaces, no ASCII escaping; lone surrogates are escaped as ``\\udXXX``
-    (as ``JSON.stringify`` does), so the result always encodes as UTF-8.
+    (as ``JSON.stringify`` does), so the result always encodes as UTF-8. Strings,
+    booleans, null, lists, objects and integers below 2**53 (everything the
+    checks write) come out identical; a float carried through from input is
+    written as Python writes it (``1.0`` where JavaScript writes ``1``).
     """
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    return _LONE_SURROGATE.sub(_escape_surrogate, text)
+    return escape_surrogates(text)
 
 
 # ---- copied from helpers/sentinels.py ----
