@@ -627,19 +627,51 @@ def progress_from_data(
     return Progress(seed, tuple(order), attempts)
 
 
+def _shown_path(path: str | Path) -> str:
+    """``path`` as text safe to show and send: lone surrogates and control characters escaped."""
+    text = os.fspath(path)
+    if isinstance(text, bytes):  # pragma: no cover - str paths only in practice
+        text = os.fsdecode(text)
+    return "".join(
+        char if char.isprintable() and not "\ud800" <= char <= "\udfff" else ascii(char)[1:-1]
+        for char in text
+    )
+
+
+def _path_problem(exc: OSError | ValueError) -> str:
+    """Why ``exc`` stops a path being used, in a few plain words."""
+    if isinstance(exc, UnicodeError):
+        return "it has characters a file name cannot hold"
+    if isinstance(exc, OSError):
+        return exc.strerror or type(exc).__name__
+    if "null" in str(exc):
+        return "it contains a null character"
+    return str(exc) or type(exc).__name__
+
+
+def _checked_path(path: str | Path) -> Path:
+    """``path`` expanded, or ValueError when no file could have that name (a null, a lone surrogate)."""
+    path = Path(path).expanduser()
+    if b"\0" in os.fsencode(path):  # os.fsencode raises UnicodeEncodeError for a lone surrogate
+        raise ValueError("embedded null character in path")
+    return path
+
+
 def _read_progress(path: Path) -> Any:
     if path.is_dir():
-        raise ProgressFileError("is a folder, not a progress file", path=str(path))
+        raise ProgressFileError("is a folder, not a progress file", path=_shown_path(path))
     try:
         data = path.read_bytes()
     except OSError as exc:
-        raise ProgressFileError(f"cannot be read ({exc.strerror})", path=str(path)) from None
+        raise ProgressFileError(f"cannot be read ({exc.strerror})", path=_shown_path(path)) from None
     try:
-        return loads_strict(data.decode("utf-8-sig"), source=str(path))
+        return loads_strict(data.decode("utf-8-sig"), source=_shown_path(path))
     except UnicodeDecodeError as exc:
-        raise ProgressFileError(f"is not UTF-8 text (byte {exc.start}), so not a progress file", path=str(path)) from None
+        raise ProgressFileError(
+            f"is not UTF-8 text (byte {exc.start}), so not a progress file", path=_shown_path(path)
+        ) from None
     except JSONLoadError as exc:
-        raise ProgressFileError(f"is not a progress file: {exc.detail}", path=str(path)) from None
+        raise ProgressFileError(f"is not a progress file: {exc.detail}", path=_shown_path(path)) from None
 
 
 def load_progress(
@@ -651,17 +683,33 @@ def load_progress(
     """Read a progress file (default in the working folder); the file is never changed.
 
     Raises :class:`~helpers.errors.ProgressFileError` when it is missing,
-    corrupt, foreign, or refers to cases these practice cases lack.
+    corrupt, foreign, or refers to cases these practice cases lack, or when
+    the path itself cannot be used (a null character, an over-long name).
     Taught in ``04_practice.ipynb`` ("Keeping your progress").
     """
-    path = Path(path).expanduser()
-    if not path.exists():
-        raise ProgressFileError("does not exist; save your progress there first", path=str(path))
+    try:
+        path = _checked_path(path)
+        if not path.exists():
+            raise ProgressFileError("does not exist; save your progress there first", path=_shown_path(path))
+        data = _read_progress(path)
+    except ProgressFileError:
+        raise
+    except (OSError, ValueError) as exc:
+        raise ProgressFileError(f"cannot be read ({_path_problem(exc)})", path=_shown_path(path)) from None
     return progress_from_data(
-        _read_progress(path),
+        data,
         cases=cases if cases is not None else practice_cases(),
         rules=rules if rules is not None else load_rules(),
-        source=str(path),
+        source=_shown_path(path),
+    )
+
+
+def _continues(progress: Progress, earlier: Progress) -> bool:
+    """True when ``progress`` is ``earlier`` carried on: same drill, every earlier check kept."""
+    return (
+        progress.seed == earlier.seed
+        and progress.order == earlier.order
+        and all(progress.attempts.get(key) == attempt for key, attempt in earlier.attempts.items())
     )
 
 
@@ -674,27 +722,49 @@ def save_progress(
 ) -> Path:
     """Write ``progress`` as JSON to ``path`` (default in the working folder), atomically.
 
-    An existing file is replaced only if it is itself a valid progress file
-    (checked as :func:`load_progress` checks it); anything else raises
-    :class:`~helpers.errors.ProgressFileError` and is left untouched. Returns
-    the path written. Taught in ``04_practice.ipynb`` ("Keeping your progress").
+    An existing file is replaced only if it is a valid progress file (checked
+    as :func:`load_progress` checks it) of the same drill (seed and order)
+    whose checks ``progress`` still holds, so saving never loses checked
+    cases; anything else raises :class:`~helpers.errors.ProgressFileError`
+    and is left untouched. Returns the path written.
+    Taught in ``04_practice.ipynb`` ("Keeping your progress").
     """
-    path = Path(path).expanduser()
+    try:
+        path = _checked_path(path)
+        return _save_progress(progress, path, cases=cases, rules=rules)
+    except ProgressFileError:
+        raise
+    except (OSError, ValueError) as exc:
+        raise ProgressFileError(f"cannot be written ({_path_problem(exc)})", path=_shown_path(path)) from None
+
+
+def _save_progress(
+    progress: Progress, path: Path, *, cases: Iterable[PracticeCase] | None, rules: Sequence[Rule] | None
+) -> Path:
+    shown = _shown_path(path)
     if path.exists() or path.is_symlink():
         try:
-            load_progress(path, cases=cases, rules=rules)
+            earlier = load_progress(path, cases=cases, rules=rules)
         except ProgressFileError as exc:
             raise ProgressFileError(
-                f"{exc.message}; it was not overwritten, so choose another path", path=str(path)
+                f"{exc.message}; it was not overwritten, so choose another path", path=shown
             ) from None
+        if not _continues(progress, earlier):
+            raise ProgressFileError(
+                f"holds other progress (seed {earlier.seed}, {earlier.done} checked cases); "
+                "press Load progress to continue it, or choose another path",
+                path=shown,
+            )
     folder = path.parent
     if not folder.is_dir():
-        raise ProgressFileError(f"cannot be written: the folder {folder} does not exist", path=str(path))
+        raise ProgressFileError(
+            f"cannot be written: the folder {_shown_path(folder)} does not exist", path=shown
+        )
     text = json.dumps(progress.to_data(), ensure_ascii=False, indent=1) + "\n"
     try:
         handle, tmp_name = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
     except OSError as exc:
-        raise ProgressFileError(f"cannot be written ({exc.strerror})", path=str(path)) from None
+        raise ProgressFileError(f"cannot be written ({exc.strerror})", path=shown) from None
     tmp = Path(tmp_name)
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
@@ -704,5 +774,5 @@ def save_progress(
         os.replace(tmp, path)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
-        raise ProgressFileError(f"cannot be written ({exc.strerror})", path=str(path)) from None
+        raise ProgressFileError(f"cannot be written ({exc.strerror})", path=shown) from None
     return path

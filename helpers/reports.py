@@ -413,8 +413,13 @@ def chart_numbers(summary: BatchSummary) -> str:
     if summary.check == "target-scope":
         lines.append("most often lost:")
         top = summary.lost_targets.most_common(TOP_LOST)
-        lines += [f"  {target}: {count}" for target, count in top] or ["  (none)"]
+        lines += [f"  {_plain_label(target)}: {count}" for target, count in top] or ["  (none)"]
     return "\n".join(lines)
+
+
+def _plain_label(text: str) -> str:
+    """``text`` as a chart label: each lone surrogate (which no font can draw) shown as its ``\\udXXX`` escape."""
+    return "".join(f"\\u{ord(char):04x}" if "\ud800" <= char <= "\udfff" else char for char in text)
 
 
 def _bars(
@@ -422,22 +427,21 @@ def _bars(
 ) -> None:
     positions = list(range(len(labels)))
     ax.barh(positions, values, color=list(colours), height=0.7)
-    ax.set_yticks(positions, labels=list(labels))
+    # parse_math=False: a label is an ID, drawn exactly as written, never read as $mathtext$.
+    ax.set_yticks(positions, labels=[_plain_label(label) for label in labels], parse_math=False)
     ax.set_ylim(max(len(labels), 4) - 0.5, -0.5)
-    ax.set_title(title, fontsize=10)
-    ax.set_xlabel("records")
+    ax.set_title(title, fontsize=10, parse_math=False)
+    ax.set_xlabel("records", parse_math=False)
     for pos, value in zip(positions, values):
-        ax.annotate(str(value), (value, pos), xytext=(3, 0), textcoords="offset points", va="center", fontsize=8)
+        ax.annotate(
+            str(value), (value, pos), xytext=(3, 0), textcoords="offset points", va="center", fontsize=8,
+            parse_math=False,
+        )
     ax.margins(x=0.15)
 
 
-def outcome_chart(summary: BatchSummary) -> Chart:
-    """Bars of the outcomes and, for target scope, of the most often lost targets.
-
-    Drawn with matplotlib's object interface (no global pyplot state) into PNG bytes.
-
-    Taught in ``05_check_your_data.ipynb``.
-    """
+def _outcome_figure(summary: BatchSummary) -> Any:
+    """The matplotlib Figure :func:`outcome_chart` draws: outcome bars, and for target scope the lost targets."""
     from matplotlib.figure import Figure
 
     rows = _rows(summary)
@@ -453,6 +457,19 @@ def outcome_chart(summary: BatchSummary) -> Chart:
             axes[1], [t for t, _ in lost], [c for _, c in lost], ["#c0504d"] * len(lost),
             "Most often lost targets",
         )
+    return fig
+
+
+def outcome_chart(summary: BatchSummary) -> Chart:
+    """Bars of the outcomes and, for target scope, of the most often lost targets.
+
+    Drawn with matplotlib's object interface (no global pyplot state) into PNG bytes.
+    IDs are drawn as written: ``$...$`` is not read as math, and a lone
+    surrogate shows as its ``\\udXXX`` escape.
+
+    Taught in ``05_check_your_data.ipynb``.
+    """
+    fig = _outcome_figure(summary)
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", metadata={"Software": None})
     return Chart(buffer.getvalue(), chart_numbers(summary))

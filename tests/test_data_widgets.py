@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import json
 
 import pytest
 
@@ -118,3 +119,19 @@ def test_the_widget_repr_is_the_description():
     bundle = panel._repr_mimebundle_()
     assert bundle["text/plain"] == panel.describe()
     assert "application/vnd.jupyter.widget-view+json" in bundle
+
+
+def test_target_ids_that_look_like_math_or_hold_a_lone_surrogate_still_chart():
+    records = [
+        {"id": "r1", "original": ["$\\frac{$", "k"], "rewritten": ["k"]},
+        {"id": "r2", "original": ["$x_1$", "k"], "rewritten": ["k"]},
+        {"id": "r3", "original": ["\ud800", "k"], "rewritten": ["k"]},
+    ]
+    data = "\n".join(json.dumps(record) for record in records).encode("ascii")
+    panel = DataCheckPanel(run=False)
+    panel.records.upload.value = upload("odd.jsonl", data)
+    panel.check_button.click()
+    assert panel.status.value.startswith("<p>Checked <code>odd.jsonl</code>")
+    assert "3 records checked" in panel.summary.value
+    assert bytes(panel.chart.value).startswith(b"\x89PNG") and panel.chart.layout.display == ""
+    assert "The 3 records that did not pass" in panel.failures.value

@@ -442,12 +442,80 @@ def test_the_default_path_is_in_the_working_folder(tmp_path, monkeypatch):
     assert load_progress(cases=CASES, rules=RULES) == progress
 
 
-def test_saving_replaces_an_earlier_progress_file(tmp_path):
+def test_saving_replaces_an_earlier_progress_file_of_the_same_drill(tmp_path):
     path = tmp_path / "p.json"
-    save_progress(answered(CASES[:2]), path)
-    later = answered(CASES[:5])
-    save_progress(later, path)
-    assert load_progress(path) == later
+    progress = Progress.start(CASES)
+    for key in progress.order[:2]:
+        progress.record(BY_KEY[key], grade(BY_KEY[key], correct_answer(BY_KEY[key])))
+    save_progress(progress, path)
+    save_progress(progress, path)  # the same checks again: allowed
+    for key in progress.order[2:5]:
+        progress.record(BY_KEY[key], grade(BY_KEY[key], Answer(BY_KEY[key].check)))
+    save_progress(progress, path)
+    assert load_progress(path) == progress
+    assert [p.name for p in tmp_path.iterdir()] == ["p.json"]
+
+
+def _five_checked(seed: int = 1) -> Progress:
+    progress = Progress.start(CASES, seed)
+    for key in progress.order[:5]:
+        progress.record(BY_KEY[key], grade(BY_KEY[key], correct_answer(BY_KEY[key])))
+    return progress
+
+
+def _other_progress() -> dict[str, Progress]:
+    saved = _five_checked()
+    fewer = Progress(saved.seed, saved.order, dict(list(saved.attempts.items())[:3]))
+    changed = _five_checked()
+    first = saved.order[0]
+    changed.attempts[first] = Attempt(first, False, (BY_KEY[first].rules[0],))
+    sideways = Progress(saved.seed, saved.order)
+    for key in saved.order[5:7]:
+        sideways.record(BY_KEY[key], grade(BY_KEY[key], correct_answer(BY_KEY[key])))
+    return {
+        "another seed": Progress.start(CASES, 2),
+        "same seed, nothing checked": Progress.start(CASES, 1),
+        "same seed, fewer checked": fewer,
+        "a check scored differently": changed,
+        "other cases checked": sideways,
+        "a smaller drill": Progress.start(CASES, 1, size=5),
+    }
+
+
+@pytest.mark.parametrize("name", list(_other_progress()))
+def test_saving_never_overwrites_other_progress(tmp_path, name):
+    path = save_progress(_five_checked(), tmp_path / "prog.json", cases=CASES, rules=RULES)
+    before = path.read_bytes()
+    with pytest.raises(ProgressFileError) as saving:
+        save_progress(_other_progress()[name], path, cases=CASES, rules=RULES)
+    assert str(saving.value) == (
+        f"{path}: holds other progress (seed 1, 5 checked cases); "
+        "press Load progress to continue it, or choose another path"
+    )
+    assert path.read_bytes() == before, "file left untouched"
+    assert [p.name for p in tmp_path.iterdir()] == ["prog.json"], "no temporary file left behind"
+    assert load_progress(path, cases=CASES, rules=RULES) == _five_checked()
+
+
+ODD_PATHS = {
+    "null character": ("a\x00b.json", "a\\x00b.json", "it contains a null character"),
+    "lone surrogate": ("\ud800.json", "\\ud800.json", "it has characters a file name cannot hold"),
+    "name too long": ("x" * 300 + ".json", "x" * 300 + ".json", "File name too long"),
+}
+
+
+@pytest.mark.parametrize("name", list(ODD_PATHS))
+def test_an_odd_path_gives_a_progress_file_error_naming_it(tmp_path, monkeypatch, name):
+    monkeypatch.chdir(tmp_path)
+    path, shown, reason = ODD_PATHS[name]
+    with pytest.raises(ProgressFileError) as saving:
+        save_progress(answered(CASES[:1]), path, cases=CASES, rules=RULES)
+    assert str(saving.value) == f"{shown}: cannot be written ({reason})"
+    assert saving.value.path == shown and shown.isascii()
+    with pytest.raises(ProgressFileError) as loading:
+        load_progress(path, cases=CASES, rules=RULES)
+    assert str(loading.value) == f"{shown}: cannot be read ({reason})"
+    assert list(tmp_path.iterdir()) == []
 
 
 def _valid_data() -> dict:

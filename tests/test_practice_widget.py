@@ -267,3 +267,43 @@ def test_a_saved_file_is_plain_local_json(tmp_path):
     data = json.loads(Path(drill.path.value).read_text(encoding="utf-8"))
     assert list(data) == ["format", "version", "seed", "order", "attempts"]
     assert data["attempts"] == [{"case": drill.current.key, "correct": True, "rules_missed": []}]
+
+
+@pytest.mark.parametrize("other", [{"seed": 2}, {"seed": 1}], ids=["another seed", "a fresh drill, same seed"])
+def test_save_never_overwrites_other_progress(tmp_path, other):
+    path = tmp_path / "prog.json"
+    scored = PracticeDrill(seed=1, path=path)
+    for _ in range(5):
+        work(scored, correct_answer(scored.current))
+        scored.next_button.click()
+    scored.save_button.click()
+    assert "Saved 5 checked cases" in scored.file_status.value
+    before = path.read_bytes()
+    fresh = PracticeDrill(**other, path=path)
+    assert fresh.save() is None
+    assert "Not saved:" in fresh.file_status.value and "Saved 0" not in fresh.file_status.value
+    assert "holds other progress (seed 1, 5 checked cases); press Load progress to continue it" in (
+        fresh.file_status.value
+    )
+    assert path.read_bytes() == before, "file left untouched"
+    fresh.load_button.click()
+    assert "Loaded 5 checked cases" in fresh.file_status.value
+    work(fresh, correct_answer(fresh.current))
+    fresh.save_button.click()
+    assert "Saved 6 checked cases" in fresh.file_status.value
+    assert load_progress(path).done == 6
+
+
+@pytest.mark.parametrize(
+    ("path", "shown"),
+    [("a\x00b.json", "a\\x00b.json"), ("\ud800.json", "\\ud800.json"), ("x" * 300 + ".json", "x" * 300 + ".json")],
+    ids=["null character", "lone surrogate", "name too long"],
+)
+def test_an_odd_path_is_refused_with_a_message_not_a_traceback(tmp_path, path, shown):
+    drill = PracticeDrill(size=2, path=path)
+    assert drill.save() is None
+    assert "Not saved:" in drill.file_status.value and f"{shown}: cannot be written" in drill.file_status.value
+    assert drill.load() is None
+    assert "Not loaded:" in drill.file_status.value and f"{shown}: cannot be read" in drill.file_status.value
+    assert drill.file_status.value.isascii()
+    assert list(tmp_path.iterdir()) == []

@@ -145,12 +145,14 @@ class DataCheckPanel:
         )
 
     def _show_records(self, summary: BatchSummary) -> None:
+        # Build every part first, then show them together: the panel is never left half drawn.
+        table, chart, failures = summary_table(summary), outcome_chart(summary), failures_table(summary)
         self.last = summary
         self.status.value = f"<p>Checked <code>{esc(summary.source)}</code>.</p>"
-        self.summary.value = summary_table(summary).html
-        self.chart.value = outcome_chart(summary).png
+        self.summary.value = table.html
+        self.chart.value = chart.png
         self.chart.layout.display = ""
-        self.failures.value = failures_table(summary).html
+        self.failures.value = failures.html
 
     def _show_keys(self, check: KeyCheck) -> None:
         self.last = check

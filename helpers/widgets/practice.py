@@ -23,6 +23,7 @@ from ..practice import (
     PracticeCase,
     Progress,
     Rule,
+    _shown_path,
     load_progress,
     load_rules,
     practice_cases,
@@ -172,7 +173,7 @@ class PracticeDrill:
             return None
         self.file_status.value = (
             f'<span class="eic-saved">Saved {self.progress.done} checked cases to '
-            f"<code>{esc(written)}</code>.</span>"
+            f"<code>{esc(_shown_path(written))}</code>.</span>"
         )
         return written
 
@@ -188,7 +189,7 @@ class PracticeDrill:
         self._show(progress.next_key())
         self.file_status.value = (
             f'<span class="eic-loaded">Loaded {progress.done} checked cases from '
-            f"<code>{esc(self.path.value)}</code>.</span>"
+            f"<code>{esc(_shown_path(self.path.value))}</code>.</span>"
         )
         return progress
 
