@@ -184,17 +184,22 @@ class LabServer:
         if process is None:
             return
         self.process = None
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(timeout=10)
+        stop_process(process, timeout=20)
+
+
+def stop_process(process: subprocess.Popen[bytes], *, timeout: float) -> None:
+    """Stop a server by its PID (SIGTERM, then SIGKILL), then anything left in its process group."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
         try:
-            os.killpg(process.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
+            process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass  # the group has already gone: nothing is left to stop
 
 
 def launch_chromium(playwright: Playwright, executable: Path, profile: Path) -> BrowserContext:

@@ -8,10 +8,8 @@ anywhere but that server.
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
-import signal
 import socket
 import subprocess
 import time
@@ -28,6 +26,7 @@ import helpers
 from helpers.app import voila_command, voila_environment
 from helpers.downloads import downloads_dir
 from helpers.paths import project_root
+from lab_session import stop_process
 from offline_chromium import offline_page, require_chromium
 
 pytestmark = pytest.mark.browser
@@ -56,17 +55,7 @@ class App:
 
 def _stop(process: subprocess.Popen[bytes]) -> None:
     """Stop Voilà by its PID; then anything left in its own process group (its kernels)."""
-    if process.poll() is None:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
-    try:
-        os.killpg(process.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
+    stop_process(process, timeout=30)
 
 
 @pytest.fixture(scope="module")
