@@ -125,13 +125,13 @@ def notebooks(names: list[str]) -> None:
 def site(extra: list[str]) -> None:
     """Render the validated notebooks, as stored, to a static offline site in site/."""
     setup()
-    _run(BIN / "python", "-m", "helpers.site", *extra, cwd=ROOT)
+    _run(BIN / "python", "-m", "helpers.publish.site", *extra, cwd=ROOT)
 
 
 def app(extra: list[str]) -> None:
     """Open the notebooks as a code-free app (Voila), serving only on this machine."""
     setup()
-    _run(BIN / "python", "-m", "helpers.app", *extra, cwd=ROOT)
+    _run(BIN / "python", "-m", "helpers.publish.app", *extra, cwd=ROOT)
 
 
 def main(argv: list[str]) -> None:

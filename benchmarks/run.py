@@ -155,8 +155,8 @@ def _rss_kb() -> int:
 
 
 def _parse_lines(path: str) -> int:
-    from helpers.fastpath import loads_fast
-    from helpers.sources import parse_line
+    from helpers.data.fastpath import loads_fast
+    from helpers.core.jsonio import parse_json_line as parse_line
 
     count = 0
     with open(path, "rb") as stream:
@@ -180,8 +180,8 @@ def _parse_lines_stdlib(path: str) -> int:
 
 
 def _parse_keys(baseline: str, proposed: str) -> int:
-    from helpers.fastpath import loads_fast
-    from helpers.jsonio import load_json_file
+    from helpers.data.fastpath import loads_fast
+    from helpers.core.jsonio import load_json_file
 
     sizes = 0
     for path in (baseline, proposed):
@@ -197,7 +197,7 @@ def _parse_keys_stdlib(baseline: str, proposed: str) -> int:
 
 
 def _check_lines(path: str) -> int:
-    from helpers.batch import BatchSummary, outcomes_jsonl, run
+    from helpers.data.batch import BatchSummary, outcomes_jsonl, run
 
     summary = BatchSummary("target-scope", path)
     with open(path, "rb") as stream:
@@ -206,7 +206,7 @@ def _check_lines(path: str) -> int:
 
 
 def _check_keys(baseline: str, proposed: str) -> int:
-    from helpers.batch import check_key_files
+    from helpers.data.batch import check_key_files
 
     result = check_key_files(baseline, proposed)
     assert result.result is not None, result.errors[:3]
@@ -225,9 +225,9 @@ WORK = {
 
 def worker(kind: str, mode: str, paths: list[str]) -> None:
     """Run one measurement; print its wall and CPU seconds, peak and starting memory, and result."""
-    import helpers.batch  # noqa: F401 - imports are not part of the timing
-    import helpers.fastpath  # noqa: F401
-    import helpers.reports  # noqa: F401
+    import helpers.data.batch  # noqa: F401 - imports are not part of the timing
+    import helpers.data.fastpath  # noqa: F401
+    import helpers.data.reports  # noqa: F401
 
     start_rss = _rss_kb()
     began, began_cpu = time.perf_counter(), time.process_time()

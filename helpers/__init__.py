@@ -5,55 +5,113 @@
 * :func:`check_sentinels`: does a proposed answer key keep every baseline
   sentinel with its literal answer? (``03_sentinel_answer_key.ipynb``)
 
-Widgets live in :mod:`helpers.widgets` and are imported only on request.
+The package is layered, imports flowing one way:
+``core`` (the checks, standard library only) ← ``data`` (reading real data) ←
+``teach`` (cases, grading, practice, HTML) ← ``widgets`` and ``publish`` ← ``cli``.
+
+Every public name is loaded on first use (PEP 562), so ``import helpers`` is
+cheap and a command-line run never loads the teaching code. Widgets live in
+:mod:`helpers.widgets`, the only subpackage that imports ipywidgets.
 """
 
-from . import chardiff, practice, render, worked_answers
-from .baselines import Baseline, load_baseline, revise_baseline
-from .cases import Case, filled_cases, get_case, load_cases
-from .errors import (
-    BaselineError,
-    CheckInputError,
-    DuplicateKeyError,
-    EmptyBaselineError,
-    InvalidInputError,
-    JSONLoadError,
-)
-from .jsonio import dumps_compact, load_json_file, loads_strict
-from .sentinels import SentinelResult, check_sentinels, check_sentinels_input
-from .target_scope import (
-    NeedsStaffLabels,
-    TargetScopeResult,
-    check_target_scope,
-    check_target_scope_input,
-)
+from __future__ import annotations
 
-__all__ = [
-    "chardiff",
-    "practice",
-    "render",
-    "worked_answers",
-    "Baseline",
-    "BaselineError",
-    "Case",
-    "CheckInputError",
-    "DuplicateKeyError",
-    "EmptyBaselineError",
-    "InvalidInputError",
-    "JSONLoadError",
-    "NeedsStaffLabels",
-    "SentinelResult",
-    "TargetScopeResult",
-    "check_sentinels",
-    "check_sentinels_input",
-    "check_target_scope",
-    "check_target_scope_input",
-    "dumps_compact",
-    "filled_cases",
-    "get_case",
-    "load_baseline",
-    "load_cases",
-    "load_json_file",
-    "loads_strict",
-    "revise_baseline",
-]
+import importlib
+
+# ``typing`` is not imported at run time, to keep ``import helpers`` cheap;
+# mypy is told this constant is true (``always_true`` in pyproject.toml).
+TYPE_CHECKING = False
+
+#: Public name → (module, attribute); an attribute of ``None`` means the module itself.
+_EXPORTS: dict[str, tuple[str, str | None]] = {
+    # modules
+    "batch": ("helpers.data.batch", None),
+    "chardiff": ("helpers.core.chardiff", None),
+    "chart": ("helpers.teach.chart", None),
+    "grading": ("helpers.teach.grading", None),
+    "practice": ("helpers.teach.practice", None),
+    "render": ("helpers.teach.render", None),
+    "report_html": ("helpers.teach.report_html", None),
+    "reports": ("helpers.data.reports", None),
+    "sources": ("helpers.data.sources", None),
+    "worked_answers": ("helpers.teach.worked_answers", None),
+    # names
+    "Baseline": ("helpers.core.baselines", "Baseline"),
+    "BaselineError": ("helpers.core.errors", "BaselineError"),
+    "Case": ("helpers.teach.cases", "Case"),
+    "CheckInputError": ("helpers.core.errors", "CheckInputError"),
+    "DuplicateKeyError": ("helpers.core.errors", "DuplicateKeyError"),
+    "EmptyBaselineError": ("helpers.core.errors", "EmptyBaselineError"),
+    "InvalidInputError": ("helpers.core.errors", "InvalidInputError"),
+    "JSONLoadError": ("helpers.core.errors", "JSONLoadError"),
+    "NeedsStaffLabels": ("helpers.core.target_scope", "NeedsStaffLabels"),
+    "SentinelResult": ("helpers.core.sentinels", "SentinelResult"),
+    "TargetScopeResult": ("helpers.core.target_scope", "TargetScopeResult"),
+    "check_sentinels": ("helpers.core.sentinels", "check_sentinels"),
+    "check_sentinels_input": ("helpers.core.sentinels", "check_sentinels_input"),
+    "check_target_scope": ("helpers.core.target_scope", "check_target_scope"),
+    "check_target_scope_input": ("helpers.core.target_scope", "check_target_scope_input"),
+    "dumps_compact": ("helpers.core.jsonio", "dumps_compact"),
+    "filled_cases": ("helpers.teach.cases", "filled_cases"),
+    "get_case": ("helpers.teach.cases", "get_case"),
+    "load_baseline": ("helpers.core.baselines", "load_baseline"),
+    "load_cases": ("helpers.teach.cases", "load_cases"),
+    "load_json_file": ("helpers.core.jsonio", "load_json_file"),
+    "loads_strict": ("helpers.core.jsonio", "loads_strict"),
+    "revise_baseline": ("helpers.core.baselines", "revise_baseline"),
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    try:
+        module_name, attribute = _EXPORTS[name]
+    except KeyError:
+        raise AttributeError(f"module 'helpers' has no attribute {name!r}") from None
+    module = importlib.import_module(module_name)
+    value = module if attribute is None else getattr(module, attribute)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_EXPORTS})
+
+
+if TYPE_CHECKING:  # what the lazy names are, for type checkers and editors
+    from typing import Any
+
+    from .core import chardiff as chardiff
+    from .core.baselines import Baseline as Baseline
+    from .core.baselines import load_baseline as load_baseline
+    from .core.baselines import revise_baseline as revise_baseline
+    from .core.errors import BaselineError as BaselineError
+    from .core.errors import CheckInputError as CheckInputError
+    from .core.errors import DuplicateKeyError as DuplicateKeyError
+    from .core.errors import EmptyBaselineError as EmptyBaselineError
+    from .core.errors import InvalidInputError as InvalidInputError
+    from .core.errors import JSONLoadError as JSONLoadError
+    from .core.jsonio import dumps_compact as dumps_compact
+    from .core.jsonio import load_json_file as load_json_file
+    from .core.jsonio import loads_strict as loads_strict
+    from .core.sentinels import SentinelResult as SentinelResult
+    from .core.sentinels import check_sentinels as check_sentinels
+    from .core.sentinels import check_sentinels_input as check_sentinels_input
+    from .core.target_scope import NeedsStaffLabels as NeedsStaffLabels
+    from .core.target_scope import TargetScopeResult as TargetScopeResult
+    from .core.target_scope import check_target_scope as check_target_scope
+    from .core.target_scope import check_target_scope_input as check_target_scope_input
+    from .data import batch as batch
+    from .data import reports as reports
+    from .data import sources as sources
+    from .teach import chart as chart
+    from .teach import grading as grading
+    from .teach import practice as practice
+    from .teach import render as render
+    from .teach import report_html as report_html
+    from .teach import worked_answers as worked_answers
+    from .teach.cases import Case as Case
+    from .teach.cases import filled_cases as filled_cases
+    from .teach.cases import get_case as get_case
+    from .teach.cases import load_cases as load_cases

@@ -16,9 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from .checks import CHECKS, run_check
-from .errors import CheckInputError, JSONLoadError
-from .jsonio import JsonLine, dumps_compact, iter_json_lines
+from .core.checks import CHECKS, run_check
+from .core.errors import CheckInputError, JSONLoadError
+from .core.jsonio import JsonLine, dumps_compact, iter_json_lines
+from .core.outcomes import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_HELD, EXIT_PASS, EXIT_USAGE, code_for
 
 __all__ = [
     "main",
@@ -30,11 +31,6 @@ __all__ = [
     "check_lines",
 ]
 
-EXIT_PASS = 0
-EXIT_FAILED = 1
-EXIT_USAGE = 2
-EXIT_HELD = 3
-EXIT_BAD_INPUT = 4
 
 
 _EPILOG = """\
@@ -143,13 +139,7 @@ def check_lines(check: str, lines: Iterable[JsonLine]) -> Iterable[tuple[dict[st
         except CheckInputError as exc:
             yield _error_object(line.number, exc), EXIT_BAD_INPUT
             continue
-        if result.passed:
-            code = EXIT_PASS
-        elif result.outcome == "needs staff labels":
-            code = EXIT_HELD
-        else:
-            code = EXIT_FAILED
-        yield result.as_dict(), code
+        yield result.as_dict(), code_for(result)
 
 
 @dataclass(frozen=True)
@@ -180,8 +170,8 @@ def _report_bad(err: IO[str], source: str) -> Callable[[Any], None]:
 
 def _line_writer(out: IO[bytes], carry: bool) -> Callable[[Any], None]:
     """A callback writing each outcome's output object as one compact JSON line."""
-    from .batch import output_object
-    from .fastpath import PRESERVED, dumps_line
+    from .data.batch import output_object
+    from .data.fastpath import PRESERVED, dumps_line
 
     write = out.write
     preserved = dumps_compact(PRESERVED.as_dict()).encode("utf-8") + b"\n"
@@ -207,8 +197,8 @@ def _run_check_command(
     err: IO[str],
     options: _DataOptions | None = None,
 ) -> int:
-    from .batch import BatchSummary, run_records
-    from .reports import summary_json, summary_text
+    from .data.batch import BatchSummary, run_records
+    from .data.reports import summary_json, summary_text
 
     options = options or _DataOptions()
     prog = f"python -m helpers {check}"
@@ -270,9 +260,9 @@ def _run_check_command(
 
 def _run_key_command(options: _DataOptions, out: IO[bytes], err: IO[str]) -> int:
     """``sentinels --baseline FILE --proposed FILE``: compare two answer-key files."""
-    from .batch import check_answer_keys
-    from .reports import key_check_json, key_check_text, key_error_object
-    from .sources import SourceFormatError, key_format_for, load_answer_key
+    from .data.batch import check_answer_keys
+    from .data.reports import key_check_json, key_check_text, key_error_object
+    from .data.sources import SourceFormatError, key_format_for, load_answer_key
 
     prog = "python -m helpers sentinels"
     keys = []
@@ -312,7 +302,7 @@ def _run_key_command(options: _DataOptions, out: IO[bytes], err: IO[str]) -> int
 
 
 def _rebaseline(reason: str, fixtures: str | None, err: IO[str]) -> int:
-    from .worked_answers import rebaseline_worked_answers
+    from .teach.worked_answers import rebaseline_worked_answers
 
     try:
         new = rebaseline_worked_answers(reason, fixtures=Path(fixtures) if fixtures else None)
@@ -348,13 +338,13 @@ def _write_text(text: str, output: str | None, command: str) -> int:
 
 
 def _export_csv(check: str | None, output: str | None) -> int:
-    from .cases import cases_to_csv, filled_cases
+    from .teach.cases import cases_to_csv, filled_cases
 
     return _write_text(cases_to_csv(filled_cases(check)), output, "export-csv")
 
 
 def _export_example(check: str, output: str | None) -> int:
-    from .example import example_source
+    from .publish.example import example_source
 
     return _write_text(example_source(check), output, "export-example")
 

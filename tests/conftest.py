@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 import helpers
-from helpers.paths import fixtures_dir
+from helpers.core.paths import fixtures_dir
 
 # No deadlines: the suite asserts behaviour, never timings.
 settings.register_profile(
@@ -26,7 +26,7 @@ settings.load_profile("project")
 def _js_code_units(text: str) -> list[int]:
     """The UTF-16 code units of ``text``: what JavaScript's default sort compares.
 
-    Written out by hand so the tests do not reuse ``helpers.ordering``.
+    Written out by hand so the tests do not reuse ``helpers.core.ordering``.
     """
     units: list[int] = []
     for char in text:

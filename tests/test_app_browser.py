@@ -23,9 +23,9 @@ import pytest
 from playwright.sync_api import expect
 
 import helpers
-from helpers.app import voila_command, voila_environment
-from helpers.downloads import downloads_dir
-from helpers.paths import project_root
+from helpers.publish.app import voila_command, voila_environment
+from helpers.publish.downloads import downloads_dir
+from helpers.core.paths import project_root
 from lab_session import stop_process
 from offline_chromium import offline_page, require_chromium
 

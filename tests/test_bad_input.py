@@ -28,11 +28,11 @@ from helpers import (
     loads_strict,
     revise_baseline,
 )
-from helpers.cases import CSV_COLUMNS, cases_from_csv, cases_from_data
-from helpers.checks import run_check
+from helpers.teach.cases import CSV_COLUMNS, cases_from_csv, cases_from_data
+from helpers.core.checks import run_check
 from helpers.cli import EXIT_BAD_INPUT, check_lines
-from helpers.jsonio import JsonLine, iter_json_lines
-from helpers.worked_answers import check_worked_answers
+from helpers.core.jsonio import JsonLine, iter_json_lines
+from helpers.teach.worked_answers import check_worked_answers
 
 HEADER = ",".join(CSV_COLUMNS) + "\n"
 GOOD_ROW = (

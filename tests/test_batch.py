@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from helpers import fastpath
-from helpers.batch import (
+from helpers.data import fastpath
+from helpers.data.batch import (
     BatchSummary,
     TopCounter,
     check_answer_keys,
@@ -27,30 +27,28 @@ from helpers.batch import (
     run_jsonl,
 )
 from helpers.cli import check_lines
-from helpers.errors import CheckInputError
-from helpers.fastpath import (
+from helpers.core.errors import CheckInputError
+from helpers.data.fastpath import (
     PRESERVED,
     dumps_line,
     fast_sentinels,
     fast_sentinels_input,
     fast_target_scope,
 )
-from helpers.jsonio import JsonLine, dumps_compact, iter_json_lines
-from helpers.paths import fixtures_dir
-from helpers.reports import (
+from helpers.core.jsonio import JsonLine, dumps_compact, iter_json_lines
+from helpers.core.paths import fixtures_dir
+from helpers.data.reports import (
     TOP_LOST,
-    _outcome_figure,
-    chart_numbers,
     explain_outcome,
-    outcome_chart,
     key_check_json,
     key_check_text,
     summary_json,
     summary_text,
 )
-from helpers.sentinels import check_sentinels, check_sentinels_input
-from helpers.sources import AnswerKey, Upload
-from helpers.target_scope import check_target_scope_input
+from helpers.core.sentinels import check_sentinels, check_sentinels_input
+from helpers.teach.chart import _outcome_figure, chart_numbers, outcome_chart
+from helpers.data.sources import AnswerKey, Upload
+from helpers.core.target_scope import check_target_scope_input
 
 SAMPLE = fixtures_dir() / "sample_data"
 

@@ -35,10 +35,10 @@ from playwright.sync_api import Locator, expect, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 import helpers
-from helpers.cases import Case
-from helpers.grading import Answer, answer_fields, candidate_ids, correct_answer, grade
-from helpers.jsonio import dumps_compact
-from helpers.practice import (
+from helpers.teach.cases import Case
+from helpers.teach.grading import Answer, answer_fields, candidate_ids, correct_answer, grade
+from helpers.core.jsonio import dumps_compact
+from helpers.teach.practice import (
     DEFAULT_PROGRESS_FILE,
     DEFAULT_SEED,
     PROGRESS_FORMAT,
@@ -46,7 +46,7 @@ from helpers.practice import (
     practice_cases,
     rules_missed,
 )
-from helpers.render import REVEAL_SUMMARY
+from helpers.teach.render import REVEAL_SUMMARY
 from lab_session import (
     DOC_SCREENSHOTS,
     NOTEBOOKS,
@@ -577,7 +577,7 @@ MARKUP = '<img src=x onerror="window.__pwned=1">'
 
 _ESCAPING_SETUP = f"""\
 import helpers
-from helpers.cases import Case
+from helpers.teach.cases import Case
 from helpers.widgets import CaseExercise
 
 MARKUP = {MARKUP!r}

@@ -9,8 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from helpers import Case, dumps_compact, filled_cases, load_cases
-from helpers.cases import cases_from_csv, cases_from_data, cases_to_csv, cases_to_data
-from helpers.paths import filled_cases_csv, filled_cases_json
+from helpers.teach.cases import cases_from_csv, cases_from_data, cases_to_csv, cases_to_data
+from helpers.core.paths import filled_cases_csv, filled_cases_json
 
 # The seeds' data, written out independently of fixtures/: (check, id, input, expected).
 SEED_CASES = [

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from helpers.paths import filled_cases_csv
+from helpers.core.paths import filled_cases_csv
 
 CHECKS = ["target-scope", "sentinels"]
 
@@ -287,10 +287,11 @@ def test_a_reader_closing_the_pipe_early_exits_2_without_a_traceback(tmp_path):
         [sys.executable, "-m", "helpers", "target-scope", str(path)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     )
-    first = process.stdout.readline()
-    process.stdout.close()
-    stderr = process.stderr.read()
-    process.wait(timeout=60)
+    with process:
+        first = process.stdout.readline()
+        process.stdout.close()
+        stderr = process.stderr.read()
+        process.wait(timeout=60)
     assert first == b'{"missing":[],"added":[],"preserved":true}\n'
     assert process.returncode == 2
     assert b"output closed early" in stderr

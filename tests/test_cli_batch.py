@@ -11,8 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from helpers.cli import _run_check_command, check_lines
-from helpers.jsonio import dumps_compact, iter_json_lines
-from helpers.paths import fixtures_dir
+from helpers.core.jsonio import dumps_compact, iter_json_lines
+from helpers.core.paths import fixtures_dir
 
 from test_batch import VARIANTS, _line, corrupt_file, scope_records, sentinel_records
 

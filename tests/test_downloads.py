@@ -1,7 +1,7 @@
 """The committed downloads in notebooks/downloads/ match freshly generated ones.
 
 A stale download (the fixtures or the helpers changed, the files did not) fails
-here; regenerate with ``python -m helpers.downloads``.
+here; regenerate with ``python -m helpers.publish.downloads``.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from helpers.checks import CHECKS
-from helpers.downloads import (
+from helpers.core.checks import CHECKS
+from helpers.publish.downloads import (
     CHECK_NOTEBOOKS,
     REGENERATE_COMMAND,
     csv_filename,
@@ -24,8 +24,8 @@ from helpers.downloads import (
     stale_downloads,
     write_downloads,
 )
-from helpers.example import example_filename
-from helpers.paths import project_root
+from helpers.publish.example import example_filename
+from helpers.core.paths import project_root
 
 NOTEBOOKS = project_root() / "notebooks"
 
@@ -77,7 +77,7 @@ def test_stale_missing_and_unknown_downloads_are_reported(tmp_path: Path) -> Non
 
 def test_regenerate_check_mode_passes_on_the_committed_files() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "helpers.downloads", "--check"],
+        [sys.executable, "-m", "helpers.publish.downloads", "--check"],
         capture_output=True, text=True, cwd=project_root(), timeout=120, check=False,
     )
     assert (done.returncode, done.stderr) == (0, "")

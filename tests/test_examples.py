@@ -22,11 +22,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import helpers
-import helpers.example as example_module
-from helpers.checks import CHECKS, run_check
-from helpers.downloads import downloads_dir
-from helpers.errors import BuildError, CheckInputError, InvalidInputError
-from helpers.example import copied_names, example_filename, example_source
+import helpers.publish.example as example_module
+from helpers.core.checks import CHECKS, run_check
+from helpers.publish.downloads import downloads_dir
+from helpers.core.errors import BuildError, CheckInputError, InvalidInputError
+from helpers.publish.example import copied_names, example_filename, example_source
 
 CHECK_NAMES = list(CHECKS)
 

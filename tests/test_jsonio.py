@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from helpers import DuplicateKeyError, JSONLoadError, dumps_compact, load_json_file, loads_strict
-from helpers.jsonio import iter_json_lines
+from helpers.core.jsonio import iter_json_lines
 
 
 def lines_of(data: bytes):

@@ -15,10 +15,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import helpers
-from helpers.errors import InvalidInputError, ProgressFileError
-from helpers.grading import Answer, candidate_ids, correct_answer, grade
-from helpers.paths import project_root
-from helpers.practice import (
+from helpers.core.errors import InvalidInputError, ProgressFileError
+from helpers.teach.grading import Answer, candidate_ids, correct_answer, grade
+from helpers.core.paths import project_root
+from helpers.teach.practice import (
     DEFAULT_PROGRESS_FILE,
     DEFAULT_SEED,
     GRADED_RULES,
@@ -208,7 +208,7 @@ def test_a_practice_id_that_repeats_a_filled_case_is_refused(tmp_path, monkeypat
     data["cases"][0]["id"] = "lost-comparison"
     copy = tmp_path / "practice_cases.json"
     copy.write_text(json.dumps(data), encoding="utf-8")
-    monkeypatch.setattr("helpers.practice.practice_cases_json", lambda: copy)
+    monkeypatch.setattr("helpers.teach.practice_cases.practice_cases_json", lambda: copy)
     with pytest.raises(InvalidInputError, match='"lost-comparison" is also a filled case'):
         practice_cases()
 
@@ -236,8 +236,8 @@ def test_practice_cases_round_trip_through_their_json():
 
 def test_filled_cases_still_round_trip_through_json_and_csv():
     """The filled-case machinery the practice loader reuses is unchanged by it."""
-    from helpers.cases import cases_from_csv, cases_to_csv, cases_to_data
-    from helpers.paths import filled_cases_json
+    from helpers.teach.cases import cases_from_csv, cases_to_csv, cases_to_data
+    from helpers.core.paths import filled_cases_json
 
     filled = helpers.filled_cases()
     assert cases_to_data(filled) == json.loads(filled_cases_json().read_text(encoding="utf-8"))
@@ -617,7 +617,7 @@ def test_attempts_serialise_as_the_file_stores_them():
 
 
 def test_the_worked_answer_guard_covers_the_practice_cases():
-    from helpers.worked_answers import check_worked_answers, worked_answer_key, worked_cases
+    from helpers.teach.worked_answers import check_worked_answers, worked_answer_key, worked_cases
 
     keys = worked_answer_key(worked_cases())
     assert {case.key for case in CASES} <= set(keys)
@@ -627,7 +627,7 @@ def test_the_worked_answer_guard_covers_the_practice_cases():
 
 
 def test_an_edited_practice_answer_is_caught_by_the_guard(fixtures_copy):
-    from helpers.worked_answers import check_worked_answers
+    from helpers.teach.worked_answers import check_worked_answers
 
     path = fixtures_copy / "practice_cases.json"
     data = json.loads(path.read_text(encoding="utf-8"))

@@ -8,9 +8,9 @@ from pathlib import Path
 import ipywidgets as w
 import pytest
 
-from helpers.errors import InvalidInputError
-from helpers.grading import Answer, correct_answer
-from helpers.practice import (
+from helpers.core.errors import InvalidInputError
+from helpers.teach.grading import Answer, correct_answer
+from helpers.teach.practice import (
     DEFAULT_PROGRESS_FILE,
     DEFAULT_SEED,
     PracticeCase,

@@ -15,7 +15,7 @@ from helpers import (
     check_sentinels,
     check_sentinels_input,
 )
-from helpers.errors import CheckInputError
+from helpers.core.errors import CheckInputError
 
 TRICKY_IDS = ["S1", "S2", "s1", "S1 ", "C2", "é", "e\u0301", "😀", "\ue000", "\uffff", "10", "2"]
 id_strings = st.one_of(

@@ -17,11 +17,11 @@ import nbformat
 import pytest
 
 import helpers
-from helpers.cases import Case
-from helpers.downloads import CHECK_NOTEBOOKS, downloads_dir
-from helpers.errors import BuildError
-from helpers.paths import project_root
-from helpers.site import SITE_MARKER, build_site, external_urls, notebook_paths, page_name
+from helpers.teach.cases import Case
+from helpers.publish.downloads import CHECK_NOTEBOOKS, downloads_dir
+from helpers.core.errors import BuildError
+from helpers.core.paths import project_root
+from helpers.publish.site import SITE_MARKER, build_site, external_urls, notebook_paths, page_name
 
 NOTEBOOKS = project_root() / "notebooks"
 
@@ -168,7 +168,7 @@ def test_widgets_show_their_text_picture_with_a_note(pages) -> None:
 def test_importing_the_builder_loads_neither_widgets_nor_nbconvert() -> None:
     done = subprocess.run(
         [sys.executable, "-c",
-         "import sys, helpers.site; print(sorted(m for m in ('ipywidgets', 'nbconvert') if m in sys.modules))"],
+         "import sys, helpers.publish.site; print(sorted(m for m in ('ipywidgets', 'nbconvert') if m in sys.modules))"],
         capture_output=True, text=True, timeout=120, check=False,
     )
     assert (done.returncode, done.stdout, done.stderr) == (0, "[]\n", "")
@@ -177,7 +177,7 @@ def test_importing_the_builder_loads_neither_widgets_nor_nbconvert() -> None:
 def test_the_site_command_builds_into_a_folder(tmp_path: Path) -> None:
     out = tmp_path / "out"
     done = subprocess.run(
-        [sys.executable, "-m", "helpers.site", "-o", str(out)],
+        [sys.executable, "-m", "helpers.publish.site", "-o", str(out)],
         capture_output=True, text=True, timeout=300, check=False, cwd=tmp_path,
     )
     assert done.returncode == 0, done.stderr

@@ -11,12 +11,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from helpers import fastpath
-from helpers.errors import DuplicateKeyError, JSONLoadError
-from helpers.fastpath import loads_fast, members_and_colons
-from helpers.jsonio import iter_json_lines, loads_strict
-from helpers.paths import project_root
-from helpers.sources import (
+from helpers.core.jsonio import parse_json_line as parse_line
+from helpers.data import fastpath
+from helpers.core.errors import DuplicateKeyError, JSONLoadError
+from helpers.data.fastpath import loads_fast, members_and_colons
+from helpers.core.jsonio import iter_json_lines, loads_strict
+from helpers.core.paths import project_root
+from helpers.data.sources import (
     DuplicateIDError,
     SourceFormatError,
     Upload,
@@ -25,7 +26,6 @@ from helpers.sources import (
     key_format_for,
     load_answer_key,
     open_input,
-    parse_line,
     read_answer_key_lines,
     read_answer_key_object,
     resolve_input,

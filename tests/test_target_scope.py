@@ -15,7 +15,7 @@ from helpers import (
     check_target_scope,
     check_target_scope_input,
 )
-from helpers.errors import CheckInputError
+from helpers.core.errors import CheckInputError
 
 # IDs that collide often and sort differently in JavaScript and Python:
 # emoji (surrogate pairs in UTF-16) against U+E000..U+FFFF, look-alikes,

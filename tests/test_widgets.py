@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import helpers
-from helpers.cases import Case
-from helpers.grading import Answer, candidate_ids, correct_answer, grade
-from helpers.render import details_html, reveal_html
+from helpers.teach.cases import Case
+from helpers.teach.grading import Answer, candidate_ids, correct_answer, grade
+from helpers.teach.render import details_html, reveal_html
 from helpers.widgets import CaseExercise, SentinelSandbox, TargetScopeSandbox
 
 FILLED = helpers.filled_cases()

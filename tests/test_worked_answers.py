@@ -10,8 +10,8 @@ import sys
 import pytest
 
 from helpers import BaselineError, load_baseline
-from helpers.paths import fixtures_dir, worked_answers_baseline
-from helpers.worked_answers import (
+from helpers.core.paths import fixtures_dir, worked_answers_baseline
+from helpers.teach.worked_answers import (
     check_worked_answers,
     rebaseline_worked_answers,
     worked_answer_key,

@@ -1,14 +1,16 @@
-"""Jupyter widgets for the notebooks. Only this subpackage imports ipywidgets.
+"""Jupyter widgets for the notebooks. Only this subpackage imports ipywidgets, and nothing imports it.
 
-* :class:`CaseExercise`: work a case yourself, check it, reveal the answer.
+* :class:`CaseExercise`: work a case yourself, check it, reveal the answer (``02_…``, ``03_…``).
 * :class:`TargetScopeSandbox` and :class:`SentinelSandbox`: edit an input, see the result live.
 * :class:`PracticeDrill`: a scored drill over the practice cases (``04_practice.ipynb``).
+* :class:`DataCheckPanel`: check a whole file, by path or upload (``05_check_your_data.ipynb``).
 
-Taught in ``01_start_here.ipynb``; used in ``02_…`` and ``03_…``.
+Taught in ``01_start_here.ipynb``.
 """
 
+from .data import DataCheckPanel
 from .exercise import CaseExercise
 from .practice import PracticeDrill
 from .sandbox import SentinelSandbox, TargetScopeSandbox
 
-__all__ = ["CaseExercise", "PracticeDrill", "SentinelSandbox", "TargetScopeSandbox"]
+__all__ = ["CaseExercise", "DataCheckPanel", "PracticeDrill", "SentinelSandbox", "TargetScopeSandbox"]

@@ -11,11 +11,12 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..batch import BatchSummary, KeyCheck, check_file, check_key_files
-from ..errors import CheckInputError
-from ..render import error_html, esc
-from ..reports import failures_table, key_check_table, outcome_chart, summary_table
-from ..sources import InputFile, Upload
+from ..data.batch import BatchSummary, KeyCheck, check_file, check_key_files
+from ..core.errors import CheckInputError
+from ..teach.render import error_html, esc
+from ..teach.chart import outcome_chart
+from ..teach.report_html import failures_table, key_check_table, summary_table
+from ..data.sources import InputFile, Upload
 
 __all__ = ["DataCheckPanel"]
 

@@ -11,9 +11,9 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..cases import Case
-from ..grading import Answer, Grade, answer_fields, candidate_ids, grade
-from ..render import REVEAL_SUMMARY, esc, feedback_html, json_html, reveal_html
+from ..teach.cases import Case
+from ..teach.grading import Answer, Grade, answer_fields, candidate_ids, grade
+from ..teach.render import REVEAL_SUMMARY, esc, feedback_html, json_html, reveal_html
 
 __all__ = ["CaseExercise"]
 

@@ -13,24 +13,15 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..checks import require_check_name
-from ..errors import InvalidInputError, ProgressFileError
-from ..grading import Grade
-from ..practice import (
-    DEFAULT_PROGRESS_FILE,
-    DEFAULT_SEED,
-    Attempt,
-    PracticeCase,
-    Progress,
-    Rule,
-    _shown_path,
-    load_progress,
-    load_rules,
-    practice_cases,
-    save_progress,
-    summary,
-)
-from ..render import esc, supplied_input
+from ..core.checks import require_check_name
+from ..core.errors import InvalidInputError, ProgressFileError
+from ..teach.grading import Grade
+from ..teach.drill import DEFAULT_SEED, Attempt, Progress
+from ..teach.practice_cases import PracticeCase, practice_cases
+from ..teach.practice_tables import summary
+from ..teach.progress_files import DEFAULT_PROGRESS_FILE, load_progress, save_progress, shown_path
+from ..teach.rules import Rule, load_rules
+from ..teach.render import esc, supplied_input
 from .exercise import CaseExercise
 
 __all__ = ["PracticeDrill"]
@@ -173,7 +164,7 @@ class PracticeDrill:
             return None
         self.file_status.value = (
             f'<span class="eic-saved">Saved {self.progress.done} checked cases to '
-            f"<code>{esc(_shown_path(written))}</code>.</span>"
+            f"<code>{esc(shown_path(written))}</code>.</span>"
         )
         return written
 
@@ -189,7 +180,7 @@ class PracticeDrill:
         self._show(progress.next_key())
         self.file_status.value = (
             f'<span class="eic-loaded">Loaded {progress.done} checked cases from '
-            f"<code>{esc(_shown_path(self.path.value))}</code>.</span>"
+            f"<code>{esc(shown_path(self.path.value))}</code>.</span>"
         )
         return progress
 

@@ -11,9 +11,9 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..errors import CheckInputError
-from ..jsonio import dumps_compact, loads_strict
-from ..render import check_block, error_html
+from ..core.errors import CheckInputError
+from ..core.jsonio import dumps_compact, loads_strict
+from ..teach.render import check_block, error_html
 
 __all__ = ["TargetScopeSandbox", "SentinelSandbox"]
 

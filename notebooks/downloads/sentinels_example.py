@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 
-# ---- copied from helpers/errors.py ----
+# ---- copied from helpers/core/errors.py ----
 
 
 _MAX_SHOWN = 60
@@ -73,7 +73,7 @@ class EmptyBaselineError(InvalidInputError):
     """A sentinel baseline with no IDs would check nothing, so it is refused."""
 
 
-# ---- copied from helpers/ordering.py ----
+# ---- copied from helpers/core/ordering.py ----
 
 
 def utf16_key(text: str) -> bytes:
@@ -91,7 +91,7 @@ def sorted_ids(ids: Iterable[str]) -> list[str]:
     return sorted(ids, key=utf16_key)
 
 
-# ---- copied from helpers/validation.py ----
+# ---- copied from helpers/core/validation.py ----
 
 
 def _kind(value: Any) -> str:
@@ -151,7 +151,7 @@ def require_record(
     return value
 
 
-# ---- copied from helpers/jsonio.py ----
+# ---- copied from helpers/core/jsonio.py ----
 
 
 def dumps_compact(value: Any) -> str:
@@ -167,7 +167,7 @@ def dumps_compact(value: Any) -> str:
     return escape_surrogates(text)
 
 
-# ---- copied from helpers/sentinels.py ----
+# ---- copied from helpers/core/sentinels.py ----
 
 
 SENTINEL_FIELDS: tuple[tuple[str, ...], tuple[str, ...]] = (

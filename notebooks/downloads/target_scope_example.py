@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 
-# ---- copied from helpers/errors.py ----
+# ---- copied from helpers/core/errors.py ----
 
 
 _MAX_SHOWN = 60
@@ -69,7 +69,7 @@ class InvalidInputError(CheckInputError):
     """A field has the wrong shape, e.g. ``rewritten[2] is 7, expected a string ID``."""
 
 
-# ---- copied from helpers/ordering.py ----
+# ---- copied from helpers/core/ordering.py ----
 
 
 def utf16_key(text: str) -> bytes:
@@ -87,7 +87,7 @@ def sorted_ids(ids: Iterable[str]) -> list[str]:
     return sorted(ids, key=utf16_key)
 
 
-# ---- copied from helpers/validation.py ----
+# ---- copied from helpers/core/validation.py ----
 
 
 def _kind(value: Any) -> str:
@@ -100,7 +100,7 @@ def require_id_list(value: Any, field: str) -> list[str]:
     >>> require_id_list(["a", 7], "rewritten")
     Traceback (most recent call last):
     ...
-    helpers.errors.InvalidInputError: rewritten[1] is 7, expected a string ID
+    helpers.core.errors.InvalidInputError: rewritten[1] is 7, expected a string ID
     """
     if not isinstance(value, (list, tuple)):
         raise InvalidInputError(
@@ -149,7 +149,7 @@ def require_record(
     return value
 
 
-# ---- copied from helpers/jsonio.py ----
+# ---- copied from helpers/core/jsonio.py ----
 
 
 def dumps_compact(value: Any) -> str:
@@ -165,7 +165,7 @@ def dumps_compact(value: Any) -> str:
     return escape_surrogates(text)
 
 
-# ---- copied from helpers/target_scope.py ----
+# ---- copied from helpers/core/target_scope.py ----
 
 
 TARGET_SCOPE_FIELDS: tuple[tuple[str, ...], tuple[str, ...]] = (

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cases import Case
-from .checks import run_check
-from .errors import CheckInputError, escape_surrogates
-from .explain import explain
-from .jsonio import dumps_compact, loads_strict
+from ..core.checks import run_check
+from ..core.errors import CheckInputError, escape_surrogates
+from ..core.explain import explain
+from ..core.jsonio import dumps_compact, loads_strict
 
 __all__ = [
     "HtmlBlock",

@@ -1,6 +1,6 @@
 """The static documentation site: every notebook as an HTML page, an index, the downloads.
 
-``python3 tasks.py site`` (or ``python -m helpers.site [-o DIR]``) renders the
+``python3 tasks.py site`` (or ``python -m helpers.publish.site [-o DIR]``) renders the
 notebooks in ``notebooks/`` with their stored, strict-nbval-validated outputs
 (nothing is re-executed) into the git-ignored ``site/`` folder, writes an
 ``index.html`` that links every page and download, and copies
@@ -30,8 +30,8 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
-from .errors import BuildError
-from .paths import project_root
+from ..core.errors import BuildError
+from ..core.paths import project_root
 
 __all__ = [
     "SitePage",
@@ -347,16 +347,16 @@ def build_site(out_dir: Path, *, notebooks_dir: Path | None = None) -> Site:
         copied = sorted((out_dir / "downloads").iterdir())
     index = out_dir / "index.html"
     index.write_text(_index_html(pages, _download_labels(downloads)), encoding="utf-8")
-    (out_dir / SITE_MARKER).write_text("python -m helpers.site\n", encoding="utf-8")
+    (out_dir / SITE_MARKER).write_text("python -m helpers.publish.site\n", encoding="utf-8")
     return Site(out_dir, index, tuple(pages), tuple(copied))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m helpers.site [-o DIR]``: build the site (default ``site/``)."""
+    """``python -m helpers.publish.site [-o DIR]``: build the site (default ``site/``)."""
     from .downloads import REGENERATE_COMMAND, stale_downloads
 
     parser = argparse.ArgumentParser(
-        prog="python -m helpers.site",
+        prog="python -m helpers.publish.site",
         description="Render the validated notebooks to a static, offline HTML site.",
     )
     parser.add_argument("-o", "--output", metavar="DIR", help="output folder (default: site/)")
@@ -364,7 +364,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     stale = stale_downloads()
     if stale:
         print(
-            f"python -m helpers.site: stale downloads ({', '.join(stale)}); "
+            f"python -m helpers.publish.site: stale downloads ({', '.join(stale)}); "
             f"regenerate with {REGENERATE_COMMAND}",
             file=sys.stderr,
         )
@@ -373,7 +373,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         site = build_site(out_dir)
     except BuildError as exc:
-        print(f"python -m helpers.site: {exc}", file=sys.stderr)
+        print(f"python -m helpers.publish.site: {exc}", file=sys.stderr)
         return 1
     print(
         f"wrote {len(site.pages)} pages, an index and {len(site.downloads)} downloads to {out_dir}; "

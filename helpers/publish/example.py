@@ -24,10 +24,10 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import Any
 
-from . import errors, jsonio, ordering, sentinels, target_scope, validation
-from .cases import Case, filled_cases
-from .checks import require_check_name
-from .errors import BuildError
+from ..core import errors, jsonio, ordering, sentinels, target_scope, validation
+from ..teach.cases import Case, filled_cases
+from ..core.checks import require_check_name
+from ..core.errors import BuildError
 
 __all__ = [
     "CHECK_NOTEBOOKS",

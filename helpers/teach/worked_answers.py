@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from .baselines import Baseline, load_baseline, revise_baseline
+from ..core.baselines import Baseline, load_baseline, revise_baseline
 from .cases import Case, load_cases
-from .paths import fixtures_dir
+from ..core.paths import fixtures_dir
 from .practice import load_practice_cases, load_rules
-from .sentinels import SentinelResult, check_sentinels
+from ..core.sentinels import SentinelResult, check_sentinels
 
 __all__ = [
     "worked_cases",

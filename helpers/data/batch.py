@@ -29,13 +29,28 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .checks import CHECKS
-from .cli import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_HELD, EXIT_PASS
-from .errors import CheckInputError, JSONLoadError
-from .fastpath import PRESERVED, fast_sentinels, fast_sentinels_input, fast_target_scope, loads_fast
-from .jsonio import JsonLine
-from .ordering import utf16_key
-from .sentinels import SentinelResult, check_sentinels
+from ..core.checks import CHECKS
+from ..core.errors import CheckInputError, JSONLoadError
+from ..core.jsonio import JsonLine, parse_json_line
+from ..core.ordering import utf16_key
+from ..core.outcomes import (
+    EXIT_BAD_INPUT,
+    EXIT_FAILED,
+    EXIT_PASS,
+    SEVERITY,
+    code_for,
+    worst_code,
+)
+from ..core.sentinels import SentinelResult, check_sentinels
+from ..core.target_scope import TargetScopeResult
+from .explanations import Outcome, explain_outcome
+from .fastpath import (
+    PRESERVED,
+    fast_sentinels,
+    fast_sentinels_input,
+    fast_target_scope,
+    loads_fast,
+)
 from .sources import (
     AnswerKey,
     InputFile,
@@ -45,10 +60,8 @@ from .sources import (
     iter_scope_csv,
     load_answer_key,
     open_input,
-    parse_line,
     scope_format_for,
 )
-from .target_scope import NeedsStaffLabels, TargetScopeResult
 
 __all__ = [
     "Outcome",
@@ -73,14 +86,10 @@ __all__ = [
     "check_key_files",
 ]
 
-#: ``(line, code, result, error, record)``; see the module notes.
-Outcome = tuple[int, int, Any, Any, Any]
 
 #: The outcome label of a record that could not be checked.
 BAD_INPUT = "bad input"
 
-#: Exit codes from least to most serious, as in :mod:`helpers.cli`.
-SEVERITY: tuple[int, ...] = (EXIT_PASS, EXIT_FAILED, EXIT_HELD, EXIT_BAD_INPUT)
 
 _FAST: dict[str, Callable[[Any], Any]] = {
     "target-scope": fast_target_scope,
@@ -88,32 +97,17 @@ _FAST: dict[str, Callable[[Any], Any]] = {
 }
 
 
-def worst_code(first: int, second: int) -> int:
-    """The more serious of two exit codes.
-
-    Taught in ``05_check_your_data.ipynb``.
-    """
-    return first if SEVERITY.index(first) >= SEVERITY.index(second) else second
-
-
-def _code(result: Any) -> int:
-    if result.passed:
-        return EXIT_PASS
-    if isinstance(result, NeedsStaffLabels):
-        return EXIT_HELD
-    return EXIT_FAILED
-
 
 def _exact_outcome(number: int, raw: bytes, source: str, exact: Callable[[Any], Any]) -> Outcome:
     """The outcome of one line read and checked the exact way (the foundation's route)."""
-    parsed = parse_line(raw, number, source)
+    parsed = parse_json_line(raw, number, source)
     if parsed.error is not None:
         return (number, EXIT_BAD_INPUT, None, parsed.error, None)
     try:
         result = exact(parsed.value)
     except CheckInputError as exc:
         return (number, EXIT_BAD_INPUT, None, exc, parsed.value)
-    return (number, _code(result), result, None, parsed.value)
+    return (number, code_for(result), result, None, parsed.value)
 
 
 def outcomes_jsonl(stream: Iterable[bytes], check: str, *, source: str) -> Iterator[Outcome]:
@@ -132,7 +126,7 @@ def outcomes_jsonl(stream: Iterable[bytes], check: str, *, source: str) -> Itera
         if result is None:
             yield _exact_outcome(number, raw, source, exact)
         else:
-            yield (number, _code(result), result, None, value)
+            yield (number, code_for(result), result, None, value)
 
 
 def outcomes(records: Iterable[JsonLine], check: str) -> Iterator[Outcome]:
@@ -154,7 +148,7 @@ def outcomes(records: Iterable[JsonLine], check: str) -> Iterator[Outcome]:
             except CheckInputError as exc:
                 yield (line.number, EXIT_BAD_INPUT, None, exc, line.value)
                 continue
-        yield (line.number, _code(result), result, None, line.value)
+        yield (line.number, code_for(result), result, None, line.value)
 
 
 _CARRIED = ("id", "query")
@@ -337,8 +331,6 @@ class BatchSummary:
         self.counts[label] += 1
         self.failures_total += 1
         if len(self.failures) < self.max_failures:
-            from .reports import explain_outcome  # reports build on this module
-
             carried = record if isinstance(record, Mapping) else {}
             self.failures.append(
                 Failure(
@@ -423,7 +415,7 @@ def run_jsonl(
         if result is None:
             outcome = _exact_outcome(number, raw, source, exact)
         else:
-            outcome = (number, _code(result), result, None, value)
+            outcome = (number, code_for(result), result, None, value)
         if each is not None:
             each(outcome)
         if outcome[1] == EXIT_PASS:

@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cases import Case
-from .chardiff import diff_text
-from .ordering import sorted_ids
-from .target_scope import NeedsStaffLabels
+from ..core.chardiff import diff_text
+from ..core.ordering import sorted_ids
+from ..core.target_scope import NeedsStaffLabels
 
 __all__ = [
     "Answer",

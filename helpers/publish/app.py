@@ -1,9 +1,9 @@
 """The code-free app: the notebooks served by Voilà on 127.0.0.1, code hidden, widgets live.
 
-``python3 tasks.py app`` (or ``python -m helpers.app``) starts Voilà on this
+``python3 tasks.py app`` (or ``python -m helpers.publish.app``) starts Voilà on this
 machine only, listing the notebooks; each opens as an app page with its code
 cells hidden and its widgets working. It uses the ``offline`` Voilà template in
-``helpers/app_templates/voila/templates/``: Voilà's own "lab" template minus the icon stylesheets
+``helpers/publish/app_templates/voila/templates/``: Voilà's own "lab" template minus the icon stylesheets
 it would fetch from a CDN, so the app works with no network. The downloads
 (``notebooks/downloads/*.csv`` and ``*.py``) are served too; other Python files
 and the notebooks' JSON are not.
@@ -19,11 +19,11 @@ import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from .paths import project_root
+from ..core.paths import project_root
 
 __all__ = ["TEMPLATE", "template_root", "voila_command", "voila_environment", "main"]
 
-#: The Voilà template the app uses (``helpers/app_templates/voila/templates/offline``).
+#: The Voilà template the app uses (``helpers/publish/app_templates/voila/templates/offline``).
 TEMPLATE = "offline"
 
 #: Files Voilà may serve besides the rendered notebooks: images, and the downloads.
@@ -67,9 +67,9 @@ def voila_environment(base: Mapping[str, str] | None = None) -> dict[str, str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m helpers.app [--port N] [--no-browser]``: run the app until stopped."""
+    """``python -m helpers.publish.app [--port N] [--no-browser]``: run the app until stopped."""
     parser = argparse.ArgumentParser(
-        prog="python -m helpers.app",
+        prog="python -m helpers.publish.app",
         description="Serve the notebooks as a code-free app on 127.0.0.1 (Voilà).",
     )
     parser.add_argument("--port", type=int, help="port to serve on (default: Voilà's, 8866)")

@@ -38,10 +38,10 @@ import operator
 from itertools import compress
 from typing import Any
 
-from .jsonio import dumps_compact
-from .ordering import sorted_ids
-from .sentinels import SentinelResult
-from .target_scope import NeedsStaffLabels, TargetScopeResult
+from ..core.jsonio import dumps_compact
+from ..core.ordering import sorted_ids
+from ..core.sentinels import SentinelResult
+from ..core.target_scope import NeedsStaffLabels, TargetScopeResult
 
 try:  # orjson is pinned in requirements.txt; without it every input takes the exact route.
     import orjson as _orjson

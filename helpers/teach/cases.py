@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .checks import CheckResult, require_check_name, run_check
-from .errors import CheckInputError, InvalidInputError, JSONLoadError, describe_value
-from .jsonio import dumps_compact, load_json_file, loads_strict
-from .paths import filled_cases_json
+from ..core.checks import CheckResult, require_check_name, run_check
+from ..core.errors import CheckInputError, InvalidInputError, JSONLoadError, describe_value
+from ..core.jsonio import dumps_compact, load_json_file, loads_strict
+from ..core.paths import filled_cases_json
 
 __all__ = [
     "Case",

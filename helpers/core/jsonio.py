@@ -21,6 +21,7 @@ __all__ = [
     "STRICT_DECODER",
     "RepeatedKey",
     "decode_utf8",
+    "parse_json_line",
     "loads_strict",
     "load_json_file",
     "iter_json_lines",
@@ -123,38 +124,55 @@ class JsonLine:
         self.error = error
 
 
+def _space_like(text: str) -> str:
+    """Name the first character of an all-space-like line, e.g. ``U+001C``."""
+    first = text.lstrip(" \t")[:1] or text[:1]
+    return f"U+{ord(first):04X}"
+
+
+def parse_json_line(raw: bytes, number: int, source: str) -> JsonLine:
+    r"""Parse one raw line of a JSON Lines source (line ``number``); never raises for bad input.
+
+    The first line may start with a byte-order mark. A line that is empty or
+    only JSON whitespace is "blank"; one of other space-like characters (such
+    as U+001C) is named as such. Taught in ``05_check_your_data.ipynb``.
+
+    >>> parse_json_line(b'{"a":1}\n', 1, "f.jsonl").value
+    {'a': 1}
+    >>> parse_json_line(b'\n', 2, "f.jsonl").error.detail
+    'blank line, expected a JSON object'
+    """
+    try:
+        text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+    except UnicodeDecodeError as exc:
+        return JsonLine(
+            number,
+            error=JSONLoadError(f"not UTF-8 text (byte {exc.start})", source=source, line=number),
+        )
+    text = text.rstrip("\r\n")
+    if not text.strip(" \t\r\n"):
+        problem = "blank line, expected a JSON object"
+        return JsonLine(number, error=JSONLoadError(problem, source=source, line=number))
+    if not text.strip():
+        problem = (
+            f"only space-like characters ({len(text)}, starting with {_space_like(text)}), "
+            "expected a JSON object"
+        )
+        return JsonLine(number, error=JSONLoadError(problem, source=source, line=number))
+    try:
+        return JsonLine(number, value=loads_strict(text, source=source, line=number))
+    except JSONLoadError as exc:
+        return JsonLine(number, error=exc)
+
+
 def iter_json_lines(stream: IO[bytes] | Iterable[bytes], *, source: str) -> Iterator[JsonLine]:
     """Yield each line of a JSON Lines byte stream, parsed, without reading it all.
 
     A bad line yields a :class:`JsonLine` carrying the error, and reading goes on.
     A final newline does not make an extra line; any other blank line is an error.
     """
-    number = 0
-    for raw in stream:
-        number += 1
-        try:
-            text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
-        except UnicodeDecodeError as exc:
-            yield JsonLine(
-                number,
-                error=JSONLoadError(
-                    f"not UTF-8 text (byte {exc.start})", source=source, line=number
-                ),
-            )
-            continue
-        text = text.rstrip("\r\n")
-        if not text.strip():
-            yield JsonLine(
-                number,
-                error=JSONLoadError(
-                    "blank line, expected a JSON object", source=source, line=number
-                ),
-            )
-            continue
-        try:
-            yield JsonLine(number, value=loads_strict(text, source=source, line=number))
-        except JSONLoadError as exc:
-            yield JsonLine(number, error=exc)
+    for number, raw in enumerate(stream, 1):
+        yield parse_json_line(raw, number, source)
 
 
 def dumps_compact(value: Any) -> str:

@@ -23,7 +23,7 @@ def require_id_list(value: Any, field: str) -> list[str]:
     >>> require_id_list(["a", 7], "rewritten")
     Traceback (most recent call last):
     ...
-    helpers.errors.InvalidInputError: rewritten[1] is 7, expected a string ID
+    helpers.core.errors.InvalidInputError: rewritten[1] is 7, expected a string ID
     """
     if not isinstance(value, (list, tuple)):
         raise InvalidInputError(

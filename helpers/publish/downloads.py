@@ -6,9 +6,9 @@ runnable example (what ``python -m helpers export-example --check NAME``
 writes). The files are committed so they can be linked and downloaded; a test
 fails when they are stale. Regenerate them all with::
 
-    python -m helpers.downloads
+    python -m helpers.publish.downloads
 
-and check them without writing with ``python -m helpers.downloads --check``.
+and check them without writing with ``python -m helpers.publish.downloads --check``.
 Taught in ``02_target_scope.ipynb`` and ``03_sentinel_answer_key.ipynb`` ("Downloads").
 """
 
@@ -20,10 +20,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .cases import cases_to_csv, filled_cases
-from .checks import CHECK_TITLES, CHECKS
+from ..teach.cases import cases_to_csv, filled_cases
+from ..core.checks import CHECK_TITLES, CHECKS
 from .example import CHECK_NOTEBOOKS, example_filename, example_source
-from .paths import project_root
+from ..core.paths import project_root
 
 __all__ = [
     "Download",
@@ -38,7 +38,7 @@ __all__ = [
 ]
 
 #: The command that rewrites every download from the fixtures and helpers.
-REGENERATE_COMMAND = "python -m helpers.downloads"
+REGENERATE_COMMAND = "python -m helpers.publish.downloads"
 
 @dataclass(frozen=True)
 class Download:
@@ -107,9 +107,9 @@ def stale_downloads(folder: Path | None = None) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m helpers.downloads [--check]``: regenerate, or only verify, the downloads."""
+    """``python -m helpers.publish.downloads [--check]``: regenerate, or only verify, the downloads."""
     parser = argparse.ArgumentParser(
-        prog="python -m helpers.downloads",
+        prog="python -m helpers.publish.downloads",
         description="Regenerate the notebooks' downloads from the fixtures and helpers.",
     )
     parser.add_argument(

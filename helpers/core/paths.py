@@ -1,11 +1,16 @@
-"""Where the project's data lives, found relative to this package.
+"""Where the project's data lives, found through the package, never the working directory.
 
-Never the working directory: notebooks, tests and the CLI all read the same
-files wherever they are started from. Taught in ``01_start_here.ipynb``.
+A wheel ships ``fixtures/`` inside the package as ``helpers/fixtures/``, read
+through :mod:`importlib.resources`; a checkout (or an editable install) reads
+the top-level ``fixtures/`` beside ``helpers/``. Notebooks, tests and the CLI
+all read the same files wherever they are started from.
+
+Taught in ``01_start_here.ipynb``.
 """
 
 from __future__ import annotations
 
+from importlib import resources
 from pathlib import Path
 
 __all__ = [
@@ -19,12 +24,15 @@ __all__ = [
 
 
 def project_root() -> Path:
-    """The folder holding ``helpers/``, ``fixtures/`` and ``notebooks/``."""
-    return Path(__file__).resolve().parent.parent
+    """The folder holding ``helpers/`` (in a checkout, also ``fixtures/`` and ``notebooks/``)."""
+    return Path(__file__).resolve().parent.parent.parent
 
 
 def fixtures_dir() -> Path:
-    """The ``fixtures/`` folder."""
+    """The fixtures folder: the wheel's ``helpers/fixtures/``, else the checkout's ``fixtures/``."""
+    shipped = resources.files("helpers") / "fixtures"
+    if isinstance(shipped, Path) and shipped.is_dir():
+        return shipped
     return project_root() / "fixtures"
 
 

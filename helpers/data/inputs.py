@@ -1,0 +1,164 @@
+"""Where data comes from: paths, uploads, the shipped sample, and which format a file is.
+
+Taught in ``05_check_your_data.ipynb``.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Literal
+
+from ..core.errors import (
+    JSONLoadError,
+    describe_value,
+)
+from ..core.paths import fixtures_dir, project_root
+
+__all__ = ["Upload", "InputFile", "sample_data", "resolve_input", "display_name", "open_input", "KeyFormat", "ScopeFormat", "DuplicateIDError", "SourceFormatError", "scope_format_for", "key_format_for", "SCOPE_CSV_REQUIRED", "SCOPE_CSV_OPTIONAL"]
+
+
+ScopeFormat = Literal["jsonl", "csv"]
+KeyFormat = Literal["json", "jsonl"]
+
+SCOPE_CSV_REQUIRED: tuple[str, ...] = ("id", "original", "rewritten")
+SCOPE_CSV_OPTIONAL: tuple[str, ...] = ("query", "unresolved")
+
+_JSONL_SUFFIXES = (".jsonl", ".ndjson")
+
+
+class SourceFormatError(JSONLoadError):
+    """A file's format cannot be told from its name, or its layout (e.g. a CSV header) is wrong.
+
+    Taught in ``05_check_your_data.ipynb``.
+    """
+
+
+class DuplicateIDError(JSONLoadError):
+    """An answer key gives the same ID twice; which answer counts would be a guess.
+
+    Taught in ``05_check_your_data.ipynb``.
+    """
+
+    def __init__(self, key: str, *, source: str, line: int | None, first_line: int | None) -> None:
+        earlier = f" (first given on line {first_line})" if first_line is not None else ""
+        super().__init__(
+            f"duplicate ID {describe_value(key)}{earlier}; each ID may appear only once",
+            source=source,
+            line=line,
+            field=key,
+        )
+        self.key = key
+        self.first_line = first_line
+
+
+def scope_format_for(name: str) -> ScopeFormat:
+    """``"csv"`` for a ``.csv`` name, ``"jsonl"`` for ``.jsonl``/``.ndjson``; else raise.
+
+    Taught in ``05_check_your_data.ipynb``.
+    """
+    suffix = Path(name).suffix.lower()
+    if suffix == ".csv":
+        return "csv"
+    if suffix in _JSONL_SUFFIXES:
+        return "jsonl"
+    raise SourceFormatError(
+        "cannot tell the format from the name; use .jsonl or .csv, or name the format",
+        source=name,
+    )
+
+
+def key_format_for(name: str) -> KeyFormat:
+    """``"json"`` for a ``.json`` name, ``"jsonl"`` for ``.jsonl``/``.ndjson``; else raise.
+
+    Taught in ``05_check_your_data.ipynb``.
+    """
+    suffix = Path(name).suffix.lower()
+    if suffix == ".json":
+        return "json"
+    if suffix in _JSONL_SUFFIXES:
+        return "jsonl"
+    raise SourceFormatError(
+        "cannot tell an answer key's format from the name; use .json (one object) or "
+        ".jsonl (one {\"id\",\"answer\"} per line), or name the format",
+        source=name,
+    )
+
+
+@dataclass(frozen=True)
+class Upload:
+    """A file's name and bytes, e.g. from a notebook's upload button.
+
+    Taught in ``05_check_your_data.ipynb``.
+    """
+
+    name: str
+    data: bytes
+
+
+def sample_data(name: str) -> Path:
+    """A file of the shipped sample dataset in ``fixtures/sample_data/``, e.g. ``"rewrites.jsonl"``.
+
+    Taught in ``05_check_your_data.ipynb``.
+    """
+    path = fixtures_dir() / "sample_data" / name
+    if not path.is_file():
+        raise FileNotFoundError(f"no sample file {name!r} in {path.parent}")
+    return path
+
+
+#: A file to read: a path, or an :class:`Upload`.
+InputFile = str | Path | Upload
+
+
+def resolve_input(path: str | Path) -> Path:
+    """``path`` as given; a relative path missing from the working folder is tried from the project root.
+
+    So ``fixtures/sample_data/rewrites.jsonl`` works from ``notebooks/`` too.
+
+    Taught in ``05_check_your_data.ipynb``.
+    """
+    path = Path(path).expanduser()
+    if path.is_absolute() or path.exists():
+        return path
+    candidate = project_root() / path
+    if not candidate.exists() and path.parts[:1] == ("fixtures",):
+        candidate = fixtures_dir().joinpath(*path.parts[1:])  # an installed wheel's fixtures
+    return candidate if candidate.exists() else path
+
+
+def display_name(item: InputFile) -> str:
+    """How reports name an input: an upload's name, or a path relative to the project if inside it.
+
+    Taught in ``05_check_your_data.ipynb``.
+    """
+    if isinstance(item, Upload):
+        return item.name
+    path = Path(item).resolve()
+    for root, prefix in ((fixtures_dir(), "fixtures/"), (project_root(), "")):
+        try:
+            return prefix + path.relative_to(root.resolve()).as_posix()
+        except ValueError:
+            continue
+    return str(item)
+
+
+def open_input(item: InputFile) -> tuple[IO[bytes], str, int]:
+    """Open a path (see :func:`resolve_input`) or an upload: ``(binary stream, name, size in bytes)``.
+
+    A file that cannot be opened raises :class:`~helpers.errors.JSONLoadError` naming it.
+
+    Taught in ``05_check_your_data.ipynb``.
+    """
+    if isinstance(item, Upload):
+        return io.BytesIO(item.data), item.name, len(item.data)
+    path = resolve_input(item)
+    name = display_name(path)
+    try:
+        stream = open(path, "rb")  # noqa: SIM115 - the caller closes it
+        size = os.fstat(stream.fileno()).st_size
+    except OSError as exc:
+        raise JSONLoadError(f"cannot be read ({exc.strerror})", source=str(item)) from None
+    return stream, name, size

@@ -1,0 +1,82 @@
+"""Practice beyond the filled cases, gathered as ``helpers.practice``.
+
+The names come from :mod:`~helpers.teach.rules` (the rules),
+:mod:`~helpers.teach.practice_cases` (the cases and their rules),
+:mod:`~helpers.teach.drill` (order, attempts, scores),
+:mod:`~helpers.teach.progress_files` (saving and loading) and
+:mod:`~helpers.teach.practice_tables` (the HTML tables). No widgets here:
+:class:`helpers.widgets.PracticeDrill` calls these functions.
+Taught in ``04_practice.ipynb``.
+"""
+
+from __future__ import annotations
+
+from .drill import (
+    Attempt,
+    DEFAULT_SEED,
+    PROGRESS_FORMAT,
+    PROGRESS_VERSION,
+    Progress,
+    RuleScore,
+    drill_order,
+    rule_scores,
+    rules_missed,
+)
+from .practice_cases import (
+    PracticeCase,
+    load_practice_cases,
+    practice_cases,
+    practice_cases_from_data,
+    practice_cases_json,
+)
+from .practice_tables import (
+    coverage,
+    coverage_table,
+    rules_table,
+    summary,
+)
+from .progress_files import (
+    DEFAULT_PROGRESS_FILE,
+    load_progress,
+    progress_from_data,
+    save_progress,
+)
+from .rules import (
+    GRADED_RULES,
+    Rule,
+    load_rules,
+    project_rules,
+    rules_from_data,
+    rules_json,
+)
+
+__all__ = [
+    "Rule",
+    "PracticeCase",
+    "Attempt",
+    "Progress",
+    "RuleScore",
+    "GRADED_RULES",
+    "DEFAULT_SEED",
+    "DEFAULT_PROGRESS_FILE",
+    "PROGRESS_FORMAT",
+    "PROGRESS_VERSION",
+    "rules_json",
+    "practice_cases_json",
+    "load_rules",
+    "rules_from_data",
+    "project_rules",
+    "load_practice_cases",
+    "practice_cases_from_data",
+    "practice_cases",
+    "coverage",
+    "coverage_table",
+    "rules_table",
+    "drill_order",
+    "rules_missed",
+    "rule_scores",
+    "summary",
+    "save_progress",
+    "load_progress",
+    "progress_from_data",
+]

@@ -1,0 +1,243 @@
+"""Progress files: a drill saved as local JSON where the trainee chooses, and read back strictly.
+
+Nothing is sent anywhere. A corrupt or foreign file raises
+:class:`~helpers.core.errors.ProgressFileError` and is never overwritten.
+Taught in ``04_practice.ipynb``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import JSONLoadError, ProgressFileError, describe_value
+from ..core.jsonio import loads_strict
+from .drill import ATTEMPT_FIELDS, PROGRESS_FORMAT, PROGRESS_VERSION, Attempt, Progress
+from .practice_cases import PracticeCase, practice_cases
+from .rules import Rule, load_rules
+
+__all__ = ["shown_path", "DEFAULT_PROGRESS_FILE", "save_progress", "load_progress", "progress_from_data"]
+
+#: Where progress is saved unless the trainee chooses: this name in the working folder.
+DEFAULT_PROGRESS_FILE = "integrity-practice-progress.json"
+
+_PROGRESS_FIELDS = ("format", "version", "seed", "order", "attempts")
+
+
+def progress_from_data(
+    data: Any,
+    *,
+    cases: Iterable[PracticeCase],
+    rules: Sequence[Rule],
+    source: str = "<data>",
+) -> Progress:
+    """Validate a parsed progress object against these cases and rules.
+
+    Raises :class:`~helpers.errors.ProgressFileError` naming what is wrong.
+    """
+
+    def bad(message: str) -> ProgressFileError:
+        return ProgressFileError(message, path=source)
+
+    if not isinstance(data, Mapping) or data.get("format") != PROGRESS_FORMAT:
+        raise bad(f'is not a practice progress file (it has no "format": "{PROGRESS_FORMAT}")')
+    version = data.get("version")
+    if isinstance(version, bool) or version != PROGRESS_VERSION:
+        raise bad(f"has version {describe_value(version)}; this helper reads version {PROGRESS_VERSION}")
+    if set(data) != set(_PROGRESS_FIELDS):
+        raise bad(f"expected the fields {list(_PROGRESS_FIELDS)}, found {list(data)}")
+    seed = data["seed"]
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise bad(f"seed is {describe_value(seed)}, expected a whole number")
+    by_key = {case.key: case for case in cases}
+    rule_checks = {rule.id: rule.check for rule in rules}
+    order = data["order"]
+    if not isinstance(order, list) or not order or not all(isinstance(key, str) for key in order):
+        raise bad("order must be a non-empty list of case keys")
+    if len(set(order)) != len(order):
+        raise bad("order lists a case twice")
+    for key in order:
+        if key not in by_key:
+            raise bad(f"order refers to the case {describe_value(key)}, which is not a practice case here")
+    if not isinstance(data["attempts"], list):
+        raise bad("attempts must be a list")
+    attempts: dict[str, Attempt] = {}
+    for index, raw in enumerate(data["attempts"]):
+        where = f"attempts[{index}]"
+        if not isinstance(raw, Mapping) or set(raw) != set(ATTEMPT_FIELDS):
+            raise bad(f"{where} must have the fields {list(ATTEMPT_FIELDS)}")
+        key, correct, missed = raw["case"], raw["correct"], raw["rules_missed"]
+        if not isinstance(key, str) or key not in order:
+            raise bad(f"{where}.case is {describe_value(key)}, which is not in the drill's order")
+        if key in attempts:
+            raise bad(f"{where}.case {describe_value(key)} is scored twice")
+        if not isinstance(correct, bool):
+            raise bad(f"{where}.correct is {describe_value(correct)}, expected true or false")
+        if (
+            not isinstance(missed, list)
+            or not all(isinstance(rule_id, str) for rule_id in missed)
+            or len(set(missed)) != len(missed)
+        ):
+            raise bad(f"{where}.rules_missed must be a list of distinct rule ids")
+        for rule_id in missed:
+            if rule_checks.get(rule_id) != by_key[key].check:
+                raise bad(f"{where}.rules_missed has {describe_value(rule_id)}, which is not a rule of {describe_value(by_key[key].check)}")
+        if correct == bool(missed):
+            raise bad(f"{where}: a correct check misses no rule, and a wrong one misses at least one")
+        attempts[key] = Attempt(key, correct, tuple(missed))
+    return Progress(seed, tuple(order), attempts)
+
+
+def shown_path(path: str | Path) -> str:
+    """``path`` as text safe to show and send: lone surrogates and control characters escaped."""
+    text = os.fspath(path)
+    if isinstance(text, bytes):  # pragma: no cover - str paths only in practice
+        text = os.fsdecode(text)
+    return "".join(
+        char if char.isprintable() and not "\ud800" <= char <= "\udfff" else ascii(char)[1:-1]
+        for char in text
+    )
+
+
+def _path_problem(exc: OSError | ValueError) -> str:
+    """Why ``exc`` stops a path being used, in a few plain words."""
+    if isinstance(exc, UnicodeError):
+        return "it has characters a file name cannot hold"
+    if isinstance(exc, OSError):
+        return exc.strerror or type(exc).__name__
+    if "null" in str(exc):
+        return "it contains a null character"
+    return str(exc) or type(exc).__name__
+
+
+def _checked_path(path: str | Path) -> Path:
+    """``path`` expanded, or ValueError when no file could have that name (a null, a lone surrogate)."""
+    path = Path(path).expanduser()
+    if b"\0" in os.fsencode(path):  # os.fsencode raises UnicodeEncodeError for a lone surrogate
+        raise ValueError("embedded null character in path")
+    return path
+
+
+def _read_progress(path: Path) -> Any:
+    if path.is_dir():
+        raise ProgressFileError("is a folder, not a progress file", path=shown_path(path))
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ProgressFileError(f"cannot be read ({exc.strerror})", path=shown_path(path)) from None
+    try:
+        return loads_strict(data.decode("utf-8-sig"), source=shown_path(path))
+    except UnicodeDecodeError as exc:
+        raise ProgressFileError(
+            f"is not UTF-8 text (byte {exc.start}), so not a progress file", path=shown_path(path)
+        ) from None
+    except JSONLoadError as exc:
+        raise ProgressFileError(f"is not a progress file: {exc.detail}", path=shown_path(path)) from None
+
+
+def load_progress(
+    path: str | Path = DEFAULT_PROGRESS_FILE,
+    *,
+    cases: Iterable[PracticeCase] | None = None,
+    rules: Sequence[Rule] | None = None,
+) -> Progress:
+    """Read a progress file (default in the working folder); the file is never changed.
+
+    Raises :class:`~helpers.errors.ProgressFileError` when it is missing,
+    corrupt, foreign, or refers to cases these practice cases lack, or when
+    the path itself cannot be used (a null character, an over-long name).
+    Taught in ``04_practice.ipynb`` ("Keeping your progress").
+    """
+    try:
+        path = _checked_path(path)
+        if not path.exists():
+            raise ProgressFileError("does not exist; save your progress there first", path=shown_path(path))
+        data = _read_progress(path)
+    except ProgressFileError:
+        raise
+    except (OSError, ValueError) as exc:
+        raise ProgressFileError(f"cannot be read ({_path_problem(exc)})", path=shown_path(path)) from None
+    return progress_from_data(
+        data,
+        cases=cases if cases is not None else practice_cases(),
+        rules=rules if rules is not None else load_rules(),
+        source=shown_path(path),
+    )
+
+
+def _continues(progress: Progress, earlier: Progress) -> bool:
+    """True when ``progress`` is ``earlier`` carried on: same drill, every earlier check kept."""
+    return (
+        progress.seed == earlier.seed
+        and progress.order == earlier.order
+        and all(progress.attempts.get(key) == attempt for key, attempt in earlier.attempts.items())
+    )
+
+
+def save_progress(
+    progress: Progress,
+    path: str | Path = DEFAULT_PROGRESS_FILE,
+    *,
+    cases: Iterable[PracticeCase] | None = None,
+    rules: Sequence[Rule] | None = None,
+) -> Path:
+    """Write ``progress`` as JSON to ``path`` (default in the working folder), atomically.
+
+    An existing file is replaced only if it is a valid progress file (checked
+    as :func:`load_progress` checks it) of the same drill (seed and order)
+    whose checks ``progress`` still holds, so saving never loses checked
+    cases; anything else raises :class:`~helpers.errors.ProgressFileError`
+    and is left untouched. Returns the path written.
+    Taught in ``04_practice.ipynb`` ("Keeping your progress").
+    """
+    try:
+        path = _checked_path(path)
+        return _save_progress(progress, path, cases=cases, rules=rules)
+    except ProgressFileError:
+        raise
+    except (OSError, ValueError) as exc:
+        raise ProgressFileError(f"cannot be written ({_path_problem(exc)})", path=shown_path(path)) from None
+
+
+def _save_progress(
+    progress: Progress, path: Path, *, cases: Iterable[PracticeCase] | None, rules: Sequence[Rule] | None
+) -> Path:
+    shown = shown_path(path)
+    if path.exists() or path.is_symlink():
+        try:
+            earlier = load_progress(path, cases=cases, rules=rules)
+        except ProgressFileError as exc:
+            raise ProgressFileError(
+                f"{exc.message}; it was not overwritten, so choose another path", path=shown
+            ) from None
+        if not _continues(progress, earlier):
+            raise ProgressFileError(
+                f"holds other progress (seed {earlier.seed}, {earlier.done} checked cases); "
+                "press Load progress to continue it, or choose another path",
+                path=shown,
+            )
+    folder = path.parent
+    if not folder.is_dir():
+        raise ProgressFileError(
+            f"cannot be written: the folder {shown_path(folder)} does not exist", path=shown
+        )
+    text = json.dumps(progress.to_data(), ensure_ascii=False, indent=1) + "\n"
+    try:
+        handle, tmp_name = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise ProgressFileError(f"cannot be written ({exc.strerror})", path=shown) from None
+    tmp = Path(tmp_name)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise ProgressFileError(f"cannot be written ({exc.strerror})", path=shown) from None
+    return path
