@@ -78,3 +78,26 @@ def run_cli(tmp_path: Path):
         )
 
     return run
+
+
+def _raising_dispatch(self, *args, **kwargs):
+    """ipywidgets' CallbackDispatcher.__call__ without its ``except Exception`` (tests only).
+
+    ipywidgets catches every error a button or submit callback raises and only
+    logs it, so a broken ``grade`` would show empty feedback and pass a test.
+    Here a callback's error reaches the test that clicked.
+    """
+    value = None
+    for callback in self.callbacks:
+        local_value = callback(*args, **kwargs)
+        value = local_value if local_value is not None else value
+    return value
+
+
+@pytest.fixture(autouse=True)
+def callbacks_raise(monkeypatch):
+    """Every test: a widget callback that raises fails the test instead of being swallowed."""
+    from ipywidgets.widgets.widget import CallbackDispatcher
+
+    monkeypatch.setattr(CallbackDispatcher, "__call__", _raising_dispatch)
+    yield

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .errors import BaselineError, CheckInputError
+from .files import write_atomically
 from .jsonio import load_json_file
 from .validation import require_answer_key
 
@@ -75,13 +75,6 @@ def load_baseline(path: str | Path) -> Baseline:
     return Baseline(version, data["revised_on"], data["reason"], answers)
 
 
-def _write_atomically(path: Path, data: str | bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
-    os.replace(tmp, path)
-
-
 def revise_baseline(
     path: str | Path,
     answers: Mapping[str, str],
@@ -109,8 +102,15 @@ def revise_baseline(
             raise BaselineError(
                 f"{keep} already exists; retained evidence is never overwritten", field="version"
             )
-        _write_atomically(keep, path.read_bytes())
+        keep.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            write_atomically(keep, path.read_bytes(), replace=False)
+        except FileExistsError:
+            raise BaselineError(
+                f"{keep} already exists; retained evidence is never overwritten", field="version"
+            ) from None
         version = current.version + 1
     new = Baseline(version, revised_on, reason.strip(), answers)
-    _write_atomically(path, _dump(new))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomically(path, _dump(new))
     return new

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from ..core.errors import JSONLoadError, ProgressFileError, describe_value
+from ..core.files import write_atomically
 from ..core.jsonio import loads_strict
 from .drill import ATTEMPT_FIELDS, PROGRESS_FORMAT, PROGRESS_VERSION, Attempt, Progress
 from .practice_cases import PracticeCase, practice_cases
@@ -227,17 +227,7 @@ def _save_progress(
         )
     text = json.dumps(progress.to_data(), ensure_ascii=False, indent=1) + "\n"
     try:
-        handle, tmp_name = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
+        write_atomically(path, text)
     except OSError as exc:
-        raise ProgressFileError(f"cannot be written ({exc.strerror})", path=shown) from None
-    tmp = Path(tmp_name)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(tmp, path)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
         raise ProgressFileError(f"cannot be written ({exc.strerror})", path=shown) from None
     return path

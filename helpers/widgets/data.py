@@ -7,24 +7,20 @@ it works the same with or without a front end. Taught in ``05_check_your_data.ip
 
 from __future__ import annotations
 
-from typing import Any
-
 import ipywidgets as w
 
-from ..data.batch import BatchSummary, KeyCheck, check_file, check_key_files
 from ..core.errors import CheckInputError
-from ..teach.render import error_html, esc
-from ..teach.chart import outcome_chart
-from ..teach.report_html import failures_table, key_check_table, summary_table
+from ..data.batch import BatchSummary, KeyCheck, check_file, check_key_files
 from ..data.sources import InputFile, Upload
+from ..teach.chart import outcome_chart
+from ..teach.render import error_html, esc
+from ..teach.report_html import failures_table, key_check_table, summary_table
+from .base import TextPicture, auto_layout
 
 __all__ = ["DataCheckPanel"]
 
 _KINDS = [("Target scope (JSON Lines or CSV)", "target-scope"), ("Sentinel answer keys", "sentinels")]
 
-
-def _auto() -> w.Layout:
-    return w.Layout(width="auto")
 
 
 class _FileChoice:
@@ -32,7 +28,7 @@ class _FileChoice:
 
     def __init__(self, label: str, path: str, accept: str) -> None:
         self.path = w.Text(value=path, description=label, layout=w.Layout(width="60%"))
-        self.upload = w.FileUpload(accept=accept, multiple=False, description="Upload", layout=_auto())
+        self.upload = w.FileUpload(accept=accept, multiple=False, description="Upload", layout=auto_layout())
         self.widget = w.HBox([self.path, self.upload])
 
     def item(self) -> InputFile:
@@ -50,7 +46,7 @@ class _FileChoice:
         return f"{self.path.description}: {self.path.value}"
 
 
-class DataCheckPanel:
+class DataCheckPanel(TextPicture):
     """Check a whole file of rewrites, or two answer keys, and show what the run found.
 
     Starts on the shipped sample data and, with ``run=True``, checks it straight away.
@@ -79,7 +75,7 @@ class DataCheckPanel:
         self.baseline = _FileChoice("Baseline", "fixtures/sample_data/baseline.json", ".json,.jsonl,.ndjson")
         self.proposed = _FileChoice("Proposed", "fixtures/sample_data/proposed.jsonl", ".json,.jsonl,.ndjson")
         self.keys = w.VBox([self.baseline.widget, self.proposed.widget])
-        self.check_button = w.Button(description="Check", button_style="primary", layout=_auto())
+        self.check_button = w.Button(description="Check", button_style="primary", layout=auto_layout())
         self.progress = w.FloatProgress(value=0.0, min=0.0, max=1.0, description="Read")
         self.status = w.HTML()
         self.summary = w.HTML()
@@ -182,7 +178,3 @@ class DataCheckPanel:
             lines.append(f"  last run: {outcome}; exit status {last.exit_code}")
         return "\n".join(lines)
 
-    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        bundle = self.widget._repr_mimebundle_(**kwargs)
-        bundle["text/plain"] = self.describe()
-        return bundle

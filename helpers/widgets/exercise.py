@@ -14,6 +14,7 @@ import ipywidgets as w
 from ..teach.cases import Case
 from ..teach.grading import Answer, Grade, answer_fields, candidate_ids, grade
 from ..teach.render import REVEAL_SUMMARY, esc, feedback_html, json_html, reveal_html
+from .base import TextPicture, auto_layout
 
 __all__ = ["CaseExercise"]
 
@@ -23,11 +24,8 @@ _HOLD_LABELS = {
 }
 
 
-def _auto() -> w.Layout:
-    return w.Layout(width="auto")
 
-
-class CaseExercise:
+class CaseExercise(TextPicture):
     """Work one case: pick IDs, set the flag, check the answer, reveal the worked answer.
 
     Drive it without a front end: set ``.value`` on the controls in
@@ -47,13 +45,13 @@ class CaseExercise:
             options=[("true", True), ("false", False)], value=None, description=flag
         )
         self.hold = w.Checkbox(
-            value=False, description=_HOLD_LABELS[case.check], indent=False, layout=_auto()
+            value=False, description=_HOLD_LABELS[case.check], indent=False, layout=auto_layout()
         )
         self.live = w.HTML()
         self.check_button = w.Button(
-            description="Check my answer", button_style="primary", layout=_auto()
+            description="Check my answer", button_style="primary", layout=auto_layout()
         )
-        self.reveal_button = w.Button(description=REVEAL_SUMMARY, layout=_auto())
+        self.reveal_button = w.Button(description=REVEAL_SUMMARY, layout=auto_layout())
         self.feedback = w.HTML()
         self.reveal = w.HTML()
         for control in (*self.first_boxes.values(), *self.second_boxes.values(), self.flag, self.hold):
@@ -84,7 +82,7 @@ class CaseExercise:
 
     @staticmethod
     def _box(case_id: str, field: str) -> w.Checkbox:
-        box = w.Checkbox(value=False, description=case_id, indent=False, layout=_auto())
+        box = w.Checkbox(value=False, description=case_id, indent=False, layout=auto_layout())
         box.add_class(f"eic-{field}")
         return box
 
@@ -159,7 +157,3 @@ class CaseExercise:
             f"  buttons: [{self.check_button.description}] [{self.reveal_button.description}]",
         ])
 
-    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        bundle = self.widget._repr_mimebundle_(**kwargs)
-        bundle["text/plain"] = self.describe()
-        return bundle

@@ -9,31 +9,26 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import ipywidgets as w
 
 from ..core.checks import require_check_name
 from ..core.errors import InvalidInputError, ProgressFileError
-from ..teach.grading import Grade
 from ..teach.drill import DEFAULT_SEED, Attempt, Progress
+from ..teach.grading import Grade
 from ..teach.practice_cases import PracticeCase, practice_cases
 from ..teach.practice_tables import summary
 from ..teach.progress_files import DEFAULT_PROGRESS_FILE, load_progress, save_progress, shown_path
-from ..teach.rules import Rule, load_rules
 from ..teach.render import esc, supplied_input
+from ..teach.rules import Rule, load_rules
+from .base import TextPicture, button
 from .exercise import CaseExercise
 
 __all__ = ["PracticeDrill"]
 
 
-def _button(description: str, css: str, **kwargs: Any) -> w.Button:
-    button = w.Button(description=description, layout=w.Layout(width="auto"), **kwargs)
-    button.add_class(css)
-    return button
 
-
-class PracticeDrill:
+class PracticeDrill(TextPicture):
     """A drill over practice cases in a seeded order: running score, progress bar, summary.
 
     Drive it without a front end: answer :attr:`exercise` (``set_answer`` then
@@ -75,14 +70,14 @@ class PracticeDrill:
         self.slot = w.VBox()
         self.scored = w.HTML()
         self.scored.add_class("eic-scored")
-        self.next_button = _button("Next case", "eic-next", disabled=True)
+        self.next_button = button("Next case", "eic-next", disabled=True)
         self.summary_view = w.HTML()
         self.summary_view.add_class("eic-summary")
         self.path = w.Text(value=str(path), description="Progress file", layout=w.Layout(width="auto"))
         self.path.add_class("eic-progress-path")
-        self.save_button = _button("Save progress", "eic-save")
-        self.load_button = _button("Load progress", "eic-load")
-        self.restart_button = _button("Start again", "eic-restart")
+        self.save_button = button("Save progress", "eic-save")
+        self.load_button = button("Load progress", "eic-load")
+        self.restart_button = button("Start again", "eic-restart")
         self.file_status = w.HTML()
         self.file_status.add_class("eic-file-status")
 
@@ -205,10 +200,6 @@ class PracticeDrill:
         lines.append(f"  {self.path.description}: {self.path.value}")
         return "\n".join(lines)
 
-    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        bundle = self.widget._repr_mimebundle_(**kwargs)
-        bundle["text/plain"] = self.describe()
-        return bundle
 
 
 def _scored_html(attempt: Attempt, already: bool) -> str:

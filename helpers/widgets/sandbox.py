@@ -14,11 +14,12 @@ import ipywidgets as w
 from ..core.errors import CheckInputError
 from ..core.jsonio import dumps_compact, loads_strict
 from ..teach.render import check_block, error_html
+from .base import TextPicture
 
 __all__ = ["TargetScopeSandbox", "SentinelSandbox"]
 
 
-class _Sandbox:
+class _Sandbox(TextPicture):
     """Shared machinery: one JSON text area per input field, a live result below."""
 
     check: str = ""
@@ -64,10 +65,6 @@ class _Sandbox:
         fields = [f"  {name}: {area.value}" for name, area in self.inputs.items()]
         return "\n".join([f"Sandbox ({self.check}), edit the JSON:", *fields, "Result:", text])
 
-    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        bundle = self.widget._repr_mimebundle_(**kwargs)
-        bundle["text/plain"] = self.describe()
-        return bundle
 
 
 class TargetScopeSandbox(_Sandbox):

@@ -1,0 +1,51 @@
+"""Writing a file so that a reader never sees half of it: the project's one atomic writer.
+
+The data goes to a new temporary file beside the target, is flushed to disk,
+then takes the target's place in one step. With ``replace=False`` the target
+must not exist yet, and an existing file is never replaced (retained
+evidence is written this way).
+
+>>> import tempfile, pathlib
+>>> folder = pathlib.Path(tempfile.mkdtemp())
+>>> write_atomically(folder / "a.json", '{"S1": "R"}\\n').read_text()
+'{"S1": "R"}\\n'
+>>> write_atomically(folder / "a.json", "again", replace=False)
+Traceback (most recent call last):
+...
+FileExistsError: [Errno 17] File exists: ...
+
+Taught in ``03_sentinel_answer_key.ipynb`` (baselines) and ``04_practice.ipynb`` (progress).
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+__all__ = ["write_atomically"]
+
+
+def write_atomically(path: str | Path, data: str | bytes, *, replace: bool = True) -> Path:
+    """Write ``data`` (text as UTF-8) to ``path`` atomically; returns the path.
+
+    Raises :class:`OSError` on failure, leaving no temporary file behind and the
+    target as it was. ``replace=False`` refuses an existing target
+    (:class:`FileExistsError`) without ever overwriting it.
+    """
+    path = Path(path)
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    handle, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    tmp = Path(tmp_name)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(payload)
+            stream.flush()
+            os.fsync(stream.fileno())
+        if replace:
+            os.replace(tmp, path)
+        else:
+            os.link(tmp, path)  # fails if path exists: never overwrites
+    finally:
+        tmp.unlink(missing_ok=True)
+    return path
