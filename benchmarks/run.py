@@ -28,6 +28,7 @@ corrupt lines, and every corrupt line must be reported.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -52,8 +53,18 @@ MAX_OVERHEAD = 1.20  # check time / parse time
 MAX_MEMORY_RATIO = 2.0  # peak memory, 1M records / 10k records
 
 TARGETS_POOL = [
-    "induction", "refresher", "payroll", "first-aid", "fire-safety", "manual-handling",
-    "onboarding", "appraisal", "leave-policy", "expenses", "security", "data-protection",
+    "induction",
+    "refresher",
+    "payroll",
+    "first-aid",
+    "fire-safety",
+    "manual-handling",
+    "onboarding",
+    "appraisal",
+    "leave-policy",
+    "expenses",
+    "security",
+    "data-protection",
 ]
 
 
@@ -122,9 +133,9 @@ def write_records(path: Path, count: int, seed: int = 3, corrupt: float = 0.0) -
             elif roll < 0.93:
                 rewritten = original[1:]
             elif roll < 0.98:
-                rewritten = original + [rng.choice(TARGETS_POOL)]
+                rewritten = [*original, rng.choice(TARGETS_POOL)]
             else:
-                rewritten = original[1:] + [rng.choice(TARGETS_POOL)]
+                rewritten = [*original[1:], rng.choice(TARGETS_POOL)]
             record = {
                 "id": f"r{number:07d}",
                 "query": f"Compare {original[0]} with {original[-1]}",
@@ -155,8 +166,8 @@ def _rss_kb() -> int:
 
 
 def _parse_lines(path: str) -> int:
-    from helpers.data.fastpath import loads_fast
     from helpers.core.jsonio import parse_json_line as parse_line
+    from helpers.data.fastpath import loads_fast
 
     count = 0
     with open(path, "rb") as stream:
@@ -171,17 +182,15 @@ def _parse_lines_stdlib(path: str) -> int:
     count = 0
     with open(path, "rb") as stream:
         for raw in stream:
-            try:
+            with contextlib.suppress(ValueError):
                 json.loads(raw)
-            except ValueError:
-                pass
             count += 1
     return count
 
 
 def _parse_keys(baseline: str, proposed: str) -> int:
-    from helpers.data.fastpath import loads_fast
     from helpers.core.jsonio import load_json_file
+    from helpers.data.fastpath import loads_fast
 
     sizes = 0
     for path in (baseline, proposed):
@@ -225,18 +234,25 @@ WORK = {
 
 def worker(kind: str, mode: str, paths: list[str]) -> None:
     """Run one measurement; print its wall and CPU seconds, peak and starting memory, and result."""
-    import helpers.data.batch  # noqa: F401 - imports are not part of the timing
-    import helpers.data.fastpath  # noqa: F401
+    import helpers.data.batch
+    import helpers.data.fastpath
     import helpers.data.reports  # noqa: F401
 
     start_rss = _rss_kb()
     began, began_cpu = time.perf_counter(), time.process_time()
     result = WORK[(kind, mode)](*paths)
     seconds, cpu = time.perf_counter() - began, time.process_time() - began_cpu
-    print(json.dumps({
-        "seconds": seconds, "cpu_seconds": cpu, "peak_rss_kb": _rss_kb(), "start_rss_kb": start_rss,
-        "result": result,
-    }))
+    print(
+        json.dumps(
+            {
+                "seconds": seconds,
+                "cpu_seconds": cpu,
+                "peak_rss_kb": _rss_kb(),
+                "start_rss_kb": start_rss,
+                "result": result,
+            }
+        )
+    )
 
 
 def measure(kind: str, mode: str, paths: list[Path], repeat: int) -> dict[str, Any]:
@@ -320,9 +336,17 @@ def run_all(repeat: int, quick: bool) -> dict[str, Any]:
         print("running the command line ...", file=sys.stderr)
         figures["cli"] = {
             "records-1m default output": cli_run(["target-scope", str(folder / "records-1m.jsonl")]),
-            "records-1m --summary-json": cli_run(["target-scope", "--summary-json", str(folder / "records-1m.jsonl")]),
+            "records-1m --summary-json": cli_run(
+                ["target-scope", "--summary-json", str(folder / "records-1m.jsonl")]
+            ),
             "key-1m two files": cli_run(
-                ["sentinels", "--baseline", str(folder / "baseline.json"), "--proposed", str(folder / "proposed.json")]
+                [
+                    "sentinels",
+                    "--baseline",
+                    str(folder / "baseline.json"),
+                    "--proposed",
+                    str(folder / "proposed.json"),
+                ]
             ),
         }
         figures["corrupt-1m"] = corrupt_run(folder / "corrupt.jsonl", expected_bad)
@@ -359,7 +383,9 @@ def report(figures: dict[str, Any]) -> str:
         )
     for name in ("scope-100k", "key-1m", "records-1m"):
         ratio = figures[name]["check"]["seconds"] / figures[name]["parse"]["seconds"]
-        out.append(f"  {name:<11} check/parse {ratio:.2f} <= {MAX_OVERHEAD:.2f}: {_verdict(ratio <= MAX_OVERHEAD)}")
+        out.append(
+            f"  {name:<11} check/parse {ratio:.2f} <= {MAX_OVERHEAD:.2f}: {_verdict(ratio <= MAX_OVERHEAD)}"
+        )
     big, small = figures["records-1m"]["check"]["peak_rss_kb"], figures["records-10k"]["check"]["peak_rss_kb"]
     out.append(
         f"  peak memory 1M/10k records {big / 1024:.1f} MB / {small / 1024:.1f} MB = {big / small:.2f} "
@@ -376,13 +402,19 @@ def report(figures: dict[str, Any]) -> str:
         f"({'all' if c['all_reported'] else 'NOT all'}), {c['output_lines']} output lines"
     )
     m = figures["machine"]
-    out.append(f"\n{m['cpus']} CPUs, Python {m['python']}{', quick run: smaller files' if m['quick'] else ''}")
+    out.append(
+        f"\n{m['cpus']} CPUs, Python {m['python']}{', quick run: smaller files' if m['quick'] else ''}"
+    )
     return "\n".join(out)
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--repeat", type=int, default=3, help="runs per measurement; the best counts (default 3)")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--repeat", type=int, default=3, help="runs per measurement; the best counts (default 3)"
+    )
     parser.add_argument("--quick", action="store_true", help="files 100 times smaller, one run each")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--worker", nargs="+", help=argparse.SUPPRESS)

@@ -17,6 +17,7 @@ Used only by ``tests/test_browser.py``. Everything runs on this machine:
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -138,7 +139,9 @@ class LabServer:
     def start(self, timeout: float = 90.0) -> None:
         """Start the server and wait until it answers; raise with its log if it does not."""
         command = [
-            sys.executable, "-m", "jupyterlab",
+            sys.executable,
+            "-m",
+            "jupyterlab",
             "--no-browser",
             f"--port={self.port}",
             "--port-retries=0",
@@ -155,8 +158,13 @@ class LabServer:
         with self.log_path.open("wb") as log:
             # Own process group: kernels the server leaves behind can be stopped with it.
             self.process = subprocess.Popen(
-                command, cwd=self.root, env=self._environment(), stdout=log,
-                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True,
+                command,
+                cwd=self.root,
+                env=self._environment(),
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
             )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -196,10 +204,9 @@ def stop_process(process: subprocess.Popen[bytes], *, timeout: float) -> None:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout=10)
-    try:
+    # the group may have gone already: then nothing is left to stop
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(process.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass  # the group has already gone: nothing is left to stop
 
 
 def launch_chromium(playwright: Playwright, executable: Path, profile: Path) -> BrowserContext:
@@ -228,7 +235,9 @@ def write_scratch_notebook(path: Path, cells: list[str]) -> Path:
     notebook = nbformat.v4.new_notebook()
     notebook.cells = [nbformat.v4.new_code_cell(source) for source in cells]
     notebook.metadata["kernelspec"] = {
-        "name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python",
+        "name": "python3",
+        "display_name": "Python 3 (ipykernel)",
+        "language": "python",
     }
     nbformat.write(notebook, str(path))
     return path
@@ -321,9 +330,7 @@ class NotebookPage:
         idle kernel. Running cells any earlier would silently run nothing.
         """
         self.page.goto(f"{base_url}/lab/tree/{self.name}?reset")
-        self.page.wait_for_function(
-            _KERNEL_READY_JS, arg=self.name, timeout=RUN_TIMEOUT_MS, polling=_POLL_MS
-        )
+        self.page.wait_for_function(_KERNEL_READY_JS, arg=self.name, timeout=RUN_TIMEOUT_MS, polling=_POLL_MS)
         self.panel.locator('.jp-Notebook-ExecutionIndicator[data-status="idle"]').wait_for(
             timeout=RUN_TIMEOUT_MS
         )
@@ -362,9 +369,7 @@ class NotebookPage:
         )
         self.menu("Run", "runmenu:run-all")
         try:
-            self.page.wait_for_function(
-                _SETTLED_JS, arg=PANEL, timeout=RUN_TIMEOUT_MS, polling=_POLL_MS
-            )
+            self.page.wait_for_function(_SETTLED_JS, arg=PANEL, timeout=RUN_TIMEOUT_MS, polling=_POLL_MS)
         except PlaywrightTimeoutError:
             state = self.page.evaluate(_RUN_STATE_JS, PANEL)
             raise AssertionError(
@@ -459,8 +464,11 @@ class BrowserReport:
         """One line for the terminal: wall time and median latency."""
         data = self.summary()
         median = data["median_click_to_feedback_ms"]
-        latency = f"median click-to-feedback {median:.0f} ms over {data['check_clicks']} Check clicks" \
-            if median is not None else "no Check clicks measured"
+        latency = (
+            f"median click-to-feedback {median:.0f} ms over {data['check_clicks']} Check clicks"
+            if median is not None
+            else "no Check clicks measured"
+        )
         return (
             f"browser tests: {data['browser_wall_seconds']:.1f} s wall (server start to last "
             f"browser test), {latency}; details in {TIMINGS_FILE.relative_to(ROOT)}"

@@ -13,9 +13,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from playwright.sync_api import Page, Route, sync_playwright
-
 from lab_session import CHROMIUM_FLAGS, chromium_executable
+from playwright.sync_api import Page, Route, sync_playwright
 
 #: The same browser and flags as the JupyterLab browser tests (``EIC_CHROMIUM`` overrides).
 FLAGS = CHROMIUM_FLAGS

@@ -20,14 +20,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from lab_session import stop_process
+from offline_chromium import offline_page, require_chromium
 from playwright.sync_api import expect
 
 import helpers
+from helpers.core.paths import project_root
 from helpers.publish.app import voila_command, voila_environment
 from helpers.publish.downloads import downloads_dir
-from helpers.core.paths import project_root
-from lab_session import stop_process
-from offline_chromium import offline_page, require_chromium
 
 pytestmark = pytest.mark.browser
 
@@ -64,8 +64,9 @@ def app(tmp_path_factory) -> Iterator[App]:
     require_chromium()
     home = tmp_path_factory.mktemp("app")
     notebooks = home / "notebooks"
-    shutil.copytree(project_root() / "notebooks", notebooks,
-                    ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    shutil.copytree(
+        project_root() / "notebooks", notebooks, ignore=shutil.ignore_patterns(".ipynb_checkpoints")
+    )
     port = _free_port()
     env = voila_environment()
     env.update(
@@ -77,8 +78,12 @@ def app(tmp_path_factory) -> Iterator[App]:
     with log.open("wb") as sink:
         process = subprocess.Popen(
             voila_command(notebooks, port=port, open_browser=False),
-            cwd=notebooks, env=env, stdout=sink, stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL, start_new_session=True,
+            cwd=notebooks,
+            env=env,
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
         )
     running = App(f"http://127.0.0.1:{port}", log)
     try:
@@ -119,9 +124,7 @@ def test_a_case_is_worked_through_in_the_app(app: App) -> None:
 
         # Tick the right box, set the flag.
         exercise.locator(".eic-missing").filter(has_text="refresher").locator("input").check()
-        exercise.locator(".widget-toggle-buttons button").filter(
-            has_text=re.compile(r"^false$")
-        ).click()
+        exercise.locator(".widget-toggle-buttons button").filter(has_text=re.compile(r"^false$")).click()
         expect(exercise.locator("pre.eic-json").first).to_have_text(case.expected_json)
 
         # Check it.

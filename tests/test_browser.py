@@ -31,22 +31,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Locator, expect, sync_playwright
-from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
-
-import helpers
-from helpers.teach.cases import Case
-from helpers.teach.grading import Answer, answer_fields, candidate_ids, correct_answer, grade
-from helpers.core.jsonio import dumps_compact
-from helpers.teach.practice import (
-    DEFAULT_PROGRESS_FILE,
-    DEFAULT_SEED,
-    PROGRESS_FORMAT,
-    drill_order,
-    practice_cases,
-    rules_missed,
-)
-from helpers.teach.render import REVEAL_SUMMARY
 from lab_session import (
     DOC_SCREENSHOTS,
     NOTEBOOKS,
@@ -62,6 +46,22 @@ from lab_session import (
     notebook_paths,
     write_scratch_notebook,
 )
+from playwright.sync_api import Locator, expect, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+import helpers
+from helpers.core.jsonio import dumps_compact
+from helpers.teach.cases import Case
+from helpers.teach.grading import Answer, answer_fields, candidate_ids, correct_answer, grade
+from helpers.teach.practice import (
+    DEFAULT_PROGRESS_FILE,
+    DEFAULT_SEED,
+    PROGRESS_FORMAT,
+    drill_order,
+    practice_cases,
+    rules_missed,
+)
+from helpers.teach.render import REVEAL_SUMMARY
 
 pytestmark = pytest.mark.browser
 expect.set_options(timeout=WIDGET_TIMEOUT_MS)
@@ -73,6 +73,7 @@ CASE_NOTEBOOK = {
     "target-scope": "02_target_scope.ipynb",
     "sentinels": "03_sentinel_answer_key.ipynb",
 }
+
 
 @dataclass(frozen=True)
 class WrongAnswer:
@@ -94,11 +95,15 @@ class WrongAnswer:
 #: checks the same feedback without a browser.
 WRONG_ANSWERS: dict[str, WrongAnswer] = {
     "lost-comparison": WrongAnswer(
-        "missing", "refresher is in the original but not in the rewrite", flag=False,
+        "missing",
+        "refresher is in the original but not in the rewrite",
+        flag=False,
     ),
     "reordered-targets": WrongAnswer(
-        "missing", "order doesn't matter: induction is in both lists",
-        missing=frozenset({"induction"}), flag=False,
+        "missing",
+        "order doesn't matter: induction is in both lists",
+        missing=frozenset({"induction"}),
+        flag=False,
     ),
     "new-target": WrongAnswer(
         "added",
@@ -107,10 +112,15 @@ WRONG_ANSWERS: dict[str, WrongAnswer] = {
     ),
     "sentinel-mutated": WrongAnswer("changed", "S1's answer changed ([-R-]{+S+})", flag=False),
     "new-case-only": WrongAnswer(
-        "missing", "an extra non-sentinel case is allowed", missing=frozenset({"C2"}), flag=False,
+        "missing",
+        "an extra non-sentinel case is allowed",
+        missing=frozenset({"C2"}),
+        flag=False,
     ),
     "sentinel-missing": WrongAnswer(
-        "missing", "S2 is a sentinel in the baseline but absent", flag=False,
+        "missing",
+        "S2 is a sentinel in the baseline but absent",
+        flag=False,
     ),
 }
 
@@ -241,8 +251,10 @@ class ExerciseWidget:
         self.page = notebook.page
         self.case = case
         self.report = report
-        self.root = (within if within is not None else notebook.panel).locator(".eic-exercise").filter(
-            has=self.page.locator("code").filter(has_text=_exact(case.id))
+        self.root = (
+            (within if within is not None else notebook.panel)
+            .locator(".eic-exercise")
+            .filter(has=self.page.locator("code").filter(has_text=_exact(case.id)))
         )
         expect(self.root).to_have_count(1)
 
@@ -350,9 +362,11 @@ def test_filled_case_through_the_widget(lab: Lab, case: Case) -> None:
     if case.id == DOC_CASE:
         _doc_screenshot(widget.root, "worked-answer.png")
 
-    details = notebook.panel.locator("details").filter(
-        has=notebook.page.locator("summary").filter(has_text=_exact(REVEAL_SUMMARY))
-    ).filter(has_text=case.reason)
+    details = (
+        notebook.panel.locator("details")
+        .filter(has=notebook.page.locator("summary").filter(has_text=_exact(REVEAL_SUMMARY)))
+        .filter(has_text=case.reason)
+    )
     expect(details).to_have_count(1)
     fallback = details.locator(".eic-reveal")
     expect(fallback).to_be_hidden()
@@ -486,8 +500,11 @@ class SandboxScript:
 SANDBOX_SCRIPTS = {
     "TargetScopeSandbox": SandboxScript(
         key_field="rewritten",
-        start={"original": '["induction","refresher"]', "rewritten": '["refresher","induction"]',
-               "unresolved": "[]"},
+        start={
+            "original": '["induction","refresher"]',
+            "rewritten": '["refresher","induction"]',
+            "unresolved": "[]",
+        },
         start_json='{"missing":[],"added":[],"preserved":true}',
         edit=("rewritten", '["induction"]'),
         edit_json='{"missing":["refresher"],"added":[],"preserved":false}',
@@ -530,7 +547,8 @@ def _sandboxes() -> list[tuple[str, str, int]]:
 
 
 @pytest.mark.parametrize(
-    ("name", "kind", "index"), _sandboxes(),
+    ("name", "kind", "index"),
+    _sandboxes(),
     ids=lambda value: value.removesuffix(".ipynb") if isinstance(value, str) else str(value),
 )
 def test_sandbox_updates_and_shows_clear_errors(lab: Lab, name: str, kind: str, index: int) -> None:
@@ -539,15 +557,19 @@ def test_sandbox_updates_and_shows_clear_errors(lab: Lab, name: str, kind: str, 
     before = len(notebook.console_errors)
     page = notebook.page
     script = SANDBOX_SCRIPTS[kind]
-    sandbox = notebook.panel.locator(".eic-sandbox").filter(
-        has=page.locator("label.widget-label").filter(has_text=_exact(script.key_field))
-    ).nth(index)
+    sandbox = (
+        notebook.panel.locator(".eic-sandbox")
+        .filter(has=page.locator("label.widget-label").filter(has_text=_exact(script.key_field)))
+        .nth(index)
+    )
     result = sandbox.locator(":scope > .widget-html .widget-html-content")
 
     def area(field: str) -> Locator:
-        return sandbox.locator(".widget-textarea").filter(
-            has=page.locator("label.widget-label").filter(has_text=_exact(field))
-        ).locator("textarea")
+        return (
+            sandbox.locator(".widget-textarea")
+            .filter(has=page.locator("label.widget-label").filter(has_text=_exact(field)))
+            .locator("textarea")
+        )
 
     for field, text in script.start.items():
         area(field).fill(text)
@@ -616,8 +638,9 @@ def test_markup_in_case_ids_renders_as_text(lab: Lab) -> None:
             has=page.locator("code").filter(has_text=_exact(prefix + MARKUP))
         )
         expect(widget).to_have_count(1)
-        expect(widget.locator(".widget-checkbox").filter(
-            has=page.get_by_text(MARKUP, exact=True))).to_have_count(2)
+        expect(
+            widget.locator(".widget-checkbox").filter(has=page.get_by_text(MARKUP, exact=True))
+        ).to_have_count(2)
         widget.locator(".eic-flag button.widget-toggle-button").filter(has_text=_exact("false")).click()
         check = widget.locator("button.eic-check")
         expect(check).to_have_text(_exact("Check my answer"))
@@ -631,8 +654,9 @@ def test_markup_in_case_ids_renders_as_text(lab: Lab) -> None:
     expect(summaries).to_have_count(2)
     for index in range(2):
         summaries.nth(index).click()
-    expect(notebook.panel.locator("details .eic-reveal").filter(
-        has_text=f"Reason: Reason {MARKUP}")).to_have_count(2)
+    expect(
+        notebook.panel.locator("details .eic-reveal").filter(has_text=f"Reason: Reason {MARKUP}")
+    ).to_have_count(2)
 
     _expect_nothing_ran(notebook)
     _no_new_console_errors(notebook, 0)

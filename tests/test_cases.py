@@ -9,29 +9,47 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from helpers import Case, dumps_compact, filled_cases, load_cases
-from helpers.teach.cases import cases_from_csv, cases_from_data, cases_to_csv, cases_to_data
 from helpers.core.paths import filled_cases_csv, filled_cases_json
+from helpers.teach.cases import cases_from_csv, cases_from_data, cases_to_csv, cases_to_data
 
 # The seeds' data, written out independently of fixtures/: (check, id, input, expected).
 SEED_CASES = [
-    ("target-scope", "lost-comparison",
-     '{"original":["induction","refresher"],"rewritten":["induction"]}',
-     '{"missing":["refresher"],"added":[],"preserved":false}'),
-    ("target-scope", "reordered-targets",
-     '{"original":["induction","refresher"],"rewritten":["refresher","induction"]}',
-     '{"missing":[],"added":[],"preserved":true}'),
-    ("target-scope", "new-target",
-     '{"original":["induction"],"rewritten":["induction","payroll"]}',
-     '{"missing":[],"added":["payroll"],"preserved":false}'),
-    ("sentinels", "sentinel-mutated",
-     '{"baseline":{"S1":"R"},"proposed":{"S1":"S"}}',
-     '{"missing":[],"changed":["S1"],"intact":false}'),
-    ("sentinels", "new-case-only",
-     '{"baseline":{"S1":"R"},"proposed":{"S1":"R","C2":"A"}}',
-     '{"missing":[],"changed":[],"intact":true}'),
-    ("sentinels", "sentinel-missing",
-     '{"baseline":{"S1":"R","S2":"A"},"proposed":{"S1":"R"}}',
-     '{"missing":["S2"],"changed":[],"intact":false}'),
+    (
+        "target-scope",
+        "lost-comparison",
+        '{"original":["induction","refresher"],"rewritten":["induction"]}',
+        '{"missing":["refresher"],"added":[],"preserved":false}',
+    ),
+    (
+        "target-scope",
+        "reordered-targets",
+        '{"original":["induction","refresher"],"rewritten":["refresher","induction"]}',
+        '{"missing":[],"added":[],"preserved":true}',
+    ),
+    (
+        "target-scope",
+        "new-target",
+        '{"original":["induction"],"rewritten":["induction","payroll"]}',
+        '{"missing":[],"added":["payroll"],"preserved":false}',
+    ),
+    (
+        "sentinels",
+        "sentinel-mutated",
+        '{"baseline":{"S1":"R"},"proposed":{"S1":"S"}}',
+        '{"missing":[],"changed":["S1"],"intact":false}',
+    ),
+    (
+        "sentinels",
+        "new-case-only",
+        '{"baseline":{"S1":"R"},"proposed":{"S1":"R","C2":"A"}}',
+        '{"missing":[],"changed":[],"intact":true}',
+    ),
+    (
+        "sentinels",
+        "sentinel-missing",
+        '{"baseline":{"S1":"R","S2":"A"},"proposed":{"S1":"R"}}',
+        '{"missing":["S2"],"changed":[],"intact":false}',
+    ),
 ]
 
 

@@ -12,13 +12,17 @@ from helpers.widgets.data import DataCheckPanel
 
 def upload(name: str, data: bytes) -> tuple[dict, ...]:
     """What a FileUpload's ``.value`` holds after one file is chosen."""
-    when = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
-    return ({"name": name, "type": "", "size": len(data), "content": memoryview(data), "last_modified": when},)
+    when = datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC)
+    return (
+        {"name": name, "type": "", "size": len(data), "content": memoryview(data), "last_modified": when},
+    )
 
 
 def test_starts_on_the_sample_and_checks_it():
     panel = DataCheckPanel()
-    assert "<b>Target scope: fixtures/sample_data/rewrites.jsonl</b>: 24 records checked" in panel.summary.value
+    assert (
+        "<b>Target scope: fixtures/sample_data/rewrites.jsonl</b>: 24 records checked" in panel.summary.value
+    )
     assert "Exit status <b>4</b>" in panel.summary.value
     assert panel.progress.value == 1.0
     assert bytes(panel.chart.value).startswith(b"\x89PNG")

@@ -10,9 +10,7 @@ import pytest
 
 import helpers.core
 
-CORE_MODULES = sorted(
-    f"helpers.core.{info.name}" for info in pkgutil.iter_modules(helpers.core.__path__)
-)
+CORE_MODULES = sorted(f"helpers.core.{info.name}" for info in pkgutil.iter_modules(helpers.core.__path__))
 
 
 def test_core_has_doctests():

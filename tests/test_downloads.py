@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from helpers.core.checks import CHECKS
+from helpers.core.paths import project_root
 from helpers.publish.downloads import (
     CHECK_NOTEBOOKS,
     REGENERATE_COMMAND,
@@ -25,7 +26,6 @@ from helpers.publish.downloads import (
     write_downloads,
 )
 from helpers.publish.example import example_filename
-from helpers.core.paths import project_root
 
 NOTEBOOKS = project_root() / "notebooks"
 
@@ -78,7 +78,11 @@ def test_stale_missing_and_unknown_downloads_are_reported(tmp_path: Path) -> Non
 def test_regenerate_check_mode_passes_on_the_committed_files() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "helpers.publish.downloads", "--check"],
-        capture_output=True, text=True, cwd=project_root(), timeout=120, check=False,
+        capture_output=True,
+        text=True,
+        cwd=project_root(),
+        timeout=120,
+        check=False,
     )
     assert (done.returncode, done.stderr) == (0, "")
 

@@ -24,8 +24,8 @@ from hypothesis import strategies as st
 import helpers
 import helpers.publish.example as example_module
 from helpers.core.checks import CHECKS, run_check
-from helpers.publish.downloads import downloads_dir
 from helpers.core.errors import BuildError, CheckInputError, InvalidInputError
+from helpers.publish.downloads import downloads_dir
 from helpers.publish.example import copied_names, example_filename, example_source
 
 CHECK_NAMES = list(CHECKS)
@@ -34,7 +34,12 @@ CHECK_NAMES = list(CHECKS)
 def _bare_python(script: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-I", "-S", str(script)],
-        capture_output=True, text=True, encoding="utf-8", cwd=cwd, timeout=120, check=False,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        cwd=cwd,
+        timeout=120,
+        check=False,
     )
 
 
@@ -136,9 +141,7 @@ def test_copied_code_that_needs_an_uncopied_name_is_refused(monkeypatch) -> None
 
 
 def test_an_annotation_without_its_import_is_refused(monkeypatch) -> None:
-    monkeypatch.setattr(
-        example_module, "_IMPORTS", example_module._IMPORTS.replace("Iterable, ", "")
-    )
+    monkeypatch.setattr(example_module, "_IMPORTS", example_module._IMPORTS.replace("Iterable, ", ""))
     with pytest.raises(BuildError, match="uses Iterable but does not define it"):
         example_source("target-scope")
 
@@ -158,7 +161,8 @@ def test_the_check_is_the_helpers_own_source(check: str) -> None:
             ast.get_source_segment(module_source, node)
             for node in ast.parse(module_source).body
             if isinstance(node, (ast.Assign, ast.AnnAssign))
-            and name in {t.id for t in ast.walk(node) if isinstance(t, ast.Name) and isinstance(t.ctx, ast.Store)}
+            and name
+            in {t.id for t in ast.walk(node) if isinstance(t, ast.Name) and isinstance(t.ctx, ast.Store)}
         ]
         assert len(assignments) == 1 and assignments[0] in source, f"{module_name}.{name}"
 
@@ -280,11 +284,13 @@ def test_sentinels_example_agrees_with_the_helpers(examples, record) -> None:
     assert _outcome_example(module, "sentinels", record) == _outcome_helpers("sentinels", record)
 
 
-@given(value=st.recursive(
-    st.one_of(st.none(), st.booleans(), st.integers(), _IDS, st.text(max_size=4)),
-    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(_IDS, inner, max_size=3)),
-    max_leaves=8,
-))
+@given(
+    value=st.recursive(
+        st.one_of(st.none(), st.booleans(), st.integers(), _IDS, st.text(max_size=4)),
+        lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(_IDS, inner, max_size=3)),
+        max_leaves=8,
+    )
+)
 def test_the_examples_compact_json_agrees(examples, value) -> None:
     for check in CHECK_NAMES:
         assert examples[check].dumps_compact(value) == helpers.dumps_compact(value)

@@ -49,7 +49,7 @@ def test_duplicate_key_in_a_file_names_the_file(tmp_path):
 
 
 def test_keys_differing_only_by_escape_are_duplicates():
-    """"S1" written with a \\u escape is still the same key."""
+    """ "S1" written with a \\u escape is still the same key."""
     with pytest.raises(DuplicateKeyError):
         loads_strict('{"S1": "R", "\\u00531": "S"}')
 
@@ -140,7 +140,10 @@ def test_a_bom_after_the_first_line_is_an_error():
 @pytest.mark.parametrize(
     ("value", "expected"),
     [
-        ({"missing": ["S2"], "changed": [], "intact": False}, '{"missing":["S2"],"changed":[],"intact":false}'),
+        (
+            {"missing": ["S2"], "changed": [], "intact": False},
+            '{"missing":["S2"],"changed":[],"intact":false}',
+        ),
         ({"a": None, "b": True, "c": 1, "d": 1.5}, '{"a":null,"b":true,"c":1,"d":1.5}'),
         (["é", "😀", "\u2028", "\x7f"], '["é","😀","\u2028","\x7f"]'),
         (['"', "\\", "\n", "\t", "\b", "\f", "\r"], r'["\"","\\","\n","\t","\b","\f","\r"]'),

@@ -52,8 +52,12 @@ def _imports(path: Path) -> list[tuple[str, int]]:
     module = _module_name(path)
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    skipped = {id(n) for node in ast.walk(tree) if isinstance(node, ast.If) and _is_type_checking(node)
-               for n in ast.walk(node)}
+    skipped = {
+        id(n)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and _is_type_checking(node)
+        for n in ast.walk(node)
+    }
     found = []
     for node in ast.walk(tree):
         if id(node) in skipped:
@@ -113,7 +117,9 @@ def test_imports_flow_one_way():
                 continue
             there = _layer(internal)
             if there != here and there not in ALLOWED[here]:
-                wrong.append(f"{path.relative_to(PACKAGE.parent)}:{line}: {here} imports {internal} ({there})")
+                wrong.append(
+                    f"{path.relative_to(PACKAGE.parent)}:{line}: {here} imports {internal} ({there})"
+                )
     assert not wrong, "imports against the layers:\n" + "\n".join(wrong)
 
 
@@ -142,7 +148,9 @@ def test_only_widgets_import_ipywidgets():
 
 def test_there_are_no_import_cycles():
     graph = {
-        name: {internal for target, _ in _imports(path) if (internal := _internal(target)) and internal != name}
+        name: {
+            internal for target, _ in _imports(path) if (internal := _internal(target)) and internal != name
+        }
         for name, path in _modules().items()
     }
     # every package imports its own __init__ implicitly; leave the facade out of cycles
@@ -156,7 +164,7 @@ def test_there_are_no_import_cycles():
         stack.append(node)
         for nxt in sorted(graph.get(node, ())):
             if state.get(nxt) == 1:
-                cycles.append(" → ".join([*stack[stack.index(nxt):], nxt]))
+                cycles.append(" → ".join([*stack[stack.index(nxt) :], nxt]))
             elif nxt not in state:
                 visit(nxt)
         stack.pop()
@@ -190,8 +198,9 @@ def test_the_layer_check_catches_a_wrong_import(tmp_path, monkeypatch):
 
 def _loaded_after(code: str) -> list[str]:
     script = f"import sys\n{code}\nprint('\\n'.join(sorted(sys.modules)))"
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
-                          cwd=PACKAGE.parent)
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=PACKAGE.parent
+    )
     return done.stdout.split()
 
 
@@ -204,15 +213,20 @@ def test_import_helpers_loads_nothing_else():
 def test_a_command_line_run_loads_no_teaching_code():
     code = (
         "import io, sys\n"
-        "sys.stdin = io.TextIOWrapper(io.BytesIO(b'{\"original\":[\"a\"],\"rewritten\":[\"a\"]}\\n'))\n"
+        'sys.stdin = io.TextIOWrapper(io.BytesIO(b\'{"original":["a"],"rewritten":["a"]}\\n\'))\n'
         "sys.stdout = io.TextIOWrapper(io.BytesIO())\n"
         "from helpers.cli import main\n"
         "assert main(['target-scope']) == 0\n"
         "sys.stdout = sys.__stdout__"
     )
     loaded = _loaded_after(code)
-    heavy = [name for name in loaded if name.startswith(("helpers.teach", "helpers.widgets", "helpers.publish",
-                                                          "ipywidgets", "matplotlib", "nbconvert"))]
+    heavy = [
+        name
+        for name in loaded
+        if name.startswith(
+            ("helpers.teach", "helpers.widgets", "helpers.publish", "ipywidgets", "matplotlib", "nbconvert")
+        )
+    ]
     assert heavy == []
 
 

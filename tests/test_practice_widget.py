@@ -232,8 +232,17 @@ def test_css_classes_for_browser_tests():
     drill = PracticeDrill(size=1)
     classes = {c for x in all_widgets(drill.widget) for c in x._dom_classes}
     assert {
-        "eic-practice", "eic-next", "eic-summary", "eic-score", "eic-progress-bar", "eic-save",
-        "eic-load", "eic-progress-path", "eic-file-status", "eic-exercise", "eic-restart",
+        "eic-practice",
+        "eic-next",
+        "eic-summary",
+        "eic-score",
+        "eic-progress-bar",
+        "eic-save",
+        "eic-load",
+        "eic-progress-path",
+        "eic-file-status",
+        "eic-exercise",
+        "eic-restart",
     } <= classes
     buttons = [x for x in all_widgets(drill.widget) if isinstance(x, w.Button)]
     assert all(b.layout.width == "auto" for b in buttons)
@@ -269,7 +278,9 @@ def test_a_saved_file_is_plain_local_json(tmp_path):
     assert data["attempts"] == [{"case": drill.current.key, "correct": True, "rules_missed": []}]
 
 
-@pytest.mark.parametrize("other", [{"seed": 2}, {"seed": 1}], ids=["another seed", "a fresh drill, same seed"])
+@pytest.mark.parametrize(
+    "other", [{"seed": 2}, {"seed": 1}], ids=["another seed", "a fresh drill, same seed"]
+)
 def test_save_never_overwrites_other_progress(tmp_path, other):
     path = tmp_path / "prog.json"
     scored = PracticeDrill(seed=1, path=path)
@@ -296,13 +307,19 @@ def test_save_never_overwrites_other_progress(tmp_path, other):
 
 @pytest.mark.parametrize(
     ("path", "shown"),
-    [("a\x00b.json", "a\\x00b.json"), ("\ud800.json", "\\ud800.json"), ("x" * 300 + ".json", "x" * 300 + ".json")],
+    [
+        ("a\x00b.json", "a\\x00b.json"),
+        ("\ud800.json", "\\ud800.json"),
+        ("x" * 300 + ".json", "x" * 300 + ".json"),
+    ],
     ids=["null character", "lone surrogate", "name too long"],
 )
 def test_an_odd_path_is_refused_with_a_message_not_a_traceback(tmp_path, path, shown):
     drill = PracticeDrill(size=2, path=path)
     assert drill.save() is None
-    assert "Not saved:" in drill.file_status.value and f"{shown}: cannot be written" in drill.file_status.value
+    assert (
+        "Not saved:" in drill.file_status.value and f"{shown}: cannot be written" in drill.file_status.value
+    )
     assert drill.load() is None
     assert "Not loaded:" in drill.file_status.value and f"{shown}: cannot be read" in drill.file_status.value
     assert drill.file_status.value.isascii()

@@ -141,7 +141,7 @@ def test_order_follows_javascript_not_python_code_points():
 
 
 def test_numeric_looking_ids_sort_as_strings():
-    """"10" sorts before "2", as JavaScript's default sort compares strings."""
+    """ "10" sorts before "2", as JavaScript's default sort compares strings."""
     result = check_sentinels({"2": "a", "10": "b"}, {"2": "x", "10": "y"})
     assert result.changed == ("10", "2")
 

@@ -17,11 +17,11 @@ import nbformat
 import pytest
 
 import helpers
-from helpers.teach.cases import Case
-from helpers.publish.downloads import CHECK_NOTEBOOKS, downloads_dir
 from helpers.core.errors import BuildError
 from helpers.core.paths import project_root
+from helpers.publish.downloads import CHECK_NOTEBOOKS, downloads_dir
 from helpers.publish.site import SITE_MARKER, build_site, external_urls, notebook_paths, page_name
+from helpers.teach.cases import Case
 
 NOTEBOOKS = project_root() / "notebooks"
 
@@ -97,7 +97,9 @@ def pages(site) -> dict[str, str]:
 def test_every_notebook_has_a_page_and_the_index_links_it(site, pages) -> None:
     notebooks = notebook_paths(NOTEBOOKS)
     assert [p.name for p in notebooks][:3] == [
-        "01_start_here.ipynb", "02_target_scope.ipynb", "03_sentinel_answer_key.ipynb",
+        "01_start_here.ipynb",
+        "02_target_scope.ipynb",
+        "03_sentinel_answer_key.ipynb",
     ]
     assert sorted(pages) == sorted([page_name(p) for p in notebooks] + ["index.html"])
     links = _anchors(pages["index.html"])
@@ -133,7 +135,9 @@ def test_every_worked_answer_reads_in_a_details_block_of_its_checks_page(pages, 
 
 @pytest.mark.parametrize("check", list(CHECK_NOTEBOOKS))
 def test_check_pages_link_their_downloads(site, pages, check: str) -> None:
-    links = [href for href in _anchors(pages[page_name(CHECK_NOTEBOOKS[check])]) if href.startswith("downloads/")]
+    links = [
+        href for href in _anchors(pages[page_name(CHECK_NOTEBOOKS[check])]) if href.startswith("downloads/")
+    ]
     stem = check.replace("-", "_")
     assert links == [f"downloads/{stem}_cases.csv", f"downloads/{stem}_example.py"]
     for href in links:
@@ -145,7 +149,7 @@ def test_no_page_loads_anything_from_elsewhere(pages) -> None:
         loaded = _loaded_urls(page)
         assert [url for url in loaded if _remote(url)] == [], name
         assert "<script" not in page.lower(), f"{name} carries a script"
-        for tag in ("<iframe", "<object", "<embed", "<link rel=\"preconnect"):
+        for tag in ("<iframe", "<object", "<embed", '<link rel="preconnect'):
             assert tag not in page.lower(), name
         assert external_urls(page) == ([], []), name
 
@@ -167,9 +171,15 @@ def test_widgets_show_their_text_picture_with_a_note(pages) -> None:
 
 def test_importing_the_builder_loads_neither_widgets_nor_nbconvert() -> None:
     done = subprocess.run(
-        [sys.executable, "-c",
-         "import sys, helpers.publish.site; print(sorted(m for m in ('ipywidgets', 'nbconvert') if m in sys.modules))"],
-        capture_output=True, text=True, timeout=120, check=False,
+        [
+            sys.executable,
+            "-c",
+            "import sys, helpers.publish.site; print(sorted(m for m in ('ipywidgets', 'nbconvert') if m in sys.modules))",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert (done.returncode, done.stdout, done.stderr) == (0, "[]\n", "")
 
@@ -178,7 +188,11 @@ def test_the_site_command_builds_into_a_folder(tmp_path: Path) -> None:
     out = tmp_path / "out"
     done = subprocess.run(
         [sys.executable, "-m", "helpers.publish.site", "-o", str(out)],
-        capture_output=True, text=True, timeout=300, check=False, cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        cwd=tmp_path,
     )
     assert done.returncode == 0, done.stderr
     assert (out / "index.html").is_file()
@@ -208,20 +222,28 @@ def _notebook(path: Path, cells: list, title: str = "# A scratch notebook") -> P
 
 def _shown(block: helpers.render.HtmlBlock, count: int = 1):
     cell = nbformat.v4.new_code_cell("shown", execution_count=count)
-    cell.outputs = [nbformat.v4.new_output(
-        "execute_result", data={"text/html": block.html, "text/plain": block.text}, execution_count=count,
-    )]
+    cell.outputs = [
+        nbformat.v4.new_output(
+            "execute_result",
+            data={"text/html": block.html, "text/plain": block.text},
+            execution_count=count,
+        )
+    ]
     return cell
 
 
 def test_markup_in_a_case_stays_escaped(tmp_path: Path) -> None:
     source = tmp_path / "notebooks"
     source.mkdir()
-    _notebook(source / "01_markup.ipynb", [
-        _shown(helpers.render.worked_answer(MARKUP_CASE), 1),
-        _shown(helpers.render.cases_table([MARKUP_CASE]), 2),
-        _shown(helpers.render.supplied_input(MARKUP_CASE), 3),
-    ], title="# The `<b>` case & more")
+    _notebook(
+        source / "01_markup.ipynb",
+        [
+            _shown(helpers.render.worked_answer(MARKUP_CASE), 1),
+            _shown(helpers.render.cases_table([MARKUP_CASE]), 2),
+            _shown(helpers.render.supplied_input(MARKUP_CASE), 3),
+        ],
+        title="# The `<b>` case & more",
+    )
     built = build_site(tmp_path / "site", notebooks_dir=source)
     page = (tmp_path / "site" / "01_markup.html").read_text(encoding="utf-8")
     index = built.index.read_text(encoding="utf-8")
@@ -243,9 +265,10 @@ def test_markup_in_a_case_stays_escaped(tmp_path: Path) -> None:
 def test_links_between_notebooks_point_at_their_pages(tmp_path: Path) -> None:
     source = tmp_path / "notebooks"
     source.mkdir()
-    _notebook(source / "01_a.ipynb", [nbformat.v4.new_markdown_cell(
-        "[next](02_b.ipynb#Part-two) and [elsewhere](notes/other.ipynb)"
-    )])
+    _notebook(
+        source / "01_a.ipynb",
+        [nbformat.v4.new_markdown_cell("[next](02_b.ipynb#Part-two) and [elsewhere](notes/other.ipynb)")],
+    )
     _notebook(source / "02_b.ipynb", [nbformat.v4.new_markdown_cell("## Part two")])
     build_site(tmp_path / "site", notebooks_dir=source)
     page = (tmp_path / "site" / "01_a.html").read_text(encoding="utf-8")
@@ -265,9 +288,10 @@ def test_an_unrun_cell_is_refused(tmp_path: Path) -> None:
 def test_a_page_that_would_load_from_elsewhere_is_refused(tmp_path: Path) -> None:
     source = tmp_path / "notebooks"
     source.mkdir()
-    _notebook(source / "01_remote.ipynb", [nbformat.v4.new_markdown_cell(
-        '<img src="https://example.invalid/x.png" alt="remote">'
-    )])
+    _notebook(
+        source / "01_remote.ipynb",
+        [nbformat.v4.new_markdown_cell('<img src="https://example.invalid/x.png" alt="remote">')],
+    )
     with pytest.raises(BuildError, match=r"would load https://example\.invalid/x\.png"):
         build_site(tmp_path / "site", notebooks_dir=source)
 

@@ -21,8 +21,23 @@ from helpers.core.errors import CheckInputError
 # emoji (surrogate pairs in UTF-16) against U+E000..U+FFFF, look-alikes,
 # whitespace, case and normalisation variants.
 TRICKY_IDS = [
-    "induction", "refresher", "payroll", "a", "A", "a ", " a", "é", "e\u0301",
-    "😀", "🧪", "\U00010000", "\ue000", "\uffff", "\ufb01", "x", "x\u200b",
+    "induction",
+    "refresher",
+    "payroll",
+    "a",
+    "A",
+    "a ",
+    " a",
+    "é",
+    "e\u0301",
+    "😀",
+    "🧪",
+    "\U00010000",
+    "\ue000",
+    "\uffff",
+    "\ufb01",
+    "x",
+    "x\u200b",
 ]
 id_strings = st.one_of(
     st.sampled_from(TRICKY_IDS),
@@ -127,10 +142,12 @@ def test_empty_lists_are_preserved():
 
 
 def test_input_object_accepts_the_optional_fields():
-    """"id" and "query" ride along without changing the result."""
+    """ "id" and "query" ride along without changing the result."""
     record = {"original": ["a"], "rewritten": ["a", "b"], "id": "q1", "query": "a and b?"}
     assert check_target_scope_input(record).as_dict() == {
-        "missing": [], "added": ["b"], "preserved": False,
+        "missing": [],
+        "added": ["b"],
+        "preserved": False,
     }
 
 
@@ -157,15 +174,19 @@ def test_unresolved_input_object_is_held_not_an_error():
     record = {"original": ["induction"], "rewritten": ["induction"], "unresolved": ["the new one"]}
     result = check_target_scope_input(record)
     assert result.as_dict() == {
-        "held": "needs staff labels", "unresolved": ["the new one"], "preserved": False,
+        "held": "needs staff labels",
+        "unresolved": ["the new one"],
+        "preserved": False,
     }
 
 
 def test_empty_unresolved_list_runs_the_check():
-    """"unresolved": [] means every target was resolved, so the check runs."""
+    """ "unresolved": [] means every target was resolved, so the check runs."""
     record = {"original": ["a"], "rewritten": ["a"], "unresolved": []}
     assert check_target_scope_input(record).as_dict() == {
-        "missing": [], "added": [], "preserved": True,
+        "missing": [],
+        "added": [],
+        "preserved": True,
     }
 
 
@@ -224,10 +245,7 @@ def is_valid_record(record) -> bool:
     if not {"original", "rewritten"} <= set(record) <= allowed:
         return False
     lists = [record[name] for name in ("original", "rewritten", "unresolved") if name in record]
-    return all(
-        isinstance(ids, list) and all(isinstance(item, str) and item for item in ids)
-        for ids in lists
-    )
+    return all(isinstance(ids, list) and all(isinstance(item, str) and item for item in ids) for ids in lists)
 
 
 @given(record=records)
@@ -246,13 +264,15 @@ def test_bad_input_never_passes(js_sorted, record):
         assert result.as_dict() == oracle(record["original"], record["rewritten"], js_sorted)
 
 
-@given(ids=non_empty_id_lists, bad=st.one_of(json_scalars, st.lists(json_scalars, max_size=2)), data=st.data())
+@given(
+    ids=non_empty_id_lists, bad=st.one_of(json_scalars, st.lists(json_scalars, max_size=2)), data=st.data()
+)
 def test_one_bad_item_is_named_by_index(ids, bad, data):
     """A single non-string or empty item anywhere in a list is refused by its index."""
     assume(not (isinstance(bad, str) and bad))
     index = data.draw(st.integers(0, len(ids)), label="index")
     field = data.draw(st.sampled_from(["original", "rewritten"]), label="field")
-    corrupted = ids[:index] + [bad] + ids[index:]
+    corrupted = [*ids[:index], bad, *ids[index:]]
     lists = {"original": ids, "rewritten": ids, field: corrupted}
     with pytest.raises(InvalidInputError) as info:
         check_target_scope(lists["original"], lists["rewritten"])

@@ -50,23 +50,78 @@ def test_live_json_shows_the_answer_being_built(case: Case) -> None:
     ("case_id", "answer", "field", "phrase"),
     [
         # target scope
-        ("lost-comparison", dict(flag=False), "missing", "refresher is in the original but not in the rewrite"),
-        ("lost-comparison", dict(missing={"refresher"}, flag=True), "preserved", "preserved is true only when"),
-        ("lost-comparison", dict(second={"refresher"}, flag=False), "added", "that makes it missing, not added"),
-        ("reordered-targets", dict(missing={"induction"}, flag=False), "missing", "order doesn't matter: induction is in both lists"),
-        ("reordered-targets", dict(flag=False), "preserved", "order doesn't matter: every original target is still there"),
-        ("new-target", dict(flag=False), "added", "payroll was added: an added target changes retrieval scope even when every original survives"),
-        ("new-target", dict(missing={"payroll"}, second={"payroll"}, flag=False), "missing", "payroll was never in the original"),
+        (
+            "lost-comparison",
+            dict(flag=False),
+            "missing",
+            "refresher is in the original but not in the rewrite",
+        ),
+        (
+            "lost-comparison",
+            dict(missing={"refresher"}, flag=True),
+            "preserved",
+            "preserved is true only when",
+        ),
+        (
+            "lost-comparison",
+            dict(second={"refresher"}, flag=False),
+            "added",
+            "that makes it missing, not added",
+        ),
+        (
+            "reordered-targets",
+            dict(missing={"induction"}, flag=False),
+            "missing",
+            "order doesn't matter: induction is in both lists",
+        ),
+        (
+            "reordered-targets",
+            dict(flag=False),
+            "preserved",
+            "order doesn't matter: every original target is still there",
+        ),
+        (
+            "new-target",
+            dict(flag=False),
+            "added",
+            "payroll was added: an added target changes retrieval scope even when every original survives",
+        ),
+        (
+            "new-target",
+            dict(missing={"payroll"}, second={"payroll"}, flag=False),
+            "missing",
+            "payroll was never in the original",
+        ),
         ("new-target", dict(second={"payroll"}, hold=True), "held", "nothing is unresolved"),
         ("new-target", dict(second={"payroll"}), "preserved", "set preserved to true or false"),
         # sentinels
         ("sentinel-mutated", dict(flag=False), "changed", "S1's answer changed ([-R-]{+S+})"),
-        ("sentinel-mutated", dict(missing={"S1"}, second={"S1"}, flag=False), "missing", "that is changed, not missing"),
-        ("new-case-only", dict(missing={"C2"}, flag=False), "missing", "an extra non-sentinel case is allowed"),
+        (
+            "sentinel-mutated",
+            dict(missing={"S1"}, second={"S1"}, flag=False),
+            "missing",
+            "that is changed, not missing",
+        ),
+        (
+            "new-case-only",
+            dict(missing={"C2"}, flag=False),
+            "missing",
+            "an extra non-sentinel case is allowed",
+        ),
         ("new-case-only", dict(flag=False), "intact", "an extra non-sentinel case is allowed"),
-        ("new-case-only", dict(second={"S1"}, flag=True), "changed", "S1 is present with its answer unchanged"),
+        (
+            "new-case-only",
+            dict(second={"S1"}, flag=True),
+            "changed",
+            "S1 is present with its answer unchanged",
+        ),
         ("sentinel-missing", dict(flag=False), "missing", "S2 is a sentinel in the baseline but absent"),
-        ("sentinel-missing", dict(second={"S2"}, missing={"S2"}, flag=False), "changed", "so it is missing, not changed"),
+        (
+            "sentinel-missing",
+            dict(second={"S2"}, missing={"S2"}, flag=False),
+            "changed",
+            "so it is missing, not changed",
+        ),
         ("sentinel-missing", dict(missing={"S2"}, flag=True), "intact", "intact is true only when"),
         ("sentinel-missing", dict(hold=True), "refused", "the baseline holds sentinels"),
     ],
@@ -138,7 +193,15 @@ def _markup_case(check: str) -> Case:
     else:
         data = {"baseline": {MARKUP: "<script>alert(2)</script>"}, "proposed": {MARKUP: "<i>", "a&b": "x"}}
         expected = helpers.check_sentinels(data["baseline"], data["proposed"]).as_dict()
-    return Case(check, "markup-<case>", "Markup <title>", data, expected, "Decide <now>", "Because <em>reason</em> & more")
+    return Case(
+        check,
+        "markup-<case>",
+        "Markup <title>",
+        data,
+        expected,
+        "Decide <now>",
+        "Because <em>reason</em> & more",
+    )
 
 
 @pytest.mark.parametrize("check", ["target-scope", "sentinels"])
@@ -160,7 +223,7 @@ def test_markup_in_ids_and_text_comes_out_escaped(check: str) -> None:
 
 def test_target_scope_sandbox_updates_live_and_shows_clear_errors() -> None:
     sandbox = TargetScopeSandbox()
-    assert '&quot;preserved&quot;:true' in sandbox.result.value
+    assert "&quot;preserved&quot;:true" in sandbox.result.value
     sandbox.inputs["rewritten"].value = '["induction"]'
     assert "refresher is missing" in sandbox.result.value
     sandbox.inputs["rewritten"].value = '["induction", 7]'
@@ -211,7 +274,9 @@ _ids = st.sampled_from(["a", "b", "c", "A", "a ", "😀", "<i>"])
     second=st.frozensets(_ids, max_size=3),
     flag=st.sampled_from([True, False, None]),
 )
-def test_grading_is_correct_exactly_when_the_answer_matches(original, rewritten, missing, second, flag) -> None:
+def test_grading_is_correct_exactly_when_the_answer_matches(
+    original, rewritten, missing, second, flag
+) -> None:
     data = {"original": original, "rewritten": rewritten}
     expected = helpers.check_target_scope(original, rewritten).as_dict()
     case = Case("target-scope", "generated", "Generated", data, expected, "Decide", "Reason")
@@ -236,7 +301,9 @@ def test_grading_is_correct_exactly_when_the_answer_matches(original, rewritten,
     second=st.frozensets(_ids, max_size=3),
     flag=st.sampled_from([True, False, None]),
 )
-def test_sentinel_grading_is_correct_exactly_when_the_answer_matches(baseline, proposed, missing, second, flag) -> None:
+def test_sentinel_grading_is_correct_exactly_when_the_answer_matches(
+    baseline, proposed, missing, second, flag
+) -> None:
     data = {"baseline": baseline, "proposed": proposed}
     expected = helpers.check_sentinels(baseline, proposed).as_dict()
     case = Case("sentinels", "generated", "Generated", data, expected, "Decide", "Reason")

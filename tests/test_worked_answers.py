@@ -48,7 +48,9 @@ def test_an_edited_expected_output_is_reported_changed(fixtures_copy):
     edit_expected(fixtures_copy, "new-target", preserved=True)
     result = check_worked_answers(fixtures_copy)
     assert result.as_dict() == {
-        "missing": [], "changed": ["target-scope/new-target"], "intact": False,
+        "missing": [],
+        "changed": ["target-scope/new-target"],
+        "intact": False,
     }
 
 
@@ -156,9 +158,21 @@ def test_rebaseline_command(v1_fixtures, tmp_path):
     assert not check_worked_answers(v1_fixtures).intact
 
     done = subprocess.run(
-        [sys.executable, "-m", "helpers", "rebaseline", "--reason", "Accept the edit",
-         "--fixtures", str(v1_fixtures)],
-        capture_output=True, text=True, cwd=tmp_path, timeout=120, check=False,
+        [
+            sys.executable,
+            "-m",
+            "helpers",
+            "rebaseline",
+            "--reason",
+            "Accept the edit",
+            "--fixtures",
+            str(v1_fixtures),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=120,
+        check=False,
     )
 
     assert done.returncode == 0, done.stderr
@@ -175,7 +189,11 @@ def test_rebaseline_command_without_a_reason_changes_nothing(fixtures_copy, tmp_
     before = baseline_file.read_bytes()
     done = subprocess.run(
         [sys.executable, "-m", "helpers", "rebaseline", "--reason", " ", "--fixtures", str(fixtures_copy)],
-        capture_output=True, text=True, cwd=tmp_path, timeout=120, check=False,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=120,
+        check=False,
     )
     assert done.returncode == 4
     assert "non-empty reason" in done.stderr

@@ -64,7 +64,9 @@ def load_baseline(path: str | Path) -> Baseline:
         raise BaselineError(f"{where}: expected the fields {list(_FIELDS)}, found {found}")
     version = data["version"]
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise BaselineError(f"{where}: version is {version!r}, expected a whole number from 1", field="version")
+        raise BaselineError(
+            f"{where}: version is {version!r}, expected a whole number from 1", field="version"
+        )
     for name in ("revised_on", "reason"):
         if not isinstance(data[name], str) or not data[name].strip():
             raise BaselineError(f"{where}: {name} must be a non-empty string", field=name)

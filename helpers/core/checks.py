@@ -6,7 +6,7 @@ Taught in ``01_start_here.ipynb``.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, Literal, Union
+from typing import Any, Literal
 
 from .errors import InvalidInputError, describe_value
 from .sentinels import SentinelResult, check_sentinels_input
@@ -15,7 +15,7 @@ from .target_scope import NeedsStaffLabels, TargetScopeResult, check_target_scop
 __all__ = ["CheckName", "CheckResult", "CHECKS", "CHECK_TITLES", "run_check", "require_check_name"]
 
 CheckName = Literal["target-scope", "sentinels"]
-CheckResult = Union[TargetScopeResult, NeedsStaffLabels, SentinelResult]
+CheckResult = TargetScopeResult | NeedsStaffLabels | SentinelResult
 
 #: Each check's input-object runner, by the name the CLI and fixtures use.
 CHECKS: dict[str, Callable[[Mapping[str, Any]], CheckResult]] = {
@@ -34,9 +34,7 @@ def require_check_name(name: Any, field: str = "check") -> str:
     """Return ``name`` if it names a known check, else raise naming ``field``."""
     if name not in CHECKS:
         known = ", ".join(f'"{n}"' for n in CHECKS)
-        raise InvalidInputError(
-            f"{field} is {describe_value(name)}, expected one of {known}", field=field
-        )
+        raise InvalidInputError(f"{field} is {describe_value(name)}, expected one of {known}", field=field)
     return name
 
 

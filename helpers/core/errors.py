@@ -89,8 +89,7 @@ class DuplicateKeyError(JSONLoadError):
 
     def __init__(self, key: str, *, source: str, line: int | None = None) -> None:
         super().__init__(
-            f"duplicate key {describe_value(key)} in a JSON object "
-            "(each key may appear only once)",
+            f"duplicate key {describe_value(key)} in a JSON object (each key may appear only once)",
             source=source,
             line=line,
             field=key,

@@ -29,8 +29,7 @@ def explain_target_scope(result: TargetScopeResult | NeedsStaffLabels) -> list[s
         for target in result.missing
     ]
     lines += [
-        f"{target} was added: the rewrite asks about it and the original did not."
-        for target in result.added
+        f"{target} was added: the rewrite asks about it and the original did not." for target in result.added
     ]
     if result.preserved:
         lines.append(
@@ -61,7 +60,9 @@ def explain_sentinels(
     if result.intact:
         lines.append("Intact: every sentinel is present with its literal answer.")
     else:
-        lines.append("Hold the key before scoring: fix it, or revise the baseline if the change is authorised.")
+        lines.append(
+            "Hold the key before scoring: fix it, or revise the baseline if the change is authorised."
+        )
     return lines
 
 

@@ -70,9 +70,7 @@ class SentinelResult:
         }
 
 
-def check_sentinels(
-    baseline: Mapping[str, str], proposed: Mapping[str, str]
-) -> SentinelResult:
+def check_sentinels(baseline: Mapping[str, str], proposed: Mapping[str, str]) -> SentinelResult:
     """Compare every baseline sentinel with the proposed answer key.
 
     Raises :class:`~helpers.errors.InvalidInputError` naming the field when a

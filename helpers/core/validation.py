@@ -26,9 +26,7 @@ def require_id_list(value: Any, field: str) -> list[str]:
     helpers.core.errors.InvalidInputError: rewritten[1] is 7, expected a string ID
     """
     if not isinstance(value, (list, tuple)):
-        raise InvalidInputError(
-            f"{field} is {_kind(value)}, expected a list of string IDs", field=field
-        )
+        raise InvalidInputError(f"{field} is {_kind(value)}, expected a list of string IDs", field=field)
     for index, item in enumerate(value):
         if not isinstance(item, str):
             raise InvalidInputError(
@@ -52,18 +50,12 @@ def require_answer_key(value: Any, field: str) -> dict[str, str]:
         )
     for key, answer in value.items():
         if not isinstance(key, str):
-            raise InvalidInputError(
-                f"{field} has the key {_kind(key)}, expected a string ID", field=field
-            )
+            raise InvalidInputError(f"{field} has the key {_kind(key)}, expected a string ID", field=field)
         if not key:
-            raise InvalidInputError(
-                f"{field} has an empty ID, expected a non-empty ID", field=f'{field}[""]'
-            )
+            raise InvalidInputError(f"{field} has an empty ID, expected a non-empty ID", field=f'{field}[""]')
         if not isinstance(answer, str):
             where = f"{field}[{describe_value(key)}]"
-            raise InvalidInputError(
-                f"{where} is {_kind(answer)}, expected a string answer", field=where
-            )
+            raise InvalidInputError(f"{where} is {_kind(answer)}, expected a string answer", field=where)
     return dict(value)
 
 

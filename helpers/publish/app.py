@@ -37,9 +37,7 @@ def template_root() -> Path:
     return Path(__file__).resolve().parent / "app_templates"
 
 
-def voila_command(
-    notebooks: Path, *, port: int | None = None, open_browser: bool = True
-) -> list[str]:
+def voila_command(notebooks: Path, *, port: int | None = None, open_browser: bool = True) -> list[str]:
     """The Voilà command line serving ``notebooks`` on 127.0.0.1 with code hidden."""
     command = [
         str(Path(sys.executable).with_name("voila")),

@@ -20,10 +20,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..teach.cases import cases_to_csv, filled_cases
 from ..core.checks import CHECK_TITLES, CHECKS
-from .example import CHECK_NOTEBOOKS, example_filename, example_source
 from ..core.paths import project_root
+from ..teach.cases import cases_to_csv, filled_cases
+from .example import CHECK_NOTEBOOKS, example_filename, example_source
 
 __all__ = [
     "Download",
@@ -39,6 +39,7 @@ __all__ = [
 
 #: The command that rewrites every download from the fixtures and helpers.
 REGENERATE_COMMAND = "python -m helpers.publish.downloads"
+
 
 @dataclass(frozen=True)
 class Download:
@@ -65,18 +66,22 @@ def downloads() -> list[Download]:
     files = []
     for check in CHECKS:
         title = CHECK_TITLES[check]
-        files.append(Download(
-            check,
-            csv_filename(check),
-            f"{title}: the filled cases as an editable CSV",
-            cases_to_csv(filled_cases(check)),
-        ))
-        files.append(Download(
-            check,
-            example_filename(check),
-            f"{title}: a runnable example (plain Python, standard library only)",
-            example_source(check),
-        ))
+        files.append(
+            Download(
+                check,
+                csv_filename(check),
+                f"{title}: the filled cases as an editable CSV",
+                cases_to_csv(filled_cases(check)),
+            )
+        )
+        files.append(
+            Download(
+                check,
+                example_filename(check),
+                f"{title}: a runnable example (plain Python, standard library only)",
+                example_source(check),
+            )
+        )
     return files
 
 
@@ -112,9 +117,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="python -m helpers.publish.downloads",
         description="Regenerate the notebooks' downloads from the fixtures and helpers.",
     )
-    parser.add_argument(
-        "--check", action="store_true", help="only report stale downloads; exit 1 if any"
-    )
+    parser.add_argument("--check", action="store_true", help="only report stale downloads; exit 1 if any")
     args = parser.parse_args(argv)
     folder = downloads_dir()
     if args.check:

@@ -25,9 +25,9 @@ from types import ModuleType
 from typing import Any
 
 from ..core import errors, jsonio, ordering, sentinels, target_scope, validation
-from ..teach.cases import Case, filled_cases
 from ..core.checks import require_check_name
 from ..core.errors import BuildError
+from ..teach.cases import Case, filled_cases
 
 __all__ = [
     "CHECK_NOTEBOOKS",
@@ -225,11 +225,7 @@ def _undefined_globals(source: str, filename: str) -> list[str]:
             for name in ast.walk(annotation):
                 if isinstance(name, ast.Name) and name.id not in defined:
                     missing.add(name.id)
-    missing |= {
-        s.get_name()
-        for s in top.get_symbols()
-        if s.is_referenced() and s.get_name() not in defined
-    }
+    missing |= {s.get_name() for s in top.get_symbols() if s.is_referenced() and s.get_name() not in defined}
     return sorted(missing)
 
 

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from ..core.errors import BuildError
 from ..core.paths import project_root
@@ -79,7 +79,7 @@ _TEMPLATE = (
     "{% block jupyter_widgets %}{% endblock jupyter_widgets %}\n"
     "{%- block html_head_js_mathjax -%}{%- endblock html_head_js_mathjax -%}\n"
     "{%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}\n"
-    "{% block extra_css %}<style type=\"text/css\">" + _PAGE_CSS + "</style>{% endblock extra_css %}\n"
+    '{% block extra_css %}<style type="text/css">' + _PAGE_CSS + "</style>{% endblock extra_css %}\n"
     "{%- block body_header -%}{{ super() }}\n"
     '<nav class="eic-site-nav"><a href="index.html">All notebooks and downloads</a></nav>\n'
     "{%- endblock body_header -%}\n"
@@ -146,7 +146,9 @@ def notebook_title(nb: Any, fallback: str) -> str:
 class _Resources(HTMLParser):
     """Collects the URLs a page would load and the URLs its anchors point to."""
 
-    _LOADING_ATTRS = {"src", "srcset", "data", "poster", "background", "xlink:href", "formaction", "action"}
+    _LOADING_ATTRS: ClassVar[frozenset[str]] = frozenset(
+        {"src", "srcset", "data", "poster", "background", "xlink:href", "formaction", "action"}
+    )
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -162,7 +164,9 @@ class _Resources(HTMLParser):
             if name == "href":
                 (self.anchors if tag == "a" else self.loaded).append(value)
             elif name in self._LOADING_ATTRS:
-                urls = [part.strip().split(" ")[0] for part in value.split(",")] if name == "srcset" else [value]
+                urls = (
+                    [part.strip().split(" ")[0] for part in value.split(",")] if name == "srcset" else [value]
+                )
                 self.loaded.extend(urls)
             elif name == "style":
                 self.loaded.extend(_CSS_URL.findall(value))
@@ -269,9 +273,7 @@ def _index_html(pages: Sequence[SitePage], downloads: Sequence[tuple[str, str]])
         f'<li><a href="downloads/{html.escape(name)}">{html.escape(name)}</a>: {html.escape(label)}</li>'
         for name, label in downloads
     )
-    download_part = (
-        f'<h2>Downloads</h2><ul class="eic-site-downloads">{files}</ul>' if downloads else ""
-    )
+    download_part = f'<h2>Downloads</h2><ul class="eic-site-downloads">{files}</ul>' if downloads else ""
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en"><head><meta charset="utf-8">'

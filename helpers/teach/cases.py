@@ -93,15 +93,17 @@ def _case_from_mapping(raw: Any, where: str) -> Case:
         raise InvalidInputError(f"{where} is not an object", field=where)
     missing = [name for name in CSV_COLUMNS if name not in raw]
     if missing:
-        raise InvalidInputError(f"{where} has no {describe_value(missing[0])} field", field=f"{where}.{missing[0]}")
+        raise InvalidInputError(
+            f"{where} has no {describe_value(missing[0])} field", field=f"{where}.{missing[0]}"
+        )
     extra = [name for name in raw if name not in CSV_COLUMNS]
     if extra:
-        raise InvalidInputError(f"{where} has an unknown field {describe_value(extra[0])}", field=f"{where}.{extra[0]}")
+        raise InvalidInputError(
+            f"{where} has an unknown field {describe_value(extra[0])}", field=f"{where}.{extra[0]}"
+        )
     for name in _TEXT_FIELDS:
         if not isinstance(raw[name], str) or not raw[name].strip():
-            raise InvalidInputError(
-                f"{where}.{name} must be a non-empty string", field=f"{where}.{name}"
-            )
+            raise InvalidInputError(f"{where}.{name} must be a non-empty string", field=f"{where}.{name}")
     check = require_check_name(raw["check"], f"{where}.check")
     for name in ("input", "expected"):
         if not isinstance(raw[name], Mapping):
@@ -134,10 +136,7 @@ def cases_from_data(data: Any, *, source: str = "<data>") -> list[Case]:
     """Build cases from a parsed ``{"cases": [...]}`` object."""
     if not isinstance(data, Mapping) or not isinstance(data.get("cases"), list):
         raise InvalidInputError(f'{source}: expected an object with a "cases" list', field="cases")
-    cases = [
-        _case_from_mapping(raw, f"{source}: cases[{index}]")
-        for index, raw in enumerate(data["cases"])
-    ]
+    cases = [_case_from_mapping(raw, f"{source}: cases[{index}]") for index, raw in enumerate(data["cases"])]
     return _check_unique(cases, source)
 
 
@@ -171,9 +170,7 @@ def cases_from_csv(text: str, *, source: str = "<csv>") -> list[Case]:
     except StopIteration:
         raise JSONLoadError("is empty, expected a header row", source=source, line=1) from None
     if tuple(header) != CSV_COLUMNS:
-        raise JSONLoadError(
-            f"header is {header}, expected {list(CSV_COLUMNS)}", source=source, line=1
-        )
+        raise JSONLoadError(f"header is {header}, expected {list(CSV_COLUMNS)}", source=source, line=1)
     cases = []
     for row in reader:
         line = reader.line_num
@@ -181,7 +178,7 @@ def cases_from_csv(text: str, *, source: str = "<csv>") -> list[Case]:
             raise JSONLoadError(
                 f"has {len(row)} cells, expected {len(CSV_COLUMNS)}", source=source, line=line
             )
-        raw: dict[str, Any] = dict(zip(CSV_COLUMNS, row))
+        raw: dict[str, Any] = dict(zip(CSV_COLUMNS, row, strict=False))
         for name in ("input", "expected"):
             raw[name] = loads_strict(raw[name], source=f"{source} ({name} column)", line=line)
         cases.append(_case_from_mapping(raw, f"{source}, line {line}"))

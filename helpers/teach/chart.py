@@ -15,6 +15,7 @@ from ..data.reports import TOP_LOST, summary_rows
 
 __all__ = ["Chart", "chart_numbers", "outcome_chart"]
 
+
 @dataclass(frozen=True)
 class Chart:
     """A PNG chart that shows as an image in Jupyter and as its numbers in plain text.
@@ -54,9 +55,7 @@ def _plain_label(text: str) -> str:
     return "".join(f"\\u{ord(char):04x}" if "\ud800" <= char <= "\udfff" else char for char in text)
 
 
-def _bars(
-    ax: Any, labels: Sequence[str], values: Sequence[int], colours: Sequence[str], title: str
-) -> None:
+def _bars(ax: Any, labels: Sequence[str], values: Sequence[int], colours: Sequence[str], title: str) -> None:
     positions = list(range(len(labels)))
     ax.barh(positions, values, color=list(colours), height=0.7)
     # parse_math=False: a label is an ID, drawn exactly as written, never read as $mathtext$.
@@ -64,9 +63,14 @@ def _bars(
     ax.set_ylim(max(len(labels), 4) - 0.5, -0.5)
     ax.set_title(title, fontsize=10, parse_math=False)
     ax.set_xlabel("records", parse_math=False)
-    for pos, value in zip(positions, values):
+    for pos, value in zip(positions, values, strict=False):
         ax.annotate(
-            str(value), (value, pos), xytext=(3, 0), textcoords="offset points", va="center", fontsize=8,
+            str(value),
+            (value, pos),
+            xytext=(3, 0),
+            textcoords="offset points",
+            va="center",
+            fontsize=8,
             parse_math=False,
         )
     ax.margins(x=0.15)
@@ -86,7 +90,10 @@ def _outcome_figure(summary: BatchSummary) -> Any:
     _bars(axes[0], labels, values, colours, "Records by outcome")
     if lost:
         _bars(
-            axes[1], [t for t, _ in lost], [c for _, c in lost], ["#c0504d"] * len(lost),
+            axes[1],
+            [t for t, _ in lost],
+            [c for _, c in lost],
+            ["#c0504d"] * len(lost),
             "Most often lost targets",
         )
     return fig

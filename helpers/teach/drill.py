@@ -15,7 +15,18 @@ from .grading import Grade
 from .practice_cases import PracticeCase
 from .rules import GRADED_RULES, Rule
 
-__all__ = ["Attempt", "Progress", "RuleScore", "DEFAULT_SEED", "PROGRESS_FORMAT", "PROGRESS_VERSION", "drill_order", "rules_missed", "rule_scores", "ATTEMPT_FIELDS"]
+__all__ = [
+    "Attempt",
+    "Progress",
+    "RuleScore",
+    "DEFAULT_SEED",
+    "PROGRESS_FORMAT",
+    "PROGRESS_VERSION",
+    "drill_order",
+    "rules_missed",
+    "rule_scores",
+    "ATTEMPT_FIELDS",
+]
 
 #: The seed of the notebook's drill; any whole number gives another reproducible order.
 DEFAULT_SEED = 5
@@ -27,9 +38,7 @@ PROGRESS_VERSION = 1
 ATTEMPT_FIELDS = ("case", "correct", "rules_missed")
 
 
-def drill_order(
-    cases: Iterable[PracticeCase], seed: int, *, size: int | None = None
-) -> list[PracticeCase]:
+def drill_order(cases: Iterable[PracticeCase], seed: int, *, size: int | None = None) -> list[PracticeCase]:
     """The cases in a shuffled order fixed by ``seed``; the first ``size`` if given.
 
     The same seed and cases always give the same order, whatever order the
@@ -44,7 +53,8 @@ def drill_order(
     if size is not None:
         if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= len(ordered):
             raise InvalidInputError(
-                f"size is {describe_value(size)}, expected a whole number from 1 to {len(ordered)}", field="size"
+                f"size is {describe_value(size)}, expected a whole number from 1 to {len(ordered)}",
+                field="size",
             )
         ordered = ordered[:size]
     return ordered
@@ -89,7 +99,9 @@ class Progress:
     attempts: dict[str, Attempt] = field(default_factory=dict)
 
     @classmethod
-    def start(cls, cases: Iterable[PracticeCase], seed: int = DEFAULT_SEED, *, size: int | None = None) -> Progress:
+    def start(
+        cls, cases: Iterable[PracticeCase], seed: int = DEFAULT_SEED, *, size: int | None = None
+    ) -> Progress:
         """A fresh drill over ``cases`` in the order :func:`drill_order` gives."""
         return cls(seed, tuple(case.key for case in drill_order(cases, seed, size=size)))
 
@@ -168,9 +180,7 @@ class RuleScore:
         return self.seen - self.missed
 
 
-def rule_scores(
-    progress: Progress, cases: Iterable[PracticeCase], rules: Sequence[Rule]
-) -> list[RuleScore]:
+def rule_scores(progress: Progress, cases: Iterable[PracticeCase], rules: Sequence[Rule]) -> list[RuleScore]:
     """Per rule, in rule order: checked cases that exercised or missed it, and where it was missed.
 
     A case counts for a rule when it lists the rule or its scored check

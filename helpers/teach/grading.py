@@ -18,10 +18,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cases import Case
 from ..core.chardiff import diff_text
 from ..core.ordering import sorted_ids
-from ..core.target_scope import NeedsStaffLabels
+from .cases import Case
 
 __all__ = [
     "Answer",
@@ -179,86 +178,115 @@ def _grade_target_scope(case: Case, expected: Mapping[str, Any], answer: Answer)
     if "held" in expected:
         if not answer.hold:
             pending = ", ".join(expected["unresolved"])
-            mistakes.append(Feedback(
-                "held", None,
-                f"{pending} could not be resolved to a canonical ID: the check can't run until "
-                "staff label it, so hold the rewrite for staff labels; a held rewrite is never "
-                "preserved",
-                "ts-unresolved",
-            ))
+            mistakes.append(
+                Feedback(
+                    "held",
+                    None,
+                    f"{pending} could not be resolved to a canonical ID: the check can't run until "
+                    "staff label it, so hold the rewrite for staff labels; a held rewrite is never "
+                    "preserved",
+                    "ts-unresolved",
+                )
+            )
         return mistakes
     if answer.hold:
-        mistakes.append(Feedback(
-            "held", None,
-            "every target here is a canonical ID and nothing is unresolved, so the check can "
-            "run: don't hold it for staff labels",
-            "ts-unresolved",
-        ))
+        mistakes.append(
+            Feedback(
+                "held",
+                None,
+                "every target here is a canonical ID and nothing is unresolved, so the check can "
+                "run: don't hold it for staff labels",
+                "ts-unresolved",
+            )
+        )
         return mistakes
 
     rule, phrase = _ts_shape_rule(original, rewritten)
     for target in sorted_ids(set(expected["missing"]) - answer.missing):
         near = _near_match(target, after)
         if near is not None:
-            mistakes.append(Feedback(
-                "missing", target,
-                f"{target} is in the original, and the rewrite has {near} instead: IDs compare "
-                f"exactly, so a change of case or spacing makes a different ID and {target} is missing",
-                "ts-exact-ids",
-            ))
+            mistakes.append(
+                Feedback(
+                    "missing",
+                    target,
+                    f"{target} is in the original, and the rewrite has {near} instead: IDs compare "
+                    f"exactly, so a change of case or spacing makes a different ID and {target} is missing",
+                    "ts-exact-ids",
+                )
+            )
         else:
-            mistakes.append(Feedback(
-                "missing", target,
-                f"{target} is in the original but not in the rewrite, so it is missing: a lost "
-                "target narrows what the search compares",
-                "ts-empty" if not rewritten else "ts-lost",
-            ))
+            mistakes.append(
+                Feedback(
+                    "missing",
+                    target,
+                    f"{target} is in the original but not in the rewrite, so it is missing: a lost "
+                    "target narrows what the search compares",
+                    "ts-empty" if not rewritten else "ts-lost",
+                )
+            )
     for target in sorted_ids(answer.missing - set(expected["missing"])):
         if target in before and target in after:
             message = f"{phrase}: {target} is in both lists, so it is not missing"
             mistakes.append(Feedback("missing", target, message, rule))
         else:
-            mistakes.append(Feedback(
-                "missing", target,
-                f"{target} was never in the original: a target only the rewrite has is added, "
-                "not missing",
-                "ts-added",
-            ))
+            mistakes.append(
+                Feedback(
+                    "missing",
+                    target,
+                    f"{target} was never in the original: a target only the rewrite has is added, "
+                    "not missing",
+                    "ts-added",
+                )
+            )
     for target in sorted_ids(set(expected["added"]) - answer.second):
         near = _near_match(target, before)
         if near is not None:
-            mistakes.append(Feedback(
-                "added", target,
-                f"{target} looks like {near} from the original, but IDs compare exactly: a change "
-                f"of case or spacing makes a different ID, so {target} was added",
-                "ts-exact-ids",
-            ))
+            mistakes.append(
+                Feedback(
+                    "added",
+                    target,
+                    f"{target} looks like {near} from the original, but IDs compare exactly: a change "
+                    f"of case or spacing makes a different ID, so {target} was added",
+                    "ts-exact-ids",
+                )
+            )
         else:
-            mistakes.append(Feedback(
-                "added", target,
-                f"{target} was added: an added target changes retrieval scope even when every "
-                "original survives",
-                "ts-empty" if not original else "ts-added",
-            ))
+            mistakes.append(
+                Feedback(
+                    "added",
+                    target,
+                    f"{target} was added: an added target changes retrieval scope even when every "
+                    "original survives",
+                    "ts-empty" if not original else "ts-added",
+                )
+            )
     for target in sorted_ids(answer.second - set(expected["added"])):
         if target in before and target in after:
             message = f"{phrase}: {target} is in both lists, so it was not added"
             mistakes.append(Feedback("added", target, message, rule))
         else:
-            mistakes.append(Feedback(
-                "added", target,
-                f"{target} is in the original and not the rewrite: that makes it missing, not added",
-                "ts-lost",
-            ))
-    mistakes.extend(_grade_flag(
-        answer.flag, expected["preserved"], "preserved",
-        when_true=f"{phrase}: every original target is still there and nothing was added, "
-        "so the scope is preserved",
-        when_false="preserved is true only when nothing is missing and nothing was added",
-        true_rule=rule,
-        false_rule="ts-several" if len(expected["missing"]) + len(expected["added"]) > 1
-        else ("ts-lost" if expected["missing"] else "ts-added"),
-    ))
+            mistakes.append(
+                Feedback(
+                    "added",
+                    target,
+                    f"{target} is in the original and not the rewrite: that makes it missing, not added",
+                    "ts-lost",
+                )
+            )
+    mistakes.extend(
+        _grade_flag(
+            answer.flag,
+            expected["preserved"],
+            "preserved",
+            when_true=f"{phrase}: every original target is still there and nothing was added, "
+            "so the scope is preserved",
+            when_false="preserved is true only when nothing is missing and nothing was added",
+            true_rule=rule,
+            false_rule="ts-several"
+            if len(expected["missing"]) + len(expected["added"]) > 1
+            else ("ts-lost" if expected["missing"] else "ts-added"),
+        )
+    )
     return mistakes
 
 
@@ -306,52 +334,69 @@ def _grade_sentinels(case: Case, expected: Mapping[str, Any], answer: Answer) ->
     mistakes: list[Feedback] = []
     if "error" in expected:
         if not answer.hold:
-            mistakes.append(Feedback(
-                "refused", None,
-                "the baseline has no sentinels, so the check would verify nothing: it refuses "
-                "the input rather than call the key intact",
-                "sk-empty-baseline",
-            ))
+            mistakes.append(
+                Feedback(
+                    "refused",
+                    None,
+                    "the baseline has no sentinels, so the check would verify nothing: it refuses "
+                    "the input rather than call the key intact",
+                    "sk-empty-baseline",
+                )
+            )
         return mistakes
     if answer.hold:
-        mistakes.append(Feedback(
-            "refused", None,
-            "the baseline holds sentinels, so the check can run: don't refuse it",
-            "sk-empty-baseline",
-        ))
+        mistakes.append(
+            Feedback(
+                "refused",
+                None,
+                "the baseline holds sentinels, so the check can run: don't refuse it",
+                "sk-empty-baseline",
+            )
+        )
         return mistakes
 
     all_gone = bool(baseline) and not (set(baseline) & set(proposed))
     for sentinel in sorted_ids(set(expected["missing"]) - answer.missing):
-        mistakes.append(Feedback(
-            "missing", sentinel,
-            f"{sentinel} is a sentinel in the baseline but absent from the proposed key, so it is "
-            "missing: an integrity gap, not a model's wrong answer",
-            "sk-all-missing" if all_gone else "sk-missing",
-        ))
+        mistakes.append(
+            Feedback(
+                "missing",
+                sentinel,
+                f"{sentinel} is a sentinel in the baseline but absent from the proposed key, so it is "
+                "missing: an integrity gap, not a model's wrong answer",
+                "sk-all-missing" if all_gone else "sk-missing",
+            )
+        )
     for case_id in sorted_ids(answer.missing - set(expected["missing"])):
         mistakes.append(_wrongly_marked(case_id, "missing", baseline, proposed))
     for sentinel in sorted_ids(set(expected["changed"]) - answer.second):
         old, new = baseline[sentinel], proposed[sentinel]
         rule, phrase = _changed_rule(old, new)
-        mistakes.append(Feedback(
-            "changed", sentinel,
-            f"{sentinel}'s answer changed ({diff_text(old, new)}): {phrase}",
-            rule,
-        ))
+        mistakes.append(
+            Feedback(
+                "changed",
+                sentinel,
+                f"{sentinel}'s answer changed ({diff_text(old, new)}): {phrase}",
+                rule,
+            )
+        )
     for case_id in sorted_ids(answer.second - set(expected["changed"])):
         mistakes.append(_wrongly_marked(case_id, "changed", baseline, proposed))
     problems = len(expected["missing"]) + len(expected["changed"])
-    mistakes.extend(_grade_flag(
-        answer.flag, expected["intact"], "intact",
-        when_true="every sentinel is present with its literal answer, so the key is intact: an "
-        "extra non-sentinel case is allowed",
-        when_false="intact is true only when no sentinel is missing or changed; hold the key "
-        "before scoring",
-        true_rule="sk-new-case" if set(proposed) - set(baseline) else "sk-changed",
-        false_rule="sk-missing" if expected["missing"] and problems == len(expected["missing"])
-        else "sk-changed",
-    ))
+    mistakes.extend(
+        _grade_flag(
+            answer.flag,
+            expected["intact"],
+            "intact",
+            when_true="every sentinel is present with its literal answer, so the key is intact: an "
+            "extra non-sentinel case is allowed",
+            when_false="intact is true only when no sentinel is missing or changed; hold the key "
+            "before scoring",
+            true_rule="sk-new-case" if set(proposed) - set(baseline) else "sk-changed",
+            false_rule="sk-missing"
+            if expected["missing"] and problems == len(expected["missing"])
+            else "sk-changed",
+        )
+    )
     return mistakes
 
 
@@ -360,26 +405,29 @@ def _wrongly_marked(
 ) -> Feedback:
     if case_id not in baseline:
         return Feedback(
-            field_name, case_id,
+            field_name,
+            case_id,
             f"an extra non-sentinel case is allowed: {case_id} is not in the baseline, so it is "
             f"never {field_name}",
             "sk-new-case",
         )
     if case_id not in proposed:
         return Feedback(
-            field_name, case_id,
+            field_name,
+            case_id,
             f"{case_id} is absent from the proposed key, so it is missing, not changed",
             "sk-missing",
         )
     if baseline[case_id] != proposed[case_id]:
         return Feedback(
-            field_name, case_id,
-            f"{case_id} is still in the proposed key with a different answer: that is changed, "
-            "not missing",
+            field_name,
+            case_id,
+            f"{case_id} is still in the proposed key with a different answer: that is changed, not missing",
             "sk-changed",
         )
     return Feedback(
-        field_name, case_id,
+        field_name,
+        case_id,
         f"{case_id} is present with its answer unchanged, so it is neither missing nor changed",
         "sk-changed",
     )

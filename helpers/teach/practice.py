@@ -12,10 +12,10 @@ Taught in ``04_practice.ipynb``.
 from __future__ import annotations
 
 from .drill import (
-    Attempt,
     DEFAULT_SEED,
     PROGRESS_FORMAT,
     PROGRESS_VERSION,
+    Attempt,
     Progress,
     RuleScore,
     drill_order,

@@ -17,7 +17,13 @@ from ..core.paths import fixtures_dir
 from .cases import CSV_COLUMNS, Case, cases_from_data, filled_cases
 from .rules import Rule, load_rules
 
-__all__ = ["PracticeCase", "practice_cases_json", "load_practice_cases", "practice_cases_from_data", "practice_cases"]
+__all__ = [
+    "PracticeCase",
+    "practice_cases_json",
+    "load_practice_cases",
+    "practice_cases_from_data",
+    "practice_cases",
+]
 
 
 def practice_cases_json() -> Path:
@@ -63,10 +69,12 @@ def practice_cases_from_data(
         if not isinstance(raw, Mapping):
             raise InvalidInputError(f"{where} is not an object", field=where)
         if "rules" not in raw:
-            raise InvalidInputError(f"{where} has no \"rules\" field", field=f"{where}.rules")
+            raise InvalidInputError(f'{where} has no "rules" field', field=f"{where}.rules")
         ids = raw["rules"]
         if not isinstance(ids, list) or not ids or not all(isinstance(i, str) for i in ids):
-            raise InvalidInputError(f"{where}.rules must be a non-empty list of rule ids", field=f"{where}.rules")
+            raise InvalidInputError(
+                f"{where}.rules must be a non-empty list of rule ids", field=f"{where}.rules"
+            )
         if len(set(ids)) != len(ids):
             raise InvalidInputError(f"{where}.rules lists a rule twice", field=f"{where}.rules")
         for rule_id in ids:
@@ -80,7 +88,7 @@ def practice_cases_from_data(
     cases = cases_from_data({"cases": plain}, source=source)
     return [
         PracticeCase(**{name: getattr(case, name) for name in CSV_COLUMNS}, rules=ids)
-        for case, ids in zip(cases, tags)
+        for case, ids in zip(cases, tags, strict=False)
     ]
 
 

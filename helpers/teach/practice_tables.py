@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from ..core.checks import CHECK_TITLES, require_check_name
-from .render import HtmlBlock, esc
 from .drill import Progress, rule_scores
 from .practice_cases import PracticeCase
+from .render import HtmlBlock, esc
 from .rules import Rule
 
 __all__ = ["coverage", "coverage_table", "rules_table", "summary"]
@@ -38,14 +38,12 @@ def coverage_table(rules: Sequence[Rule], cases: Sequence[PracticeCase], check: 
     head = "".join(f'<th title="{esc(rule.statement)}"><code>{esc(rule.id)}</code></th>' for rule in rules)
     rows = []
     for case in cases:
-        cells = "".join(
-            f"<td>{'●' if rule.id in case.rules else ''}</td>" for rule in rules
-        )
+        cells = "".join(f"<td>{'●' if rule.id in case.rules else ''}</td>" for rule in rules)
         rows.append(f"<tr><th><code>{esc(case.id)}</code></th>{cells}</tr>")
     counts = "".join(f"<td><b>{len(covered[rule.id])}</b></td>" for rule in rules)
     html = (
         f'<table class="eic-coverage"><thead><tr><th>{esc(CHECK_TITLES[check])}: case</th>{head}</tr></thead>'
-        f'<tbody>{"".join(rows)}<tr><th>cases per rule</th>{counts}</tr></tbody></table>'
+        f"<tbody>{''.join(rows)}<tr><th>cases per rule</th>{counts}</tr></tbody></table>"
     )
     text = [f"{CHECK_TITLES[check]}: {len(cases)} practice cases, {len(rules)} rules"]
     for rule in rules:
@@ -68,11 +66,9 @@ def rules_table(rules: Sequence[Rule]) -> HtmlBlock:
         text.append(f"{rule.id}: {rule.statement}\n  taught in {rule.pointer}")
     html = (
         '<table class="eic-rules"><thead><tr><th>Rule</th><th>Statement</th><th>Taught in</th></tr>'
-        f'</thead><tbody>{"".join(rows)}</tbody></table>'
+        f"</thead><tbody>{''.join(rows)}</tbody></table>"
     )
     return HtmlBlock(html, "\n".join(text))
-
-
 
 
 def summary(progress: Progress, cases: Iterable[PracticeCase], rules: Sequence[Rule]) -> HtmlBlock:

@@ -85,7 +85,9 @@ def progress_from_data(
             raise bad(f"{where}.rules_missed must be a list of distinct rule ids")
         for rule_id in missed:
             if rule_checks.get(rule_id) != by_key[key].check:
-                raise bad(f"{where}.rules_missed has {describe_value(rule_id)}, which is not a rule of {describe_value(by_key[key].check)}")
+                raise bad(
+                    f"{where}.rules_missed has {describe_value(rule_id)}, which is not a rule of {describe_value(by_key[key].check)}"
+                )
         if correct == bool(missed):
             raise bad(f"{where}: a correct check misses no rule, and a wrong one misses at least one")
         attempts[key] = Attempt(key, correct, tuple(missed))

@@ -13,11 +13,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .cases import Case
 from ..core.checks import run_check
 from ..core.errors import CheckInputError, escape_surrogates
 from ..core.explain import explain
 from ..core.jsonio import dumps_compact, loads_strict
+from .cases import Case
 
 __all__ = [
     "HtmlBlock",
@@ -86,10 +86,7 @@ def cases_table(cases: Sequence[Case]) -> HtmlBlock:
             f"{case.id}: {case.title}\n  input:    {case.input_json}\n"
             f"  expected: {case.expected_json}\n  {case.decision}. {case.reason}"
         )
-    table = (
-        f'<table class="eic-cases"><thead><tr>{head}</tr></thead>'
-        f'<tbody>{"".join(rows)}</tbody></table>'
-    )
+    table = f'<table class="eic-cases"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
     return HtmlBlock(table, "\n".join(text_rows))
 
 
@@ -134,24 +131,18 @@ def lines_html(lines: Iterable[str], *, css: str = "eic-lines") -> str:
 
 def error_html(exc: CheckInputError) -> str:
     """A clear error message for the widgets, never a traceback."""
-    return (
-        '<div class="eic-error" style="color:#a00">'
-        f"<b>Cannot check this input:</b> {esc(exc)}</div>"
-    )
+    return f'<div class="eic-error" style="color:#a00"><b>Cannot check this input:</b> {esc(exc)}</div>'
 
 
 def feedback_html(correct: bool, mistakes: Sequence[tuple[str, str]]) -> str:
     """Grading feedback: a verdict, then one line per ``(field, message)`` mistake."""
     if correct:
         return '<div class="eic-feedback eic-correct"><b>✔ Fully correct.</b> Every field and every ID is right.</div>'
-    items = "".join(
-        f"<li><b>{esc(field)}</b>: {esc(message)}</li>" for field, message in mistakes
-    )
+    items = "".join(f"<li><b>{esc(field)}</b>: {esc(message)}</li>" for field, message in mistakes)
     count = len(mistakes)
     noun = "thing" if count == 1 else "things"
     return (
-        '<div class="eic-feedback eic-wrong">'
-        f"<b>✘ Not yet: {count} {noun} to fix.</b><ul>{items}</ul></div>"
+        f'<div class="eic-feedback eic-wrong"><b>✘ Not yet: {count} {noun} to fix.</b><ul>{items}</ul></div>'
     )
 
 
@@ -181,13 +172,12 @@ def run_cases(cases: Sequence[Case]) -> HtmlBlock:
         agrees = actual == case.expected and list(actual) == list(case.expected)
         verdict = "✔ matches the worked answer" if agrees else "✘ differs from the worked answer"
         rows.append(
-            f"<tr><td><code>{esc(case.id)}</code></td><td>{json_html(actual)}</td>"
-            f"<td>{verdict}</td></tr>"
+            f"<tr><td><code>{esc(case.id)}</code></td><td>{json_html(actual)}</td><td>{verdict}</td></tr>"
         )
         text.append(f"{case.id}: {dumps_compact(actual)}  {verdict}")
     table = (
         '<table class="eic-results"><thead><tr><th>Case</th><th>Output from the helper</th>'
-        f'<th>Check</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
+        f"<th>Check</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
     )
     return HtmlBlock(table, "\n".join(text))
 

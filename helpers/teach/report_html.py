@@ -14,6 +14,7 @@ from .render import HtmlBlock, esc
 
 __all__ = ["summary_table", "failures_table", "key_check_table"]
 
+
 def summary_table(summary: BatchSummary) -> HtmlBlock:
     """The counts by outcome as an HTML table; plain text shows :func:`summary_text`'s counts.
 
@@ -63,7 +64,7 @@ def failures_table(summary: BatchSummary) -> HtmlBlock:
     html = (
         f"<p>{esc(caption)}:</p>"
         '<table class="eic-results"><thead><tr><th>Line</th><th>id</th><th>Outcome</th>'
-        f'<th>Why</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
+        f"<th>Why</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
     )
     return HtmlBlock(html, "\n".join([caption + ":", *text]))
 

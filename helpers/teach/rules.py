@@ -14,7 +14,6 @@ from ..core.checks import require_check_name
 from ..core.errors import InvalidInputError, describe_value
 from ..core.jsonio import load_json_file
 from ..core.paths import fixtures_dir
-
 from .fixture_text import text_field as _text
 
 __all__ = ["Rule", "GRADED_RULES", "rules_json", "load_rules", "rules_from_data", "project_rules"]
@@ -23,12 +22,25 @@ __all__ = ["Rule", "GRADED_RULES", "rules_json", "load_rules", "rules_from_data"
 #: other rules in ``fixtures/rules.json`` are about context no widget mistake
 #: can show (the query's wording, a non-sentinel's history, a rubric change):
 #: a wrong answer on a case that exercises one of them counts as missing it.
-GRADED_RULES: frozenset[str] = frozenset({
-    "ts-lost", "ts-added", "ts-order", "ts-duplicates", "ts-exact-ids", "ts-empty",
-    "ts-several", "ts-unresolved",
-    "sk-changed", "sk-whitespace-case", "sk-invisible", "sk-missing", "sk-all-missing",
-    "sk-new-case", "sk-empty-baseline",
-})
+GRADED_RULES: frozenset[str] = frozenset(
+    {
+        "ts-lost",
+        "ts-added",
+        "ts-order",
+        "ts-duplicates",
+        "ts-exact-ids",
+        "ts-empty",
+        "ts-several",
+        "ts-unresolved",
+        "sk-changed",
+        "sk-whitespace-case",
+        "sk-invisible",
+        "sk-missing",
+        "sk-all-missing",
+        "sk-new-case",
+        "sk-empty-baseline",
+    }
+)
 
 _RULE_FIELDS = ("id", "statement", "section")
 
@@ -73,12 +85,12 @@ class Rule:
         return f"{self.notebook} › {self.heading}"
 
 
-
-
 def _rule_from_mapping(check: str, raw: Any, where: str) -> Rule:
     if not isinstance(raw, Mapping) or set(raw) != set(_RULE_FIELDS):
         found = list(raw) if isinstance(raw, Mapping) else type(raw).__name__
-        raise InvalidInputError(f"{where} must have the fields {list(_RULE_FIELDS)}, found {found}", field=where)
+        raise InvalidInputError(
+            f"{where} must have the fields {list(_RULE_FIELDS)}, found {found}", field=where
+        )
     rule = Rule(check, *(_text(raw, name, where) for name in _RULE_FIELDS))
     notebook, hash_, heading = rule.section.partition("#")
     if not hash_ or not notebook.endswith(".ipynb") or not heading.strip():
@@ -98,11 +110,15 @@ def rules_from_data(data: Any, *, source: str = "<data>") -> list[Rule]:
     for check, items in data["rules"].items():
         require_check_name(check, f"{source}: rules key")
         if not isinstance(items, list) or not items:
-            raise InvalidInputError(f"{source}: rules[{describe_value(check)}] must be a non-empty list", field=check)
+            raise InvalidInputError(
+                f"{source}: rules[{describe_value(check)}] must be a non-empty list", field=check
+            )
         for index, raw in enumerate(items):
             rule = _rule_from_mapping(check, raw, f"{source}: rules[{describe_value(check)}][{index}]")
             if rule.id in seen:
-                raise InvalidInputError(f"{source}: the rule id {describe_value(rule.id)} appears twice", field="id")
+                raise InvalidInputError(
+                    f"{source}: the rule id {describe_value(rule.id)} appears twice", field="id"
+                )
             seen.add(rule.id)
             rules.append(rule)
     return rules

@@ -15,10 +15,10 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from ..core.baselines import Baseline, load_baseline, revise_baseline
-from .cases import Case, load_cases
 from ..core.paths import fixtures_dir
-from .practice import load_practice_cases, load_rules
 from ..core.sentinels import SentinelResult, check_sentinels
+from .cases import Case, load_cases
+from .practice import load_practice_cases, load_rules
 
 __all__ = [
     "worked_cases",

@@ -22,7 +22,6 @@ __all__ = ["DataCheckPanel"]
 _KINDS = [("Target scope (JSON Lines or CSV)", "target-scope"), ("Sentinel answer keys", "sentinels")]
 
 
-
 class _FileChoice:
     """A path box and an upload button; an upload, when there is one, wins."""
 
@@ -62,9 +61,7 @@ class DataCheckPanel(TextPicture):
         self.kind = w.ToggleButtons(
             options=_KINDS, value="target-scope", description="Check", style={"button_width": "auto"}
         )
-        self.records = _FileChoice(
-            "Records", "fixtures/sample_data/rewrites.jsonl", ".jsonl,.ndjson,.csv"
-        )
+        self.records = _FileChoice("Records", "fixtures/sample_data/rewrites.jsonl", ".jsonl,.ndjson,.csv")
         self.separator = w.Text(
             value="",
             description="CSV lists",
@@ -177,4 +174,3 @@ class DataCheckPanel(TextPicture):
             outcome = last.result.outcome if last.result is not None else "bad input"
             lines.append(f"  last run: {outcome}; exit status {last.exit_code}")
         return "\n".join(lines)
-

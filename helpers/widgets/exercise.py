@@ -24,7 +24,6 @@ _HOLD_LABELS = {
 }
 
 
-
 class CaseExercise(TextPicture):
     """Work one case: pick IDs, set the flag, check the answer, reveal the worked answer.
 
@@ -41,9 +40,7 @@ class CaseExercise(TextPicture):
         ids = candidate_ids(case)
         self.first_boxes = {i: self._box(i, first) for i in ids}
         self.second_boxes = {i: self._box(i, second) for i in ids}
-        self.flag = w.ToggleButtons(
-            options=[("true", True), ("false", False)], value=None, description=flag
-        )
+        self.flag = w.ToggleButtons(options=[("true", True), ("false", False)], value=None, description=flag)
         self.hold = w.Checkbox(
             value=False, description=_HOLD_LABELS[case.check], indent=False, layout=auto_layout()
         )
@@ -125,9 +122,7 @@ class CaseExercise(TextPicture):
     def check(self) -> Grade:
         """Grade the current answer and show feedback naming each rule missed."""
         result = grade(self.case, self.answer())
-        self.feedback.value = feedback_html(
-            result.correct, [(m.field, m.message) for m in result.mistakes]
-        )
+        self.feedback.value = feedback_html(result.correct, [(m.field, m.message) for m in result.mistakes])
         if self._on_graded is not None:
             self._on_graded(result)
         return result
@@ -145,15 +140,15 @@ class CaseExercise(TextPicture):
 
         first, second, _ = answer_fields(self.case.check)
         flag = "  ".join(
-            f"({'*' if self.flag.value is value else ' '}) {label}"
-            for label, value in self.flag.options
+            f"({'*' if self.flag.value is value else ' '}) {label}" for label, value in self.flag.options
         )
-        return "\n".join([
-            f"Work-it-yourself widget: {self.case.id}",
-            ticks(first, self.first_boxes),
-            ticks(second, self.second_boxes),
-            f"  {self.flag.description}: {flag}",
-            f"  [{'x' if self.hold.value else ' '}] {self.hold.description}",
-            f"  buttons: [{self.check_button.description}] [{self.reveal_button.description}]",
-        ])
-
+        return "\n".join(
+            [
+                f"Work-it-yourself widget: {self.case.id}",
+                ticks(first, self.first_boxes),
+                ticks(second, self.second_boxes),
+                f"  {self.flag.description}: {flag}",
+                f"  [{'x' if self.hold.value else ' '}] {self.hold.description}",
+                f"  buttons: [{self.check_button.description}] [{self.reveal_button.description}]",
+            ]
+        )

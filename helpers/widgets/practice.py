@@ -27,7 +27,6 @@ from .exercise import CaseExercise
 __all__ = ["PracticeDrill"]
 
 
-
 class PracticeDrill(TextPicture):
     """A drill over practice cases in a seeded order: running score, progress bar, summary.
 
@@ -199,7 +198,6 @@ class PracticeDrill(TextPicture):
         )
         lines.append(f"  {self.path.description}: {self.path.value}")
         return "\n".join(lines)
-
 
 
 def _scored_html(attempt: Attempt, already: bool) -> str:

@@ -43,9 +43,7 @@ class _Sandbox(TextPicture):
         self.update()
 
     def _parse(self) -> dict[str, Any]:
-        return {
-            name: loads_strict(area.value, source=name) for name, area in self.inputs.items()
-        }
+        return {name: loads_strict(area.value, source=name) for name, area in self.inputs.items()}
 
     def update(self) -> None:
         """Re-run the check on the text areas' contents and show the result or the error."""
@@ -64,7 +62,6 @@ class _Sandbox(TextPicture):
             text = f"Cannot check this input: {exc}"
         fields = [f"  {name}: {area.value}" for name, area in self.inputs.items()]
         return "\n".join([f"Sandbox ({self.check}), edit the JSON:", *fields, "Result:", text])
-
 
 
 class TargetScopeSandbox(_Sandbox):
@@ -87,7 +84,6 @@ class TargetScopeSandbox(_Sandbox):
         )
 
 
-
 class SentinelSandbox(_Sandbox):
     """Edit ``baseline`` and ``proposed`` as JSON objects.
 
@@ -108,4 +104,3 @@ class SentinelSandbox(_Sandbox):
                 "proposed": dict(proposed) if proposed is not None else {"S1": "R", "S2": "A", "C3": "B"},
             }
         )
-

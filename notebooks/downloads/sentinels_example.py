@@ -107,18 +107,12 @@ def require_answer_key(value: Any, field: str) -> dict[str, str]:
         )
     for key, answer in value.items():
         if not isinstance(key, str):
-            raise InvalidInputError(
-                f"{field} has the key {_kind(key)}, expected a string ID", field=field
-            )
+            raise InvalidInputError(f"{field} has the key {_kind(key)}, expected a string ID", field=field)
         if not key:
-            raise InvalidInputError(
-                f"{field} has an empty ID, expected a non-empty ID", field=f'{field}[""]'
-            )
+            raise InvalidInputError(f"{field} has an empty ID, expected a non-empty ID", field=f'{field}[""]')
         if not isinstance(answer, str):
             where = f"{field}[{describe_value(key)}]"
-            raise InvalidInputError(
-                f"{where} is {_kind(answer)}, expected a string answer", field=where
-            )
+            raise InvalidInputError(f"{where} is {_kind(answer)}, expected a string answer", field=where)
     return dict(value)
 
 
@@ -210,9 +204,7 @@ class SentinelResult:
         }
 
 
-def check_sentinels(
-    baseline: Mapping[str, str], proposed: Mapping[str, str]
-) -> SentinelResult:
+def check_sentinels(baseline: Mapping[str, str], proposed: Mapping[str, str]) -> SentinelResult:
     """Compare every baseline sentinel with the proposed answer key.
 
     Raises :class:`~helpers.errors.InvalidInputError` naming the field when a

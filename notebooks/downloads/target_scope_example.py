@@ -103,9 +103,7 @@ def require_id_list(value: Any, field: str) -> list[str]:
     helpers.core.errors.InvalidInputError: rewritten[1] is 7, expected a string ID
     """
     if not isinstance(value, (list, tuple)):
-        raise InvalidInputError(
-            f"{field} is {_kind(value)}, expected a list of string IDs", field=field
-        )
+        raise InvalidInputError(f"{field} is {_kind(value)}, expected a list of string IDs", field=field)
     for index, item in enumerate(value):
         if not isinstance(item, str):
             raise InvalidInputError(
