@@ -2,6 +2,7 @@
 """Project commands. Each one builds ``.venv`` from requirements.txt first.
 
     python3 tasks.py test [PYTEST ARGS]   run every test, strict nbval included
+    python3 tasks.py lint                 ruff check, ruff format --check and mypy (all three run)
     python3 tasks.py lab [LAB ARGS]       open the notebooks in JupyterLab
     python3 tasks.py notebooks [NB ...]   re-execute notebooks (all by default), storing outputs
     python3 tasks.py site [-o DIR]        render the notebooks to a static site in site/ (open site/index.html)
@@ -46,7 +47,8 @@ def _requirements_digest() -> str:
 
 def setup() -> None:
     """Create .venv and install the pinned requirements when they changed."""
-    if sys.version_info < (3, 11):
+    # tasks.py runs on whatever python3 the machine has, so this check is not dead code.
+    if sys.version_info < (3, 11):  # noqa: UP036
         raise SystemExit(f"Python 3.11 or newer is needed; this is {sys.version.split()[0]}")
     wanted = _requirements_digest()
     if STAMP.exists() and STAMP.read_text().strip() == wanted and (BIN / "python").exists():
@@ -55,21 +57,66 @@ def setup() -> None:
         _say(f"creating {VENV.relative_to(ROOT)}")
         _run(sys.executable, "-m", "venv", VENV)
     _say("installing pinned requirements (about a minute the first time)")
-    _run(BIN / "python", "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-         "-r", ROOT / "requirements.txt", cwd=ROOT)
+    _run(
+        BIN / "python",
+        "-m",
+        "pip",
+        "install",
+        "--quiet",
+        "--disable-pip-version-check",
+        "-r",
+        ROOT / "requirements.txt",
+        cwd=ROOT,
+    )
     # The announcements pop-up covers the notebook on first start; switch it off.
-    _run(BIN / "jupyter", "labextension", "disable", "--level=sys_prefix",
-         "@jupyterlab/apputils-extension:announcements", stdout=subprocess.DEVNULL,
-         stderr=subprocess.DEVNULL)
+    _run(
+        BIN / "jupyter",
+        "labextension",
+        "disable",
+        "--level=sys_prefix",
+        "@jupyterlab/apputils-extension:announcements",
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     STAMP.write_text(wanted + "\n")
 
 
 def test(extra: list[str]) -> None:
     """Run the unit, widget, CLI and browser tests and strict nbval."""
     setup()
-    _run(BIN / "python", "-m", "pytest", "--nbval", "--nbval-current-env",
-         "--nbval-sanitize-with", ROOT / "tests" / "nbval_sanitize.cfg",
-         *(extra or ["tests", "notebooks"]), cwd=ROOT)
+    _run(
+        BIN / "python",
+        "-m",
+        "pytest",
+        "--nbval",
+        "--nbval-current-env",
+        "--nbval-sanitize-with",
+        ROOT / "tests" / "nbval_sanitize.cfg",
+        *(extra or ["tests", "notebooks"]),
+        cwd=ROOT,
+    )
+
+
+def lint() -> None:
+    """Run ``ruff check``, ``ruff format --check`` and ``mypy``; fail if any of them fails.
+
+    All three always run, so one run reports every finding. Their settings are
+    in pyproject.toml (``[tool.ruff]``, ``[tool.mypy]``).
+    """
+    setup()
+    failed = []
+    for name, args in (
+        ("ruff check", [BIN / "ruff", "check", "."]),
+        ("ruff format", [BIN / "ruff", "format", "--check", "."]),
+        ("mypy", [BIN / "mypy"]),
+    ):
+        _say(name)
+        if subprocess.run([str(a) for a in args], cwd=ROOT).returncode:
+            failed.append(name)
+    if failed:
+        _say(f"failed: {', '.join(failed)}")
+        raise SystemExit(1)
+    _say("lint clean")
 
 
 def _root_flags() -> list[str]:
@@ -80,9 +127,16 @@ def _root_flags() -> list[str]:
 def lab(extra: list[str]) -> None:
     """Open JupyterLab on the start page, serving only on this machine."""
     setup()
-    _run(BIN / "jupyter", "lab", f"--ServerApp.root_dir={NOTEBOOKS}",
-         "--ServerApp.ip=127.0.0.1", "--LabApp.default_url=/lab/tree/01_start_here.ipynb",
-         *_root_flags(), *extra, cwd=NOTEBOOKS)
+    _run(
+        BIN / "jupyter",
+        "lab",
+        f"--ServerApp.root_dir={NOTEBOOKS}",
+        "--ServerApp.ip=127.0.0.1",
+        "--LabApp.default_url=/lab/tree/01_start_here.ipynb",
+        *_root_flags(),
+        *extra,
+        cwd=NOTEBOOKS,
+    )
 
 
 def _stable_widget_ids(name: str, index: int, cell: dict) -> None:
@@ -108,10 +162,19 @@ def notebooks(names: list[str]) -> None:
                 raise SystemExit(f"no notebook {path.relative_to(ROOT)}")
     else:
         paths = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
-    _run(BIN / "jupyter", "nbconvert", "--to", "notebook", "--execute", "--inplace",
-         "--ExecutePreprocessor.record_timing=False",
-         "--ExecutePreprocessor.store_widget_state=False",
-         "--ExecutePreprocessor.timeout=300", *paths, cwd=NOTEBOOKS)
+    _run(
+        BIN / "jupyter",
+        "nbconvert",
+        "--to",
+        "notebook",
+        "--execute",
+        "--inplace",
+        "--ExecutePreprocessor.record_timing=False",
+        "--ExecutePreprocessor.store_widget_state=False",
+        "--ExecutePreprocessor.timeout=300",
+        *paths,
+        cwd=NOTEBOOKS,
+    )
     for path in paths:
         nb = json.loads(path.read_text(encoding="utf-8"))
         nb.get("metadata", {}).pop("widgets", None)
@@ -138,6 +201,8 @@ def main(argv: list[str]) -> None:
     command, rest = (argv[0], argv[1:]) if argv else ("", [])
     if command == "test":
         test(rest)
+    elif command == "lint":
+        lint()
     elif command == "lab":
         lab(rest)
     elif command == "notebooks":
