@@ -2,15 +2,26 @@
 
 from __future__ import annotations
 
+import csv
+import dataclasses
+import io
 import json
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import helpers
 from helpers import Case, dumps_compact, filled_cases, load_cases
 from helpers.core.paths import filled_cases_csv, filled_cases_json
-from helpers.teach.cases import cases_from_csv, cases_from_data, cases_to_csv, cases_to_data
+from helpers.teach.cases import (
+    cases_from_csv,
+    cases_from_data,
+    cases_to_csv,
+    cases_to_data,
+    from_spreadsheet_safe,
+    spreadsheet_safe,
+)
 
 # The seeds' data, written out independently of fixtures/: (check, id, input, expected).
 SEED_CASES = [
@@ -172,3 +183,46 @@ def test_csv_quotes_a_lone_carriage_return():
 def test_data_round_trip(filled):
     """cases_from_data inverts cases_to_data."""
     assert cases_from_data(cases_to_data(filled)) == filled
+
+
+# --- spreadsheet-safe CSV ------------------------------------------------------------------
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+risky_text = st.builds(
+    lambda start, rest: start + rest,
+    st.sampled_from([*FORMULA_STARTS, "'", "''", "'=", ""]),
+    text_cells,
+).filter(str.strip)
+
+
+@given(cell=risky_text)
+def test_a_spreadsheet_safe_cell_never_starts_a_formula_and_reads_back(cell):
+    safe = spreadsheet_safe(cell)
+    assert not safe.startswith(FORMULA_STARTS)
+    assert from_spreadsheet_safe(safe) == cell
+
+
+@given(
+    items=st.lists(
+        st.builds(
+            lambda case, title, reason: dataclasses.replace(case, title=title, reason=reason),
+            cases(),
+            risky_text,
+            risky_text,
+        ),
+        max_size=3,
+    ).filter(unique_ids)
+)
+def test_exported_csv_cells_never_start_a_formula_and_round_trip(items):
+    text = cases_to_csv(items)
+    rows = list(csv.reader(io.StringIO(text, newline="")))
+    for row in rows[1:]:
+        for cell in row:
+            assert not cell.startswith(FORMULA_STARTS), cell
+    assert cases_from_csv(text) == items
+
+
+def test_a_formula_title_is_shown_not_run():
+    case = dataclasses.replace(helpers.filled_cases()[0], title='=HYPERLINK("http://x","y")')
+    row = list(csv.reader(io.StringIO(cases_to_csv([case]), newline="")))[1]
+    assert row[2] == '\'=HYPERLINK("http://x","y")'

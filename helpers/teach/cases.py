@@ -28,6 +28,8 @@ __all__ = [
     "cases_to_data",
     "cases_to_csv",
     "cases_from_csv",
+    "spreadsheet_safe",
+    "from_spreadsheet_safe",
     "filled_cases",
     "get_case",
 ]
@@ -145,8 +147,35 @@ def cases_to_data(cases: Iterable[Case]) -> dict[str, Any]:
     return {"cases": [case.to_data() for case in cases]}
 
 
+#: A cell starting with one of these is run as a formula by spreadsheets.
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+#: The mark that neutralises such a cell; a cell already starting with it gets one more.
+_SAFE_MARK = "'"
+
+
+def spreadsheet_safe(cell: str) -> str:
+    """``cell`` as a spreadsheet shows it literally: a formula start gets a leading ``'``.
+
+    Reversible with :func:`from_spreadsheet_safe`: a cell that already starts with
+    ``'`` gets one more, so the round trip is lossless.
+
+    >>> spreadsheet_safe("=1+1"), spreadsheet_safe("'quoted"), spreadsheet_safe("plain")
+    ("'=1+1", "''quoted", 'plain')
+    """
+    return _SAFE_MARK + cell if cell.startswith((*_FORMULA_STARTS, _SAFE_MARK)) else cell
+
+
+def from_spreadsheet_safe(cell: str) -> str:
+    """The inverse of :func:`spreadsheet_safe`."""
+    return cell[1:] if cell.startswith(_SAFE_MARK) else cell
+
+
 def cases_to_csv(cases: Iterable[Case]) -> str:
-    """Write cases as CSV text with ``input`` and ``expected`` as compact JSON cells."""
+    """Write cases as CSV text with ``input`` and ``expected`` as compact JSON cells.
+
+    Every cell is made spreadsheet-safe (:func:`spreadsheet_safe`), so a title
+    like ``=HYPERLINK(…)`` is shown, never run; :func:`cases_from_csv` undoes it.
+    """
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     # QUOTE_MINIMAL only quotes the "\n" line terminator, not a lone "\r",
@@ -157,7 +186,7 @@ def cases_to_csv(cases: Iterable[Case]) -> str:
         row = case.to_data()
         row["input"] = case.input_json
         row["expected"] = case.expected_json
-        cells = [row[name] for name in CSV_COLUMNS]
+        cells = [spreadsheet_safe(row[name]) for name in CSV_COLUMNS]
         (quote_all if any("\r" in cell for cell in cells) else writer).writerow(cells)
     return buffer.getvalue()
 
@@ -178,7 +207,7 @@ def cases_from_csv(text: str, *, source: str = "<csv>") -> list[Case]:
             raise JSONLoadError(
                 f"has {len(row)} cells, expected {len(CSV_COLUMNS)}", source=source, line=line
             )
-        raw: dict[str, Any] = dict(zip(CSV_COLUMNS, row, strict=False))
+        raw: dict[str, Any] = dict(zip(CSV_COLUMNS, map(from_spreadsheet_safe, row), strict=True))
         for name in ("input", "expected"):
             raw[name] = loads_strict(raw[name], source=f"{source} ({name} column)", line=line)
         cases.append(_case_from_mapping(raw, f"{source}, line {line}"))

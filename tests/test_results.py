@@ -1,0 +1,49 @@
+"""Results are immutable and hashable, and long answers still get a minimal character diff."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import helpers
+from helpers.core.chardiff import char_diff, diff_text
+
+RESULTS = {
+    "target scope": lambda: helpers.check_target_scope(["a", "b"], ["a", "c"]),
+    "held": lambda: helpers.check_target_scope_input(
+        {"original": ["a"], "rewritten": ["a"], "unresolved": ["the spring course"]}
+    ),
+    "sentinels": lambda: helpers.check_sentinels({"S1": "R", "S2": "A"}, {"S1": "S"}),
+}
+
+
+@pytest.mark.parametrize("make", RESULTS.values(), ids=RESULTS.keys())
+def test_a_result_cannot_be_changed(make):
+    result = make()
+    field = dataclasses.fields(result)[0].name
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(result, field, ())
+
+
+@pytest.mark.parametrize("make", RESULTS.values(), ids=RESULTS.keys())
+def test_equal_results_hash_alike_and_work_as_keys(make):
+    first, second = make(), make()
+    assert first == second and hash(first) == hash(second)
+    assert {first: "seen"}[second] == "seen"
+    assert len({first, second}) == 1
+
+
+@settings(max_examples=20)
+@given(
+    before=st.text("ab", min_size=150, max_size=400),
+    after=st.text("ab", min_size=150, max_size=400),
+)
+def test_one_changed_character_in_a_long_answer_is_one_small_change(before, after):
+    """200 characters or more must not switch difflib's junk heuristic on (autojunk=False)."""
+    old, new = before + "x" + after, before + "y" + after
+    assert diff_text(old, new) == f"{before}[-x-]{{+y+}}{after}"
+    changed = [piece for piece in char_diff(old, new) if piece.kind != "equal"]
+    assert [(piece.kind, piece.text) for piece in changed] == [("delete", "x"), ("insert", "y")]
