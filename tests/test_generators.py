@@ -90,7 +90,8 @@ def test_lookalike_rules_make_lookalike_ids():
 def test_generate_many_covers_every_rule_in_order():
     cases = list(generate_many("all", 7, 2, vocabulary=VOCAB))
     assert [c.rules[0] for c in cases] == list(GENERATORS) * 2
-    assert [c.id for c in cases[:2]] == [f"{list(GENERATORS)[0]}-7", f"{list(GENERATORS)[1]}-7"]
+    first, second, *_ = GENERATORS
+    assert [c.id for c in cases[:2]] == [f"{first}-7", f"{second}-7"]
 
 
 @pytest.mark.parametrize(
