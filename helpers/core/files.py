@@ -26,6 +26,16 @@ from pathlib import Path
 __all__ = ["write_atomically"]
 
 
+def _mode_for(path: Path) -> int:
+    """The permissions the file gets: an existing file's own, else what ``open()`` would give."""
+    try:
+        return path.stat().st_mode & 0o777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
 def write_atomically(path: str | Path, data: str | bytes, *, replace: bool = True) -> Path:
     """Write ``data`` (text as UTF-8) to ``path`` atomically; returns the path.
 
@@ -38,6 +48,7 @@ def write_atomically(path: str | Path, data: str | bytes, *, replace: bool = Tru
     handle, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     tmp = Path(tmp_name)
     try:
+        os.fchmod(handle, _mode_for(path))
         with os.fdopen(handle, "wb") as stream:
             stream.write(payload)
             stream.flush()
