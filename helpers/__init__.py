@@ -28,6 +28,9 @@ _EXPORTS: dict[str, tuple[str, str | None]] = {
     "batch": ("helpers.data.batch", None),
     "chardiff": ("helpers.core.chardiff", None),
     "chart": ("helpers.teach.chart", None),
+    "cohort": ("helpers.teach.cohort", None),
+    "generators": ("helpers.teach.generators", None),
+    "mastery": ("helpers.teach.mastery", None),
     "grading": ("helpers.teach.grading", None),
     "practice": ("helpers.teach.practice", None),
     "render": ("helpers.teach.render", None),
@@ -106,7 +109,10 @@ if TYPE_CHECKING:  # what the lazy names are, for type checkers and editors
     from .data import reports as reports
     from .data import sources as sources
     from .teach import chart as chart
+    from .teach import cohort as cohort
+    from .teach import generators as generators
     from .teach import grading as grading
+    from .teach import mastery as mastery
     from .teach import practice as practice
     from .teach import render as render
     from .teach import report_html as report_html

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import ProgressFileError
+from ..core.paths import fixtures_dir
 from .mastery import MASTERY_STREAK, RuleState
 from .progress_v2 import TraineeProgress, load_trainee_progress
 from .render import HtmlBlock, esc
@@ -27,6 +28,7 @@ from .rules import Rule, load_rules
 __all__ = [
     "Trainee",
     "Cohort",
+    "sample_progress_dir",
     "progress_paths",
     "load_cohort",
     "cohort_text",
@@ -116,6 +118,11 @@ class Cohort:
             rows.append((rule, misses, attempts, not_mastered))
         ranked = sorted(rows, key=lambda row: (-(row[1] / row[2]) if row[2] else 0.0, -row[1]))
         return [row for row in ranked if row[1]][:limit]
+
+
+def sample_progress_dir() -> Path:
+    """``fixtures/sample_progress/``: four sample trainees' progress files, one of them version 1."""
+    return fixtures_dir() / "sample_progress"
 
 
 def progress_paths(paths: Iterable[str | Path]) -> list[Path]:
