@@ -8,18 +8,18 @@ command line").
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
-from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
 from .core.checks import CHECKS, run_check
 from .core.errors import CheckInputError, JSONLoadError
-from .core.jsonio import JsonLine, dumps_compact, iter_json_lines
+from .core.jsonio import JsonLine, dumps_compact
 from .core.outcomes import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_HELD, EXIT_PASS, EXIT_USAGE, code_for
+
+if TYPE_CHECKING:
+    import argparse
 
 __all__ = [
     "main",
@@ -32,8 +32,8 @@ __all__ = [
 ]
 
 
-
-_EPILOG = """\
+_EPILOG = (
+    """\
 input
   JSON Lines: one input object per line, as in the filled cases.
     target-scope  {"original":[ids],"rewritten":[ids]}
@@ -58,9 +58,46 @@ exit status (the most serious outcome over all lines wins)
   4  bad input: a line could not be checked (malformed JSON, wrong field,
      duplicate key, empty baseline), or the input had no lines
   2  usage error, FILE could not be opened, or output could not be written
-     (an unwritable path, --results naming the input, a reader that closed
-     the pipe early)
+     (an unwritable path, a full disk, a closed standard output, --results
+     naming an input, a reader that closed the pipe early; with a summary,
+     a standard error that cannot take the bad lines)
 """
+    + """
+differences from the reference evaluators (the seeds' JavaScript evaluate
+functions, each line read by JSON.parse); the checks agree on every input
+both accept
+  empty baseline       reference: intact; here: bad input (checks nothing)
+  unknown field        reference: ignored; here: bad input naming the field
+  missing field or     reference: runs on undefined (e.g. 1 or [] is
+    not an object        preserved, null throws); here: bad input
+  ID list not a list   reference: a string is its characters, null is
+                         empty; here: bad input
+  non-string ID        reference: compared as given (1 is not "1");
+                         here: bad input
+  empty-string ID      reference: an ordinary ID; here: bad input
+  non-string answer    reference: compared with !== (1 equals 1, {} is
+                         always changed); here: bad input
+  answer key not an    reference: an array's indexes are its IDs;
+    object               here: bad input
+  duplicate key        reference: the last one counts; here: bad input
+  "unresolved"         reference: ignored; here: held, exit status 3
+  unreadable line      reference: JSON.parse throws and the run stops;
+                         here: that line is reported (blank, not JSON,
+                         NaN/Infinity, only space-like characters) and the
+                         run goes on
+  byte-order mark      reference: JSON.parse throws; here: accepted at the
+                         start of the first line only
+  invalid UTF-8        reference: read as U+FFFD and checked; here: bad input
+  deep nesting         reference: read; here: bad input beyond what Python
+                         can check (about 1000 levels), in any field
+  over-long number     reference: read as a float; here: bad input (more
+                         than 4300 digits), in any field
+  no input lines       reference: no output, success; here: exit status 4
+  The same in both: CRLF line ends, a CR-only file is one line, lone
+  surrogates are escaped as JSON.stringify does, "__proto__" is an ordinary
+  ID, and lists are sorted by UTF-16 code units.
+"""
+)
 
 
 _DATA_EPILOG = """\
@@ -142,8 +179,7 @@ def check_lines(check: str, lines: Iterable[JsonLine]) -> Iterable[tuple[dict[st
         yield result.as_dict(), code_for(result)
 
 
-@dataclass(frozen=True)
-class _DataOptions:
+class _DataOptions(NamedTuple):
     """The data-file options of the check commands (all off by default)."""
 
     format: str = "jsonl"
@@ -190,6 +226,47 @@ def _line_writer(out: IO[bytes], carry: bool) -> Callable[[Any], None]:
     return write_line
 
 
+class _Unclosed:
+    """Standard input for reading, left open when the run closes its input."""
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        self.stream = stream
+        self.read = getattr(stream, "read1", stream.read)
+
+    def fileno(self) -> int:
+        return self.stream.fileno()
+
+    def __iter__(self) -> Any:
+        return iter(self.stream)
+
+    def close(self) -> None:
+        pass
+
+
+def _identity(stream: Any) -> tuple[int, int] | None:
+    """``(st_dev, st_ino)`` of an open stream's file, or ``None``."""
+    try:
+        info = os.fstat(stream.fileno())
+    except (OSError, ValueError, AttributeError):
+        return None
+    return (info.st_dev, info.st_ino)
+
+
+def _names_an_input(path: str, inputs: Iterable[tuple[int, int] | None]) -> bool:
+    """True when ``path`` is one of the open inputs (compared by device and inode)."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return False
+    return (info.st_dev, info.st_ino) in set(inputs)
+
+
+def _open_results(path: str) -> Any:
+    """``--results FILE`` opened for writing, as a :class:`_Sink` (its errors exit 2)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
+    return _Sink(fd, path, owned=True)
+
+
 def _run_check_command(
     check: str,
     file: str | None,
@@ -197,59 +274,74 @@ def _run_check_command(
     err: IO[str],
     options: _DataOptions | None = None,
 ) -> int:
-    from .data.batch import BatchSummary, run_records
-    from .data.reports import summary_json, summary_text
+    from .data.batch import BatchSummary, run_records, write_jsonl, write_jsonl_file
 
     options = options or _DataOptions()
     prog = f"python -m helpers {check}"
     if file is None or file == "-":
-        stream: IO[bytes] = sys.stdin.buffer
+        if _STDIN_CLOSED:
+            err.write(f"{prog}: cannot read standard input: it is closed\n")
+            return EXIT_USAGE
+        stream: Any = _Unclosed(sys.stdin.buffer)
         source = "<stdin>"
     else:
         try:
-            stream = open(file, "rb")
+            stream = open(file, "rb")  # noqa: SIM115 - closed below
         except OSError as exc:
             err.write(f"{prog}: cannot open {file}: {exc.strerror}\n")
             return EXIT_USAGE
         source = file
-    results: IO[bytes] | None = None
+    results: Any = None
     if options.results is not None:
-        if file not in (None, "-") and _same_file(file, options.results):
-            err.write(f"{prog}: --results {options.results} is the input file; choose another path\n")
+        if _names_an_input(options.results, [_identity(stream)]) or (
+            file not in (None, "-") and _same_file(file, options.results)
+        ):
+            what = "the input file" if source != "<stdin>" else "the standard input"
+            err.write(f"{prog}: --results {options.results} is {what}; choose another path\n")
             stream.close()
             return EXIT_USAGE
         try:
-            results = open(options.results, "wb")
+            results = _open_results(options.results)
         except OSError as exc:
             err.write(f"{prog}: cannot write {options.results}: {exc.strerror}\n")
-            if stream is not sys.stdin.buffer:
-                stream.close()
+            stream.close()
             return EXIT_USAGE
-    each = bad = None
-    if options.summary is None:
-        each = _line_writer(out, options.carry)
-    else:
-        bad = _report_bad(err, source)
-        if results is not None:
-            each = _line_writer(results, options.carry)
+    bad = None if options.summary is None else _report_bad(err, source)
     summary = BatchSummary(check=check, source=source, max_failures=options.max_failures)
     try:
-        run_records(
-            stream,
-            summary,
-            format=options.format,  # type: ignore[arg-type]
-            list_separator=options.list_separator,
-            each=each,
-            bad=bad,
-        )
-    finally:
-        if stream is not sys.stdin.buffer:
-            stream.close()
+        if options.format == "jsonl" and options.list_separator is None and not options.carry:
+            if options.summary is None:
+                out.flush()  # a worker process must not inherit unwritten output
+                write_jsonl_file(stream, summary, out.write)
+            else:
+                write_jsonl(stream, summary, None if results is None else results.write, bad=bad)
+        else:
+            each = None
+            if options.summary is None:
+                each = _line_writer(out, options.carry)
+            elif results is not None:
+                each = _line_writer(results, options.carry)
+            run_records(
+                stream,
+                summary,
+                format=options.format,  # type: ignore[arg-type]
+                list_separator=options.list_separator,
+                each=each,
+                bad=bad,
+            )
         if results is not None:
             results.close()
+    finally:
+        stream.close()
+        if results is not None:
+            results.discard()
     if options.summary == "text":
+        from .data.reports import summary_text
+
         out.write(summary_text(summary).encode("utf-8", "backslashreplace"))
     elif options.summary == "json":
+        from .data.reports import summary_json
+
         out.write(dumps_compact(summary_json(summary)).encode("utf-8") + b"\n")
     out.flush()
     if summary.records == 0:
@@ -277,7 +369,7 @@ def _run_key_command(options: _DataOptions, out: IO[bytes], err: IO[str]) -> int
             )
             return EXIT_USAGE
         try:
-            stream = open(file, "rb")
+            stream = open(file, "rb")  # noqa: SIM115 - closed by the with below
         except OSError as exc:
             err.write(f"{prog}: cannot open {file}: {exc.strerror}\n")
             return EXIT_USAGE
@@ -305,14 +397,14 @@ def _rebaseline(reason: str, fixtures: str | None, err: IO[str]) -> int:
     from .teach.worked_answers import rebaseline_worked_answers
 
     try:
+        from pathlib import Path
+
         new = rebaseline_worked_answers(reason, fixtures=Path(fixtures) if fixtures else None)
     except CheckInputError as exc:
         err.write(f"python -m helpers rebaseline: {exc}\n")
         return EXIT_BAD_INPUT
     kept = f"; version {new.version - 1} is kept in retained/" if new.version > 1 else ""
-    err.write(
-        f"wrote worked-answer baseline version {new.version} ({len(new.answers)} answers){kept}\n"
-    )
+    err.write(f"wrote worked-answer baseline version {new.version} ({len(new.answers)} answers){kept}\n")
     return EXIT_PASS
 
 
@@ -327,12 +419,13 @@ def _same_file(first: str, second: str) -> bool:
 def _write_text(text: str, output: str | None, command: str) -> int:
     """Write ``text`` to ``output`` (or standard output); an unwritable path exits 2."""
     if output is None:
-        sys.stdout.buffer.write(text.encode("utf-8"))
+        _STDOUT.write(text.encode("utf-8"))
         return EXIT_PASS
     try:
-        Path(output).write_text(text, encoding="utf-8", newline="")
+        with open(output, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
     except OSError as exc:
-        sys.stderr.write(f"python -m helpers {command}: cannot write {output}: {exc.strerror}\n")
+        _STDERR.write(f"python -m helpers {command}: cannot write {output}: {exc.strerror}\n")
         return EXIT_USAGE
     return EXIT_PASS
 
@@ -377,15 +470,24 @@ def _add_data_options(command: argparse.ArgumentParser, check: str) -> None:
     )
     which = output.add_mutually_exclusive_group()
     which.add_argument(
-        "--summary", action="store_const", const="text", dest="summary",
+        "--summary",
+        action="store_const",
+        const="text",
+        dest="summary",
         help="print a human-readable summary instead of per-record lines",
     )
     which.add_argument(
-        "--summary-json", action="store_const", const="json", dest="summary",
+        "--summary-json",
+        action="store_const",
+        const="json",
+        dest="summary",
         help="print one JSON summary line instead of per-record lines",
     )
     output.add_argument(
-        "--max-failures", type=int, default=20, metavar="N",
+        "--max-failures",
+        type=int,
+        default=20,
+        metavar="N",
         help="how many failures a summary lists (default: 20)",
     )
     output.add_argument(
@@ -427,11 +529,21 @@ def _data_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
     return options
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+def _parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The command-line parser; with ``only``, only that command's arguments are added.
+
+    Building every command's arguments costs a noticeable part of a short run's
+    start-up, and a run uses one command.
+    """
+    argparse, Parser = _argparse()
+
+    def wanted(name: str) -> bool:
+        return only is None or only == name
+
+    parser = Parser(
         prog="python -m helpers",
         description="Evaluation-integrity checks for pipelines.",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=Parser.raw,
         epilog=_EPILOG,
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -443,15 +555,17 @@ def _parser() -> argparse.ArgumentParser:
             name,
             help=summary,
             description=summary,
-            formatter_class=argparse.RawDescriptionHelpFormatter,
+            formatter_class=Parser.raw,
             epilog=_EPILOG + "\n" + _DATA_EPILOG,
         )
-        command.add_argument(
-            "file", nargs="?", metavar="FILE", help="JSON Lines input (default: standard input)"
-        )
-        _add_data_options(command, name)
+        if wanted(name):
+            command.add_argument(
+                "file", nargs="?", metavar="FILE", help="JSON Lines input (default: standard input)"
+            )
+            _add_data_options(command, name)
     rebase = sub.add_parser(
         "rebaseline",
+        formatter_class=Parser.plain,
         help="accept changed worked answers: write a new baseline, keep the old one",
         description=(
             "Write a new baseline of the project's worked answers (the expected "
@@ -459,54 +573,298 @@ def _parser() -> argparse.ArgumentParser:
             "fixtures/worked_answers/retained/. Use only for an intentional change."
         ),
     )
-    rebase.add_argument("--reason", required=True, help="why the worked answers changed")
-    rebase.add_argument("--fixtures", help=argparse.SUPPRESS)
+    if wanted("rebaseline"):
+        rebase.add_argument("--reason", required=True, help="why the worked answers changed")
+        rebase.add_argument("--fixtures", help=argparse.SUPPRESS)
     export = sub.add_parser(
         "export-csv",
+        formatter_class=Parser.plain,
         help="write the filled cases as the editable CSV",
         description="Write the filled cases (fixtures/filled_cases.json) as editable CSV.",
     )
-    export.add_argument("--check", choices=sorted(CHECKS), help="only this check's cases")
-    export.add_argument("-o", "--output", metavar="FILE", help="write here (default: standard output)")
+    if wanted("export-csv"):
+        export.add_argument("--check", choices=sorted(CHECKS), help="only this check's cases")
+        export.add_argument("-o", "--output", metavar="FILE", help="write here (default: standard output)")
     example = sub.add_parser(
         "export-example",
+        formatter_class=Parser.plain,
         help="write a runnable, standard-library-only example of one check",
         description=(
             "Write one Python file holding the check (the helpers' own code) and its "
             "filled cases; run with plain python, it asserts every expected output."
         ),
     )
-    example.add_argument("--check", required=True, choices=sorted(CHECKS), help="the check")
-    example.add_argument("-o", "--output", metavar="FILE", help="write here (default: standard output)")
+    if wanted("export-example"):
+        example.add_argument("--check", required=True, choices=sorted(CHECKS), help="the check")
+        example.add_argument("-o", "--output", metavar="FILE", help="write here (default: standard output)")
     return parser
+
+
+class _OutputFailed(Exception):
+    """Writing to an output failed; ``error`` is the ``OSError``, or ``None`` if it was closed."""
+
+    def __init__(self, name: str, error: OSError | None) -> None:
+        super().__init__(name)
+        self.name = name
+        self.error = error
+
+    def line(self) -> str:
+        """The one line that explains it, for standard error."""
+        if self.name == "standard output" and isinstance(self.error, BrokenPipeError):
+            return "python -m helpers: output closed early; not every line was written\n"
+        why = "it is closed" if self.error is None else (self.error.strerror or str(self.error))
+        return f"python -m helpers: cannot write {self.name}: {why}; not every line was written\n"
+
+
+class _Sink:
+    """Binary output to one file descriptor, gathered and written about 64 KiB at a time.
+
+    The one place the command line writes: no system call per line, and any
+    failure (a full disk, a closed pipe, a closed descriptor) is raised as
+    :class:`_OutputFailed`, which :func:`main` turns into exit status 2.
+    """
+
+    LIMIT = 1 << 16
+
+    def __init__(
+        self, fd: int, name: str, *, usable: bool = True, owned: bool = False, file: Any = None
+    ) -> None:
+        self.fd = fd
+        self.file = file  # a replaced sys.stdout's binary buffer, written instead of ``fd``
+        self.name = name
+        self.usable = usable
+        self.owned = owned
+        self.parts: list[bytes] = []
+        self.size = 0
+
+    def write(self, data: bytes) -> None:
+        self.parts.append(data)
+        self.size += len(data)
+        if self.size >= self.LIMIT:
+            self.flush()
+
+    def flush(self) -> None:
+        if not self.parts:
+            return
+        data = self.parts[0] if len(self.parts) == 1 else b"".join(self.parts)
+        self.parts = []
+        self.size = 0
+        if not self.usable:
+            raise _OutputFailed(self.name, None)
+        if self.file is not None:
+            try:
+                self.file.write(data)
+                self.file.flush()
+            except OSError as exc:
+                self.usable = False
+                raise _OutputFailed(self.name, exc) from None
+            return
+        view = memoryview(data)
+        while view:
+            try:
+                written = os.write(self.fd, view)
+            except OSError as exc:
+                self.usable = False
+                raise _OutputFailed(self.name, exc) from None
+            view = view[written:]
+
+    def close(self) -> None:
+        """Write what is left and close (an owned descriptor); errors raise :class:`_OutputFailed`."""
+        self.flush()
+        if self.owned and self.fd >= 0:
+            fd, self.fd = self.fd, -1
+            try:
+                os.close(fd)
+            except OSError as exc:
+                raise _OutputFailed(self.name, exc) from None
+
+    def discard(self) -> None:
+        """Drop what is left unwritten and close, quietly (after a failure)."""
+        self.parts = []
+        self.size = 0
+        if self.owned and self.fd >= 0:
+            fd, self.fd = self.fd, -1
+            try:
+                os.close(fd)
+            except OSError:
+                return
+
+
+class _TextSink:
+    """Standard error as text; a failure to write it is remembered, never raised."""
+
+    def __init__(self, sink: _Sink) -> None:
+        self.sink = sink
+        self.failed = False
+
+    def write(self, text: str) -> int:
+        try:
+            self.sink.write(text.encode("utf-8", "backslashreplace"))
+        except _OutputFailed:
+            self.failed = True
+        return len(text)
+
+    def flush(self) -> None:
+        try:
+            self.sink.flush()
+        except _OutputFailed:
+            self.failed = True
+
+
+def _claim(fd: int) -> bool:
+    """True if ``fd`` is open; otherwise hold it with ``/dev/null`` (so no file opened later gets it)."""
+    try:
+        os.fstat(fd)
+        return True
+    except OSError:
+        pass
+    try:
+        got = os.open(os.devnull, os.O_RDONLY if fd == 0 else os.O_WRONLY)
+    except OSError:
+        return False
+    if got != fd:
+        os.dup2(got, fd)
+        os.close(got)
+    return False
+
+
+def _silence(fd: int) -> None:
+    """Point ``fd`` at ``/dev/null``, so Python's own flush at exit cannot fail."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, fd)
+        os.close(devnull)
+    except OSError:
+        pass
+
+
+def _replaced(stream: Any, original: Any) -> Any:
+    """The binary buffer of ``sys.stdout``/``sys.stderr`` when a caller replaced it, else ``None``."""
+    if stream is None or stream is original:
+        return None
+    buffer = getattr(stream, "buffer", None)
+    return buffer if buffer is not None else _TextWriter(stream)
+
+
+class _TextWriter:
+    """Bytes written to a text stream (such as a test's ``io.StringIO``)."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+
+    def write(self, data: bytes) -> None:
+        self.stream.write(data.decode("utf-8", "backslashreplace"))
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+
+_STDIN_CLOSED = False
+_STDOUT = _Sink(1, "standard output")
+_STDERR = _TextSink(_Sink(2, "standard error"))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit status. Taught in ``01_start_here.ipynb``.
 
-    A reader that closes the pipe early (``| head``) ends the run with
-    :data:`EXIT_USAGE`, never a traceback or a status that reads as a verdict.
+    Output that cannot be written (a full disk, a closed standard output, a
+    reader that closes the pipe early with ``| head``) ends the run with
+    :data:`EXIT_USAGE` and one line on standard error, never a traceback or a
+    status that reads as a verdict. So does a standard error that cannot take
+    the bad lines a summary reports there.
     """
+    global _STDIN_CLOSED, _STDOUT, _STDERR
+    _STDIN_CLOSED = not _claim(0) or sys.stdin is None
+    _STDOUT = _Sink(1, "standard output", usable=_claim(1), file=_replaced(sys.stdout, sys.__stdout__))
+    _STDERR = _TextSink(
+        _Sink(2, "standard error", usable=_claim(2), file=_replaced(sys.stderr, sys.__stderr__))
+    )
+    code = EXIT_USAGE
     try:
-        return _main(argv)
-    except BrokenPipeError:
-        # Python would report the closed pipe again at exit; send the rest nowhere.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        sys.stderr.write("python -m helpers: output closed early; not every line was written\n")
-        return EXIT_USAGE
+        try:
+            code = _main(argv)
+            _STDOUT.flush()
+        except _OutputFailed as exc:
+            _STDOUT.discard()
+            _STDERR.write(exc.line())
+            code = EXIT_USAGE
+        except SystemExit as exc:  # argparse: --help (0) or a usage error (2)
+            _STDOUT.flush()
+            code = exc.code if isinstance(exc.code, int) else EXIT_USAGE
+            if code not in (EXIT_PASS, EXIT_USAGE):
+                code = EXIT_USAGE
+    except _OutputFailed as exc:  # --help could not be written
+        _STDOUT.discard()
+        _STDERR.write(exc.line())
+        code = EXIT_USAGE
+    _STDERR.flush()
+    if _STDERR.failed:
+        code = EXIT_USAGE
+    # Nothing goes through sys.stdout or sys.stderr, but make sure their flush at exit cannot fail.
+    for stream, fd in ((sys.stdout, 1), (sys.stderr, 2)):
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):
+            _silence(fd)
+    if not _STDOUT.usable and _STDOUT.file is None:
+        _silence(1)
+    if (_STDERR.failed or not _STDERR.sink.usable) and _STDERR.sink.file is None:
+        _silence(2)
+    return code
+
+
+def _argparse() -> Any:
+    import argparse
+
+    class Parser(argparse.ArgumentParser):
+        """Writes its help and usage messages through the guarded outputs."""
+
+        def _print_message(self, message: str, file: Any = None) -> None:
+            if not message:
+                return
+            if file is None or file is sys.stdout:
+                _STDOUT.write(message.encode("utf-8", "backslashreplace"))
+            else:
+                _STDERR.write(message)
+
+    def columns() -> int:  # what HelpFormatter asks shutil for, without importing shutil
+        try:
+            columns = int(os.environ["COLUMNS"])
+        except (KeyError, ValueError):
+            columns = 0
+        if columns <= 0:
+            try:
+                columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+            except (AttributeError, ValueError, OSError):
+                columns = 0
+        return (columns or 80) - 2
+
+    class Plain(argparse.HelpFormatter):
+        def __init__(
+            self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None
+        ) -> None:
+            super().__init__(prog, indent_increment, max_help_position, width or columns())
+
+    class Raw(argparse.RawDescriptionHelpFormatter, Plain):
+        pass
+
+    Parser.plain, Parser.raw = Plain, Raw  # type: ignore[attr-defined]
+    return argparse, Parser
 
 
 def _main(argv: Sequence[str] | None) -> int:
-    parser = _parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    command = next((arg for arg in argv if not arg.startswith("-")), "")
+    parser = _parser(only=command)
     args = parser.parse_args(argv)
     if args.command in CHECKS:
         options = _data_options(parser, args)
         if options.baseline is not None:
-            return _run_key_command(options, sys.stdout.buffer, sys.stderr)
-        return _run_check_command(args.command, args.file, sys.stdout.buffer, sys.stderr, options)
+            return _run_key_command(options, _STDOUT, _STDERR)  # type: ignore[arg-type]
+        return _run_check_command(args.command, args.file, _STDOUT, _STDERR, options)  # type: ignore[arg-type]
     if args.command == "export-csv":
         return _export_csv(args.check, args.output)
     if args.command == "export-example":
         return _export_example(args.check, args.output)
-    return _rebaseline(args.reason, args.fixtures, sys.stderr)
+    return _rebaseline(args.reason, args.fixtures, _STDERR)  # type: ignore[arg-type]

@@ -6,12 +6,19 @@ import collections
 import io
 import itertools
 import json
+import os
 import random
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from helpers.cli import check_lines
+from helpers.core.errors import CheckInputError
+from helpers.core.jsonio import JsonLine, dumps_compact, iter_json_lines
+from helpers.core.paths import fixtures_dir
+from helpers.core.sentinels import check_sentinels, check_sentinels_input
+from helpers.core.target_scope import check_target_scope_input
 from helpers.data import fastpath
 from helpers.data.batch import (
     BatchSummary,
@@ -26,8 +33,6 @@ from helpers.data.batch import (
     run,
     run_jsonl,
 )
-from helpers.cli import check_lines
-from helpers.core.errors import CheckInputError
 from helpers.data.fastpath import (
     PRESERVED,
     dumps_line,
@@ -35,8 +40,6 @@ from helpers.data.fastpath import (
     fast_sentinels_input,
     fast_target_scope,
 )
-from helpers.core.jsonio import JsonLine, dumps_compact, iter_json_lines
-from helpers.core.paths import fixtures_dir
 from helpers.data.reports import (
     TOP_LOST,
     explain_outcome,
@@ -45,10 +48,8 @@ from helpers.data.reports import (
     summary_json,
     summary_text,
 )
-from helpers.core.sentinels import check_sentinels, check_sentinels_input
-from helpers.teach.chart import _outcome_figure, chart_numbers, outcome_chart
 from helpers.data.sources import AnswerKey, Upload
-from helpers.core.target_scope import check_target_scope_input
+from helpers.teach.chart import _outcome_figure, chart_numbers, outcome_chart
 
 SAMPLE = fixtures_dir() / "sample_data"
 
@@ -99,9 +100,9 @@ def sentinel_records(draw):
             if isinstance(key, dict) and key and draw(st.integers(0, 6)) == 0:
                 key[draw(st.sampled_from(list(key)))] = draw(JUNK)
             record[name] = key
-    if "baseline" in record and "proposed" in record and isinstance(record["baseline"], dict):
-        if isinstance(record["proposed"], dict) and draw(st.booleans()):
-            record["proposed"].update({k: v for k, v in record["baseline"].items() if draw(st.booleans())})
+    both = isinstance(record.get("baseline"), dict) and isinstance(record.get("proposed"), dict)
+    if both and draw(st.booleans()):
+        record["proposed"].update({k: v for k, v in record["baseline"].items() if draw(st.booleans())})
     if draw(st.booleans()):
         record["id"] = draw(IDS if draw(st.integers(0, 4)) else JUNK)
     if draw(st.integers(0, 15)) == 0:
@@ -237,7 +238,9 @@ def test_run_jsonl_equals_run_over_outcomes(lines, max_failures, with_each):
 
     plain = summarise(
         "plain",
-        lambda s, each, bad: run(outcomes_jsonl(io.BytesIO(data), "target-scope", source="s"), s, each=each, bad=bad),
+        lambda s, each, bad: run(
+            outcomes_jsonl(io.BytesIO(data), "target-scope", source="s"), s, each=each, bad=bad
+        ),
     )
     fused = summarise("fused", lambda s, each, bad: run_jsonl(io.BytesIO(data), s, each=each, bad=bad))
     assert fused == plain
@@ -281,14 +284,26 @@ def test_dumps_line_writes_what_dumps_compact_writes(obj):
 
 
 def test_output_object_carries_line_id_and_query():
-    outcome = next(outcomes_jsonl([b'{"query":"q","id":"r1","original":["a"],"rewritten":[]}'], "target-scope", source="s"))
+    outcome = next(
+        outcomes_jsonl(
+            [b'{"query":"q","id":"r1","original":["a"],"rewritten":[]}'], "target-scope", source="s"
+        )
+    )
     assert output_object(outcome) == {"missing": ["a"], "added": [], "preserved": False}
     assert list(output_object(outcome, carry=True).items()) == [
-        ("line", 1), ("id", "r1"), ("query", "q"), ("missing", ["a"]), ("added", []), ("preserved", False),
+        ("line", 1),
+        ("id", "r1"),
+        ("query", "q"),
+        ("missing", ["a"]),
+        ("added", []),
+        ("preserved", False),
     ]
     bad = next(outcomes_jsonl([b'{"id":7,"original":[1],"rewritten":[]}'], "target-scope", source="s"))
     assert output_object(bad, carry=True) == {
-        "line": 1, "id": 7, "field": "original[0]", "error": "original[0] is 1, expected a string ID",
+        "line": 1,
+        "id": 7,
+        "field": "original[0]",
+        "error": "original[0] is 1, expected a string ID",
     }
 
 
@@ -333,7 +348,9 @@ def test_sample_summary_counts_everything_once():
 
 def test_failures_are_capped_but_counted():
     lines = [b'{"original":["a"],"rewritten":[]}'] * 50
-    summary = run(outcomes_jsonl(lines, "target-scope", source="s"), BatchSummary("target-scope", "s", max_failures=3))
+    summary = run(
+        outcomes_jsonl(lines, "target-scope", source="s"), BatchSummary("target-scope", "s", max_failures=3)
+    )
     assert (len(summary.failures), summary.failures_total, summary.records) == (3, 50, 50)
 
 
@@ -391,7 +408,10 @@ def corrupt_file(path, lines: int = 10_000, share: float = 0.01, seed: int = 7) 
                 continue
             original = rng.sample(targets, 2)
             rewritten = original if rng.random() < 0.9 else original[:1]
-            out.write(json.dumps({"id": f"r{number}", "original": original, "rewritten": rewritten}).encode() + b"\n")
+            out.write(
+                json.dumps({"id": f"r{number}", "original": original, "rewritten": rewritten}).encode()
+                + b"\n"
+            )
     return bad
 
 
@@ -452,15 +472,26 @@ def test_explanations_are_short_and_exact():
     assert explain("target-scope", held) == 'unresolved, not yet labelled by staff: "the spring course"'
     changed = b'{"baseline":{"S1":"R","S2":"A"},"proposed":{"S1":"R\\u200b"}}'
     assert explain("sentinels", changed) == 'missing "S2"; changed "S1" R{+⟨U+200B⟩+}'
-    assert explain("target-scope", b"{") == "not valid JSON: Expecting property name enclosed in double quotes (column 2)"
+    assert (
+        explain("target-scope", b"{")
+        == "not valid JSON: Expecting property name enclosed in double quotes (column 2)"
+    )
 
 
 def test_summary_reports_have_their_documented_shapes():
     summary = check_file(SAMPLE / "rewrites.jsonl", max_failures=2)
     data = summary_json(summary)
     assert list(data) == [
-        "check", "source", "records", "outcomes", "changes", "most_often_lost",
-        "most_often_lost_undercount", "failures_total", "failures", "exit_status",
+        "check",
+        "source",
+        "records",
+        "outcomes",
+        "changes",
+        "most_often_lost",
+        "most_often_lost_undercount",
+        "failures_total",
+        "failures",
+        "exit_status",
     ]
     assert data["failures"][0] == {
         "line": 3,
@@ -477,7 +508,10 @@ def test_summary_reports_have_their_documented_shapes():
 
 
 def test_sentinel_record_summary_has_no_target_counts():
-    lines = [b'{"baseline":{"S1":"R"},"proposed":{"S1":"S"}}', b'{"baseline":{"S1":"R"},"proposed":{"S1":"R"}}']
+    lines = [
+        b'{"baseline":{"S1":"R"},"proposed":{"S1":"S"}}',
+        b'{"baseline":{"S1":"R"},"proposed":{"S1":"R"}}',
+    ]
     summary = run(outcomes_jsonl(lines, "sentinels", source="s"), BatchSummary("sentinels", "s"))
     data = summary_json(summary)
     assert data["outcomes"] == {"intact": 1, "hold before scoring": 1, "bad input": 0}
@@ -519,7 +553,9 @@ def test_the_chart_has_the_most_often_lost_panel_with_its_targets_and_counts():
     assert outcome_labels[:2] == ["preserved", "not preserved"]
     assert outcome_counts[:2] == [summary.counts["preserved"], summary.counts["not preserved"]]
     assert _bar_panel(figure.axes[1]) == (
-        "Most often lost targets", [target for target, _ in top], [count for _, count in top]
+        "Most often lost targets",
+        [target for target, _ in top],
+        [count for _, count in top],
     )
     lost_lines = chart_numbers(summary).split("most often lost:\n")[1].splitlines()
     assert lost_lines == [f"  {target}: {count}" for target, count in top]
@@ -553,3 +589,166 @@ def test_the_chart_draws_any_target_id_as_written(target, label):
     chart = outcome_chart(summary)  # renders: no mathtext error, no TypeError from the surrogate
     assert chart.png.startswith(b"\x89PNG")
     assert f"  {label}: 2" in chart.text.splitlines()
+
+
+_MESSY = (
+    b'\xef\xbb\xbf{"original":["a"],"rewritten":["a"]}\r\n'
+    b"\n"
+    b'{"original":["a","b"],"rewritten":["b","a"]}\n'
+    b'{"original":["a"],"rewritten":["a"],"original":["b"]}\n'
+    b'{"original":["a"],"rewritten":[]}\r\n'
+    b"   \n" + b"\x1c" * 40 + b"\n"
+    b'{"original":["\xff"],"rewritten":[]}\n'
+    b'{"original":["a"],"rewritten":["a"],"unresolved":["x"]}\n'
+    b'{"original":["a:b"],"rewritten":["a\\u003ab"]}\n'
+    b'{"original":[""],"rewritten":[""]}\n'
+    b'\xef\xbb\xbf{"original":["a"],"rewritten":["a"]}\n'
+    b'{"original":["a"],"rewritten":["a"]}\rnot json\r'
+    b'{"original":["a"],"rewritten":["a"]}'
+)
+
+
+@pytest.mark.parametrize("block", [1, 7, 64, 1 << 20])
+@pytest.mark.parametrize("check", ["target-scope", "sentinels"])
+def test_the_block_writer_writes_what_the_line_writer_writes(monkeypatch, block, check):
+    from helpers.data import batch
+    from helpers.data.fastpath import dumps_line
+
+    expected: list[bytes] = []
+    want = batch.BatchSummary(check=check, source="m.jsonl")
+    batch.run_jsonl(
+        io.BytesIO(_MESSY), want, each=lambda o: expected.append(dumps_line(output_object(o)) + b"\n")
+    )
+    monkeypatch.setattr(batch, "BLOCK_SIZE", block)
+    got: list[bytes] = []
+    summary = batch.BatchSummary(check=check, source="m.jsonl")
+    batch.write_jsonl(io.BytesIO(_MESSY), summary, got.append)
+    assert b"".join(got) == b"".join(expected)
+    assert (summary.records, summary.counts, summary.exit_code) == (want.records, want.counts, want.exit_code)
+    assert (summary.lost, summary.added, summary.lost_and_added, summary.failures_total) == (
+        want.lost,
+        want.added,
+        want.lost_and_added,
+        want.failures_total,
+    )
+    assert summary.lost_targets.counts == want.lost_targets.counts
+    assert [f.output for f in summary.failures] == [f.output for f in want.failures]
+
+
+@pytest.mark.parametrize("max_failures", [0, 3, 1000])
+def test_the_block_writer_counts_failures_as_the_summary_does(max_failures):
+    from helpers.data import batch
+    from helpers.data.fastpath import dumps_line
+
+    rng = random.Random(5)
+    pool = ["a", "b", "c", "d", "é", "😀", "\uff5e"]
+    data = b"".join(
+        json.dumps(
+            {"original": rng.sample(pool, 3), "rewritten": rng.sample(pool, rng.randint(0, 4))},
+            ensure_ascii=False,
+            separators=(",", ":"),
+        ).encode()
+        + b"\n"
+        for _ in range(400)
+    )
+    expected: list[bytes] = []
+    want = batch.BatchSummary(check="target-scope", source="r.jsonl", max_failures=max_failures)
+    batch.run_jsonl(
+        io.BytesIO(data), want, each=lambda o: expected.append(dumps_line(output_object(o)) + b"\n")
+    )
+    got: list[bytes] = []
+    summary = batch.BatchSummary(check="target-scope", source="r.jsonl", max_failures=max_failures)
+    batch.write_jsonl(io.BytesIO(data), summary, got.append)
+    assert b"".join(got) == b"".join(expected)
+    assert vars(summary) == vars(want) or (
+        summary.counts,
+        summary.lost,
+        summary.added,
+        summary.lost_and_added,
+        summary.failures_total,
+        summary.lost_targets.counts,
+        summary.failures,
+        summary.worst,
+    ) == (
+        want.counts,
+        want.lost,
+        want.added,
+        want.lost_and_added,
+        want.failures_total,
+        want.lost_targets.counts,
+        want.failures,
+        want.worst,
+    )
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+@pytest.mark.parametrize("repeat", [1, 2, 5, 33])
+@pytest.mark.parametrize("check", ["target-scope", "sentinels"])
+def test_two_processes_write_exactly_what_one_writes(tmp_path, repeat, check):
+    from helpers.data import batch
+
+    rng = random.Random(repeat)
+    lines = _MESSY.split(b"\n") * repeat
+    rng.shuffle(lines)
+    data = _MESSY + b"\n" + b"\n".join(lines)  # the BOM line first, bad lines throughout
+    path = tmp_path / "m.jsonl"
+    path.write_bytes(data)
+    serial: list[bytes] = []
+    want = batch.BatchSummary(check=check, source="m.jsonl")
+    batch.write_jsonl(io.BytesIO(data), want, serial.append)
+    parallel: list[bytes] = []
+    got = batch.BatchSummary(check=check, source="m.jsonl")
+    with open(path, "rb") as stream:
+        batch.write_jsonl_file(stream, got, parallel.append, min_bytes=1)
+    assert b"".join(parallel) == b"".join(serial)
+    assert (got.records, got.counts, got.worst, got.exit_code, got.failures_total) == (
+        want.records,
+        want.counts,
+        want.worst,
+        want.exit_code,
+        want.failures_total,
+    )
+    assert (got.lost, got.added, got.lost_and_added) == (want.lost, want.added, want.lost_and_added)
+    assert got.failures == want.failures
+    assert got.lost_targets.counts == want.lost_targets.counts
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_the_command_line_on_two_processes_writes_the_serial_bytes(tmp_path):
+    import subprocess
+    import sys
+
+    lines = _MESSY.split(b"\n") * 50
+    random.Random(3).shuffle(lines)
+    path = tmp_path / "m.jsonl"
+    path.write_bytes(_MESSY + b"\n" + b"\n".join(lines))
+    runs = [
+        subprocess.run(
+            [sys.executable, "-m", "helpers", "target-scope", str(path)],
+            capture_output=True,
+            timeout=60,
+            env={**os.environ, "HELPERS_PARALLEL_MIN_BYTES": limit},
+        )
+        for limit in ("1", str(1 << 60))
+    ]
+    assert runs[0].stdout == runs[1].stdout and runs[0].stdout.count(b"\n") > 500
+    assert runs[0].returncode == runs[1].returncode == 4
+    assert runs[0].stderr == runs[1].stderr == b""
+
+
+def test_merged_top_counts_keep_the_misra_gries_bound():
+    from helpers.data.batch import BatchSummary, merge_summaries
+
+    first, second = (BatchSummary(check="target-scope", source="x") for _ in range(2))
+    for summary in (first, second):
+        summary.lost_targets.capacity = 3
+    for item in "aaaabbc":
+        first.lost_targets.add(item)
+    for item in "aaddde":
+        second.lost_targets.add(item)
+    merged = merge_summaries(first, second).lost_targets
+    true = collections.Counter("aaaabbcaaddde")
+    assert len(merged.counts) <= 3
+    for item, count in merged.counts.items():
+        assert true[item] - merged.undercount <= count <= true[item]
+    assert "a" in merged.counts

@@ -285,7 +285,8 @@ def test_a_reader_closing_the_pipe_early_exits_2_without_a_traceback(tmp_path):
     path.write_text(jsonl(*['{"original":["a"],"rewritten":["a"]}'] * 50_000), encoding="utf-8")
     process = subprocess.Popen(
         [sys.executable, "-m", "helpers", "target-scope", str(path)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
     )
     with process:
         first = process.stdout.readline()
@@ -311,3 +312,27 @@ def test_a_number_too_long_to_read_is_a_clear_bad_line(run_cli):
     assert output_lines(done) == [
         '{"line":1,"field":null,"error":"a number has too many digits to read (more than 4300)"}'
     ]
+
+
+def test_a_number_too_long_in_a_json_answer_key_is_a_clear_problem(run_cli, tmp_path):
+    (tmp_path / "big.json").write_text('{"S1":' + "1" * 5000 + "}", encoding="utf-8")
+    (tmp_path / "p.json").write_text('{"S1":"R"}', encoding="utf-8")
+    done = run_cli("sentinels", "--baseline", "big.json", "--proposed", "p.json")
+    assert done.returncode == 4
+    assert output_lines(done) == [
+        '{"source":"big.json","line":1,"field":"S1",'
+        '"error":"a number has too many digits to read (more than 4300)"}'
+    ]
+    assert b"set_int_max_str_digits" not in done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("summary", [(), ("--summary",)])
+def test_a_line_of_only_space_like_characters_is_named_not_blank(run_cli, summary):
+    done = run_cli("target-scope", *summary, stdin="\x1c" * 300 + "\n")
+    assert done.returncode == 4
+    message = "only space-like characters (300, starting with U+001C), expected a JSON object"
+    text = done.stdout.decode("utf-8") + done.stderr.decode("utf-8")
+    assert message in text
+    assert "blank" not in text
+    if not summary:
+        assert output_lines(done) == ['{"line":1,"field":null,"error":"' + message + '"}']

@@ -9,12 +9,11 @@ import shutil
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from test_batch import VARIANTS, _line, corrupt_file, scope_records, sentinel_records
 
 from helpers.cli import _run_check_command, check_lines
 from helpers.core.jsonio import dumps_compact, iter_json_lines
 from helpers.core.paths import fixtures_dir
-
-from test_batch import VARIANTS, _line, corrupt_file, scope_records, sentinel_records
 
 SAMPLE = fixtures_dir() / "sample_data"
 SEVERITY = (0, 1, 3, 4)
@@ -90,7 +89,11 @@ def test_csv_with_carried_ids(run_cli, sample):
 
 def test_csv_from_stdin_with_a_list_separator(run_cli):
     done = run_cli(
-        "target-scope", "--format", "csv", "--list-separator", "|",
+        "target-scope",
+        "--format",
+        "csv",
+        "--list-separator",
+        "|",
         stdin="id,original,rewritten\nr1,induction|refresher,refresher|induction\nr2,a,\n",
     )
     assert lines_of(done) == [
@@ -120,7 +123,8 @@ def test_csv_bad_header_is_one_bad_line(run_cli):
 
 def test_carry_on_json_lines(run_cli):
     done = run_cli(
-        "target-scope", "--carry",
+        "target-scope",
+        "--carry",
         stdin='{"id":"r1","query":"q","original":["a"],"rewritten":["a"]}\n'
         '{"original":["a"],"rewritten":["a"],"id":1e400}\n'
         "oops\n",
@@ -164,9 +168,7 @@ def test_human_summary(run_cli, sample):
 
 
 def test_json_summary_and_results_file(run_cli, sample):
-    done = run_cli(
-        "target-scope", "--summary-json", "--results", "out.jsonl", "rewrites.jsonl"
-    )
+    done = run_cli("target-scope", "--summary-json", "--results", "out.jsonl", "rewrites.jsonl")
     (line,) = lines_of(done)
     data = json.loads(line)
     assert data["records"] == 24 and data["exit_status"] == 4 == done.returncode
@@ -179,7 +181,8 @@ def test_json_summary_and_results_file(run_cli, sample):
 
 def test_summary_of_sentinel_records(run_cli):
     done = run_cli(
-        "sentinels", "--summary-json",
+        "sentinels",
+        "--summary-json",
         stdin='{"id":"k1","baseline":{"S1":"R"},"proposed":{"S1":"R\\t"}}\n',
     )
     data = json.loads(done.stdout)
@@ -214,8 +217,10 @@ def test_two_answer_keys_in_any_form(run_cli, tmp_path, baseline_form, proposed_
 
     done = run_cli(
         "sentinels",
-        "--baseline", write("baseline", baseline, baseline_form),
-        "--proposed", write("proposed", proposed, proposed_form),
+        "--baseline",
+        write("baseline", baseline, baseline_form),
+        "--proposed",
+        write("proposed", proposed, proposed_form),
     )
     assert lines_of(done) == ['{"missing":["S2"],"changed":["S1"],"intact":false}']
     assert done.returncode == 1

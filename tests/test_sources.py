@@ -11,12 +11,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from helpers.core.jsonio import parse_json_line as parse_line
-from helpers.data import fastpath
 from helpers.core.errors import DuplicateKeyError, JSONLoadError
-from helpers.data.fastpath import loads_fast, members_and_colons
 from helpers.core.jsonio import iter_json_lines, loads_strict
+from helpers.core.jsonio import parse_json_line as parse_line
 from helpers.core.paths import project_root
+from helpers.data import fastpath
+from helpers.data.fastpath import loads_fast, members_and_colons
 from helpers.data.sources import (
     DuplicateIDError,
     SourceFormatError,
@@ -34,7 +34,7 @@ from helpers.data.sources import (
 
 # --- strategies -------------------------------------------------------------
 
-TEXT = st.text(alphabet=st.sampled_from(list('ab:"\\ é😀\t\u2028') + ["\x00", "\ud800"]), max_size=6)
+TEXT = st.text(alphabet=st.sampled_from([*list('ab:"\\ é😀\t\u2028'), "\x00", "�"]), max_size=6)
 SCALARS = st.one_of(
     st.none(),
     st.booleans(),
@@ -179,7 +179,7 @@ def test_parse_line_matches_iter_json_lines(lines, final_newline):
     expected = list(iter_json_lines(io.BytesIO(data), source="s"))
     actual = [parse_line(raw, n, "s") for n, raw in enumerate(io.BytesIO(data), 1)]
     assert len(actual) == len(expected)
-    for got, want in zip(actual, expected):
+    for got, want in zip(actual, expected, strict=False):
         assert got.number == want.number
         assert repr(got.value) == repr(want.value)
         assert (type(got.error), str(got.error)) == (type(want.error), str(want.error))
@@ -201,7 +201,7 @@ def read_csv(text: str | bytes, **kwargs):
 
 def test_csv_rows_become_records_numbered_by_line():
     rows = read_csv(
-        'id,query,original,rewritten,unresolved\n'
+        "id,query,original,rewritten,unresolved\n"
         'a,"Compare, please","[""x"",""y""]","[""x""]",\n'
         'b,q,"[""x""]","[""x""]","[""the spring course""]"\n'
     )
@@ -209,7 +209,13 @@ def test_csv_rows_become_records_numbered_by_line():
         (2, {"id": "a", "query": "Compare, please", "original": ["x", "y"], "rewritten": ["x"]}, None),
         (
             3,
-            {"id": "b", "query": "q", "original": ["x"], "rewritten": ["x"], "unresolved": ["the spring course"]},
+            {
+                "id": "b",
+                "query": "q",
+                "original": ["x"],
+                "rewritten": ["x"],
+                "unresolved": ["the spring course"],
+            },
             None,
         ),
     ]
@@ -218,7 +224,7 @@ def test_csv_rows_become_records_numbered_by_line():
 def test_csv_with_a_list_separator_keeps_ids_exactly():
     rows = read_csv('id,original,rewritten\na,"x;y, z",\n', list_separator=";")
     assert rows[0].value == {"id": "a", "original": ["x", "y, z"], "rewritten": []}
-    rows = read_csv('id,original,rewritten\na,x;;y,x\n', list_separator=";")
+    rows = read_csv("id,original,rewritten\na,x;;y,x\n", list_separator=";")
     assert rows[0].value["original"] == ["x", "", "y"]  # the check then refuses the empty ID
 
 
@@ -229,9 +235,9 @@ def test_csv_byte_order_mark_and_crlf_are_fine():
 
 def test_csv_bad_rows_are_reported_by_line_and_reading_goes_on():
     rows = read_csv(
-        b'id,original,rewritten\n'
+        b"id,original,rewritten\n"
         b'a,"[""x""]"\n'  # 2: too few cells
-        b'\n'  # 3: blank
+        b"\n"  # 3: blank
         b'b,"[""x""","[""x""]"\n'  # 4: bad JSON cell
         b'c,"[""x\xff""]","[""x""]"\n'  # 5: not UTF-8
         b',"[""x""]","[""x""]"\n'  # 6: empty id
@@ -242,7 +248,11 @@ def test_csv_bad_rows_are_reported_by_line_and_reading_goes_on():
     assert found == [
         (2, None, "t.csv, line 2: has 2 cells, expected 3 (id, original, rewritten)"),
         (3, None, "t.csv, line 3: blank line, expected a CSV row"),
-        (4, "original", "t.csv, line 4: the original cell: not valid JSON: Expecting ',' delimiter (column 5)"),
+        (
+            4,
+            "original",
+            "t.csv, line 4: the original cell: not valid JSON: Expecting ',' delimiter (column 5)",
+        ),
         (5, None, "t.csv, line 5: not UTF-8 text"),
         (6, "id", "t.csv, line 6: id is an empty cell, expected a record ID"),
         (7, None, None),
@@ -256,10 +266,16 @@ def test_csv_bad_rows_are_reported_by_line_and_reading_goes_on():
     ("text", "message"),
     [
         ("", "t.csv, line 1: is empty, expected a header row naming the columns id, original, rewritten"),
-        ("id,original,rewriten\n", 't.csv, line 1: unknown column "rewriten" (allowed: id, original, rewritten, query, unresolved)'),
+        (
+            "id,original,rewriten\n",
+            't.csv, line 1: unknown column "rewriten" (allowed: id, original, rewritten, query, unresolved)',
+        ),
         ("id,original,rewritten,id\n", 't.csv, line 1: column "id" appears twice'),
         ("id,original\n", "t.csv, line 1: has no 'rewritten' column (needed: id, original, rewritten)"),
-        ("id,original,rewritten,unresolve\n", 't.csv, line 1: unknown column "unresolve" (allowed: id, original, rewritten, query, unresolved)'),
+        (
+            "id,original,rewritten,unresolve\n",
+            't.csv, line 1: unknown column "unresolve" (allowed: id, original, rewritten, query, unresolved)',
+        ),
     ],
 )
 def test_csv_header_problems_stop_reading(text, message):
@@ -336,7 +352,9 @@ def key_json(answers) -> bytes:
 
 
 def key_jsonl(pairs) -> bytes:
-    return "".join(json.dumps({"id": k, "answer": v}, ensure_ascii=False) + "\n" for k, v in pairs).encode("utf-8")
+    return "".join(json.dumps({"id": k, "answer": v}, ensure_ascii=False) + "\n" for k, v in pairs).encode(
+        "utf-8"
+    )
 
 
 @given(ANSWERS)
@@ -363,9 +381,13 @@ def test_every_repeated_id_is_reported_with_both_lines(answers, data):
     by_lines = read_answer_key_lines(io.BytesIO(key_jsonl(pairs)), source="k.jsonl")
     assert [(e.key, e.line, e.first_line) for e in by_lines.errors] == expected
     # The JSON-object form, one member per line after the opening brace.
-    text = "{\n" + ",\n".join(
-        f"{json.dumps(k, ensure_ascii=False)}: {json.dumps(v, ensure_ascii=False)}" for k, v in pairs
-    ) + "\n}\n"
+    text = (
+        "{\n"
+        + ",\n".join(
+            f"{json.dumps(k, ensure_ascii=False)}: {json.dumps(v, ensure_ascii=False)}" for k, v in pairs
+        )
+        + "\n}\n"
+    )
     by_object = read_answer_key_object(text.encode("utf-8"), source="k.json")
     assert [(e.key, e.line - 1, e.first_line - 1) for e in by_object.errors] == expected
     assert all(isinstance(e, DuplicateIDError) for e in by_object.errors + by_lines.errors)
@@ -465,7 +487,7 @@ def test_load_answer_key_from_an_upload_and_a_path(tmp_path):
 
 
 def test_open_input_names_a_missing_file():
-    with pytest.raises(JSONLoadError, match="nowhere.jsonl: cannot be read"):
+    with pytest.raises(JSONLoadError, match=r"nowhere\.jsonl: cannot be read"):
         open_input("nowhere.jsonl")
 
 
@@ -474,3 +496,12 @@ def test_sample_paths_resolve_from_any_folder(monkeypatch, tmp_path):
     path = resolve_input("fixtures/sample_data/rewrites.jsonl")
     assert path == project_root() / "fixtures/sample_data/rewrites.jsonl"
     assert display_name(path) == "fixtures/sample_data/rewrites.jsonl"
+
+
+def test_an_object_key_with_a_number_too_long_to_read_names_it_clearly():
+    from helpers.data.sources import read_answer_key_object
+
+    key = read_answer_key_object(b'{"S1":"R",\n"S2":' + b"7" * 5000 + b"}", source="big.json")
+    assert [(e.line, e.field, e.detail) for e in key.errors] == [
+        (2, "S2", "a number has too many digits to read (more than 4300)")
+    ]

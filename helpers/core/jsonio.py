@@ -15,12 +15,13 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from .errors import DuplicateKeyError, JSONLoadError, escape_surrogates
+from .errors import CheckInputError, DuplicateKeyError, JSONLoadError, escape_surrogates
 
 __all__ = [
     "STRICT_DECODER",
     "RepeatedKey",
     "decode_utf8",
+    "value_error_message",
     "parse_json_line",
     "loads_strict",
     "load_json_file",
@@ -28,7 +29,6 @@ __all__ = [
     "dumps_compact",
     "JsonLine",
 ]
-
 
 
 class RepeatedKey(Exception):
@@ -56,9 +56,17 @@ def _refuse_constant(name: str) -> Any:
 
 
 #: A decoder that raises :class:`RepeatedKey` on a repeated key and refuses NaN/Infinity.
-STRICT_DECODER = json.JSONDecoder(
-    object_pairs_hook=_pairs_to_dict, parse_constant=_refuse_constant
-)
+STRICT_DECODER = json.JSONDecoder(object_pairs_hook=_pairs_to_dict, parse_constant=_refuse_constant)
+
+
+#: What a reader says about an integer too long for Python to convert.
+TOO_MANY_DIGITS = "a number has too many digits to read (more than 4300)"
+
+
+def value_error_message(exc: ValueError) -> str:
+    """The message for a ``ValueError`` raised while decoding: NaN/Infinity, or a number too long."""
+    message = str(exc)
+    return message if "is not valid JSON" in message else TOO_MANY_DIGITS
 
 
 def loads_strict(text: str, *, source: str = "<input>", line: int | None = None) -> Any:
@@ -78,10 +86,7 @@ def loads_strict(text: str, *, source: str = "<input>", line: int | None = None)
             line=line if line is not None else exc.lineno,
         ) from None
     except ValueError as exc:  # NaN/Infinity, or an integer too long to convert
-        message = str(exc)
-        if "is not valid JSON" not in message:
-            message = "a number has too many digits to read (more than 4300)"
-        raise JSONLoadError(message, source=source, line=line) from None
+        raise JSONLoadError(value_error_message(exc), source=source, line=line) from None
     except RecursionError:
         raise JSONLoadError(
             "arrays or objects are nested too deeply to check",
@@ -96,9 +101,7 @@ def decode_utf8(data: bytes, source: str) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
-        raise JSONLoadError(
-            f"not UTF-8 text (byte {exc.start})", source=source, line=line
-        ) from None
+        raise JSONLoadError(f"not UTF-8 text (byte {exc.start})", source=source, line=line) from None
 
 
 def load_json_file(path: str | Path) -> Any:
@@ -114,11 +117,9 @@ def load_json_file(path: str | Path) -> Any:
 class JsonLine:
     """One line of a JSON Lines source: its number and either a value or an error."""
 
-    __slots__ = ("number", "value", "error")
+    __slots__ = ("error", "number", "value")
 
-    def __init__(
-        self, number: int, value: Any = None, error: JSONLoadError | None = None
-    ) -> None:
+    def __init__(self, number: int, value: Any = None, error: CheckInputError | None = None) -> None:
         self.number = number
         self.value = value
         self.error = error

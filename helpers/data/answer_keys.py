@@ -25,12 +25,12 @@ from ..core.jsonio import (
     decode_utf8,
     loads_strict,
     parse_json_line,
+    value_error_message,
 )
 from .fastpath import fast_answer_key, loads_fast
 from .inputs import DuplicateIDError, KeyFormat, key_format_for
 
 __all__ = ["AnswerKey", "load_answer_key", "read_answer_key_object", "read_answer_key_lines"]
-
 
 
 @dataclass
@@ -52,6 +52,13 @@ class AnswerKey:
 
 
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
+_scanstring: Any = getattr(json.decoder, "scanstring")  # noqa: B009 - untyped in typeshed
+
+
+def _skip(text: str, pos: int) -> int:
+    """The position after any JSON whitespace at ``pos``."""
+    match = _WHITESPACE.match(text, pos)
+    return match.end() if match else pos
 
 
 class _Lines:
@@ -81,13 +88,11 @@ def _members(text: str, source: str) -> Iterator[tuple[str, Any, int]]:
     def fail(message: str, pos: int, key: str | None = None) -> JSONLoadError:
         return JSONLoadError(message, source=source, line=lines.at(pos), field=key)
 
-    pos = _WHITESPACE.match(text, 0).end()
+    pos = _skip(text, 0)
     if text[pos : pos + 1] != "{":
         value = loads_strict(text, source=source)  # the precise syntax error, if any
-        raise fail(
-            f"is {describe_value(value)}, expected a JSON object mapping IDs to answers", pos
-        )
-    pos = _WHITESPACE.match(text, pos + 1).end()
+        raise fail(f"is {describe_value(value)}, expected a JSON object mapping IDs to answers", pos)
+    pos = _skip(text, pos + 1)
     if text[pos : pos + 1] == "}":
         pos += 1
     else:
@@ -96,33 +101,33 @@ def _members(text: str, source: str) -> Iterator[tuple[str, Any, int]]:
                 raise fail("not valid JSON: expected a quoted ID", pos)
             line = lines.at(pos)
             try:
-                key, pos = json.decoder.scanstring(text, pos + 1, True)
+                key, pos = _scanstring(text, pos + 1, True)
             except json.JSONDecodeError as exc:
                 raise fail(f"not valid JSON: {exc.msg}", exc.pos) from None
-            pos = _WHITESPACE.match(text, pos).end()
+            pos = _skip(text, pos)
             if text[pos : pos + 1] != ":":
                 raise fail("not valid JSON: expected ':' after an ID", pos, key)
-            pos = _WHITESPACE.match(text, pos + 1).end()
+            pos = _skip(text, pos + 1)
             try:
                 value, pos = STRICT_DECODER.raw_decode(text, pos)
             except RepeatedKey as dup:
                 raise DuplicateKeyError(dup.key, source=source, line=line) from None
             except json.JSONDecodeError as exc:
                 raise fail(f"not valid JSON: {exc.msg}", exc.pos, key) from None
-            except ValueError as exc:
-                raise fail(str(exc), pos, key) from None
+            except ValueError as exc:  # NaN/Infinity, or a number too long to read
+                raise fail(value_error_message(exc), pos, key) from None
             except RecursionError:
                 raise fail("arrays or objects are nested too deeply to check", pos, key) from None
             yield key, value, line
-            pos = _WHITESPACE.match(text, pos).end()
+            pos = _skip(text, pos)
             mark = text[pos : pos + 1]
             if mark == "}":
                 pos += 1
                 break
             if mark != ",":
                 raise fail("not valid JSON: expected ',' or '}' after a value", pos, key)
-            pos = _WHITESPACE.match(text, pos + 1).end()
-    pos = _WHITESPACE.match(text, pos).end()
+            pos = _skip(text, pos + 1)
+    pos = _skip(text, pos)
     if pos != len(text):
         raise fail("not valid JSON: extra data after the object", pos)
 
@@ -137,7 +142,7 @@ def read_answer_key_object(data: bytes, *, source: str) -> AnswerKey:
     """
     key = AnswerKey(source=source, format="json")
     fast = loads_fast(data[3:] if data.startswith(b"\xef\xbb\xbf") else data)
-    if fast_answer_key(fast, json_keys=True):
+    if fast is not None and fast_answer_key(fast, json_keys=True):
         key.answers = fast
         return key
     try:
@@ -174,8 +179,7 @@ def _key_entry_problem(name: Any, answer: Any, source: str, line: int) -> CheckI
         )
     if not isinstance(answer, str):
         return JSONLoadError(
-            f"the answer for {describe_value(name)} is {describe_value(answer)}, "
-            "expected a string answer",
+            f"the answer for {describe_value(name)} is {describe_value(answer)}, expected a string answer",
             source=source,
             line=line,
             field=name,
@@ -263,14 +267,12 @@ def read_answer_key_lines(stream: Iterable[bytes], *, source: str) -> AnswerKey:
             DuplicateIDError(ident, source=source, line=number, first_line=first[ident])
             for ident, number in repeats
         ]
-        problems.sort(key=lambda exc: exc.line or 0)
+        problems.sort(key=lambda exc: getattr(exc, "line", None) or 0)
     key.errors = problems
     return key
 
 
-def load_answer_key(
-    stream: IO[bytes], *, source: str, format: KeyFormat | None = None
-) -> AnswerKey:
+def load_answer_key(stream: IO[bytes], *, source: str, format: KeyFormat | None = None) -> AnswerKey:
     """Read an answer key from a binary stream; ``format`` defaults to the one ``source`` names.
 
     Taught in ``05_check_your_data.ipynb``.

@@ -25,9 +25,11 @@ Taught in ``05_check_your_data.ipynb``.
 from __future__ import annotations
 
 import math
+import os
+import stat
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.checks import CHECKS
 from ..core.errors import CheckInputError, JSONLoadError
@@ -43,7 +45,6 @@ from ..core.outcomes import (
 )
 from ..core.sentinels import SentinelResult, check_sentinels
 from ..core.target_scope import TargetScopeResult
-from .explanations import Outcome, explain_outcome
 from .fastpath import (
     PRESERVED,
     fast_sentinels,
@@ -51,17 +52,12 @@ from .fastpath import (
     fast_target_scope,
     loads_fast,
 )
-from .sources import (
-    AnswerKey,
-    InputFile,
-    KeyFormat,
-    ScopeFormat,
-    SourceFormatError,
-    iter_scope_csv,
-    load_answer_key,
-    open_input,
-    scope_format_for,
-)
+
+#: ``(line, code, result, error, record)``; see the module notes.
+Outcome = tuple[int, int, Any, Any, Any]
+
+if TYPE_CHECKING:  # read lazily, so a command-line run of JSON Lines never loads them
+    from .sources import AnswerKey, InputFile, KeyFormat, ScopeFormat
 
 __all__ = [
     "Outcome",
@@ -78,6 +74,9 @@ __all__ = [
     "BatchSummary",
     "run",
     "run_jsonl",
+    "write_jsonl",
+    "write_jsonl_file",
+    "merge_summaries",
     "run_records",
     "record_outcomes",
     "check_file",
@@ -91,11 +90,13 @@ __all__ = [
 BAD_INPUT = "bad input"
 
 
+#: The output line of every preserved rewrite.
+PRESERVED_LINE = b'{"missing":[],"added":[],"preserved":true}\n'
+
 _FAST: dict[str, Callable[[Any], Any]] = {
     "target-scope": fast_target_scope,
     "sentinels": fast_sentinels_input,
 }
-
 
 
 def _exact_outcome(number: int, raw: bytes, source: str, exact: Callable[[Any], Any]) -> Outcome:
@@ -186,7 +187,7 @@ def output_object(outcome: Outcome, *, carry: bool = False) -> dict[str, Any]:
     and ``"query"`` when it has them, so results can be joined back to inputs.
     Taught in ``05_check_your_data.ipynb``.
     """
-    line, _code_, result, error, record = outcome
+    line, _, result, error, record = outcome
     body = result.as_dict() if error is None else error_object(line, error)
     if not carry:
         return body
@@ -198,6 +199,12 @@ def output_object(outcome: Outcome, *, carry: bool = False) -> dict[str, Any]:
     body.pop("line", None)
     head.update(body)
     return head
+
+
+def _explain(check: str, outcome: Outcome) -> str:
+    from .explanations import explain_outcome
+
+    return explain_outcome(check, outcome)
 
 
 class TopCounter:
@@ -305,6 +312,30 @@ class BatchSummary:
         self.records += count
         self.counts[_OUTCOME_LABELS[self.check][0]] += count
 
+    def failures_full(self) -> bool:
+        """True once ``max_failures`` failures are kept (later ones are only counted)."""
+        return len(self.failures) >= self.max_failures
+
+    def add_not_preserved(self, missing: tuple[str, ...], added: tuple[str, ...]) -> None:
+        """What :meth:`add` does for a rewrite that is not preserved once the failures are full.
+
+        ``missing`` and ``added`` are the result's sorted lists; no outcome is built.
+        """
+        self.records += 1
+        if self.worst != EXIT_FAILED:
+            self.worst = worst_code(self.worst, EXIT_FAILED)
+        if missing and added:
+            self.lost_and_added += 1
+        elif missing:
+            self.lost += 1
+        else:
+            self.added += 1
+        add_target = self.lost_targets.add
+        for target in missing:
+            add_target(target)
+        self.counts["not preserved"] += 1
+        self.failures_total += 1
+
     def add(self, outcome: Outcome) -> None:
         """Count one outcome; a failure is explained and kept while fewer than N are."""
         line, code, result, error, record = outcome
@@ -337,7 +368,7 @@ class BatchSummary:
                     line=line,
                     outcome=label,
                     output=output_object(outcome),
-                    explanation=explain_outcome(self.check, outcome),
+                    explanation=_explain(self.check, outcome),
                     id=json_safe(carried.get("id")),
                     query=json_safe(carried.get("query")),
                 )
@@ -430,6 +461,327 @@ def run_jsonl(
     return summary
 
 
+#: How many bytes :func:`write_jsonl` reads at a time.
+BLOCK_SIZE = 1 << 18
+
+
+def _blocks(stream: Any, size: int | None = None) -> Iterator[list[bytes]]:
+    """The lines of a byte stream, a block of whole lines at a time, without their newlines.
+
+    Lines end at ``\\n`` only, as iterating a binary file splits them, and a final
+    newline makes no extra line.
+    """
+    size = size or BLOCK_SIZE
+    read = getattr(stream, "read", None)
+    if read is None:  # any iterable of raw lines
+        batch: list[bytes] = []
+        for raw in stream:
+            batch.append(raw[:-1] if raw.endswith(b"\n") else raw)
+            if len(batch) >= 4096:
+                yield batch
+                batch = []
+        if batch:
+            yield batch
+        return
+    pending: list[bytes] = []
+    while True:
+        data = read(size)
+        if not data:
+            break
+        cut = data.rfind(b"\n") + 1
+        if cut == 0:
+            pending.append(data)
+            continue
+        if pending:
+            pending.append(data[:cut])
+            head = b"".join(pending)
+            pending = []
+        else:
+            head = data[:cut] if cut < len(data) else data
+        if cut < len(data):
+            pending.append(data[cut:])
+        lines = head.split(b"\n")
+        lines.pop()
+        yield lines
+    if pending:
+        yield [b"".join(pending)]
+
+
+def write_jsonl(
+    stream: Any,
+    summary: BatchSummary,
+    write: Callable[[bytes], Any] | None,
+    *,
+    bad: Callback | None = None,
+    first_line: int = 1,
+) -> BatchSummary:
+    """Check JSON Lines into ``summary`` and pass each record's output line to ``write``.
+
+    The command line's per-record output (no ``--carry``): the bytes are those of
+    ``dumps_line(output_object(outcome)) + b"\\n"`` for every outcome of
+    :func:`outcomes_jsonl`, handed over a block of lines at a time, so writing
+    costs no system call per line. ``write=None`` only counts. ``first_line`` is the
+    number of the stream's first line (for a part of a file; see :func:`write_jsonl_file`).
+    Taught in ``05_check_your_data.ipynb``.
+    """
+    from .fastpath import _orjson, _sorted, dumps_line
+
+    check, source = summary.check, summary.source
+    full = summary.failures_full
+    count_failure = summary.add_not_preserved
+    fast = _FAST[check]
+    exact = CHECKS[check]
+    add = summary.add
+    scope = check == "target-scope"
+    preserved = PRESERVED_LINE
+    loads = _orjson.loads if _orjson is not None else None
+    decode_error = _orjson.JSONDecodeError if _orjson is not None else ValueError
+    passes = 0
+    number = first_line - 1
+    for lines in _blocks(stream):
+        parts: list[bytes] = []
+        append = parts.append
+        for raw in lines:
+            number += 1
+            value: Any = None
+            if loads is not None:
+                try:
+                    value = loads(raw)
+                except decode_error:
+                    value = None
+                else:  # what loads_fast decides, with its common case first
+                    colons = raw.count(b":")
+                    if colons and not (type(value) is dict and colons == len(value)):
+                        value = loads_fast(raw)
+            if value is None:
+                result = None
+            else:
+                if scope and type(value) is dict and len(value) == 2:
+                    # fast_target_scope for {"original","rewritten"} lists of non-empty IDs, inline.
+                    original = value.get("original")
+                    rewritten = value.get("rewritten")
+                    if type(original) is list and original == rewritten:
+                        try:
+                            "".join(original)
+                        except TypeError:
+                            pass
+                        else:
+                            if "" not in original:
+                                passes += 1
+                                append(preserved)
+                                continue
+                    elif type(original) is list and type(rewritten) is list:
+                        try:
+                            "".join(original)
+                            "".join(rewritten)
+                        except TypeError:
+                            pass
+                        else:
+                            before, after = set(original), set(rewritten)
+                            if "" not in before and "" not in after:
+                                if before == after:
+                                    passes += 1
+                                    append(preserved)
+                                    continue
+                                missing = _sorted(before - after)
+                                added = _sorted(after - before)
+                                if full():
+                                    append(
+                                        dumps_line(
+                                            {
+                                                "missing": list(missing),
+                                                "added": list(added),
+                                                "preserved": False,
+                                            }
+                                        )
+                                        + b"\n"
+                                    )
+                                    count_failure(missing, added)
+                                    continue
+                                result = TargetScopeResult(missing=missing, added=added)
+                                outcome = (number, EXIT_FAILED, result, None, value)
+                                append(dumps_line(result.as_dict()) + b"\n")
+                                add(outcome)
+                                continue
+                result = fast(value)
+                if result is PRESERVED:
+                    passes += 1
+                    append(preserved)
+                    continue
+            if result is None:
+                outcome = _exact_outcome(number, raw, source, exact)
+            else:
+                outcome = (number, code_for(result), result, None, value)
+            append(dumps_line(output_object(outcome)) + b"\n")
+            if outcome[1] == EXIT_PASS:
+                passes += 1
+            else:
+                add(outcome)
+                if bad is not None and outcome[3] is not None:
+                    bad(outcome)
+        if write is not None and parts:
+            write(b"".join(parts))
+    summary.add_passes(passes)
+    return summary
+
+
+#: A regular file at least this big is checked by two processes (see :func:`write_jsonl_file`).
+PARALLEL_MIN_BYTES = 8 << 20
+
+
+class _Range:
+    """Reads bytes ``start`` to ``end`` of an open file with ``pread``, leaving its offset alone."""
+
+    def __init__(self, fd: int, start: int, end: int) -> None:
+        self.fd, self.pos, self.end = fd, start, end
+
+    def read(self, size: int = -1) -> bytes:
+        left = self.end - self.pos
+        if size < 0 or size > left:
+            size = left
+        if size <= 0:
+            return b""
+        data = os.pread(self.fd, size, self.pos)
+        self.pos += len(data)
+        return data
+
+
+def _count_lines(fd: int, end: int) -> int:
+    """How many ``\\n`` bytes the first ``end`` bytes of a file hold."""
+    reader, total = _Range(fd, 0, end), 0
+    while chunk := reader.read(BLOCK_SIZE * 4):
+        total += chunk.count(b"\n")
+    return total
+
+
+def _split_point(fd: int, size: int) -> int | None:
+    """The offset just after the first newline at or after the middle of the file, if any."""
+    pos = size // 2
+    while pos < size:
+        chunk = os.pread(fd, 1 << 16, pos)
+        if not chunk:
+            return None
+        found = chunk.find(b"\n")
+        if found >= 0:
+            return pos + found + 1 if pos + found + 1 < size else None
+        pos += len(chunk)
+    return None
+
+
+def merge_summaries(into: BatchSummary, other: BatchSummary) -> BatchSummary:
+    """Add ``other`` (the records that follow) to ``into``: counts exactly, failures in order.
+
+    The most-often-lost counts stay exact while both are exact and together hold
+    at most ``capacity`` targets; beyond that they are merged as Misra–Gries
+    summaries are (subtract the next-largest count), and ``undercount`` grows by it.
+    Taught in ``05_check_your_data.ipynb``.
+    """
+    into.records += other.records
+    for label, count in other.counts.items():
+        into.counts[label] = into.counts.get(label, 0) + count
+    into.lost += other.lost
+    into.added += other.added
+    into.lost_and_added += other.lost_and_added
+    into.failures_total += other.failures_total
+    into.failures.extend(other.failures[: max(0, into.max_failures - len(into.failures))])
+    into.worst = worst_code(into.worst, other.worst)
+    top, more = into.lost_targets, other.lost_targets
+    counts = top.counts
+    for item, count in more.counts.items():
+        counts[item] = counts.get(item, 0) + count
+    top.total += more.total
+    top.undercount += more.undercount
+    if len(counts) > top.capacity:
+        cut = sorted(counts.values(), reverse=True)[top.capacity]
+        top.counts = {item: count - cut for item, count in counts.items() if count > cut}
+        top.undercount += cut
+    return into
+
+
+def write_jsonl_file(
+    stream: Any,
+    summary: BatchSummary,
+    write: Callable[[bytes], Any],
+    *,
+    min_bytes: int | None = None,
+) -> BatchSummary:
+    """:func:`write_jsonl` of a whole file, on two cores when it is a large regular file.
+
+    The file is split at the newline after its middle; a forked worker checks the
+    second part (knowing its first line's number) into an unnamed temporary
+    file while this process checks the first, and the worker's output follows
+    this process's, so the bytes written are exactly the serial ones. Summaries
+    are merged by :func:`merge_summaries`. Anything else (standard input, a pipe,
+    a small file, no ``fork``, one CPU, a worker that fails) runs serially.
+    ``min_bytes`` defaults to :data:`PARALLEL_MIN_BYTES`, or the environment
+    variable ``HELPERS_PARALLEL_MIN_BYTES``. Taught in ``05_check_your_data.ipynb``.
+    """
+    split = None
+    try:
+        fd = stream.fileno()
+        info = os.fstat(fd)
+        if min_bytes is None:
+            min_bytes = int(os.environ.get("HELPERS_PARALLEL_MIN_BYTES", PARALLEL_MIN_BYTES))
+        if (
+            hasattr(os, "fork")
+            and (os.cpu_count() or 1) > 1
+            and stat.S_ISREG(info.st_mode)
+            and info.st_size >= max(min_bytes, 1)
+            and stream.tell() == 0
+        ):
+            split = _split_point(fd, info.st_size)
+    except (OSError, ValueError, AttributeError):
+        split = None
+    if split is None:
+        return write_jsonl(stream, summary, write)
+    import pickle
+    import tempfile
+
+    size = info.st_size
+    spool = tempfile.TemporaryFile()  # noqa: SIM115 - closed below
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the worker: check the second part, then report its summary
+        status = 70
+        try:
+            os.close(read_end)
+            first = _count_lines(fd, split) + 1
+            part = BatchSummary(check=summary.check, source=summary.source, max_failures=summary.max_failures)
+            write_jsonl(_Range(fd, split, size), part, spool.write, first_line=first)
+            spool.flush()
+            data = pickle.dumps(part)
+            view = memoryview(data)
+            while view:
+                view = view[os.write(write_end, view) :]
+            status = 0
+        finally:
+            os._exit(status)
+    os.close(write_end)
+    try:
+        write_jsonl(_Range(fd, 0, split), summary, write)
+    except BaseException:
+        os.close(read_end)
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
+        spool.close()
+        raise
+    chunks = []
+    while chunk := os.read(read_end, 1 << 16):
+        chunks.append(chunk)
+    os.close(read_end)
+    _, status = os.waitpid(pid, 0)
+    try:
+        if status != 0 or not chunks:  # the worker failed: check the second part here
+            write_jsonl(_Range(fd, split, size), summary, write, first_line=summary.records + 1)
+            return summary
+        spool.seek(0)
+        while chunk := spool.read(BLOCK_SIZE):
+            write(chunk)
+    finally:
+        spool.close()
+    return merge_summaries(summary, pickle.loads(b"".join(chunks)))
+
+
 def record_outcomes(
     stream: Iterable[bytes],
     check: str,
@@ -449,11 +801,11 @@ def record_outcomes(
     if format != "csv" or check != "target-scope":
         raise ValueError(f"{check} records cannot be read as {format!r}; use JSON Lines")
 
+    from .sources import SourceFormatError, iter_scope_csv
+
     def csv_outcomes() -> Iterator[Outcome]:
         try:
-            yield from outcomes(
-                iter_scope_csv(stream, source=source, list_separator=list_separator), check
-            )
+            yield from outcomes(iter_scope_csv(stream, source=source, list_separator=list_separator), check)
         except SourceFormatError as exc:
             yield (exc.line or 1, EXIT_BAD_INPUT, None, exc, None)
 
@@ -496,18 +848,19 @@ def check_file(
     The format defaults to the one the name gives (``.jsonl``/``.ndjson`` or ``.csv``).
     Taught in ``05_check_your_data.ipynb``.
     """
+    from .sources import open_input, scope_format_for
+
     stream, name, size = open_input(item)
     with stream:
         fmt = format or ("jsonl" if check == "sentinels" else scope_format_for(name))
         summary = BatchSummary(check=check, source=name, max_failures=max_failures)
         report = None
         if progress is not None:
+
             def report(_count: int) -> None:
                 progress(min(1.0, stream.tell() / size) if size else 1.0)
 
-        return run_records(
-            stream, summary, format=fmt, list_separator=list_separator, progress=report
-        )
+        return run_records(stream, summary, format=fmt, list_separator=list_separator, progress=report)
 
 
 @dataclass
@@ -558,7 +911,6 @@ def check_answer_keys(baseline: AnswerKey, proposed: AnswerKey) -> KeyCheck:
     return KeyCheck(baseline, proposed, result, [])
 
 
-
 def check_key_files(
     baseline: InputFile,
     proposed: InputFile,
@@ -569,6 +921,8 @@ def check_key_files(
 
     Taught in ``05_check_your_data.ipynb``.
     """
+    from .sources import load_answer_key, open_input
+
     keys = []
     for item in (baseline, proposed):
         stream, name, _size = open_input(item)

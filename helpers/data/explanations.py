@@ -25,7 +25,6 @@ Outcome = tuple[int, int, Any, Any, Any]
 IDS_SHOWN = 5
 
 
-
 def count_text(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
@@ -71,12 +70,8 @@ def explain_outcome(check: str, outcome: Outcome) -> str:
             parts.append(f"missing {ids_text(result.missing)}")
         if result.changed:
             baseline, proposed = record["baseline"], record["proposed"]
-            shown = [
-                _changed_answer(s, baseline[s], proposed[s]) for s in result.changed[:IDS_SHOWN]
-            ]
+            shown = [_changed_answer(s, baseline[s], proposed[s]) for s in result.changed[:IDS_SHOWN]]
             more = len(result.changed) - IDS_SHOWN
             parts.append("changed " + ", ".join(shown) + (f" and {more} more" if more > 0 else ""))
         return "; ".join(parts) or "intact"
     raise TypeError(f"not a check result: {result!r}")
-
-

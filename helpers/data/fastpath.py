@@ -43,6 +43,7 @@ from ..core.ordering import sorted_ids
 from ..core.sentinels import SentinelResult
 from ..core.target_scope import NeedsStaffLabels, TargetScopeResult
 
+_orjson: Any
 try:  # orjson is pinned in requirements.txt; without it every input takes the exact route.
     import orjson as _orjson
 except ImportError:  # pragma: no cover - exercised by forcing FAST_JSON off in the tests
@@ -181,9 +182,14 @@ def fast_target_scope(record: Any) -> TargetScopeResult | NeedsStaffLabels | Non
                 return None  # including null: the exact check decides what that means
             if pending:
                 return NeedsStaffLabels(unresolved=_sorted(set(pending)))
-    if same or before == after:
+    if same:
         return PRESERVED
-    return TargetScopeResult(missing=_sorted(before - after), added=_sorted(after - before))
+    # One pass over the sets: what differs, then split by side (only the few differing IDs).
+    changed = before ^ after
+    if not changed:
+        return PRESERVED
+    missing = changed & before
+    return TargetScopeResult(missing=_sorted(missing), added=_sorted(changed - missing))
 
 
 _STRINGS = frozenset((str,))
@@ -239,7 +245,7 @@ def fast_sentinels_input(record: Any) -> SentinelResult | None:
 
 def _dumps_orjson(value: Any) -> bytes | None:
     try:
-        return _orjson.dumps(value)  # type: ignore[union-attr]
+        return _orjson.dumps(value)
     except TypeError:  # a lone surrogate cannot be encoded as UTF-8
         return None
 

@@ -17,7 +17,22 @@ from ..core.errors import (
 )
 from ..core.paths import fixtures_dir, project_root
 
-__all__ = ["Upload", "InputFile", "sample_data", "resolve_input", "display_name", "open_input", "KeyFormat", "ScopeFormat", "DuplicateIDError", "SourceFormatError", "scope_format_for", "key_format_for", "SCOPE_CSV_REQUIRED", "SCOPE_CSV_OPTIONAL"]
+__all__ = [
+    "Upload",
+    "InputFile",
+    "sample_data",
+    "resolve_input",
+    "display_name",
+    "open_input",
+    "KeyFormat",
+    "ScopeFormat",
+    "DuplicateIDError",
+    "SourceFormatError",
+    "scope_format_for",
+    "key_format_for",
+    "SCOPE_CSV_REQUIRED",
+    "SCOPE_CSV_OPTIONAL",
+]
 
 
 ScopeFormat = Literal["jsonl", "csv"]
@@ -82,7 +97,7 @@ def key_format_for(name: str) -> KeyFormat:
         return "jsonl"
     raise SourceFormatError(
         "cannot tell an answer key's format from the name; use .json (one object) or "
-        ".jsonl (one {\"id\",\"answer\"} per line), or name the format",
+        '.jsonl (one {"id","answer"} per line), or name the format',
         source=name,
     )
 

@@ -84,11 +84,11 @@ def summary_text(summary: BatchSummary) -> str:
     """
     out = counts_text(summary)
     if summary.check == "target-scope" and summary.lost_targets.counts:
-        top = ", ".join(
-            f"{describe_value(t)} ×{c}" for t, c in summary.lost_targets.most_common(TOP_LOST)
-        )
-        note = "" if summary.lost_targets.exact else (
-            f" (counts may be low by up to {summary.lost_targets.undercount})"
+        top = ", ".join(f"{describe_value(t)} ×{c}" for t, c in summary.lost_targets.most_common(TOP_LOST))
+        note = (
+            ""
+            if summary.lost_targets.exact
+            else (f" (counts may be low by up to {summary.lost_targets.undercount})")
         )
         out.append(f"most often lost: {top}{note}")
     if summary.failures:
@@ -135,8 +135,7 @@ def summary_json(summary: BatchSummary) -> dict[str, Any]:
             "lost and added": summary.lost_and_added,
         }
         data["most_often_lost"] = [
-            {"id": target, "count": count}
-            for target, count in summary.lost_targets.most_common(TOP_LOST)
+            {"id": target, "count": count} for target, count in summary.lost_targets.most_common(TOP_LOST)
         ]
         data["most_often_lost_undercount"] = summary.lost_targets.undercount
     data["failures_total"] = summary.failures_total

@@ -27,8 +27,6 @@ __all__ = ["iter_scope_csv"]
 _CSV_FIELD_LIMIT = min(sys.maxsize, 2**31 - 1)
 
 
-
-
 def _decoded(stream: Iterable[bytes], bad: list[int]) -> Iterator[str]:
     """Decode physical lines one by one, noting lines that are not UTF-8 in ``bad``."""
     for number, raw in enumerate(stream, 1):
@@ -44,8 +42,7 @@ def _read_header(reader: Any, bad: list[int], source: str) -> list[str]:
         header = next(reader)
     except StopIteration:
         raise SourceFormatError(
-            "is empty, expected a header row naming the columns "
-            + ", ".join(SCOPE_CSV_REQUIRED),
+            "is empty, expected a header row naming the columns " + ", ".join(SCOPE_CSV_REQUIRED),
             source=source,
             line=1,
         ) from None
@@ -57,9 +54,7 @@ def _read_header(reader: Any, bad: list[int], source: str) -> list[str]:
     for name in header:
         if name not in allowed:
             raise SourceFormatError(
-                f"unknown column {describe_value(name)} (allowed: "
-                + ", ".join(allowed)
-                + ")",
+                f"unknown column {describe_value(name)} (allowed: " + ", ".join(allowed) + ")",
                 source=source,
                 line=1,
                 field=name,
@@ -79,9 +74,7 @@ def _read_header(reader: Any, bad: list[int], source: str) -> list[str]:
     return header
 
 
-def _parse_list_cell(
-    text: str, name: str, separator: str | None, source: str, line: int
-) -> Any:
+def _parse_list_cell(text: str, name: str, separator: str | None, source: str, line: int) -> Any:
     """A list cell: a JSON array of IDs, or IDs joined by ``separator`` (empty cell: no IDs)."""
     if separator is not None:
         return text.split(separator) if text else []
@@ -91,9 +84,7 @@ def _parse_list_cell(
     try:
         return loads_strict(text, source=source, line=line)
     except JSONLoadError as exc:
-        raise JSONLoadError(
-            f"the {name} cell: {exc.detail}", source=source, line=line, field=name
-        ) from None
+        raise JSONLoadError(f"the {name} cell: {exc.detail}", source=source, line=line, field=name) from None
 
 
 def _record_from_row(
@@ -105,7 +96,7 @@ def _record_from_row(
             source=source,
             line=line,
         )
-    cells = dict(zip(header, row))
+    cells = dict(zip(header, row, strict=True))
     if not cells["id"]:
         raise JSONLoadError("id is an empty cell, expected a record ID", source=source, line=line, field="id")
     record: dict[str, Any] = {"id": cells["id"]}
@@ -114,9 +105,7 @@ def _record_from_row(
     for name in ("original", "rewritten"):
         record[name] = _parse_list_cell(cells[name], name, separator, source, line)
     if cells.get("unresolved"):
-        record["unresolved"] = _parse_list_cell(
-            cells["unresolved"], "unresolved", separator, source, line
-        )
+        record["unresolved"] = _parse_list_cell(cells["unresolved"], "unresolved", separator, source, line)
     return record
 
 
@@ -157,9 +146,7 @@ def iter_scope_csv(
         if bad:
             first = bad[0]
             bad.clear()
-            yield JsonLine(
-                start, error=JSONLoadError("not UTF-8 text", source=source, line=first)
-            )
+            yield JsonLine(start, error=JSONLoadError("not UTF-8 text", source=source, line=first))
             continue
         if not row:
             yield JsonLine(
@@ -171,5 +158,5 @@ def iter_scope_csv(
             yield JsonLine(start, value=_record_from_row(header, row, list_separator, source, start))
         except CheckInputError as exc:
             # Keep the row's id (and query) so reports can name the record.
-            known = {name: cell for name, cell in zip(header, row) if name in ("id", "query")}
+            known = {name: cell for name, cell in zip(header, row, strict=False) if name in ("id", "query")}
             yield JsonLine(start, value=known or None, error=exc)
