@@ -442,6 +442,42 @@ def _export_example(check: str, output: str | None) -> int:
     return _write_text(example_source(check), output, "export-example")
 
 
+def _practice_generate(rule: str, seed: int, count: int) -> int:
+    """``practice generate``: fresh practice cases as JSON Lines (taught in ``04_practice.ipynb``)."""
+    from .teach.generators import GENERATORS, generate_many, generated_case_data
+
+    if rule != "all" and rule not in GENERATORS:
+        _STDERR.write(
+            f"python -m helpers practice generate: no rule {rule!r}; choose all or one of: "
+            f"{', '.join(GENERATORS)}\n"
+        )
+        return EXIT_USAGE
+    if seed < 0 or count < 1:
+        _STDERR.write("python -m helpers practice generate: --seed must be 0 or more and --count 1 or more\n")
+        return EXIT_USAGE
+    for case in generate_many(rule, seed, count):
+        _STDOUT.write((dumps_compact(generated_case_data(case)) + "\n").encode("utf-8"))
+    return EXIT_PASS
+
+
+def _cohort(paths: Sequence[str], csv_path: str | None) -> int:
+    """``cohort``: the trainer's table over progress files (taught in ``06_trainer.ipynb``)."""
+    from .teach.cohort import cohort_csv, cohort_text, load_cohort, progress_paths
+
+    files = progress_paths(paths)
+    if csv_path is not None and any(_same_file(str(f), csv_path) for f in files if f.exists()):
+        _STDERR.write(f"python -m helpers cohort: --csv {csv_path} is one of the progress files\n")
+        return EXIT_USAGE
+    cohort = load_cohort(files)
+    if not cohort.trainees and not cohort.unreadable:
+        _STDERR.write("python -m helpers cohort: no progress files found\n")
+        return EXIT_BAD_INPUT
+    _STDOUT.write(cohort_text(cohort).encode("utf-8"))
+    if csv_path is not None and _write_text(cohort_csv(cohort), csv_path, "cohort") != EXIT_PASS:
+        return EXIT_USAGE
+    return EXIT_BAD_INPUT if cohort.unreadable else EXIT_PASS
+
+
 def _add_data_options(command: argparse.ArgumentParser, check: str) -> None:
     data = command.add_argument_group("data files (see below)")
     if check == "target-scope":
@@ -597,6 +633,43 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
     if wanted("export-example"):
         example.add_argument("--check", required=True, choices=sorted(CHECKS), help="the check")
         example.add_argument("-o", "--output", metavar="FILE", help="write here (default: standard output)")
+    practice = sub.add_parser(
+        "practice",
+        formatter_class=Parser.plain,
+        help="fresh practice cases: one generator per rule",
+        description="Fresh practice cases, computed by the exact checks, one generator per rule.",
+    )
+    if wanted("practice"):
+        steps = practice.add_subparsers(dest="practice_command", required=True, metavar="STEP")
+        gen = steps.add_parser(
+            "generate",
+            formatter_class=Parser.plain,
+            help="print generated cases as JSON Lines",
+            description=(
+                "Print generated practice cases as JSON Lines, each with check, id, title, rule_ids, "
+                "input, expected, decision and reason. The same seed gives the same cases."
+            ),
+        )
+        gen.add_argument("--rule", required=True, help="a rule id from fixtures/rules.json, or all")
+        gen.add_argument("--seed", type=int, default=0, help="the first seed (default 0)")
+        gen.add_argument("--count", type=int, default=1, help="cases per rule (default 1)")
+    cohort = sub.add_parser(
+        "cohort",
+        formatter_class=Parser.plain,
+        help="a trainer's table of trainees × rules from progress files",
+        description=(
+            "Read practice progress files (files, or folders of *.json) and print a table of "
+            "trainees × rules (mastered, streak, not started), each trainee's completion and "
+            "content hash, and the rules the cohort finds hardest. Progress files are written by "
+            "each trainee's own drill: self-reported, not tamper-proof. Exit status 4 when a "
+            "file could not be read (it is listed; the others are still shown)."
+        ),
+    )
+    if wanted("cohort"):
+        cohort.add_argument("paths", nargs="+", metavar="PATH", help="a progress file or a folder of them")
+        cohort.add_argument(
+            "--csv", metavar="FILE", help="also write the table as CSV (one row per trainee and rule)"
+        )
     return parser
 
 
@@ -867,4 +940,8 @@ def _main(argv: Sequence[str] | None) -> int:
         return _export_csv(args.check, args.output)
     if args.command == "export-example":
         return _export_example(args.check, args.output)
+    if args.command == "practice":
+        return _practice_generate(args.rule, args.seed, args.count)
+    if args.command == "cohort":
+        return _cohort(args.paths, args.csv)
     return _rebaseline(args.reason, args.fixtures, _STDERR)  # type: ignore[arg-type]
