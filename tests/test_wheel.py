@@ -28,7 +28,18 @@ ROOT = Path(__file__).resolve().parent.parent
 
 #: Top-level entries of the checkout that are never build input.
 _NOT_SOURCE = frozenset(
-    {".git", ".venv", ".hypothesis", "build", "dist", "site", "artifacts", "node_modules"}
+    {
+        ".git",
+        ".venv",
+        ".hypothesis",
+        "build",
+        "dist",
+        "site",
+        "artifacts",
+        "node_modules",
+        "lite",
+        ".lite-cache",
+    }
 )
 
 

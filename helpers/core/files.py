@@ -55,8 +55,13 @@ def write_atomically(path: str | Path, data: str | bytes, *, replace: bool = Tru
             os.fsync(stream.fileno())
         if replace:
             os.replace(tmp, path)
-        else:
+        elif hasattr(os, "link"):
             os.link(tmp, path)  # fails if path exists: never overwrites
+        else:  # no hard links (the browser edition): create exclusively, then write
+            with open(path, "xb") as target:
+                target.write(payload)
+                target.flush()
+                os.fsync(target.fileno())
     finally:
         tmp.unlink(missing_ok=True)
     return path
