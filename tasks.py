@@ -7,6 +7,7 @@
     python3 tasks.py notebooks [NB ...]   re-execute notebooks (all by default), storing outputs
     python3 tasks.py site [-o DIR]        render the notebooks to a static site in site/ (open site/index.html)
     python3 tasks.py app                  open the notebooks as a code-free app (Voila, 127.0.0.1)
+    python3 tasks.py lite [--serve]       build the offline in-browser edition (JupyterLite) in lite/
     python3 tasks.py setup                only build or refresh .venv
 
 Needs only Python 3.11 or newer; everything else comes from requirements.txt.
@@ -197,6 +198,12 @@ def app(extra: list[str]) -> None:
     _run(BIN / "python", "-m", "helpers.publish.app", *extra, cwd=ROOT)
 
 
+def lite(extra: list[str]) -> None:
+    """Build the offline in-browser edition (JupyterLite + Pyodide) in lite/; ``--serve`` serves it."""
+    setup()
+    _run(BIN / "python", "-m", "helpers.publish.lite", *extra, cwd=ROOT)
+
+
 def main(argv: list[str]) -> None:
     command, rest = (argv[0], argv[1:]) if argv else ("", [])
     if command == "test":
@@ -211,6 +218,8 @@ def main(argv: list[str]) -> None:
         site(rest)
     elif command == "app":
         app(rest)
+    elif command == "lite":
+        lite(rest)
     elif command == "setup":
         setup()
     else:

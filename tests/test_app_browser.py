@@ -19,14 +19,16 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import psutil
 import pytest
+from axe_check import axe_violations, describe
 from lab_session import stop_process
 from offline_chromium import offline_page, require_chromium
 from playwright.sync_api import expect
 
 import helpers
 from helpers.core.paths import project_root
-from helpers.publish.app import voila_command, voila_environment
+from helpers.publish.app import CULL_IDLE_SECONDS, CULL_INTERVAL_SECONDS, voila_command, voila_environment
 from helpers.publish.downloads import downloads_dir
 
 pytestmark = pytest.mark.browser
@@ -47,6 +49,7 @@ class App:
 
     base_url: str
     log: Path
+    pid: int
 
     def log_tail(self) -> str:
         """The end of Voilà's log, for failure messages."""
@@ -85,7 +88,7 @@ def app(tmp_path_factory) -> Iterator[App]:
             stdin=subprocess.DEVNULL,
             start_new_session=True,
         )
-    running = App(f"http://127.0.0.1:{port}", log)
+    running = App(f"http://127.0.0.1:{port}", log, process.pid)
     try:
         deadline = time.monotonic() + 90
         while True:
@@ -123,8 +126,8 @@ def test_a_case_is_worked_through_in_the_app(app: App) -> None:
         assert page.get_by_text("CaseExercise(case)").count() == 0
 
         # Tick the right box, set the flag.
-        exercise.locator(".eic-missing").filter(has_text="refresher").locator("input").check()
-        exercise.locator(".widget-toggle-buttons button").filter(has_text=re.compile(r"^false$")).click()
+        exercise.get_by_role("checkbox", name="missing: refresher", exact=True).check()
+        exercise.get_by_role("radio", name="preserved: false", exact=True).check()
         expect(exercise.locator("pre.eic-json").first).to_have_text(case.expected_json)
 
         # Check it.
@@ -149,7 +152,7 @@ def test_a_wrong_answer_is_not_marked_correct(app: App) -> None:
         page.goto(f"{app.base_url}/voila/render/02_target_scope.ipynb", timeout=RENDER_TIMEOUT_MS)
         exercise = page.locator(".eic-exercise").filter(has_text="for new-target")
         exercise.wait_for(timeout=RENDER_TIMEOUT_MS)
-        exercise.locator(".widget-toggle-buttons button").filter(has_text=re.compile(r"^true$")).click()
+        exercise.get_by_role("radio", name="preserved: true", exact=True).check()
         exercise.get_by_role("button", name="Check my answer").click()
         expect(exercise).to_contain_text("Not yet")
         expect(exercise).to_contain_text("payroll was added")
@@ -164,3 +167,72 @@ def test_the_app_serves_the_downloads_but_not_the_notebooks(app: App) -> None:
             assert response.status == 200, name
             assert response.body() == (downloads_dir() / name).read_bytes()
         assert page.request.get(f"{app.base_url}/voila/files/02_target_scope.ipynb").status == 403
+
+
+NOTEBOOK_NAMES = sorted(
+    p.name
+    for p in (project_root() / "notebooks").glob("[0-9][0-9]_*.ipynb")
+    if p.name[:2] in {"01", "02", "03", "04", "05"}
+)
+
+#: Text written for JupyterLab that the app must not show.
+NOTEBOOK_ONLY = ("Run ▸ Run All Cells", "No kernel?", "PracticeDrill(seed=7)")
+
+
+def test_the_app_opens_on_the_start_page_reads_as_an_app_and_passes_axe(app: App) -> None:
+    """/ opens 01_start_here; every page has the app's banner, no notebook-only guidance, no axe violation."""
+    found = {}
+    with offline_page(_on_the_app(app)) as (page, _watch):
+        page.goto(app.base_url + "/", timeout=RENDER_TIMEOUT_MS)
+        page.wait_for_url("**/voila/render/01_start_here.ipynb", timeout=RENDER_TIMEOUT_MS)
+        for index, name in enumerate(NOTEBOOK_NAMES):
+            if index:
+                # The notebooks link to each other: follow the banner's link.
+                page.locator(".eic-app-banner a").filter(has_text=re.compile(name[3:7], re.I)).first.click()
+                page.wait_for_url(f"**/voila/render/{name}", timeout=RENDER_TIMEOUT_MS)
+            page.locator(".eic-app-banner").wait_for(timeout=RENDER_TIMEOUT_MS)
+            page.locator("#rendered_cells").wait_for(state="visible", timeout=RENDER_TIMEOUT_MS)
+            if name != "01_start_here.ipynb":
+                page.locator(".jupyter-widgets").first.wait_for(timeout=RENDER_TIMEOUT_MS)
+            shown = page.locator("body").inner_text()
+            for text in NOTEBOOK_ONLY:
+                assert text not in shown, f"{name} shows notebook-only text {text!r}"
+            assert not re.search(r"\b(True|False)\b", shown), f"{name} shows a Python repr"
+            violations = axe_violations(page)
+            if violations:
+                found[name] = describe(violations)
+        # Outputs whose code is hidden show their input beside them.
+        page.goto(f"{app.base_url}/voila/render/02_target_scope.ipynb", timeout=RENDER_TIMEOUT_MS)
+        order = page.locator(".eic-block").filter(has_text='"original":["refresher","induction","induction"]')
+        expect(order).to_contain_text("Input")
+        expect(order).to_contain_text('{"missing":[],"added":[],"preserved":true}')
+    assert not found, "axe-core violations in the app:\n" + "\n".join(f"{n}:\n{t}" for n, t in found.items())
+
+
+def _kernels(app: App) -> list[psutil.Process]:
+    """The kernel processes the app's Voilà has started and not yet ended."""
+    running = []
+    for child in psutil.Process(app.pid).children(recursive=True):
+        try:
+            if child.status() != psutil.STATUS_ZOMBIE and "ipykernel_launcher" in " ".join(child.cmdline()):
+                running.append(child)
+        except (psutil.NoSuchProcess, psutil.ZombieProcess):
+            continue  # it ended while being looked at
+    return running
+
+
+def test_a_closed_pages_kernel_ends_within_a_minute(app: App) -> None:
+    """Open two pages, close them: their kernels are culled (idle, nothing connected) in under a minute."""
+    with offline_page(_on_the_app(app)) as (page, _watch):
+        for name in ("02_target_scope.ipynb", "03_sentinel_answer_key.ipynb"):
+            page.goto(f"{app.base_url}/voila/render/{name}", timeout=RENDER_TIMEOUT_MS)
+            page.locator(".eic-exercise").first.wait_for(timeout=RENDER_TIMEOUT_MS)
+            assert _kernels(app), "an open page has a kernel"
+    limit = CULL_IDLE_SECONDS + CULL_INTERVAL_SECONDS + 20
+    deadline = time.monotonic() + limit
+    while _kernels(app) and time.monotonic() < deadline:
+        time.sleep(1)
+    left = _kernels(app)
+    assert not left, (
+        f"{len(left)} kernels still running {limit} s after their pages closed:\n{app.log_tail()}"
+    )

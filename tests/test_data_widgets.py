@@ -25,7 +25,8 @@ def test_starts_on_the_sample_and_checks_it():
     )
     assert "Exit status <b>4</b>" in panel.summary.value
     assert panel.progress.value == 1.0
-    assert bytes(panel.chart.value).startswith(b"\x89PNG")
+    assert panel.chart_png.startswith(b"\x89PNG")
+    assert 'alt="Bar chart. outcomes:' in panel.chart.value and "data:image/png;base64," in panel.chart.value
     assert "The 14 records that did not pass" in panel.failures.value
     assert "lost &quot;refresher&quot;" in panel.failures.value
     assert panel.describe().splitlines()[-1] == (
@@ -35,7 +36,7 @@ def test_starts_on_the_sample_and_checks_it():
 
 def test_without_run_nothing_is_checked_until_the_button():
     panel = DataCheckPanel(run=False)
-    assert panel.summary.value == "" and bytes(panel.chart.value) == b""
+    assert panel.summary.value == "" and panel.chart_png == b""
     panel.check_button.click()
     assert "24 records checked" in panel.summary.value
 
@@ -135,7 +136,26 @@ def test_target_ids_that_look_like_math_or_hold_a_lone_surrogate_still_chart():
     panel = DataCheckPanel(run=False)
     panel.records.upload.value = upload("odd.jsonl", data)
     panel.check_button.click()
-    assert panel.status.value.startswith("<p>Checked <code>odd.jsonl</code>")
+    assert "Checked <code>odd.jsonl</code>" in panel.status.value
     assert "3 records checked" in panel.summary.value
-    assert bytes(panel.chart.value).startswith(b"\x89PNG") and panel.chart.layout.display == ""
+    assert panel.chart_png.startswith(b"\x89PNG") and panel.chart.layout.display == ""
     assert "The 3 records that did not pass" in panel.failures.value
+
+
+def test_changing_the_mode_clears_a_stale_error_and_the_other_results():
+    panel = DataCheckPanel(run=False)
+    panel.records.path.value = "nowhere/data.jsonl"
+    panel.check_button.click()
+    assert "Cannot check this input" in panel.status.value
+    panel.kind.value = "sentinels"
+    assert panel.status.value == "" and panel.summary.value == "" and panel.chart_png == b""
+    panel.check_button.click()
+    assert "Checked" in panel.status.value
+    panel.kind.value = "target-scope"
+    assert panel.status.value == "" and panel.summary.value == ""
+
+
+def test_the_mode_and_the_button_have_different_names():
+    panel = DataCheckPanel(run=False)
+    assert panel.kind.description != panel.check_button.description
+    assert "Check" not in panel.kind.description.split()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import ipywidgets as w
@@ -31,6 +32,11 @@ MARKUP = ("<img src=x onerror=alert(1)>", "<b>bold</b>")
 def _scratch_folder(tmp_path, monkeypatch):
     """Every test runs in its own empty folder, so a default-path save can't touch the project."""
     monkeypatch.chdir(tmp_path)
+
+
+def _text(shown: str) -> str:
+    """The text of an HTML value, tags dropped."""
+    return re.sub(r"<[^>]+>", "", shown)
 
 
 def work(drill: PracticeDrill, answer: Answer) -> None:
@@ -78,9 +84,9 @@ def test_wrong_answers_are_reported_per_rule_with_case_and_section():
     drill = PracticeDrill()
     run_drill(drill, frozenset({"query-gains-a-condition", "lookalike-ids-all-missing"}))
     summary = drill.summary_view.value
-    assert f"{len(CASES) - 2} of {len(CASES)} correct (94%)" in summary
+    assert f"{len(CASES) - 2} of {len(CASES)} correct (95%)" in summary
     for rule_id in ("ts-order", "ts-query-unvalidated", "sk-all-missing"):
-        assert f"<code>{rule_id}</code><br>" in summary
+        assert f"<code class='eic-id'>{rule_id}</code><br>" in summary
     assert "<code>query-gains-a-condition</code> Same targets, but the query gains a condition" in summary
     assert 'href="02_target_scope.ipynb#A-pass-covers-only-the-declared-targets"' in summary
     assert "03_sentinel_answer_key.ipynb › A failing check holds the key" in summary
@@ -90,16 +96,16 @@ def test_wrong_answers_are_reported_per_rule_with_case_and_section():
 
 def test_the_score_and_bar_follow_each_check():
     drill = PracticeDrill(size=3)
-    assert drill.score.value == "<b>Score: nothing checked yet · 0 of 3 cases done</b>"
+    assert _text(drill.score.value) == "Score: nothing checked yet · 0 of 3 cases done"
     assert drill.next_button.disabled, "no moving on before the case is checked"
     work(drill, Answer(drill.current.check))
     assert drill.bar.value == 1
-    assert drill.score.value == "<b>Score: 0 of 1 correct (0%) · 1 of 3 cases done</b>"
+    assert _text(drill.score.value) == "Score: 0 of 1 correct (0%) · 1 of 3 cases done"
     assert "Scored: not correct." in drill.scored.value
     assert not drill.next_button.disabled
     drill.next_button.click()
     work(drill, correct_answer(drill.current))
-    assert drill.score.value == "<b>Score: 1 of 2 correct (50%) · 2 of 3 cases done</b>"
+    assert _text(drill.score.value) == "Score: 1 of 2 correct (50%) · 2 of 3 cases done"
     assert "Scored: correct." in drill.scored.value
 
 
@@ -324,3 +330,20 @@ def test_an_odd_path_is_refused_with_a_message_not_a_traceback(tmp_path, path, s
     assert "Not loaded:" in drill.file_status.value and f"{shown}: cannot be read" in drill.file_status.value
     assert drill.file_status.value.isascii()
     assert list(tmp_path.iterdir()) == []
+
+
+def test_scores_are_rounded_not_truncated():
+    """2 of 3 is 67%, 1 of 3 is 33%, 1 of 8 is 13% (half up)."""
+    from helpers.teach.drill import Attempt, Progress
+
+    def progress(right: int, done: int) -> Progress:
+        keys = tuple(f"k{i}" for i in range(done))
+        return Progress(1, keys, {k: Attempt(k, i < right) for i, k in enumerate(keys)})
+
+    assert [progress(r, d).percent() for r, d in ((2, 3), (1, 3), (1, 8), (0, 1), (3, 3))] == [
+        67,
+        33,
+        13,
+        0,
+        100,
+    ]

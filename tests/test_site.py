@@ -122,7 +122,9 @@ def test_index_links_every_download_and_the_copies_are_identical(site, pages) ->
 @pytest.mark.parametrize("case", helpers.filled_cases(), ids=lambda c: c.id)
 def test_every_worked_answer_reads_in_a_details_block_of_its_checks_page(pages, case: Case) -> None:
     page = pages[page_name(CHECK_NOTEBOOKS[case.check])]
-    blocks = re.findall(r"<details>(.*?)</details>", page, flags=re.DOTALL)
+    blocks = [
+        re.sub(r"<wbr/?>", "", b) for b in re.findall(r"<details>(.*?)</details>", page, flags=re.DOTALL)
+    ]
     # nbconvert re-serialises pages, writing quotes in text as plain quotes: &, < and > stay escaped.
     expected = html.escape(case.expected_json, quote=False)
     reason = html.escape(case.reason, quote=False)
@@ -225,7 +227,7 @@ def _shown(block: helpers.render.HtmlBlock, count: int = 1):
     cell.outputs = [
         nbformat.v4.new_output(
             "execute_result",
-            data={"text/html": block.html, "text/plain": block.text},
+            data={"text/html": block._repr_html_(), "text/plain": repr(block)},
             execution_count=count,
         )
     ]
@@ -249,7 +251,7 @@ def test_markup_in_a_case_stays_escaped(tmp_path: Path) -> None:
     index = built.index.read_text(encoding="utf-8")
     for raw in ("<img src=x", "<script>", "<i>Reject", '<a href="https://evil', "<b>bold</b>"):
         assert raw not in page, raw
-    assert "&lt;img src=x onerror=alert(1)&gt;" in page
+    assert "&lt;img·src=x·onerror=alert(1)&gt;" in page  # an ID: spaces shown as ·
     assert '&lt;script&gt;alert("title")&lt;/script&gt;' in page
     assert "&lt;i&gt;Reject&lt;/i&gt;" in page
     assert '"Quoted" &amp; &lt;a href="https://evil.example/"&gt;a link&lt;/a&gt;' in page
@@ -345,5 +347,58 @@ def test_the_site_opens_from_disk_with_no_network(site) -> None:
         page.get_by_role("link", name=re.compile("^Sentinel answer key")).click()
         page.wait_for_url("**/03_sentinel_answer_key.html")
         assert page.locator("details").count() >= 3
+        # WCAG 2.1 AA on every page of the site, index included (axe-core, from disk).
+        from axe_check import axe_violations, describe
+
+        found = {}
+        for path in [site.index, *(p.page for p in site.pages)]:
+            page.goto(path.as_uri())
+            violations = axe_violations(page)
+            if violations:
+                found[path.name] = describe(violations)
+        assert not found, "axe-core violations on the site:\n" + "\n".join(
+            f"{name}:\n{text}" for name, text in found.items()
+        )
+        # Links are underlined, and prompts and links have at least 4.5:1 contrast (axe checks the ratio).
+        page.goto(site.pages[1].page.as_uri())
+        assert page.locator("a").first.evaluate("a => getComputedStyle(a).textDecorationLine") == "underline"
     assert watch.refused == [], f"requests that would have left the disk: {watch.refused}"
     assert watch.requested and all(local(url) for url in watch.requested), watch.requested
+
+
+LOOKALIKE_IDS = ("pay\u200broll", "payroll", "caf\u00e9-1", "cafe\u0301-1", "\uff50ayroll", "$x^2$")
+
+
+def test_look_alike_ids_read_distinctly_on_the_site(tmp_path: Path) -> None:
+    """Zero-width, decomposed and full-width IDs show as ⟨U+XXXX⟩ on a static page; none shows raw."""
+    case = Case(
+        "target-scope",
+        "look-alikes",
+        "Look-alike IDs",
+        {
+            "original": ["payroll", "caf\u00e9-1", "$x^2$"],
+            "rewritten": ["pay\u200broll", "cafe\u0301-1", "\uff50ayroll"],
+        },
+        {
+            "missing": ["$x^2$", "caf\u00e9-1", "payroll"],
+            "added": ["cafe\u0301-1", "pay\u200broll", "\uff50ayroll"],
+            "preserved": False,
+        },
+        "Reject",
+        "pay\u200broll is not payroll",
+    )
+    source = tmp_path / "notebooks"
+    source.mkdir()
+    blocks = [
+        helpers.render.cases_table([case]),
+        helpers.render.supplied_input(case),
+        helpers.render.worked_answer(case),
+    ]
+    _notebook(source / "01_lookalikes.ipynb", [_shown(block, i + 1) for i, block in enumerate(blocks)])
+    build_site(tmp_path / "site", notebooks_dir=source)
+    page = (tmp_path / "site" / "01_lookalikes.html").read_text(encoding="utf-8")
+    for raw in ("\u200b", "\u0301", "\uff50"):
+        assert raw not in page
+    for shown in ("pay⟨U+200B⟩roll", "cafe⟨U+0301⟩-1", "⟨U+FF50⟩ayroll", "café-1", "$x^2$"):
+        assert shown in page.replace("<wbr/>", "").replace("<wbr>", "")
+    assert "mathjax_ignore" in page

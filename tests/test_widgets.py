@@ -10,12 +10,21 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import helpers
+from helpers.core.chardiff import visible_id
 from helpers.teach.cases import Case
 from helpers.teach.grading import Answer, candidate_ids, correct_answer, grade
-from helpers.teach.render import details_html, reveal_html
+from helpers.teach.render import HIDE_SUMMARY, REVEAL_SUMMARY, details_html, display_json, reveal_html
 from helpers.widgets import CaseExercise, SentinelSandbox, TargetScopeSandbox
+from helpers.widgets.base import wrap_html
 
 FILLED = helpers.filled_cases()
+
+
+def _plain(shown: str) -> str:
+    """HTML without the ``<wbr>`` break hints that JSON carries between items."""
+    return shown.replace("<wbr>", "")
+
+
 MARKUP = "<img src=x onerror=alert(1)>"
 
 
@@ -43,7 +52,7 @@ def test_right_answer_is_graded_fully_correct(case: Case) -> None:
 def test_live_json_shows_the_answer_being_built(case: Case) -> None:
     exercise = CaseExercise(case)
     exercise.set_answer(correct_answer(case))
-    assert html.escape(case.expected_json) in exercise.live.value
+    assert html.escape(display_json(case.expected)) in _plain(exercise.live.value)
 
 
 @pytest.mark.parametrize(
@@ -147,12 +156,19 @@ def test_reveal_works_before_any_answer_and_matches_the_details_block(case: Case
     assert exercise.reveal.value == ""
     exercise.reveal_button.click()
     shown = exercise.reveal.value
-    assert html.escape(case.expected_json) in shown
+    assert html.escape(display_json(case.expected)) in _plain(shown)
     assert html.escape(case.reason) in shown
     assert html.escape(case.decision) in shown
-    assert shown == reveal_html(case)
-    assert shown in details_html(case)
-    assert details_html(case).startswith("<details><summary>Show the worked answer</summary>")
+    assert shown == wrap_html(reveal_html(case))
+    assert reveal_html(case) in details_html(case)
+    assert "<details><summary>Show the worked answer</summary>" in details_html(case)
+    assert details_html(case).startswith('<div class="eic-static-reveal">')
+    # One control: the same button hides the answer again, and shows it once more.
+    assert exercise.reveal_button.description == HIDE_SUMMARY
+    exercise.reveal_button.click()
+    assert exercise.reveal.value == "" and exercise.reveal_button.description == REVEAL_SUMMARY
+    exercise.reveal_button.click()
+    assert exercise.reveal.value == shown
 
 
 def test_changing_the_answer_clears_stale_feedback() -> None:
@@ -216,9 +232,10 @@ def test_markup_in_ids_and_text_comes_out_escaped(check: str) -> None:
         assert "<img" not in shown
         assert "<script" not in shown
         assert "<em>" not in shown
-    assert html.escape(MARKUP) in exercise.feedback.value
-    assert all(not box.description_allow_html for box in exercise.first_boxes.values())
-    assert "<case>" not in exercise.widget.children[0].value
+    assert html.escape(visible_id(MARKUP)) in exercise.feedback.value
+    for box in exercise.first_boxes.values():
+        assert not box.description_allow_html  # shown as text, never parsed as HTML
+    assert "<case>" not in exercise.widget.children[1].value
 
 
 def test_target_scope_sandbox_updates_live_and_shows_clear_errors() -> None:
@@ -259,7 +276,7 @@ def test_sentinel_sandbox_shows_diffs_and_refuses_bad_keys() -> None:
 def test_lone_surrogates_reach_html_as_escapes() -> None:
     sandbox = TargetScopeSandbox()
     sandbox.inputs["rewritten"].value = '["induction", "\\ud800"]'
-    assert "\\ud800 was added" in sandbox.result.value
+    assert "⟨U+D800⟩ was added" in sandbox.result.value
     sandbox.result.value.encode("utf-8")  # a raw surrogate would not encode
 
 

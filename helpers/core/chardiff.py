@@ -14,7 +14,16 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["DiffPiece", "char_diff", "visible", "diff_text", "diff_html", "describe_change"]
+__all__ = [
+    "DiffPiece",
+    "char_diff",
+    "visible",
+    "visible_id",
+    "visible_text",
+    "diff_text",
+    "diff_html",
+    "describe_change",
+]
 
 _SHOWN_AS = {" ": "·", "\t": "→", "\n": "↵", "\r": "␍"}
 
@@ -51,6 +60,70 @@ def visible(text: str) -> str:
         else:
             out.append(f"⟨U+{ord(char):04X}⟩")
     return "".join(out)
+
+
+#: Characters of the notation itself, written as code points inside an ID so the notation stays unambiguous.
+_NOTATION = frozenset("·⟨⟩")
+#: Scripts whose letters look like Latin ones (``а`` U+0430 is not ``a``).
+_CONFUSABLE_SCRIPTS = ("CYRILLIC", "GREEK", "ARMENIAN", "CHEROKEE", "COPTIC", "LISU", "VAI")
+
+
+def _code_point(char: str) -> str:
+    return f"⟨U+{ord(char):04X}⟩"
+
+
+def _shows_as_itself(char: str, *, prose: bool) -> bool:
+    """Whether ``char`` can be shown as itself without looking like another character."""
+    point = ord(char)
+    if 0x21 <= point <= 0x7E:
+        return True
+    if char in _NOTATION:
+        return prose
+    category = unicodedata.category(char)
+    if category[0] not in "LNPS":
+        return False
+    # In prose "…" or "™" is fine; a full-width or compatibility letter never is.
+    prose_symbol = prose and category[0] in "PS" and not 0xFF00 <= point <= 0xFFEF
+    if unicodedata.normalize("NFKC", char) != char and not prose_symbol:
+        return False
+    name = unicodedata.name(char, "")
+    if name.startswith(_CONFUSABLE_SCRIPTS):
+        return False
+    if category[0] == "P":
+        return prose  # a non-ASCII hyphen or quote in an ID looks like the ASCII one
+    if name.startswith("LATIN"):
+        # é (one precomposed character) is fine; ı or ꞵ look like ASCII letters
+        return len(unicodedata.normalize("NFD", char)) > 1
+    return True
+
+
+def visible_id(text: str) -> str:
+    """An ID as one visible, unambiguous string: two different IDs never look the same.
+
+    Spaces become ``·``; invisible, space-like, combining and look-alike characters
+    (and lone surrogates) become ``⟨U+XXXX⟩``. Taught in ``03_sentinel_answer_key.ipynb``
+    ("Seeing a changed answer") and used for every ID the notebooks show.
+
+    >>> visible_id("pay" + chr(0x200B) + "roll"), visible_id("cafe" + chr(0x301) + "-1"), visible_id("café-1")
+    ('pay⟨U+200B⟩roll', 'cafe⟨U+0301⟩-1', 'café-1')
+    >>> visible_id("refresher "), visible_id(chr(0xFF50) + "ayroll"), visible_id(chr(0xD800))
+    ('refresher·', '⟨U+FF50⟩ayroll', '⟨U+D800⟩')
+    """
+    return "".join(
+        "·" if char == " " else char if _shows_as_itself(char, prose=False) else _code_point(char)
+        for char in text
+    )
+
+
+def visible_text(text: str) -> str:
+    """Prose (a title, a reason, a JSON string) with the same notation, spaces kept as spaces.
+
+    >>> visible_text("Both read pay" + chr(0x200B) + "roll, twice")
+    'Both read pay⟨U+200B⟩roll, twice'
+    """
+    return "".join(
+        char if char == " " or _shows_as_itself(char, prose=True) else _code_point(char) for char in text
+    )
 
 
 def char_diff(old: str, new: str) -> list[DiffPiece]:

@@ -9,10 +9,11 @@ evidence is written this way).
 >>> folder = pathlib.Path(tempfile.mkdtemp())
 >>> write_atomically(folder / "a.json", '{"S1": "R"}\\n').read_text()
 '{"S1": "R"}\\n'
->>> write_atomically(folder / "a.json", "again", replace=False)
-Traceback (most recent call last):
-...
-FileExistsError: [Errno 17] File exists: ...
+>>> try:
+...     write_atomically(folder / "a.json", "again", replace=False)
+... except FileExistsError:
+...     print("refused: the file is kept")
+refused: the file is kept
 
 Taught in ``03_sentinel_answer_key.ipynb`` (baselines) and ``04_practice.ipynb`` (progress).
 """

@@ -1,7 +1,7 @@
 """The code-free app: the notebooks served by Voilà on 127.0.0.1, code hidden, widgets live.
 
 ``python3 tasks.py app`` (or ``python -m helpers.publish.app``) starts Voilà on this
-machine only, listing the notebooks; each opens as an app page with its code
+machine only, opening on ``01_start_here.ipynb`` (the notebooks link to each other); each opens as an app page with its code
 cells hidden and its widgets working. It uses the ``offline`` Voilà template in
 ``helpers/publish/app_templates/voila/templates/``: Voilà's own "lab" template minus the icon stylesheets
 it would fetch from a CDN, so the app works with no network. The downloads
@@ -21,10 +21,25 @@ from pathlib import Path
 
 from ..core.paths import project_root
 
-__all__ = ["TEMPLATE", "template_root", "voila_command", "voila_environment", "main"]
+__all__ = [
+    "TEMPLATE",
+    "CULL_IDLE_SECONDS",
+    "CULL_INTERVAL_SECONDS",
+    "template_root",
+    "voila_command",
+    "voila_environment",
+    "main",
+]
 
 #: The Voilà template the app uses (``helpers/publish/app_templates/voila/templates/offline``).
 TEMPLATE = "offline"
+
+#: Kernel culling: a kernel with no page connected (its tab closed) and idle for
+#: ``CULL_IDLE_SECONDS`` ends at the next check, every ``CULL_INTERVAL_SECONDS``, so a
+#: closed page's kernel is gone within ``CULL_IDLE_SECONDS + CULL_INTERVAL_SECONDS`` (15 s).
+#: A page still open keeps its kernel, however long it idles.
+CULL_IDLE_SECONDS = 10
+CULL_INTERVAL_SECONDS = 5
 
 #: Files Voilà may serve besides the rendered notebooks: images, and the downloads.
 _ALLOW = (r".*\.(png|jpg|gif|svg)", r"downloads[/\\][^/\\]+\.(csv|py)")
@@ -46,6 +61,9 @@ def voila_command(notebooks: Path, *, port: int | None = None, open_browser: boo
         f"--VoilaConfiguration.template={TEMPLATE}",
         "--VoilaConfiguration.strip_sources=True",
         "--VoilaConfiguration.show_tracebacks=False",
+        f"--MappingKernelManager.cull_idle_timeout={CULL_IDLE_SECONDS}",
+        f"--MappingKernelManager.cull_interval={CULL_INTERVAL_SECONDS}",
+        "--MappingKernelManager.cull_connected=False",
     ]
     command += [f"--VoilaConfiguration.file_allowlist={pattern}" for pattern in _ALLOW]
     command += [f"--VoilaConfiguration.file_denylist={pattern}" for pattern in _DENY]

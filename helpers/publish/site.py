@@ -61,6 +61,12 @@ _PAGE_CSS = """
 .eic-site-nav { padding: 0.5em 1em; border-bottom: 1px solid #ccc; font-family: sans-serif; }
 .eic-static-widget { border-left: 3px solid #bbb; padding-left: 0.75em; }
 .eic-static-note { font-family: sans-serif; font-size: 90%; color: #555; margin: 0.25em 0; }
+a, a:visited, .jp-RenderedHTMLCommon a, .jp-RenderedHTMLCommon a:visited {
+  color: #0b4f9c !important; text-decoration: underline !important; }
+.highlight .ow, .highlight .nb, .highlight .bp { color: #6a1fb0 !important; }
+.jp-InputPrompt, .jp-OutputPrompt, .jp-InputArea-prompt, .jp-OutputArea-prompt {
+  color: #1f4f82 !important; opacity: 1 !important; }
+:focus-visible { outline: 3px solid #1a5fb4; outline-offset: 2px; }
 details { margin: 0.5em 0; }
 details > summary { cursor: pointer; font-weight: bold; }
 """
@@ -280,7 +286,8 @@ def _index_html(pages: Sequence[SitePage], downloads: Sequence[tuple[str, str]])
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         "<title>Evaluation-integrity checks: the notebooks</title>"
         "<style>body{font-family:sans-serif;max-width:48em;margin:2em auto;padding:0 1em;"
-        "line-height:1.5}code{font-size:90%}li{margin:0.3em 0}</style></head>"
+        "line-height:1.5;color:#1f1f1f}code{font-size:90%}li{margin:0.3em 0}"
+        "a,a:visited{color:#0b4f9c;text-decoration:underline}</style></head>"
         "<body><main>"
         "<h1>Evaluation-integrity checks</h1>"
         "<p>The teaching notebooks as static pages, with the outputs they gave when they were "

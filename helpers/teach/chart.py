@@ -5,6 +5,8 @@ matplotlib is imported only when a chart is drawn. Taught in ``05_check_your_dat
 
 from __future__ import annotations
 
+import base64
+import html
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -13,7 +15,7 @@ from typing import Any
 from ..data.batch import BatchSummary
 from ..data.reports import TOP_LOST, summary_rows
 
-__all__ = ["Chart", "chart_numbers", "outcome_chart"]
+__all__ = ["Chart", "chart_numbers", "chart_img_html", "outcome_chart"]
 
 
 @dataclass(frozen=True)
@@ -29,8 +31,24 @@ class Chart:
     def _repr_png_(self) -> bytes:
         return self.png
 
+    def _repr_html_(self) -> str:
+        return chart_img_html(self)
+
     def __repr__(self) -> str:
         return self.text
+
+
+def chart_img_html(chart: Chart) -> str:
+    """The chart as an ``<img>`` whose alt text is every number it draws (WCAG 1.1.1).
+
+    Taught in ``05_check_your_data.ipynb``.
+    """
+    alt = "Bar chart. " + "; ".join(line.strip() for line in chart.text.splitlines() if line.strip())
+    data = base64.b64encode(chart.png).decode("ascii")
+    alt_text = html.escape(_plain_label(alt), quote=True)
+    return (
+        f'<img class="eic-chart" src="data:image/png;base64,{data}" alt="{alt_text}" style="max-width:100%">'
+    )
 
 
 def chart_numbers(summary: BatchSummary) -> str:

@@ -138,8 +138,11 @@ class Progress:
         return self.done == self.total
 
     def percent(self) -> int:
-        """Correct checks as a whole percentage of checks so far, rounded down (0 before any)."""
-        return self.correct * 100 // self.done if self.done else 0
+        """Correct checks as a whole percentage of checks so far, rounded half up (0 before any).
+
+        2 of 3 is 67%, not 66%.
+        """
+        return (self.correct * 200 + self.done) // (2 * self.done) if self.done else 0
 
     def score_line(self) -> str:
         """A one-line running score, e.g. ``Score: 3 of 4 correct (75%) · 4 of 38 cases done``."""

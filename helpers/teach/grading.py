@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.chardiff import diff_text
+from ..core.chardiff import diff_text, visible_id, visible_text
 from ..core.ordering import sorted_ids
 from .cases import Case
 
@@ -132,6 +132,11 @@ def _key(value: Any) -> dict[str, str]:
     return dict(value) if isinstance(value, Mapping) else {}
 
 
+def _v(case_id: str) -> str:
+    """An ID as feedback shows it: look-alikes told apart (``pay⟨U+200B⟩roll``)."""
+    return visible_id(case_id)
+
+
 def _fold(text: str) -> str:
     return "".join(text.split()).casefold()
 
@@ -177,7 +182,7 @@ def _grade_target_scope(case: Case, expected: Mapping[str, Any], answer: Answer)
     mistakes: list[Feedback] = []
     if "held" in expected:
         if not answer.hold:
-            pending = ", ".join(expected["unresolved"])
+            pending = ", ".join(visible_text(u) for u in expected["unresolved"])
             mistakes.append(
                 Feedback(
                     "held",
@@ -209,8 +214,8 @@ def _grade_target_scope(case: Case, expected: Mapping[str, Any], answer: Answer)
                 Feedback(
                     "missing",
                     target,
-                    f"{target} is in the original, and the rewrite has {near} instead: IDs compare "
-                    f"exactly, so a change of case or spacing makes a different ID and {target} is missing",
+                    f"{_v(target)} is in the original, and the rewrite has {_v(near)} instead: IDs compare "
+                    f"exactly, so a change of case or spacing makes a different ID and {_v(target)} is missing",
                     "ts-exact-ids",
                 )
             )
@@ -219,23 +224,25 @@ def _grade_target_scope(case: Case, expected: Mapping[str, Any], answer: Answer)
                 Feedback(
                     "missing",
                     target,
-                    f"{target} is in the original but not in the rewrite, so it is missing: a lost "
+                    f"{_v(target)} is in the original but not in the rewrite, so it is missing: a lost "
                     "target narrows what the search compares",
                     "ts-empty" if not rewritten else "ts-lost",
                 )
             )
     for target in sorted_ids(answer.missing - set(expected["missing"])):
         if target in before and target in after:
-            message = f"{phrase}: {target} is in both lists, so it is not missing"
+            message = f"{phrase}: {_v(target)} is in both lists, so it is not missing"
             mistakes.append(Feedback("missing", target, message, rule))
         else:
+            near = _near_match(target, before)
+            hint = f"; it only looks like {_v(near)}, a different ID" if near is not None else ""
             mistakes.append(
                 Feedback(
                     "missing",
                     target,
-                    f"{target} was never in the original: a target only the rewrite has is added, "
-                    "not missing",
-                    "ts-added",
+                    f"{_v(target)} was never in the original: a target only the rewrite has is added, "
+                    f"not missing{hint}",
+                    "ts-exact-ids" if near is not None else "ts-added",
                 )
             )
     for target in sorted_ids(set(expected["added"]) - answer.second):
@@ -245,8 +252,8 @@ def _grade_target_scope(case: Case, expected: Mapping[str, Any], answer: Answer)
                 Feedback(
                     "added",
                     target,
-                    f"{target} looks like {near} from the original, but IDs compare exactly: a change "
-                    f"of case or spacing makes a different ID, so {target} was added",
+                    f"{_v(target)} looks like {_v(near)} from the original, but IDs compare exactly: a change "
+                    f"of case or spacing makes a different ID, so {_v(target)} was added",
                     "ts-exact-ids",
                 )
             )
@@ -255,22 +262,25 @@ def _grade_target_scope(case: Case, expected: Mapping[str, Any], answer: Answer)
                 Feedback(
                     "added",
                     target,
-                    f"{target} was added: an added target changes retrieval scope even when every "
+                    f"{_v(target)} was added: an added target changes retrieval scope even when every "
                     "original survives",
                     "ts-empty" if not original else "ts-added",
                 )
             )
     for target in sorted_ids(answer.second - set(expected["added"])):
         if target in before and target in after:
-            message = f"{phrase}: {target} is in both lists, so it was not added"
+            message = f"{phrase}: {_v(target)} is in both lists, so it was not added"
             mistakes.append(Feedback("added", target, message, rule))
         else:
+            near = _near_match(target, after)
+            hint = f"; it only looks like {_v(near)}, a different ID" if near is not None else ""
             mistakes.append(
                 Feedback(
                     "added",
                     target,
-                    f"{target} is in the original and not the rewrite: that makes it missing, not added",
-                    "ts-lost",
+                    f"{_v(target)} is in the original and not the rewrite: that makes it missing, "
+                    f"not added{hint}",
+                    "ts-exact-ids" if near is not None else "ts-lost",
                 )
             )
     mistakes.extend(
@@ -361,7 +371,7 @@ def _grade_sentinels(case: Case, expected: Mapping[str, Any], answer: Answer) ->
             Feedback(
                 "missing",
                 sentinel,
-                f"{sentinel} is a sentinel in the baseline but absent from the proposed key, so it is "
+                f"{_v(sentinel)} is a sentinel in the baseline but absent from the proposed key, so it is "
                 "missing: an integrity gap, not a model's wrong answer",
                 "sk-all-missing" if all_gone else "sk-missing",
             )
@@ -375,7 +385,7 @@ def _grade_sentinels(case: Case, expected: Mapping[str, Any], answer: Answer) ->
             Feedback(
                 "changed",
                 sentinel,
-                f"{sentinel}'s answer changed ({diff_text(old, new)}): {phrase}",
+                f"{_v(sentinel)}'s answer changed ({diff_text(old, new)}): {phrase}",
                 rule,
             )
         )
@@ -404,30 +414,32 @@ def _wrongly_marked(
     case_id: str, field_name: str, baseline: Mapping[str, str], proposed: Mapping[str, str]
 ) -> Feedback:
     if case_id not in baseline:
+        near = _near_match(case_id, set(baseline))
+        hint = f"; it only looks like the sentinel {_v(near)}, a different ID" if near is not None else ""
         return Feedback(
             field_name,
             case_id,
-            f"an extra non-sentinel case is allowed: {case_id} is not in the baseline, so it is "
-            f"never {field_name}",
+            f"an extra non-sentinel case is allowed: {_v(case_id)} is not in the baseline, so it is "
+            f"never {field_name}{hint}",
             "sk-new-case",
         )
     if case_id not in proposed:
         return Feedback(
             field_name,
             case_id,
-            f"{case_id} is absent from the proposed key, so it is missing, not changed",
+            f"{_v(case_id)} is absent from the proposed key, so it is missing, not changed",
             "sk-missing",
         )
     if baseline[case_id] != proposed[case_id]:
         return Feedback(
             field_name,
             case_id,
-            f"{case_id} is still in the proposed key with a different answer: that is changed, not missing",
+            f"{_v(case_id)} is still in the proposed key with a different answer: that is changed, not missing",
             "sk-changed",
         )
     return Feedback(
         field_name,
         case_id,
-        f"{case_id} is present with its answer unchanged, so it is neither missing nor changed",
+        f"{_v(case_id)} is present with its answer unchanged, so it is neither missing nor changed",
         "sk-changed",
     )

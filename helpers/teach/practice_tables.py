@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from ..core.checks import CHECK_TITLES, require_check_name
 from .drill import Progress, rule_scores
 from .practice_cases import PracticeCase
-from .render import HtmlBlock, esc
+from .render import HtmlBlock, esc, esc_id, scroll_region
 from .rules import Rule
 
 __all__ = ["coverage", "coverage_table", "rules_table", "summary"]
@@ -35,11 +35,13 @@ def coverage_table(rules: Sequence[Rule], cases: Sequence[PracticeCase], check: 
     rules = [rule for rule in rules if rule.check == check]
     cases = [case for case in cases if case.check == check]
     covered = coverage(rules, cases)
-    head = "".join(f'<th title="{esc(rule.statement)}"><code>{esc(rule.id)}</code></th>' for rule in rules)
+    head = "".join(
+        f'<th title="{esc(rule.statement)}"><code class="eic-id">{esc(rule.id)}</code></th>' for rule in rules
+    )
     rows = []
     for case in cases:
         cells = "".join(f"<td>{'●' if rule.id in case.rules else ''}</td>" for rule in rules)
-        rows.append(f"<tr><th><code>{esc(case.id)}</code></th>{cells}</tr>")
+        rows.append(f'<tr><th scope="row"><code class="eic-id">{esc_id(case.id)}</code></th>{cells}</tr>')
     counts = "".join(f"<td><b>{len(covered[rule.id])}</b></td>" for rule in rules)
     html = (
         f'<table class="eic-coverage"><thead><tr><th>{esc(CHECK_TITLES[check])}: case</th>{head}</tr></thead>'
@@ -49,7 +51,9 @@ def coverage_table(rules: Sequence[Rule], cases: Sequence[PracticeCase], check: 
     for rule in rules:
         ids = ", ".join(case.id for case in covered[rule.id]) or "(none)"
         text.append(f"{rule.id} ({len(covered[rule.id])}): {ids}")
-    return HtmlBlock(html, "\n".join(text))
+    return HtmlBlock(
+        scroll_region(html, f"{CHECK_TITLES[check]}: which case practises which rule"), "\n".join(text)
+    )
 
 
 def rules_table(rules: Sequence[Rule]) -> HtmlBlock:
@@ -60,7 +64,7 @@ def rules_table(rules: Sequence[Rule]) -> HtmlBlock:
     rows, text = [], []
     for rule in rules:
         rows.append(
-            f"<tr><td><code>{esc(rule.id)}</code></td><td>{esc(rule.statement)}</td>"
+            f"<tr><td><code class='eic-id'>{esc(rule.id)}</code></td><td>{esc(rule.statement)}</td>"
             f'<td><a href="{esc(rule.href)}">{esc(rule.pointer)}</a></td></tr>'
         )
         text.append(f"{rule.id}: {rule.statement}\n  taught in {rule.pointer}")
@@ -97,7 +101,7 @@ def summary(progress: Progress, cases: Iterable[PracticeCase], rules: Sequence[R
                 f"<code>{esc(by_key[key].id)}</code> {esc(by_key[key].title)}" for key in score.missed_in
             )
             html.append(
-                f"<tr><td><code>{esc(score.rule.id)}</code><br>{esc(score.rule.statement)}</td>"
+                f"<tr><td><code class='eic-id'>{esc(score.rule.id)}</code><br>{esc(score.rule.statement)}</td>"
                 f'<td>{where}</td><td><a href="{esc(score.rule.href)}">{esc(score.rule.pointer)}</a></td></tr>'
             )
             text.append(f"- {score.rule.id}: {score.rule.statement}")
@@ -111,7 +115,7 @@ def summary(progress: Progress, cases: Iterable[PracticeCase], rules: Sequence[R
     text.append("Every rule (cases, right, missed):")
     for score in scores:
         html.append(
-            f"<tr><td><code>{esc(score.rule.id)}</code></td><td>{score.seen}</td>"
+            f"<tr><td><code class='eic-id'>{esc(score.rule.id)}</code></td><td>{score.seen}</td>"
             f"<td>{score.right}</td><td>{score.missed}</td></tr>"
         )
         text.append(f"  {score.rule.id}: {score.seen}, {score.right}, {score.missed}")

@@ -8,11 +8,14 @@ No widgets here. Taught in ``01_start_here.ipynb``; used by every notebook.
 
 from __future__ import annotations
 
+import dataclasses
 import html
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.chardiff import visible_id, visible_text
 from ..core.checks import run_check
 from ..core.errors import CheckInputError, escape_surrogates
 from ..core.explain import explain
@@ -21,7 +24,12 @@ from .cases import Case
 
 __all__ = [
     "HtmlBlock",
+    "STYLE",
     "esc",
+    "esc_id",
+    "block_html",
+    "scroll_region",
+    "display_json",
     "json_html",
     "cases_table",
     "supplied_input",
@@ -32,13 +40,56 @@ __all__ = [
     "error_html",
     "feedback_html",
     "REVEAL_SUMMARY",
+    "HIDE_SUMMARY",
     "check_block",
     "run_cases",
     "parse_block",
+    "result_block",
+    "queries_block",
 ]
 
 #: The label of every worked-answer reveal, widget button and ``<details>`` alike.
 REVEAL_SUMMARY = "Show the worked answer"
+#: The widget's reveal button once the answer shows: it hides it again.
+HIDE_SUMMARY = "Hide the worked answer"
+
+#: Text colours used on white, each at least 4.5:1 (WCAG 2.1 AA).
+_TEXT = "#1f1f1f"
+_RIGHT = "#0b6b2b"
+_WRONG = "#a00000"
+
+#: The one style sheet of the project's HTML and widgets (outputs carry ``eic-block``,
+#: widgets ``eic-w``): left-aligned readable tables, JSON that wraps between tokens,
+#: IDs that never break, a visible focus ring, visually hidden screen-reader text, and
+#: the static ``<details>`` reveal hidden wherever a live widget shows the same case.
+STYLE = (
+    "<style>"
+    ".eic-block,.eic-w{color:" + _TEXT + "}"
+    ".eic-block table{border-collapse:collapse;width:auto;max-width:100%;table-layout:auto;margin:0.4em 0}"
+    ".eic-block th,.eic-block td,.eic-w th,.eic-w td,"
+    ".jp-RenderedHTMLCommon .eic-block th,.jp-RenderedHTMLCommon .eic-block td"
+    "{text-align:left;vertical-align:top;padding:0.3em 0.7em;border-bottom:1px solid #d0d0d0}"
+    ".eic-block code,.eic-w code{white-space:pre-wrap}"
+    ".eic-block code.eic-id,.eic-w code.eic-id{white-space:nowrap}"
+    ".eic-block pre.eic-json,.eic-w pre.eic-json{white-space:pre-wrap;word-break:normal;"
+    "overflow-wrap:normal;margin:0.2em 0;padding:0.2em 0.4em;background:#f5f5f5;color:" + _TEXT + "}"
+    ".eic-block td.eic-reason{min-width:16em}"
+    ".eic-scroll{overflow-x:auto;max-width:100%}"
+    ".eic-block td.eic-json-cell{min-width:14em}"
+    ".eic-sr{position:absolute!important;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;"
+    "clip:rect(0 0 0 0);white-space:nowrap;border:0}"
+    ".eic-w :focus-visible,.eic-block :focus-visible,.eic-w .jupyter-button:focus-visible,"
+    ".eic-w input:focus-visible,.eic-w textarea:focus-visible,.eic-block summary:focus-visible"
+    "{outline:3px solid #1a5fb4!important;outline-offset:2px!important;box-shadow:0 0 0 5px #fff!important}"
+    ".eic-correct{color:" + _RIGHT + ";border-left:4px solid " + _RIGHT + ";padding-left:0.5em}"
+    ".eic-wrong{color:" + _WRONG + ";border-left:4px solid " + _WRONG + ";padding-left:0.5em}"
+    ".eic-error{color:" + _WRONG + "}"
+    ".jp-Notebook:has(.eic-exercise) .eic-static-reveal,"
+    "body[data-voila]:has(.eic-exercise) .eic-static-reveal{display:none}"
+    "</style>"
+)
+
+_IGNORE_MATHS = "mathjax_ignore tex2jax_ignore"
 
 
 def esc(text: Any) -> str:
@@ -46,29 +97,70 @@ def esc(text: Any) -> str:
     return html.escape(escape_surrogates(str(text)), quote=True)
 
 
+def esc_id(text: str) -> str:
+    """An ID for HTML: in the visible notation (:func:`~helpers.core.chardiff.visible_id`), escaped."""
+    return html.escape(visible_id(text), quote=True)
+
+
+def _prose(text: Any) -> str:
+    """A title, decision or reason for HTML: invisible characters shown, escaped."""
+    return html.escape(visible_text(str(text)), quote=True)
+
+
+def block_html(inner: str) -> str:
+    """``inner`` in the project's output frame: its style sheet, and never typeset as maths.
+
+    Used for every HTML output, so an ID such as ``$x^2$`` shows literally.
+    """
+    return f'{STYLE}<div class="eic-block {_IGNORE_MATHS}">{inner}</div>'
+
+
+def scroll_region(inner: str, label: str) -> str:
+    """A wide table in its own keyboard-scrollable region, so nothing is cut off or unreachable."""
+    return f'<div class="eic-scroll" role="region" tabindex="0" aria-label="{esc(label)}">{inner}</div>'
+
+
 @dataclass(frozen=True)
 class HtmlBlock:
-    """A block that shows as HTML in Jupyter and as ``text`` in plain contexts."""
+    """A block that shows as HTML in Jupyter and as ``text`` in plain contexts.
+
+    Both are safe to send: a lone surrogate shows as its ``\\udXXX`` escape.
+    """
 
     html: str
     text: str
 
     def _repr_html_(self) -> str:
-        return self.html
+        return block_html(escape_surrogates(self.html))
 
     def __repr__(self) -> str:
-        return self.text
+        return escape_surrogates(self.text)
+
+
+def display_json(value: Any) -> str:
+    """Compact JSON as the notebooks show it: invisible and look-alike characters as ``⟨U+XXXX⟩``."""
+    return visible_text(dumps_compact(value))
+
+
+def _json_inner(value: Any) -> str:
+    """:func:`display_json` as escaped HTML that may wrap after a comma, never inside a token."""
+    if isinstance(value, Mapping):
+        items = (f"{esc(display_json(str(key)))}:{_json_inner(item)}" for key, item in value.items())
+        return "{" + ",<wbr>".join(items) + "}"
+    if isinstance(value, list | tuple):
+        return "[" + ",<wbr>".join(_json_inner(item) for item in value) + "]"
+    return esc(display_json(value))
 
 
 def json_html(value: Any) -> str:
-    """Compact JSON in a ``<pre>`` block, escaped."""
-    return f'<pre class="eic-json">{esc(dumps_compact(value))}</pre>'
+    """Compact JSON in a ``<pre>`` block, escaped, in the visible notation; wraps between items."""
+    return f'<pre class="eic-json">{_json_inner(value)}</pre>'
 
 
 def cases_table(cases: Sequence[Case]) -> HtmlBlock:
     """The cases as a table: case, supplied input, expected output, decision and reason."""
     head = "".join(
-        f"<th>{name}</th>"
+        f'<th scope="col">{name}</th>'
         for name in ("Case", "Supplied input", "Expected structured output", "Decision and reason")
     )
     rows = []
@@ -76,26 +168,46 @@ def cases_table(cases: Sequence[Case]) -> HtmlBlock:
     for case in cases:
         rows.append(
             "<tr>"
-            f"<td><b>{esc(case.title)}</b><br><code>{esc(case.id)}</code></td>"
-            f"<td><code>{esc(case.input_json)}</code></td>"
-            f"<td><code>{esc(case.expected_json)}</code></td>"
-            f"<td><b>{esc(case.decision)}.</b> {esc(case.reason)}</td>"
+            f'<th scope="row"><b>{_prose(case.title)}</b><br><code class="eic-id">{esc_id(case.id)}</code></th>'
+            f'<td class="eic-json-cell">{json_html(case.input)}</td>'
+            f'<td class="eic-json-cell">{json_html(case.expected)}</td>'
+            f'<td class="eic-reason"><b>{_prose(case.decision)}.</b> {_prose(case.reason)}</td>'
             "</tr>"
         )
         text_rows.append(
-            f"{case.id}: {case.title}\n  input:    {case.input_json}\n"
-            f"  expected: {case.expected_json}\n  {case.decision}. {case.reason}"
+            f"{visible_id(case.id)}: {visible_text(case.title)}\n  input:    {display_json(case.input)}\n"
+            f"  expected: {display_json(case.expected)}\n  {visible_text(case.decision)}. "
+            f"{visible_text(case.reason)}"
         )
     table = f'<table class="eic-cases"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
-    return HtmlBlock(table, "\n".join(text_rows))
+    return HtmlBlock(scroll_region(table, "The cases"), "\n".join(text_rows))
 
 
 def supplied_input(case: Case) -> HtmlBlock:
-    """The case's supplied input as compact JSON."""
+    """The case's supplied input as compact JSON, invisible characters shown."""
     return HtmlBlock(
-        f"<p><b>Supplied input</b> for <code>{esc(case.id)}</code>:</p>{json_html(case.input)}",
-        f"Supplied input for {case.id}:\n{case.input_json}",
+        f'<p><b>Supplied input</b> for <code class="eic-id">{esc_id(case.id)}</code>:</p>'
+        f"{json_html(case.input)}{_query_html(case.input)}",
+        f"Supplied input for {visible_id(case.id)}:\n{display_json(case.input)}{_query_text(case.input)}",
     )
+
+
+def _queries(record: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The wordings a target-scope input carries: the original query and the rewritten one."""
+    found = []
+    for key, label in (("query", "Original query"), ("rewritten_query", "Rewritten query")):
+        if isinstance(record.get(key), str):
+            found.append((label, record[key]))
+    return found
+
+
+def _query_html(record: Mapping[str, Any]) -> str:
+    items = "".join(f"<li><b>{label}:</b> {_prose(text)}</li>" for label, text in _queries(record))
+    return f'<ul class="eic-queries">{items}</ul>' if items else ""
+
+
+def _query_text(record: Mapping[str, Any]) -> str:
+    return "".join(f"\n{label}: {visible_text(text)}" for label, text in _queries(record))
 
 
 def reveal_html(case: Case) -> str:
@@ -103,64 +215,119 @@ def reveal_html(case: Case) -> str:
     return (
         '<div class="eic-reveal">'
         f"<p><b>Expected structured output</b></p>{json_html(case.expected)}"
-        f"<p><b>Decision:</b> {esc(case.decision)}.</p>"
-        f"<p><b>Reason:</b> {esc(case.reason)}</p>"
+        f"<p><b>Decision:</b> {_prose(case.decision)}.</p>"
+        f"<p><b>Reason:</b> {_prose(case.reason)}</p>"
         "</div>"
     )
 
 
+#: Shown above the kernel-free reveal; a live notebook hides both (it has the widget's button).
+STATIC_NOTE = (
+    "No kernel? The worked answer is in the block below; open it once you have an answer of your own."
+)
+
+
 def details_html(case: Case) -> str:
-    """The kernel-free reveal: a collapsed ``<details>`` block holding :func:`reveal_html`."""
-    return f"<details><summary>{REVEAL_SUMMARY}</summary>{reveal_html(case)}</details>"
+    """The kernel-free reveal: a collapsed ``<details>`` block holding :func:`reveal_html`.
+
+    It sits in an ``eic-static-reveal`` frame, hidden where the live widget shows the case.
+    """
+    return (
+        f'<div class="eic-static-reveal"><p class="eic-static-hint">{STATIC_NOTE}</p>'
+        f"<details><summary>{REVEAL_SUMMARY}</summary>{reveal_html(case)}</details></div>"
+    )
 
 
 def worked_answer(case: Case) -> HtmlBlock:
     """The ``<details>`` reveal as a displayable block; plain text shows the same answer."""
     return HtmlBlock(
         details_html(case),
-        f"{REVEAL_SUMMARY} ({case.id}):\n{case.expected_json}\n"
-        f"Decision: {case.decision}.\nReason: {case.reason}",
+        f"{REVEAL_SUMMARY} ({visible_id(case.id)}):\n{display_json(case.expected)}\n"
+        f"Decision: {visible_text(case.decision)}.\nReason: {visible_text(case.reason)}",
     )
 
 
 def lines_html(lines: Iterable[str], *, css: str = "eic-lines") -> str:
-    """A list of sentences as an escaped ``<ul>``."""
-    items = "".join(f"<li>{esc(line)}</li>" for line in lines)
+    """A list of sentences as an escaped ``<ul>``, invisible characters shown."""
+    items = "".join(f"<li>{_prose(line)}</li>" for line in lines)
     return f'<ul class="{css}">{items}</ul>'
 
 
 def error_html(exc: CheckInputError) -> str:
-    """A clear error message for the widgets, never a traceback."""
-    return f'<div class="eic-error" style="color:#a00"><b>Cannot check this input:</b> {esc(exc)}</div>'
+    """A clear error message for the widgets, never a traceback; announced to screen readers."""
+    return f'<div class="eic-error" role="alert"><b>Cannot check this input:</b> {_prose(exc)}</div>'
 
 
 def feedback_html(correct: bool, mistakes: Sequence[tuple[str, str]]) -> str:
-    """Grading feedback: a verdict, then one line per ``(field, message)`` mistake."""
+    """Grading feedback: a verdict, then one line per ``(field, message)`` mistake.
+
+    The verdict is in words and a symbol, never colour alone, and it is announced
+    (``role="status"``) when it appears.
+    """
+    live = 'role="status" aria-live="polite" aria-atomic="true"'
     if correct:
-        return '<div class="eic-feedback eic-correct"><b>✔ Fully correct.</b> Every field and every ID is right.</div>'
-    items = "".join(f"<li><b>{esc(field)}</b>: {esc(message)}</li>" for field, message in mistakes)
+        return (
+            f'<div class="eic-feedback eic-correct" {live}><b>✔ Fully correct.</b> '
+            "Every field and every ID is right.</div>"
+        )
+    items = "".join(f"<li><b>{esc(field)}</b>: {_prose(message)}</li>" for field, message in mistakes)
     count = len(mistakes)
     noun = "thing" if count == 1 else "things"
     return (
-        f'<div class="eic-feedback eic-wrong"><b>✘ Not yet: {count} {noun} to fix.</b><ul>{items}</ul></div>'
+        f'<div class="eic-feedback eic-wrong" {live}><b>✘ Not yet: {count} {noun} to fix.</b>'
+        f"<ul>{items}</ul></div>"
     )
 
 
-def check_block(check: str, record: Mapping[str, Any]) -> HtmlBlock:
-    """Run ``check`` on one input object and show the output and its explanation.
+def _record_ids(check: str, record: Mapping[str, Any]) -> list[str]:
+    """Every string ID in a check's input, longest first (for :func:`_show_ids`)."""
+    found: set[str] = set()
+    if check == "target-scope":
+        for name in ("original", "rewritten"):
+            value = record.get(name)
+            if isinstance(value, list):
+                found.update(v for v in value if isinstance(v, str))
+    else:
+        for name in ("baseline", "proposed"):
+            value = record.get(name)
+            if isinstance(value, Mapping):
+                found.update(k for k in value if isinstance(k, str))
+    return sorted((i for i in found if i and visible_id(i) != i), key=len, reverse=True)
 
-    Bad input shows the helper's clear error instead. Used by the sandboxes and
-    taught in ``02_target_scope.ipynb`` and ``03_sentinel_answer_key.ipynb``.
+
+def _show_ids(line: str, ids: Sequence[str]) -> str:
+    """``line`` with each of ``ids`` written in the visible notation."""
+    if not ids:
+        return line
+    pattern = re.compile("|".join(re.escape(i) for i in ids))
+    return pattern.sub(lambda match: visible_id(match.group()), line)
+
+
+def check_block(check: str, record: Mapping[str, Any], *, show_input: bool = True) -> HtmlBlock:
+    """Run ``check`` on one input object: the input, the output and its explanation, as JSON.
+
+    Bad input shows the helper's clear error instead, still beside its input.
+    Used by the sandboxes (``show_input=False``: the text areas show it) and taught in
+    ``02_target_scope.ipynb`` and ``03_sentinel_answer_key.ipynb``.
     """
+    shown = (
+        (f"<p><b>Input</b></p>{json_html(record)}{_query_html(record)}", f"input:  {display_json(record)}")
+        if show_input
+        else ("", "")
+    )
     try:
         result = run_check(check, record)
     except CheckInputError as exc:
-        return HtmlBlock(error_html(exc), f"Cannot check this input: {exc}")
-    lines = explain(check, record, result)
+        text = f"Cannot check this input: {visible_text(str(exc))}"
+        return HtmlBlock(shown[0] + error_html(exc), "\n".join(filter(None, [shown[1], text])))
+    ids = _record_ids(check, record)
+    lines = [_show_ids(line, ids) for line in explain(check, record, result)]
     output = result.as_dict()
+    label = "<p><b>Output</b></p>" if show_input else ""
+    out_text = f"output: {display_json(output)}" if show_input else display_json(output)
     return HtmlBlock(
-        json_html(output) + lines_html(lines),
-        "\n".join([dumps_compact(output), *(f"- {line}" for line in lines)]),
+        shown[0] + label + json_html(output) + lines_html(lines),
+        "\n".join([*filter(None, [shown[1]]), out_text, *(f"- {visible_text(line)}" for line in lines)]),
     )
 
 
@@ -172,23 +339,70 @@ def run_cases(cases: Sequence[Case]) -> HtmlBlock:
         agrees = actual == case.expected and list(actual) == list(case.expected)
         verdict = "✔ matches the worked answer" if agrees else "✘ differs from the worked answer"
         rows.append(
-            f"<tr><td><code>{esc(case.id)}</code></td><td>{json_html(actual)}</td><td>{verdict}</td></tr>"
+            f'<tr><th scope="row"><code class="eic-id">{esc_id(case.id)}</code></th>'
+            f'<td class="eic-json-cell">{json_html(actual)}</td><td>{verdict}</td></tr>'
         )
-        text.append(f"{case.id}: {dumps_compact(actual)}  {verdict}")
+        text.append(f"{visible_id(case.id)}: {display_json(actual)}  {verdict}")
     table = (
-        '<table class="eic-results"><thead><tr><th>Case</th><th>Output from the helper</th>'
-        f"<th>Check</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
+        '<table class="eic-results"><thead><tr><th scope="col">Case</th>'
+        '<th scope="col">Output from the helper</th>'
+        f'<th scope="col">Check</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
     )
     return HtmlBlock(table, "\n".join(text))
 
 
 def parse_block(text: str, *, source: str) -> HtmlBlock:
-    """Read ``text`` as strict JSON and show the value, or the clear error naming ``source``.
+    """Read ``text`` as strict JSON and show the input and the value, or the clear error naming ``source``.
 
     Taught in ``01_start_here.ipynb`` ("When the input is wrong").
     """
+    shown = f'<p><b>Input</b> ({esc(source)})</p><pre class="eic-json">{_prose(text)}</pre>'
     try:
         value = loads_strict(text, source=source)
     except CheckInputError as exc:
-        return HtmlBlock(error_html(exc), f"Cannot check this input: {exc}")
-    return HtmlBlock(json_html(value), dumps_compact(value))
+        return HtmlBlock(
+            shown + error_html(exc),
+            f"input:  {visible_text(text)}\nCannot check this input: {visible_text(str(exc))}",
+        )
+    return HtmlBlock(shown + json_html(value), f"input:  {visible_text(text)}\n{display_json(value)}")
+
+
+def _plain_data(value: Any) -> Any:
+    """``value`` as JSON-ready data: a dataclass as its fields, a tuple or set as a list."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain_data(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, Mapping):
+        return {str(key): _plain_data(item) for key, item in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [_plain_data(item) for item in value]
+    return value
+
+
+def result_block(value: Any, *, given: Mapping[str, Any] | None = None) -> HtmlBlock:
+    """A helper's result as JSON (``true``, not ``True``), with the input beside it when ``given``.
+
+    So a result reads the same with its code hidden (the app) as in a notebook.
+    Taught in ``02_target_scope.ipynb`` and ``03_sentinel_answer_key.ipynb``.
+    """
+    data = _plain_data(value)
+    if given is None:
+        return HtmlBlock(json_html(data), display_json(data))
+    return HtmlBlock(
+        f"<p><b>Input</b></p>{json_html(given)}<p><b>Output</b></p>{json_html(data)}",
+        f"input:  {display_json(given)}\noutput: {display_json(data)}",
+    )
+
+
+def queries_block(*, original: str, rewritten: str) -> HtmlBlock:
+    """The original and the rewritten wording of a query, side by side.
+
+    Taught in ``02_target_scope.ipynb`` ("A pass covers only the declared targets").
+    """
+    rows = "".join(
+        f'<tr><th scope="row">{label}</th><td>{_prose(text)}</td></tr>'
+        for label, text in (("Original query", original), ("Rewritten query", rewritten))
+    )
+    return HtmlBlock(
+        f'<table class="eic-queries">{rows}</table>',
+        f"Original query:  {visible_text(original)}\nRewritten query: {visible_text(rewritten)}",
+    )

@@ -23,8 +23,8 @@ def summary_table(summary: BatchSummary) -> HtmlBlock:
     indent = ' style="padding-left:2em"'
     rows = "".join(
         f"<tr><td{indent if indented else ''}>{esc(label)}</td>"
-        f'<td style="text-align:right">{count}</td>'
-        f'<td style="text-align:right">{"" if indented else percent(count, summary.records)}</td></tr>'
+        f"<td>{count}</td>"
+        f"<td>{'' if indented else percent(count, summary.records)}</td></tr>"
         for label, count, indented in summary_rows(summary)
     )
     title = f"{CHECK_TITLES[summary.check]}: {summary.source}"
@@ -76,6 +76,10 @@ def key_check_table(check: KeyCheck, *, limit: int = 20) -> HtmlBlock:
     """
     text = key_check_text(check, limit=limit)
     lines = text.rstrip("\n").split("\n")
-    items = "".join(f"<li><code>{esc(line)}</code></li>" for line in lines[1:])
-    html = f'<div class="eic-summary"><p><b>{esc(lines[0])}</b></p><ul>{items}</ul></div>'
+    rows = "".join(f"<tr><td><code>{esc(line.strip())}</code></td></tr>" for line in lines[1:])
+    html = (
+        f'<div class="eic-summary"><p><b>{esc(lines[0])}</b></p>'
+        '<table class="eic-results"><thead><tr><th scope="col">Finding</th></tr></thead>'
+        f"<tbody>{rows}</tbody></table></div>"
+    )
     return HtmlBlock(html, text.rstrip("\n"))

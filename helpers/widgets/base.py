@@ -1,17 +1,36 @@
-"""What every widget of the project shares: the text picture, and the layout of its controls.
+"""What every widget of the project shares: the text picture, the style, and the layout of its controls.
 
 ipywidgets' own text repr is cut at 110 characters, so each widget shows a full
 plain-text picture of its controls instead (:meth:`TextPicture.describe`); strict
-nbval compares it, and a static page shows it. Taught in ``01_start_here.ipynb``.
+nbval compares it, and a static page shows it. Every widget root carries the
+``eic-w`` class and the project's one style sheet (:data:`helpers.teach.render.STYLE`):
+readable tables, a visible focus ring, and the static reveal hidden while the
+widget is live. Taught in ``01_start_here.ipynb``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import ipywidgets as w
 
-__all__ = ["TextPicture", "auto_layout", "button"]
+from ..core.chardiff import visible_id
+from ..core.errors import escape_surrogates
+from ..teach.render import STYLE, esc, esc_id
+
+__all__ = [
+    "TextPicture",
+    "auto_layout",
+    "button",
+    "frame",
+    "id_checkbox",
+    "wrap_row",
+    "html",
+    "wide_style",
+]
+
+_IGNORE_MATHS = "mathjax_ignore tex2jax_ignore"
 
 
 def auto_layout() -> w.Layout:
@@ -19,11 +38,71 @@ def auto_layout() -> w.Layout:
     return w.Layout(width="auto")
 
 
+def wide_style() -> dict[str, str]:
+    """A description as wide as its text (ipywidgets cuts descriptions at about 8 characters)."""
+    return {"description_width": "initial"}
+
+
 def button(description: str, css: str, **kwargs: Any) -> w.Button:
     """A button whose label is never cut short, with a CSS class for sturdy selectors."""
-    made = w.Button(description=description, layout=auto_layout(), **kwargs)
+    layout = kwargs.pop("layout", None) or w.Layout(width="auto", min_width="max-content")
+    made = w.Button(description=description, layout=layout, **kwargs)
     made.add_class(css)
     return made
+
+
+def html(value: str = "", css: str | None = None) -> w.HTML:
+    """An HTML widget whose content is never typeset as maths (an ID like ``$x^2$`` stays literal)."""
+    made = w.HTML(value=wrap_html(value))
+    if css:
+        made.add_class(css)
+    return made
+
+
+def wrap_html(value: str) -> str:
+    """``value`` framed so MathJax leaves it alone; empty stays empty."""
+    return f'<div class="{_IGNORE_MATHS}">{value}</div>' if value else ""
+
+
+#: Text MathJax would read as maths in a plain widget label.
+_MATHS_DELIMITERS = ("$", "\\(", "\\[")
+
+
+def id_checkbox(case_id: str, field: str) -> w.Checkbox:
+    """A checkbox labelled "field: ID", the ID in the visible notation: a name that makes sense alone.
+
+    The label is plain text (it is also the checkbox's accessible name and tooltip). An ID
+    that MathJax would read as maths (``$x^2$``) gets an HTML label marked ``mathjax_ignore``
+    instead, so it still shows literally.
+    """
+    name = escape_surrogates(f"{field}: {visible_id(case_id)}")
+    if any(mark in name for mark in _MATHS_DELIMITERS):
+        description = f'<span class="{_IGNORE_MATHS}">{esc(field)}: <span class="eic-id-label">{esc_id(case_id)}</span></span>'
+        allow_html = True
+    else:
+        description, allow_html = name, False
+    box = w.Checkbox(
+        value=False,
+        description=description,
+        description_allow_html=allow_html,
+        indent=False,
+        layout=auto_layout(),
+    )
+    box.add_class(f"eic-{field}")
+    return box
+
+
+def wrap_row(children: Sequence[w.Widget], **layout: str) -> w.HBox:
+    """A row that wraps onto the next line rather than cut anything off at narrow widths."""
+    return w.HBox(list(children), layout=w.Layout(flex_flow="row wrap", align_items="center", **layout))
+
+
+def frame(children: Sequence[w.Widget], css: str) -> w.VBox:
+    """A widget root: the project's style sheet first, then ``children``; classes ``eic-w`` and ``css``."""
+    root = w.VBox([w.HTML(STYLE), *children])
+    root.add_class("eic-w")
+    root.add_class(css)
+    return root
 
 
 class TextPicture:
@@ -37,5 +116,5 @@ class TextPicture:
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         bundle = self.widget._repr_mimebundle_(**kwargs)
-        bundle["text/plain"] = self.describe()
+        bundle["text/plain"] = escape_surrogates(self.describe())
         return bundle

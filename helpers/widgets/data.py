@@ -12,10 +12,10 @@ import ipywidgets as w
 from ..core.errors import CheckInputError
 from ..data.batch import BatchSummary, KeyCheck, check_file, check_key_files
 from ..data.sources import InputFile, Upload
-from ..teach.chart import outcome_chart
+from ..teach.chart import chart_img_html, outcome_chart
 from ..teach.render import error_html, esc
 from ..teach.report_html import failures_table, key_check_table, summary_table
-from .base import TextPicture, auto_layout
+from .base import TextPicture, button, frame, html, wide_style, wrap_html, wrap_row
 
 __all__ = ["DataCheckPanel"]
 
@@ -26,9 +26,19 @@ class _FileChoice:
     """A path box and an upload button; an upload, when there is one, wins."""
 
     def __init__(self, label: str, path: str, accept: str) -> None:
-        self.path = w.Text(value=path, description=label, layout=w.Layout(width="60%"))
-        self.upload = w.FileUpload(accept=accept, multiple=False, description="Upload", layout=auto_layout())
-        self.widget = w.HBox([self.path, self.upload])
+        self.path = w.Text(
+            value=path,
+            description=label,
+            style=wide_style(),
+            layout=w.Layout(flex="1 1 28em", min_width="24em", max_width="44em"),
+        )
+        self.upload = w.FileUpload(
+            accept=accept,
+            multiple=False,
+            description=f"Upload {label.lower()}",
+            layout=w.Layout(width="auto", min_width="max-content"),
+        )
+        self.widget = wrap_row([self.path, self.upload])
 
     def item(self) -> InputFile:
         """The chosen input: the uploaded file, else the path typed in."""
@@ -58,45 +68,53 @@ class DataCheckPanel(TextPicture):
 
     def __init__(self, *, run: bool = True, max_failures: int = 20) -> None:
         self.max_failures = max_failures
-        self.kind = w.ToggleButtons(
-            options=_KINDS, value="target-scope", description="Check", style={"button_width": "auto"}
+        self.kind = w.RadioButtons(
+            options=_KINDS, value="target-scope", description="Which check", style=wide_style()
         )
         self.records = _FileChoice("Records", "fixtures/sample_data/rewrites.jsonl", ".jsonl,.ndjson,.csv")
         self.separator = w.Text(
             value="",
             description="CSV lists",
             placeholder="JSON arrays; or a separator such as ;",
-            layout=w.Layout(width="40%"),
+            style=wide_style(),
+            layout=w.Layout(flex="0 0 auto", width="27em"),
         )
         self.records.widget.children = (*self.records.widget.children, self.separator)
         self.baseline = _FileChoice("Baseline", "fixtures/sample_data/baseline.json", ".json,.jsonl,.ndjson")
         self.proposed = _FileChoice("Proposed", "fixtures/sample_data/proposed.jsonl", ".json,.jsonl,.ndjson")
         self.keys = w.VBox([self.baseline.widget, self.proposed.widget])
-        self.check_button = w.Button(description="Check", button_style="primary", layout=auto_layout())
-        self.progress = w.FloatProgress(value=0.0, min=0.0, max=1.0, description="Read")
-        self.status = w.HTML()
-        self.summary = w.HTML()
-        self.chart = w.Image(format="png", layout=w.Layout(max_width="100%"))
-        self.failures = w.HTML()
+        self.check_button = button("Check the files", "eic-run-check", button_style="primary")
+        self.progress = w.FloatProgress(value=0.0, min=0.0, max=1.0, description="Read", style=wide_style())
+        self.status = html(css="eic-data-status")
+        self.summary = html(css="eic-data-summary")
+        self.chart = html(css="eic-data-chart")
+        #: The last chart as PNG bytes (empty before a run); :attr:`chart` shows it with its alt text.
+        self.chart_png = b""
+        self.failures = html(css="eic-data-failures")
         self.last: BatchSummary | KeyCheck | None = None
-        self.kind.observe(lambda _change: self._show_inputs(), names="value")
+        self.kind.observe(lambda _change: self._mode_changed(), names="value")
         self.check_button.on_click(lambda _button: self.run())
-        self.widget = w.VBox(
+        self.widget = frame(
             [
                 self.kind,
                 self.records.widget,
                 self.keys,
-                w.HBox([self.check_button, self.progress]),
+                wrap_row([self.check_button, self.progress]),
                 self.status,
                 self.summary,
                 self.chart,
                 self.failures,
-            ]
+            ],
+            "eic-data-check",
         )
-        self.widget.add_class("eic-data-check")
         self._show_inputs()
         if run:
             self.run()
+
+    def _mode_changed(self) -> None:
+        """A new mode: the other mode's results and any stale error go."""
+        self._clear()
+        self._show_inputs()
 
     def _show_inputs(self) -> None:
         scope = self.kind.value == "target-scope"
@@ -110,7 +128,8 @@ class DataCheckPanel(TextPicture):
         self.progress.value = 0.0
         for box in (self.status, self.summary, self.failures):
             box.value = ""
-        self.chart.value = b""
+        self.chart.value = ""
+        self.chart_png = b""
         self.chart.layout.display = "none"
         self.last = None
 
@@ -123,7 +142,7 @@ class DataCheckPanel(TextPicture):
             else:
                 self._show_keys(check_key_files(self.baseline.item(), self.proposed.item()))
         except CheckInputError as exc:
-            self.status.value = error_html(exc)
+            self.status.value = wrap_html(error_html(exc))
 
     def _check_records(self) -> BatchSummary:
         item = self.records.item()
@@ -142,20 +161,21 @@ class DataCheckPanel(TextPicture):
         # Build every part first, then show them together: the panel is never left half drawn.
         table, chart, failures = summary_table(summary), outcome_chart(summary), failures_table(summary)
         self.last = summary
-        self.status.value = f"<p>Checked <code>{esc(summary.source)}</code>.</p>"
-        self.summary.value = table.html
-        self.chart.value = chart.png
+        self.status.value = wrap_html(f'<p role="status">Checked <code>{esc(summary.source)}</code>.</p>')
+        self.summary.value = wrap_html(table.html)
+        self.chart_png = chart.png
+        self.chart.value = wrap_html(chart_img_html(chart))
         self.chart.layout.display = ""
-        self.failures.value = failures.html
+        self.failures.value = wrap_html(failures.html)
 
     def _show_keys(self, check: KeyCheck) -> None:
         self.last = check
         self.progress.value = 1.0
-        self.status.value = (
-            f"<p>Checked <code>{esc(check.proposed.source)}</code> against "
+        self.status.value = wrap_html(
+            f'<p role="status">Checked <code>{esc(check.proposed.source)}</code> against '
             f"<code>{esc(check.baseline.source)}</code>.</p>"
         )
-        self.summary.value = key_check_table(check, limit=self.max_failures).html
+        self.summary.value = wrap_html(key_check_table(check, limit=self.max_failures).html)
 
     def describe(self) -> str:
         """A plain-text view of the panel: its inputs and the last run's outcome."""
@@ -165,7 +185,7 @@ class DataCheckPanel(TextPicture):
             inputs.append(f"CSV list separator: {self.separator.value!r}")
         lines = [f"Check your data: {dict((v, k) for k, v in _KINDS)[self.kind.value]}"]
         lines += [f"  {line}" for line in inputs]
-        lines.append("  buttons: [Check]  progress bar")
+        lines.append(f"  buttons: [{self.check_button.description}]  progress bar")
         last = self.last
         if isinstance(last, BatchSummary):
             counts = ", ".join(f"{label} {count}" for label, count in last.counts.items())

@@ -11,10 +11,11 @@ from typing import Any
 
 import ipywidgets as w
 
+from ..core.chardiff import visible_id
 from ..teach.cases import Case
 from ..teach.grading import Answer, Grade, answer_fields, candidate_ids, grade
-from ..teach.render import REVEAL_SUMMARY, esc, feedback_html, json_html, reveal_html
-from .base import TextPicture, auto_layout
+from ..teach.render import HIDE_SUMMARY, REVEAL_SUMMARY, esc, esc_id, feedback_html, json_html, reveal_html
+from .base import TextPicture, auto_layout, button, frame, html, id_checkbox, wrap_html, wrap_row
 
 __all__ = ["CaseExercise"]
 
@@ -29,7 +30,9 @@ class CaseExercise(TextPicture):
 
     Drive it without a front end: set ``.value`` on the controls in
     :attr:`first_boxes`, :attr:`second_boxes`, :attr:`flag` and :attr:`hold`,
-    then call ``check_button.click()`` or ``reveal_button.click()``.
+    then call ``check_button.click()`` or ``reveal_button.click()`` (a second
+    click hides the answer again). The flag is a labelled radio group, so its
+    state is exposed to assistive technology, not shown by styling alone.
     Taught in ``01_start_here.ipynb``.
     """
 
@@ -38,55 +41,47 @@ class CaseExercise(TextPicture):
         self._on_graded = on_graded
         first, second, flag = answer_fields(case.check)
         ids = candidate_ids(case)
-        self.first_boxes = {i: self._box(i, first) for i in ids}
-        self.second_boxes = {i: self._box(i, second) for i in ids}
-        self.flag = w.ToggleButtons(options=[("true", True), ("false", False)], value=None, description=flag)
+        self.first_boxes = {i: id_checkbox(i, first) for i in ids}
+        self.second_boxes = {i: id_checkbox(i, second) for i in ids}
+        self.flag = w.RadioButtons(
+            options=[(f"{flag}: true", True), (f"{flag}: false", False)],
+            value=None,
+            description=flag,
+            layout=auto_layout(),
+        )
         self.hold = w.Checkbox(
             value=False, description=_HOLD_LABELS[case.check], indent=False, layout=auto_layout()
         )
-        self.live = w.HTML()
-        self.check_button = w.Button(
-            description="Check my answer", button_style="primary", layout=auto_layout()
-        )
-        self.reveal_button = w.Button(description=REVEAL_SUMMARY, layout=auto_layout())
-        self.feedback = w.HTML()
-        self.reveal = w.HTML()
+        self.live = html(css="eic-live")
+        self.check_button = button("Check my answer", "eic-check", button_style="primary")
+        self.reveal_button = button(REVEAL_SUMMARY, "eic-show-answer")
+        self.feedback = html(css="eic-feedback-area")
+        self.reveal = html(css="eic-reveal-area")
         for control in (*self.first_boxes.values(), *self.second_boxes.values(), self.flag, self.hold):
             control.observe(self._changed, names="value")
         self.check_button.on_click(lambda _button: self.check())
-        self.reveal_button.on_click(lambda _button: self.show_worked_answer())
-        self.widget = w.VBox(
+        self.reveal_button.on_click(lambda _button: self.toggle_worked_answer())
+        self.widget = frame(
             [
-                w.HTML(f"<b>Your answer</b> for <code>{esc(case.id)}</code>"),
-                w.HBox([self._column(first, self.first_boxes), self._column(second, self.second_boxes)]),
+                html(f'<b>Your answer</b> for <code class="eic-id">{esc_id(case.id)}</code>'),
+                wrap_row([self._column(first, self.first_boxes), self._column(second, self.second_boxes)]),
                 self.flag,
                 self.hold,
                 self.live,
-                w.HBox([self.check_button, self.reveal_button]),
+                wrap_row([self.check_button, self.reveal_button]),
                 self.feedback,
                 self.reveal,
-            ]
+            ],
+            "eic-exercise",
         )
-        self.widget.add_class("eic-exercise")
         self.flag.add_class("eic-flag")
         self.hold.add_class("eic-hold")
-        self.check_button.add_class("eic-check")
-        self.reveal_button.add_class("eic-show-answer")
-        self.live.add_class("eic-live")
-        self.feedback.add_class("eic-feedback-area")
-        self.reveal.add_class("eic-reveal-area")
         self._show_live()
-
-    @staticmethod
-    def _box(case_id: str, field: str) -> w.Checkbox:
-        box = w.Checkbox(value=False, description=case_id, indent=False, layout=auto_layout())
-        box.add_class(f"eic-{field}")
-        return box
 
     @staticmethod
     def _column(field: str, boxes: dict[str, w.Checkbox]) -> w.VBox:
         column = w.VBox(
-            [w.HTML(f"<b>{esc(field)}</b>"), *boxes.values()],
+            [html(f"<b>{esc(field)}</b>"), *boxes.values()],
             layout=w.Layout(margin="0 3em 0 0"),
         )
         column.add_class(f"eic-column-{field}")
@@ -117,34 +112,50 @@ class CaseExercise(TextPicture):
 
     def _show_live(self) -> None:
         built = self.answer().as_dict(self.case)
-        self.live.value = f"<div><b>The JSON you are building</b></div>{json_html(built)}"
+        self.live.value = wrap_html(f"<div><b>The JSON you are building</b></div>{json_html(built)}")
 
     def check(self) -> Grade:
         """Grade the current answer and show feedback naming each rule missed."""
         result = grade(self.case, self.answer())
-        self.feedback.value = feedback_html(result.correct, [(m.field, m.message) for m in result.mistakes])
+        self.feedback.value = wrap_html(
+            feedback_html(result.correct, [(m.field, m.message) for m in result.mistakes])
+        )
         if self._on_graded is not None:
             self._on_graded(result)
         return result
 
     def show_worked_answer(self) -> None:
         """Reveal the expected output, decision and reason (works before any answer)."""
-        self.reveal.value = reveal_html(self.case)
+        self.reveal.value = wrap_html(reveal_html(self.case))
+        self.reveal_button.description = HIDE_SUMMARY
+
+    def hide_worked_answer(self) -> None:
+        """Hide the worked answer again."""
+        self.reveal.value = ""
+        self.reveal_button.description = REVEAL_SUMMARY
+
+    def toggle_worked_answer(self) -> None:
+        """The reveal button: show the worked answer, or hide it when it shows."""
+        if self.reveal.value:
+            self.hide_worked_answer()
+        else:
+            self.show_worked_answer()
 
     def describe(self) -> str:
         """A plain-text picture of the controls, read from the live widgets."""
 
         def ticks(field: str, boxes: dict[str, w.Checkbox]) -> str:
-            marks = "  ".join(f"[{'x' if b.value else ' '}] {b.description}" for b in boxes.values())
+            marks = "  ".join(f"[{'x' if b.value else ' '}] {visible_id(i)}" for i, b in boxes.items())
             return f"  {field}: {marks}"
 
         first, second, _ = answer_fields(self.case.check)
         flag = "  ".join(
-            f"({'*' if self.flag.value is value else ' '}) {label}" for label, value in self.flag.options
+            f"({'*' if self.flag.value is value else ' '}) {label.split(': ')[-1]}"
+            for label, value in self.flag.options
         )
         return "\n".join(
             [
-                f"Work-it-yourself widget: {self.case.id}",
+                f"Work-it-yourself widget: {visible_id(self.case.id)}",
                 ticks(first, self.first_boxes),
                 ticks(second, self.second_boxes),
                 f"  {self.flag.description}: {flag}",

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import ipywidgets as w
 
+from ..core.chardiff import visible_text
 from ..core.checks import require_check_name
 from ..core.errors import InvalidInputError, ProgressFileError
 from ..teach.drill import DEFAULT_SEED, Attempt, Progress
@@ -21,7 +22,7 @@ from ..teach.practice_tables import summary
 from ..teach.progress_files import DEFAULT_PROGRESS_FILE, load_progress, save_progress, shown_path
 from ..teach.render import esc, supplied_input
 from ..teach.rules import Rule, load_rules
-from .base import TextPicture, button
+from .base import TextPicture, button, frame, html, wide_style, wrap_html, wrap_row
 from .exercise import CaseExercise
 
 __all__ = ["PracticeDrill"]
@@ -60,44 +61,46 @@ class PracticeDrill(TextPicture):
         self.exercise: CaseExercise | None = None
         self.current: PracticeCase | None = None
 
-        self.score = w.HTML()
-        self.score.add_class("eic-score")
-        self.bar = w.IntProgress(min=0, max=self.progress.total, value=0, description="Done")
+        self.score = html(css="eic-score")
+        self.bar = w.IntProgress(
+            min=0, max=self.progress.total, value=0, description="Done", style=wide_style()
+        )
         self.bar.add_class("eic-progress-bar")
-        self.case_view = w.HTML()
-        self.case_view.add_class("eic-case")
+        self.case_view = html(css="eic-case")
         self.slot = w.VBox()
-        self.scored = w.HTML()
-        self.scored.add_class("eic-scored")
-        self.next_button = button("Next case", "eic-next", disabled=True)
-        self.summary_view = w.HTML()
-        self.summary_view.add_class("eic-summary")
-        self.path = w.Text(value=str(path), description="Progress file", layout=w.Layout(width="auto"))
+        self.scored = html(css="eic-scored")
+        self.next_button = button("Next case", "eic-next", disabled=True, button_style="primary")
+        self.summary_view = html(css="eic-summary")
+        self.path = w.Text(
+            value=str(path),
+            description="Progress file",
+            style=wide_style(),
+            layout=w.Layout(flex="1 1 26em", min_width="22em", max_width="40em"),
+        )
         self.path.add_class("eic-progress-path")
         self.save_button = button("Save progress", "eic-save")
         self.load_button = button("Load progress", "eic-load")
         self.restart_button = button("Start again", "eic-restart")
-        self.file_status = w.HTML()
-        self.file_status.add_class("eic-file-status")
+        self.file_status = html(css="eic-file-status")
 
         self.next_button.on_click(lambda _button: self.next_case())
         self.save_button.on_click(lambda _button: self.save())
         self.load_button.on_click(lambda _button: self.load())
         self.restart_button.on_click(lambda _button: self.restart())
 
-        self.widget = w.VBox(
+        self.widget = frame(
             [
-                w.HBox([self.bar, self.score]),
+                wrap_row([self.bar, self.score]),
                 self.case_view,
                 self.slot,
                 self.scored,
-                self.next_button,
+                wrap_row([self.next_button]),
                 self.summary_view,
-                w.HBox([self.path, self.save_button, self.load_button, self.restart_button]),
+                wrap_row([self.path, self.save_button, self.load_button, self.restart_button]),
                 self.file_status,
-            ]
+            ],
+            "eic-practice",
         )
-        self.widget.add_class("eic-practice")
         self._show(self.progress.next_key())
 
     # --- showing cases --------------------------------------------------------
@@ -110,8 +113,8 @@ class PracticeDrill(TextPicture):
             self.current = None
             self.exercise = None
             self.slot.children = ()
-            self.case_view.value = "<p><b>Drill finished.</b> Your summary is below.</p>"
-            self.summary_view.value = summary(self.progress, self.cases, self.rules).html
+            self.case_view.value = wrap_html("<p><b>Drill finished.</b> Your summary is below.</p>")
+            self.summary_view.value = wrap_html(summary(self.progress, self.cases, self.rules).html)
             return
         case = self._by_key[key]
         position = self.progress.order.index(key) + 1
@@ -119,21 +122,21 @@ class PracticeDrill(TextPicture):
         self.exercise = CaseExercise(case, on_graded=lambda grade: self._graded(case, grade))
         self.slot.children = (self.exercise.widget,)
         self.summary_view.value = ""
-        self.case_view.value = (
-            f"<p><b>Case {position} of {self.progress.total}:</b> {esc(case.title)}</p>"
+        self.case_view.value = wrap_html(
+            f"<p><b>Case {position} of {self.progress.total}:</b> {esc(visible_text(case.title))}</p>"
             + supplied_input(case).html
         )
 
     def _update_score(self) -> None:
         self.bar.value = self.progress.done
-        self.score.value = f"<b>{esc(self.progress.score_line())}</b>"
+        self.score.value = wrap_html(f'<b role="status">{esc(self.progress.score_line())}</b>')
 
     def _graded(self, case: PracticeCase, grade: Grade) -> None:
         if case is not self.current:
             return  # an exercise no longer on show; only the current case is scored
         already = case.key in self.progress.attempts
         attempt = self.progress.record(case, grade)
-        self.scored.value = _scored_html(attempt, already)
+        self.scored.value = wrap_html(_scored_html(attempt, already))
         self.next_button.disabled = False
         self._update_score()
 
@@ -154,10 +157,10 @@ class PracticeDrill(TextPicture):
         try:
             written = save_progress(self.progress, self.path.value, cases=self.cases, rules=self.rules)
         except ProgressFileError as exc:
-            self.file_status.value = _file_error_html("Not saved", exc)
+            self.file_status.value = wrap_html(_file_error_html("Not saved", exc))
             return None
-        self.file_status.value = (
-            f'<span class="eic-saved">Saved {self.progress.done} checked cases to '
+        self.file_status.value = wrap_html(
+            f'<span class="eic-saved" role="status">Saved {self.progress.done} checked cases to '
             f"<code>{esc(shown_path(written))}</code>.</span>"
         )
         return written
@@ -167,13 +170,13 @@ class PracticeDrill(TextPicture):
         try:
             progress = load_progress(self.path.value, cases=self.cases, rules=self.rules)
         except ProgressFileError as exc:
-            self.file_status.value = _file_error_html("Not loaded", exc)
+            self.file_status.value = wrap_html(_file_error_html("Not loaded", exc))
             return None
         self.progress = progress
         self.bar.max = progress.total
         self._show(progress.next_key())
-        self.file_status.value = (
-            f'<span class="eic-loaded">Loaded {progress.done} checked cases from '
+        self.file_status.value = wrap_html(
+            f'<span class="eic-loaded" role="status">Loaded {progress.done} checked cases from '
             f"<code>{esc(shown_path(self.path.value))}</code>.</span>"
         )
         return progress
@@ -188,7 +191,7 @@ class PracticeDrill(TextPicture):
         ]
         if self.current is not None and self.exercise is not None:
             position = self.progress.order.index(self.current.key) + 1
-            lines.append(f"  Case {position} of {self.progress.total}: {self.current.title}")
+            lines.append(f"  Case {position} of {self.progress.total}: {visible_text(self.current.title)}")
             lines.append(self.exercise.describe())
         else:
             lines.append("  Drill finished.")
@@ -203,17 +206,19 @@ class PracticeDrill(TextPicture):
 def _scored_html(attempt: Attempt, already: bool) -> str:
     if already:
         return (
-            '<div class="eic-scored-note">This case was already scored on its first check; '
+            '<div class="eic-scored-note" role="status">This case was already scored on its first check; '
             "checking again gives feedback but does not change the score.</div>"
         )
     if attempt.correct:
-        return '<div class="eic-scored-note"><b>Scored: correct.</b> Press <b>Next case</b>.</div>'
+        return (
+            '<div class="eic-scored-note" role="status"><b>Scored: correct.</b> Press <b>Next case</b>.</div>'
+        )
     rules = ", ".join(f"<code>{esc(rule)}</code>" for rule in attempt.rules_missed)
     return (
-        f'<div class="eic-scored-note"><b>Scored: not correct.</b> Rules missed: {rules}. '
+        f'<div class="eic-scored-note" role="status"><b>Scored: not correct.</b> Rules missed: {rules}. '
         "Fix it above if you like (the feedback still helps), then press <b>Next case</b>.</div>"
     )
 
 
 def _file_error_html(verb: str, exc: ProgressFileError) -> str:
-    return f'<div class="eic-error" style="color:#a00"><b>{esc(verb)}:</b> {esc(exc)}</div>'
+    return f'<div class="eic-error" role="alert"><b>{esc(verb)}:</b> {esc(exc)}</div>'

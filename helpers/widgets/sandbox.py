@@ -14,7 +14,7 @@ import ipywidgets as w
 from ..core.errors import CheckInputError
 from ..core.jsonio import dumps_compact, loads_strict
 from ..teach.render import check_block, error_html
-from .base import TextPicture
+from .base import TextPicture, frame, html, wrap_html
 
 __all__ = ["TargetScopeSandbox", "SentinelSandbox"]
 
@@ -32,14 +32,14 @@ class _Sandbox(TextPicture):
                 description=name,
                 continuous_update=True,
                 layout=w.Layout(width="95%", height="4em"),
+                style={"description_width": "6.5em"},
             )
             for name in self.fields
         }
-        self.result = w.HTML()
+        self.result = html(css="eic-sandbox-result")
         for area in self.inputs.values():
             area.observe(lambda _change: self.update(), names="value")
-        self.widget = w.VBox([*self.inputs.values(), self.result])
-        self.widget.add_class("eic-sandbox")
+        self.widget = frame([*self.inputs.values(), self.result], "eic-sandbox")
         self.update()
 
     def _parse(self) -> dict[str, Any]:
@@ -50,14 +50,14 @@ class _Sandbox(TextPicture):
         try:
             values = self._parse()
         except CheckInputError as exc:
-            self.result.value = error_html(exc)
+            self.result.value = wrap_html(error_html(exc))
             return
-        self.result.value = check_block(self.check, values).html
+        self.result.value = wrap_html(check_block(self.check, values, show_input=False).html)
 
     def describe(self) -> str:
         """A plain-text picture: each input and the current result or error."""
         try:
-            text = check_block(self.check, self._parse()).text
+            text = check_block(self.check, self._parse(), show_input=False).text
         except CheckInputError as exc:
             text = f"Cannot check this input: {exc}"
         fields = [f"  {name}: {area.value}" for name, area in self.inputs.items()]
