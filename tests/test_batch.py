@@ -752,3 +752,28 @@ def test_merged_top_counts_keep_the_misra_gries_bound():
     for item, count in merged.counts.items():
         assert true[item] - merged.undercount <= count <= true[item]
     assert "a" in merged.counts
+
+
+def test_without_matplotlib_the_chart_is_its_numbers_and_a_message(monkeypatch):
+    """The browser edition has no matplotlib: a clear message and the numbers, never a traceback."""
+    import builtins
+
+    from helpers.teach.chart import NO_MATPLOTLIB, chart_img_html
+
+    real_import = builtins.__import__
+
+    def no_matplotlib(name, *args, **kwargs):
+        if name.split(".")[0] == "matplotlib":
+            raise ImportError("No module named 'matplotlib'")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_matplotlib)
+    summary = run(
+        outcomes_jsonl(io.BytesIO(b'{"original":["a"],"rewritten":[]}\n'), "target-scope", source="s"),
+        BatchSummary("target-scope", "s"),
+    )
+    chart = outcome_chart(summary)
+    assert not chart.drawn and chart._repr_png_() is None
+    assert repr(chart).startswith(NO_MATPLOTLIB) and "not preserved: 1" in repr(chart)
+    html = chart_img_html(chart)
+    assert "<img" not in html and "matplotlib" in html and "not preserved: 1" in html

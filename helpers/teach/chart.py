@@ -15,7 +15,13 @@ from typing import Any
 from ..data.batch import BatchSummary
 from ..data.reports import TOP_LOST, summary_rows
 
-__all__ = ["Chart", "chart_numbers", "chart_img_html", "outcome_chart"]
+__all__ = ["NO_MATPLOTLIB", "Chart", "chart_numbers", "chart_img_html", "outcome_chart"]
+
+#: What shows instead of a chart when matplotlib is not installed (e.g. in the browser edition).
+NO_MATPLOTLIB = (
+    "The chart needs matplotlib, which is not installed here (the browser edition has none); "
+    "these are the numbers it would draw."
+)
 
 
 @dataclass(frozen=True)
@@ -28,8 +34,13 @@ class Chart:
     png: bytes
     text: str
 
-    def _repr_png_(self) -> bytes:
-        return self.png
+    @property
+    def drawn(self) -> bool:
+        """False when matplotlib is missing (the browser edition): the numbers show as text."""
+        return bool(self.png)
+
+    def _repr_png_(self) -> bytes | None:
+        return self.png or None
 
     def _repr_html_(self) -> str:
         return chart_img_html(self)
@@ -43,6 +54,11 @@ def chart_img_html(chart: Chart) -> str:
 
     Taught in ``05_check_your_data.ipynb``.
     """
+    if not chart.drawn:
+        return (
+            f'<div class="eic-chart-missing"><p role="note">{html.escape(NO_MATPLOTLIB)}</p>'
+            f"<pre>{html.escape(_plain_label(chart.text))}</pre></div>"
+        )
     alt = "Bar chart. " + "; ".join(line.strip() for line in chart.text.splitlines() if line.strip())
     data = base64.b64encode(chart.png).decode("ascii")
     alt_text = html.escape(_plain_label(alt), quote=True)
@@ -126,7 +142,10 @@ def outcome_chart(summary: BatchSummary) -> Chart:
 
     Taught in ``05_check_your_data.ipynb``.
     """
-    fig = _outcome_figure(summary)
+    try:
+        fig = _outcome_figure(summary)
+    except ImportError:  # no matplotlib, as in the browser edition: the numbers instead
+        return Chart(b"", f"{NO_MATPLOTLIB}\n{chart_numbers(summary)}")
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", metadata={"Software": None})
     return Chart(buffer.getvalue(), chart_numbers(summary))
