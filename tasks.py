@@ -83,9 +83,15 @@ def setup() -> None:
 
 
 def test(extra: list[str]) -> None:
-    """Run the unit, widget, CLI and browser tests and strict nbval."""
+    """Run the unit, widget, CLI and browser tests and strict nbval.
+
+    With no arguments, in two steps: everything but the browser tests on two
+    workers (``pytest-xdist``, one file per worker, so a notebook's cells stay
+    together), then the browser tests one at a time, since each drives its own
+    server and Chromium. With arguments, one pytest run with exactly those.
+    """
     setup()
-    _run(
+    pytest: list[str | Path] = [
         BIN / "python",
         "-m",
         "pytest",
@@ -93,9 +99,12 @@ def test(extra: list[str]) -> None:
         "--nbval-current-env",
         "--nbval-sanitize-with",
         ROOT / "tests" / "nbval_sanitize.cfg",
-        *(extra or ["tests", "notebooks"]),
-        cwd=ROOT,
-    )
+    ]
+    if extra:
+        _run(*pytest, *extra, cwd=ROOT)
+        return
+    _run(*pytest, "-n", "2", "--dist", "loadfile", "-m", "not browser", "tests", "notebooks", cwd=ROOT)
+    _run(*pytest, "-m", "browser", "tests", cwd=ROOT)
 
 
 def lint() -> None:
