@@ -7,6 +7,7 @@
     python3 tasks.py notebooks [NB ...]   re-execute notebooks (all by default), storing outputs
     python3 tasks.py site [-o DIR]        render the notebooks to a static site in site/ (open site/index.html)
     python3 tasks.py app                  open the notebooks as a code-free app (Voila, 127.0.0.1)
+    python3 tasks.py mutants [--limit N]  mutation-test the checks: notebooks alone, then the suite (slow)
     python3 tasks.py lite [--serve]       build the offline in-browser edition (JupyterLite) in lite/
     python3 tasks.py setup                only build or refresh .venv
 
@@ -213,6 +214,12 @@ def lite(extra: list[str]) -> None:
     _run(BIN / "python", "-m", "helpers.publish.lite", *extra, cwd=ROOT)
 
 
+def mutants(extra: list[str]) -> None:
+    """Mutation-test the checks: do the notebooks alone catch each mutant? (by hand, slow)."""
+    setup()
+    _run(BIN / "python", ROOT / "tests" / "mutation" / "run.py", *extra, cwd=ROOT)
+
+
 def main(argv: list[str]) -> None:
     command, rest = (argv[0], argv[1:]) if argv else ("", [])
     if command == "test":
@@ -229,6 +236,8 @@ def main(argv: list[str]) -> None:
         app(rest)
     elif command == "lite":
         lite(rest)
+    elif command == "mutants":
+        mutants(rest)
     elif command == "setup":
         setup()
     else:
