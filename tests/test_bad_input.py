@@ -200,7 +200,7 @@ ROWS = [
         "scope-input-unknown-field",
         lambda t: check_target_scope_input({"original": [], "rewritten": [], "rewriten": []}),
         InvalidInputError,
-        'input has an unknown field "rewriten" (allowed: "original", "rewritten", "unresolved", "id", "query")',
+        'input has an unknown field "rewriten" (allowed: "original", "rewritten", "unresolved", "id", "query", "rewritten_query")',
         "rewriten",
     ),
     (

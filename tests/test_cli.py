@@ -84,7 +84,7 @@ def test_mixed_lines_give_one_output_line_each_in_order(run_cli):
         '(each key may appear only once)"}',
         '{"line":7,"field":null,"error":"blank line, expected a JSON object"}',
         '{"line":8,"field":"rewriten","error":"input has an unknown field \\"rewriten\\" '
-        '(allowed: \\"original\\", \\"rewritten\\", \\"unresolved\\", \\"id\\", \\"query\\")"}',
+        '(allowed: \\"original\\", \\"rewritten\\", \\"unresolved\\", \\"id\\", \\"query\\", \\"rewritten_query\\")"}',
         '{"missing":[],"added":["b"],"preserved":false}',
     ]
     assert done.returncode == 4

@@ -268,13 +268,13 @@ def test_csv_bad_rows_are_reported_by_line_and_reading_goes_on():
         ("", "t.csv, line 1: is empty, expected a header row naming the columns id, original, rewritten"),
         (
             "id,original,rewriten\n",
-            't.csv, line 1: unknown column "rewriten" (allowed: id, original, rewritten, query, unresolved)',
+            't.csv, line 1: unknown column "rewriten" (allowed: id, original, rewritten, query, rewritten_query, unresolved)',
         ),
         ("id,original,rewritten,id\n", 't.csv, line 1: column "id" appears twice'),
         ("id,original\n", "t.csv, line 1: has no 'rewritten' column (needed: id, original, rewritten)"),
         (
             "id,original,rewritten,unresolve\n",
-            't.csv, line 1: unknown column "unresolve" (allowed: id, original, rewritten, query, unresolved)',
+            't.csv, line 1: unknown column "unresolve" (allowed: id, original, rewritten, query, rewritten_query, unresolved)',
         ),
     ],
 )

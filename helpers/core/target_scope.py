@@ -32,7 +32,7 @@ __all__ = [
 #: Fields a target-scope input object may carry: (required, optional).
 TARGET_SCOPE_FIELDS: tuple[tuple[str, ...], tuple[str, ...]] = (
     ("original", "rewritten"),
-    ("unresolved", "id", "query"),
+    ("unresolved", "id", "query", "rewritten_query"),
 )
 
 
@@ -137,7 +137,7 @@ def check_target_scope_input(record: Mapping[str, Any]) -> TargetScopeResult | N
     """Check one input object ``{"original": [...], "rewritten": [...]}``.
 
     Optional fields: ``"unresolved"`` (mentions awaiting staff labels),
-    ``"id"`` and ``"query"`` (carried by callers, not checked here).
+    ``"id"``, ``"query"`` and ``"rewritten_query"`` (carried by callers, not checked here).
     Taught in ``02_target_scope.ipynb``.
     """
     required, optional = TARGET_SCOPE_FIELDS

@@ -67,7 +67,7 @@ FAST_JSON: bool = _orjson is not None
 #: The result of every preserved rewrite (results are immutable, so one object serves all).
 PRESERVED = TargetScopeResult(missing=(), added=())
 
-_TARGET_SCOPE_FIELDS = frozenset(("original", "rewritten", "unresolved", "id", "query"))
+_TARGET_SCOPE_FIELDS = frozenset(("original", "rewritten", "unresolved", "id", "query", "rewritten_query"))
 _SENTINEL_FIELDS = frozenset(("baseline", "proposed", "id"))
 
 

@@ -39,7 +39,7 @@ ScopeFormat = Literal["jsonl", "csv"]
 KeyFormat = Literal["json", "jsonl"]
 
 SCOPE_CSV_REQUIRED: tuple[str, ...] = ("id", "original", "rewritten")
-SCOPE_CSV_OPTIONAL: tuple[str, ...] = ("query", "unresolved")
+SCOPE_CSV_OPTIONAL: tuple[str, ...] = ("query", "rewritten_query", "unresolved")
 
 _JSONL_SUFFIXES = (".jsonl", ".ndjson")
 

@@ -100,8 +100,9 @@ def _record_from_row(
     if not cells["id"]:
         raise JSONLoadError("id is an empty cell, expected a record ID", source=source, line=line, field="id")
     record: dict[str, Any] = {"id": cells["id"]}
-    if "query" in cells:
-        record["query"] = cells["query"]
+    for wording in ("query", "rewritten_query"):
+        if wording in cells:
+            record[wording] = cells[wording]
     for name in ("original", "rewritten"):
         record[name] = _parse_list_cell(cells[name], name, separator, source, line)
     if cells.get("unresolved"):

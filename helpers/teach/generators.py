@@ -198,7 +198,7 @@ def _broken_ignores_unresolved(record: Record) -> Output:
 def _broken_reads_the_query(conditions: Sequence[str]) -> Callable[[Record], Output]:
     def check(record: Record) -> Output:
         out = _scope(record["original"], record["rewritten"])
-        extra = any(condition in record.get("query", "") for condition in conditions)
+        extra = any(condition in record.get("rewritten_query", "") for condition in conditions)
         return {**out, "preserved": out["preserved"] and not extra}
 
     return check
@@ -395,9 +395,10 @@ def _ts_unresolved(rng: random.Random, vocab: Vocabulary) -> Made:
 def _ts_query_unvalidated(rng: random.Random, vocab: Vocabulary) -> Made:
     a, b = _topics(rng, vocab, 2)
     condition = rng.choice(vocab.query_conditions)
-    query = f"{rng.choice(vocab.query_templates).format(a=a, b=b).rstrip('?')} {condition}"
+    query = rng.choice(vocab.query_templates).format(a=a, b=b)
+    rewritten_query = f"{query.rstrip('?')} {condition}"
     return Made(
-        {"query": query, "original": [a, b], "rewritten": [b, a]},
+        {"query": query, "rewritten_query": rewritten_query, "original": [a, b], "rewritten": [b, a]},
         "The wording changes, the targets do not",
         f"The targets {a} and {b} are kept, so the set passes; the added condition ({condition}) "
         "is prose the check never reads, so the wording still needs review.",
@@ -576,7 +577,7 @@ def _decision(check: str, expected: Output, record: Record) -> str:
         return "Hold the rewrite: needs staff labels"
     if check == "target-scope":
         if expected["preserved"]:
-            if "query" in record:
+            if "rewritten_query" in record:
                 return "Accept the target scope; have the wording reviewed"
             return "Accept the rewrite: scope preserved"
         return "Reject the rewrite: scope not preserved"

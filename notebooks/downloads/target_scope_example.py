@@ -168,7 +168,7 @@ def dumps_compact(value: Any) -> str:
 
 TARGET_SCOPE_FIELDS: tuple[tuple[str, ...], tuple[str, ...]] = (
     ("original", "rewritten"),
-    ("unresolved", "id", "query"),
+    ("unresolved", "id", "query", "rewritten_query"),
 )
 
 
@@ -273,7 +273,7 @@ def check_target_scope_input(record: Mapping[str, Any]) -> TargetScopeResult | N
     """Check one input object ``{"original": [...], "rewritten": [...]}``.
 
     Optional fields: ``"unresolved"`` (mentions awaiting staff labels),
-    ``"id"`` and ``"query"`` (carried by callers, not checked here).
+    ``"id"``, ``"query"`` and ``"rewritten_query"`` (carried by callers, not checked here).
     Taught in ``02_target_scope.ipynb``.
     """
     required, optional = TARGET_SCOPE_FIELDS
