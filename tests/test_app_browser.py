@@ -128,6 +128,7 @@ def test_a_case_is_worked_through_in_the_app(app: App) -> None:
         # Tick the right box, set the flag.
         exercise.get_by_role("checkbox", name="missing: refresher", exact=True).check()
         exercise.get_by_role("radio", name="preserved: false", exact=True).check()
+        exercise.get_by_role("radio", name=re.compile(r"^ts-lost: ")).check()
         expect(exercise.locator("pre.eic-json").first).to_have_text(case.expected_json)
 
         # Check it.
@@ -155,7 +156,8 @@ def test_a_wrong_answer_is_not_marked_correct(app: App) -> None:
         exercise.get_by_role("radio", name="preserved: true", exact=True).check()
         exercise.get_by_role("button", name="Check my answer").click()
         expect(exercise).to_contain_text("Not yet")
-        expect(exercise).to_contain_text("payroll was added")
+        expect(exercise).to_contain_text("added is incomplete: one rewrite target is not in the original.")
+        expect(exercise.locator(".eic-feedback")).not_to_contain_text("payroll")
         expect(exercise).not_to_contain_text("Fully correct")
 
 

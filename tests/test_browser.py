@@ -54,7 +54,8 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 import helpers
 from helpers.core.chardiff import visible_id
 from helpers.teach.cases import Case
-from helpers.teach.grading import Answer, answer_fields, candidate_ids, correct_answer, grade
+from helpers.teach.grading import Answer, answer_fields, candidate_ids, correct_answer, grade, reason_choices
+from helpers.teach.mastery import Mastery
 from helpers.teach.practice import (
     DEFAULT_PROGRESS_FILE,
     DEFAULT_SEED,
@@ -64,11 +65,20 @@ from helpers.teach.practice import (
     rules_missed,
 )
 from helpers.teach.render import HIDE_SUMMARY, REVEAL_SUMMARY, display_json
+from helpers.teach.rules import load_rules
+from helpers.widgets.mastery import rule_bar
 
 pytestmark = pytest.mark.browser
 expect.set_options(timeout=WIDGET_TIMEOUT_MS)
 
 NOTEBOOK_NAMES = [path.name for path in notebook_paths()]
+RULES = {rule.id: rule for rule in load_rules()}
+
+
+def _shown(message: str) -> str:
+    """A feedback message as the page shows it: its backticked fields and IDs as plain code text."""
+    return message.replace("`", "")
+
 
 #: Where each check's filled cases are worked.
 CASE_NOTEBOOK = {
@@ -89,40 +99,38 @@ class WrongAnswer:
     hold: bool = False
 
     def answer(self, case: Case) -> Answer:
-        """This wrong answer for ``case``."""
-        return Answer(case.check, self.missing, self.second, self.flag, self.hold)
+        """This wrong answer for ``case``, with the right reason (so one field is wrong)."""
+        return Answer(
+            case.check, self.missing, self.second, self.flag, self.hold, correct_answer(case).reason
+        )
 
 
 #: One wrong answer per filled case, from the table in tests/test_widgets.py, which
 #: checks the same feedback without a browser.
 WRONG_ANSWERS: dict[str, WrongAnswer] = {
     "lost-comparison": WrongAnswer(
-        "missing",
-        "refresher is in the original but not in the rewrite",
-        flag=False,
+        "missing", "is incomplete: one original target is not in the rewrite.", flag=False
     ),
     "reordered-targets": WrongAnswer(
         "missing",
-        "order doesn't matter: induction is in both lists",
+        "has induction, which is in both lists: order doesn't matter",
         missing=frozenset({"induction"}),
         flag=False,
     ),
     "new-target": WrongAnswer(
-        "added",
-        "payroll was added: an added target changes retrieval scope even when every original survives",
-        flag=False,
+        "added", "is incomplete: one rewrite target is not in the original.", flag=False
     ),
-    "sentinel-mutated": WrongAnswer("changed", "S1's answer changed ([-R-]{+S+})", flag=False),
+    "sentinel-mutated": WrongAnswer(
+        "changed", "is incomplete: one sentinel answer is a different string in the proposed key.", flag=False
+    ),
     "new-case-only": WrongAnswer(
         "missing",
-        "an extra non-sentinel case is allowed",
+        "has C2, which is not in the baseline: a non-sentinel case is allowed and is never missing",
         missing=frozenset({"C2"}),
         flag=False,
     ),
     "sentinel-missing": WrongAnswer(
-        "missing",
-        "S2 is a sentinel in the baseline but absent",
-        flag=False,
+        "missing", "is incomplete: one baseline sentinel is absent from the proposed key.", flag=False
     ),
 }
 
@@ -297,6 +305,13 @@ class ExerciseWidget:
             radio.check()
             expect(radio).to_be_checked()
         self._tick(self.root.locator(".widget-checkbox.eic-hold"), answer.hold)
+        if answer.reason is not None and self.root.locator(".eic-reason").count():
+            rule = RULES[answer.reason]
+            radio = self.root.locator(".eic-reason").get_by_role(
+                "radio", name=f"{rule.id}: {rule.statement}", exact=True
+            )
+            radio.check()
+            expect(radio).to_be_checked()
         live = self.root.locator(".eic-live .widget-html-content")
         expect(live).to_contain_text("The JSON you are building")
         expect(live.locator("pre.eic-json")).to_have_text(_verbatim(display_json(answer.as_dict(self.case))))
@@ -354,7 +369,7 @@ def test_filled_case_through_the_widget(lab: Lab, case: Case) -> None:
     feedback = widget.check()
     expect(feedback).to_have_class(re.compile(r"\beic-wrong\b"))
     expect(feedback).to_contain_text("Not yet")
-    targeted = re.compile(rf"^{re.escape(wrong.field)}: .*{re.escape(wrong.phrase)}")
+    targeted = re.compile(rf"^\s*{re.escape(wrong.field)} {re.escape(wrong.phrase)}")
     expect(feedback.locator("li").filter(has_text=targeted)).to_have_count(1)
     if case.id == DOC_CASE:
         _doc_screenshot(widget.root, "graded-feedback.png")
@@ -449,7 +464,7 @@ def test_practice_drill_through_the_widget(lab: Lab) -> None:
     total = len(order)
     first, second = order[0], order[1]
     blank = Answer(first.check)
-    wrong = grade(first, blank)
+    wrong = grade(first, blank, ask_reason=True)
     assert not wrong.correct and wrong.mistakes, f"{first.id}: the blank answer must be wrong"
     right = correct_answer(second)
     assert grade(second, right).correct
@@ -478,7 +493,7 @@ def test_practice_drill_through_the_widget(lab: Lab) -> None:
     expect(feedback).to_contain_text("Not yet")
     expect(feedback.locator("li")).to_have_count(len(wrong.mistakes))
     for mistake in wrong.mistakes:
-        line = _verbatim(f"{mistake.field}: {mistake.message}")
+        line = _verbatim(_shown(mistake.message))
         expect(feedback.locator("li").filter(has_text=line)).to_have_count(1)
     missed = ", ".join(rules_missed(first, wrong))
     expect(scored).to_contain_text(f"Scored: not correct. Rules missed: {missed}.")
@@ -506,6 +521,65 @@ def test_practice_drill_through_the_widget(lab: Lab) -> None:
 
     expect(drill.locator(".eic-file-status")).to_have_text("")
     assert not _progress_files(lab.root), "a progress file was written without pressing Save"
+    assert not notebook.error_outputs()
+    _no_new_console_errors(notebook, before)
+
+
+# --- the mastery drill ------------------------------------------------------
+
+
+def test_mastery_drill_works_one_generated_case(lab: Lab) -> None:
+    """In 04: a hint, a wrong answer with leak-free feedback, a right answer, and a rule bar that moves."""
+    mastery = Mastery.start(load_rules(), seed=DEFAULT_SEED)
+    rule = mastery.next_rule()
+    seed = mastery.case_seed(rule)
+    case = mastery.next_case()
+    wrong = Answer(case.check, flag=False, reason=rule)  # nothing ticked: the list is incomplete
+    assert not grade(case, wrong, ask_reason=True).correct
+
+    notebook = lab.notebook(PRACTICE_NOTEBOOK)
+    before = len(notebook.console_errors)
+    drill = notebook.panel.locator(".eic-mastery")
+    expect(drill).to_have_count(1)
+    bars = drill.locator(".eic-rule-bars")
+    expect(bars.locator("li").filter(has_text=_exact(rule_bar(rule, 0, False)))).to_have_count(1)
+    widget = ExerciseWidget(notebook, case, lab.report, within=drill)
+
+    # A hint: the first rung names the rule, not an ID.
+    widget.root.locator("button.eic-hint").click()
+    hint = widget.root.locator(".eic-hint-area .eic-hints")
+    expect(hint).to_contain_text(f"Hint 1 of 3, the rule: {rule}.")
+    expect(hint).to_have_attribute("role", "status")
+
+    # A wrong answer: the field and the rule, never an unmarked ID or the expected flag.
+    widget.give(wrong)
+    feedback = widget.check()
+    expect(feedback).to_have_class(re.compile(r"\beic-wrong\b"))
+    expect(feedback).to_contain_text("✘ Not yet")
+    shown = feedback.text_content() or ""
+    for case_id in candidate_ids(case):
+        assert visible_id(case_id) not in shown, (case_id, shown)
+    assert not re.search(r"\b(true|false)\b", shown), shown
+    expect(drill.locator(".eic-scored")).to_contain_text("✘ Scored: missed.")
+    _expect_no_axe_violations(notebook)
+
+    # The right answer is fully correct (the first check already scored the case).
+    widget.give(correct_answer(case))
+    feedback = widget.check()
+    expect(feedback).to_contain_text("✔ Fully correct")
+    drill.locator("button.eic-next").click()
+
+    # The next rule's fresh case, right on the first try: its bar moves.
+    mastery.record(rule, seed, answer={}, correct=False, hints=1)
+    following_rule = mastery.next_rule()
+    following = mastery.next_case()
+    expect(bars.locator("li").filter(has_text=_exact(rule_bar(following_rule, 0, False)))).to_have_count(1)
+    widget = ExerciseWidget(notebook, following, lab.report, within=drill)
+    widget.give(correct_answer(following))
+    expect(widget.check()).to_contain_text("✔ Fully correct")
+    expect(drill.locator(".eic-scored")).to_contain_text("✔ Scored: correct first try.")
+    expect(bars.locator("li").filter(has_text=_exact(rule_bar(following_rule, 1, False)))).to_have_count(1)
+    expect(bars).to_contain_text("2 cases worked")
     assert not notebook.error_outputs()
     _no_new_console_errors(notebook, before)
 
@@ -675,12 +749,15 @@ def test_markup_in_case_ids_renders_as_text(lab: Lab) -> None:
             )
         ).to_have_count(2)
         widget.locator(".eic-flag").get_by_role("radio", name=re.compile(r": false$")).check()
+        # Tick the markup ID where it does not belong: the feedback then names it (the trainee's mark).
+        column = "added" if prefix == "scope-" else "missing"
+        widget.get_by_role("checkbox", name=f"{column}: {visible_id(MARKUP)}", exact=True).check()
         check = widget.locator("button.eic-check")
         expect(check).to_have_text(_exact("Check my answer"))
         check.click()
-        expect(widget.locator(".eic-feedback-area .eic-feedback li").first).to_contain_text(
-            visible_id(MARKUP)
-        )
+        expect(
+            widget.locator(".eic-feedback-area .eic-feedback li").filter(has_text=visible_id(MARKUP))
+        ).to_have_count(1)
         reveal = widget.locator("button.eic-show-answer")
         expect(reveal).to_have_text(_exact(REVEAL_SUMMARY))
         reveal.click()
@@ -743,8 +820,9 @@ def test_look_alike_ids_read_distinctly_in_jupyterlab(lab: Lab) -> None:
     # Ticking the look-alike as missing: the feedback names both spellings distinctly.
     widget.give(Answer("target-scope", missing=frozenset({"pay\u200broll"}), flag=False))
     feedback = widget.check()
-    expect(feedback).to_contain_text("pay⟨U+200B⟩roll was never in the original")
-    expect(feedback).to_contain_text("it only looks like payroll")
+    expect(feedback).to_contain_text("missing has pay⟨U+200B⟩roll, which was never in the original")
+    expect(feedback).to_contain_text("it only looks like an original target")
+    expect(feedback).not_to_contain_text("payroll,")  # the look-alike left unmarked is never named
     decomposed = next(case for case in practice_cases() if case.id == "decomposed-sentinel-id")
     other = ExerciseWidget(notebook, decomposed, lab.report)
     names = other.root.locator(".eic-column-missing label.widget-label-basic > span").all_text_contents()
@@ -783,6 +861,13 @@ def test_one_case_worked_with_the_keyboard_alone(lab: Lab) -> None:
     assert page.evaluate(name_js) == "preserved: false"
     page.keyboard.press("Tab")
     assert page.evaluate(name_js) == "Hold: needs staff labels"
+    # The reason: each option is its own tab stop, named by its rule id and statement.
+    for rule in reason_choices(case):
+        page.keyboard.press("Tab")
+        assert page.evaluate(name_js) == f"{rule.id}: {rule.statement}"
+        if rule.id == "ts-order":
+            page.keyboard.press("Space")
+    expect(widget.root.get_by_role("radio", name=re.compile(r"^ts-order: "))).to_be_checked()
     page.keyboard.press("Tab")
     assert page.evaluate(name_js) == "Check my answer"
     outline = page.evaluate("() => parseFloat(getComputedStyle(document.activeElement).outlineWidth)")
@@ -791,6 +876,8 @@ def test_one_case_worked_with_the_keyboard_alone(lab: Lab) -> None:
     feedback = widget.root.locator(".eic-feedback-area .eic-feedback")
     expect(feedback).to_contain_text("Fully correct")
     expect(feedback).to_have_attribute("role", "status")
+    page.keyboard.press("Tab")
+    assert page.evaluate(name_js) == "Show the next hint"
     page.keyboard.press("Tab")
     assert page.evaluate(name_js) == REVEAL_SUMMARY
     page.keyboard.press("Enter")
@@ -840,6 +927,7 @@ def test_notebook_7_works_a_case(lab: Lab) -> None:
         exercise.wait_for(timeout=120_000)
         exercise.get_by_role("checkbox", name="added: payroll", exact=True).check()
         exercise.get_by_role("radio", name="preserved: false", exact=True).check()
+        exercise.get_by_role("radio", name=re.compile(r"^ts-added: ")).check()
         exercise.get_by_role("button", name="Check my answer").click()
         expect(exercise.locator(".eic-feedback")).to_contain_text("Fully correct")
         exercise.get_by_role("button", name=REVEAL_SUMMARY).click()

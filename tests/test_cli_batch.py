@@ -113,7 +113,7 @@ def test_csv_bad_header_is_one_bad_line(run_cli):
     done = run_cli("target-scope", "--format", "csv", stdin="id,orig,rewritten\nr1,[],[]\n")
     assert lines_of(done) == [
         '{"line":1,"field":"orig","error":"unknown column \\"orig\\" (allowed: id, original, '
-        'rewritten, query, unresolved)"}'
+        'rewritten, query, rewritten_query, unresolved)"}'
     ]
     assert done.returncode == 4
 

@@ -93,9 +93,13 @@ def test_widget_labels_feedback_and_answer_tell_look_alikes_apart() -> None:
     exercise.set_answer(Answer("target-scope", missing=frozenset({"pay\u200broll"}), flag=False))
     feedback = exercise.check()
     lines = [m.message for m in feedback.mistakes]
-    wrong = next(line for line in lines if line.startswith("pay⟨U+200B⟩roll was never in the original"))
-    assert "it only looks like payroll" in wrong
-    assert any(line.startswith("payroll is in the original") for line in lines)
+    wrong = next(
+        line for line in lines if line.startswith("`missing` has `pay⟨U+200B⟩roll`, which was never")
+    )
+    assert "it only looks like an original target" in wrong
+    # The look-alike the trainee left unmarked is counted, never named.
+    assert "`missing` is incomplete: one original target is not in the rewrite as written" in lines[0]
+    assert not any("`payroll`" in line for line in lines)
     exercise.show_worked_answer()
     assert "pay⟨U+200B⟩roll" in exercise.reveal.value and "\u200b" not in exercise.reveal.value
 
@@ -105,9 +109,11 @@ def test_cafe_feedback_does_not_contradict_itself() -> None:
     exercise.set_answer(Answer("sentinels", missing=frozenset({"cafe\u0301-1"}), flag=False))
     lines = [m.message for m in exercise.check().mistakes]
     assert any(
-        "cafe⟨U+0301⟩-1 is not in the baseline" in line and "only looks like" in line for line in lines
+        "`cafe⟨U+0301⟩-1`, which is not in the baseline" in line and "only looks like a sentinel" in line
+        for line in lines
     )
-    assert any(line.startswith("café-1 is a sentinel") for line in lines)
+    assert any(line.startswith("`missing` is incomplete: one baseline sentinel is absent") for line in lines)
+    assert not any("café-1" in line for line in lines)
 
 
 MATHS = Case(

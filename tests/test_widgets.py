@@ -36,6 +36,8 @@ def _work(exercise: CaseExercise, answer: Answer) -> str:
         box.value = case_id in answer.second
     exercise.flag.value = answer.flag
     exercise.hold.value = answer.hold
+    if exercise.asks_reason:
+        exercise.reason.value = answer.reason
     exercise.check_button.click()
     return exercise.feedback.value
 
@@ -55,87 +57,139 @@ def test_live_json_shows_the_answer_being_built(case: Case) -> None:
     assert html.escape(display_json(case.expected)) in _plain(exercise.live.value)
 
 
-@pytest.mark.parametrize(
-    ("case_id", "answer", "field", "phrase"),
-    [
-        # target scope
-        (
-            "lost-comparison",
-            dict(flag=False),
-            "missing",
-            "refresher is in the original but not in the rewrite",
-        ),
-        (
-            "lost-comparison",
-            dict(missing={"refresher"}, flag=True),
-            "preserved",
-            "preserved is true only when",
-        ),
-        (
-            "lost-comparison",
-            dict(second={"refresher"}, flag=False),
-            "added",
-            "that makes it missing, not added",
-        ),
-        (
-            "reordered-targets",
-            dict(missing={"induction"}, flag=False),
-            "missing",
-            "order doesn't matter: induction is in both lists",
-        ),
-        (
-            "reordered-targets",
-            dict(flag=False),
-            "preserved",
-            "order doesn't matter: every original target is still there",
-        ),
-        (
-            "new-target",
-            dict(flag=False),
-            "added",
-            "payroll was added: an added target changes retrieval scope even when every original survives",
-        ),
-        (
-            "new-target",
-            dict(missing={"payroll"}, second={"payroll"}, flag=False),
-            "missing",
-            "payroll was never in the original",
-        ),
-        ("new-target", dict(second={"payroll"}, hold=True), "held", "nothing is unresolved"),
-        ("new-target", dict(second={"payroll"}), "preserved", "set preserved to true or false"),
-        # sentinels
-        ("sentinel-mutated", dict(flag=False), "changed", "S1's answer changed ([-R-]{+S+})"),
-        (
-            "sentinel-mutated",
-            dict(missing={"S1"}, second={"S1"}, flag=False),
-            "missing",
-            "that is changed, not missing",
-        ),
-        (
-            "new-case-only",
-            dict(missing={"C2"}, flag=False),
-            "missing",
-            "an extra non-sentinel case is allowed",
-        ),
-        ("new-case-only", dict(flag=False), "intact", "an extra non-sentinel case is allowed"),
-        (
-            "new-case-only",
-            dict(second={"S1"}, flag=True),
-            "changed",
-            "S1 is present with its answer unchanged",
-        ),
-        ("sentinel-missing", dict(flag=False), "missing", "S2 is a sentinel in the baseline but absent"),
-        (
-            "sentinel-missing",
-            dict(second={"S2"}, missing={"S2"}, flag=False),
-            "changed",
-            "so it is missing, not changed",
-        ),
-        ("sentinel-missing", dict(missing={"S2"}, flag=True), "intact", "intact is true only when"),
-        ("sentinel-missing", dict(hold=True), "refused", "the baseline holds sentinels"),
-    ],
-)
-def test_each_wrong_answer_gets_its_own_feedback(case_id, answer, field, phrase) -> None:
+#: Each wrong answer's feedback: the field and the rule, never an ID left unmarked or a flag value.
+WRONG_ANSWERS = [
+    (
+        "lost-comparison",
+        {"flag": False},
+        "missing",
+        "ts-lost",
+        "`missing` is incomplete: one original target is not in the rewrite.",
+    ),
+    (
+        "lost-comparison",
+        {"missing": {"refresher"}, "flag": True},
+        "preserved",
+        "ts-lost",
+        "`preserved` is wrong: the scope is preserved exactly when nothing is missing and nothing was added",
+    ),
+    (
+        "lost-comparison",
+        {"second": {"refresher"}, "flag": False},
+        "added",
+        "ts-lost",
+        "`added` has `refresher`, which is not in the rewrite, so it cannot be added",
+    ),
+    (
+        "reordered-targets",
+        {"missing": {"induction"}, "flag": False},
+        "missing",
+        "ts-order",
+        "`missing` has `induction`, which is in both lists: order doesn't matter",
+    ),
+    (
+        "reordered-targets",
+        {"flag": False},
+        "preserved",
+        "ts-order",
+        "`preserved` is wrong: the scope is preserved exactly when nothing is missing and nothing was added, and order doesn't matter",
+    ),
+    (
+        "new-target",
+        {"flag": False},
+        "added",
+        "ts-added",
+        "`added` is incomplete: one rewrite target is not in the original.",
+    ),
+    (
+        "new-target",
+        {"missing": {"payroll"}, "second": {"payroll"}, "flag": False},
+        "missing",
+        "ts-added",
+        "`missing` has `payroll`, which was never in the original, so it cannot be missing",
+    ),
+    (
+        "new-target",
+        {"second": {"payroll"}, "hold": True},
+        "held",
+        "ts-unresolved",
+        "`held` is wrong: every target here is a canonical ID and nothing is unresolved, so the check can run",
+    ),
+    (
+        "new-target",
+        {"second": {"payroll"}},
+        "preserved",
+        "ts-added",
+        "`preserved` is not set: choose it once the two lists are built",
+    ),
+    (
+        "sentinel-mutated",
+        {"flag": False},
+        "changed",
+        "sk-changed",
+        "`changed` is incomplete: one sentinel answer is a different string in the proposed key.",
+    ),
+    (
+        "sentinel-mutated",
+        {"missing": {"S1"}, "second": {"S1"}, "flag": False},
+        "missing",
+        "sk-changed",
+        "`missing` has `S1`, which is still in the proposed key: a sentinel that is still there is not missing",
+    ),
+    (
+        "new-case-only",
+        {"missing": {"C2"}, "flag": False},
+        "missing",
+        "sk-new-case",
+        "`missing` has `C2`, which is not in the baseline: a non-sentinel case is allowed and is never missing",
+    ),
+    (
+        "new-case-only",
+        {"flag": False},
+        "intact",
+        "sk-new-case",
+        "`intact` is wrong: the key is intact exactly when no sentinel is missing or changed, and an extra non-sentinel case is allowed",
+    ),
+    (
+        "new-case-only",
+        {"second": {"S1"}, "flag": True},
+        "changed",
+        "sk-changed",
+        "`changed` has `S1`, which is present with the same answer as in the baseline",
+    ),
+    (
+        "sentinel-missing",
+        {"flag": False},
+        "missing",
+        "sk-missing",
+        "`missing` is incomplete: one baseline sentinel is absent from the proposed key.",
+    ),
+    (
+        "sentinel-missing",
+        {"second": {"S2"}, "missing": {"S2"}, "flag": False},
+        "changed",
+        "sk-missing",
+        "`changed` has `S2`, which is absent from the proposed key: an absent sentinel has no answer to change",
+    ),
+    (
+        "sentinel-missing",
+        {"missing": {"S2"}, "flag": True},
+        "intact",
+        "sk-missing",
+        "`intact` is wrong: the key is intact exactly when no sentinel is missing or changed, and a key that is not intact is held before scoring",
+    ),
+    (
+        "sentinel-missing",
+        {"hold": True},
+        "refused",
+        "sk-empty-baseline",
+        "`refused` is wrong: the baseline holds sentinels, so the check can run",
+    ),
+]
+
+
+@pytest.mark.parametrize(("case_id", "answer", "field", "rule", "message"), WRONG_ANSWERS)
+def test_each_wrong_answer_gets_its_own_feedback(case_id, answer, field, rule, message) -> None:
     case = helpers.get_case(case_id)
     built = Answer(
         case.check,
@@ -143,11 +197,15 @@ def test_each_wrong_answer_gets_its_own_feedback(case_id, answer, field, phrase)
         second=frozenset(answer.get("second", ())),
         flag=answer.get("flag"),
         hold=answer.get("hold", False),
+        reason=correct_answer(case).reason,
     )
     exercise = CaseExercise(case)
     feedback = _work(exercise, built)
     assert "Not yet" in feedback
-    assert re.search(rf"<li><b>{field}</b>: [^<]*{re.escape(html.escape(phrase))}", feedback), feedback
+    found = [m for m in grade(case, built).mistakes if m.field == field]
+    assert (found[0].rule, found[0].message) == (rule, message)
+    ticked = re.sub(r"`([^`]+)`", r'<code class="eic-id">\1</code>', html.escape(message))
+    assert f"<li>{ticked}</li>" in feedback, feedback
 
 
 @pytest.mark.parametrize("case", FILLED, ids=lambda c: c.id)
@@ -179,7 +237,8 @@ def test_changing_the_answer_clears_stale_feedback() -> None:
     exercise.second_boxes["payroll"].value = False
     assert exercise.feedback.value == ""
     exercise.check_button.click()
-    assert "payroll was added" in exercise.feedback.value
+    assert "one rewrite target is not in the original" in exercise.feedback.value
+    assert "payroll" not in exercise.feedback.value
 
 
 def test_on_graded_callback_receives_each_grade() -> None:
@@ -199,7 +258,8 @@ def test_text_repr_reflects_the_controls() -> None:
     text = exercise._repr_mimebundle_()["text/plain"]
     assert "added: [ ] induction  [x] payroll" in text
     assert "preserved: ( ) true  (*) false" in text
-    assert "[Check my answer] [Show the worked answer]" in text
+    assert "reason: " in text and "ts-added" in text
+    assert "[Check my answer] [Show the next hint] [Show the worked answer]" in text
 
 
 def _markup_case(check: str) -> Case:
@@ -225,7 +285,10 @@ def test_markup_in_ids_and_text_comes_out_escaped(check: str) -> None:
     case = _markup_case(check)
     exercise = CaseExercise(case)
     exercise.set_answer(Answer(check, flag=True))
-    exercise.first_boxes[candidate_ids(case)[-1]].value = True
+    # Mark the markup ID where it does not belong, so the feedback names it (an ID the trainee marked).
+    boxes = exercise.second_boxes if check == "target-scope" else exercise.first_boxes
+    assert MARKUP in candidate_ids(case)
+    boxes[MARKUP].value = True
     exercise.check_button.click()
     exercise.reveal_button.click()
     for shown in (exercise.live.value, exercise.feedback.value, exercise.reveal.value, details_html(case)):

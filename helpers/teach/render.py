@@ -84,6 +84,9 @@ STYLE = (
     ".eic-correct{color:" + _RIGHT + ";border-left:4px solid " + _RIGHT + ";padding-left:0.5em}"
     ".eic-wrong{color:" + _WRONG + ";border-left:4px solid " + _WRONG + ";padding-left:0.5em}"
     ".eic-error{color:" + _WRONG + "}"
+    ".eic-w .eic-reason,.eic-w .eic-reason .widget-radio-box{height:auto}"
+    ".eic-w .eic-reason .widget-radio-box label{height:auto!important;line-height:1.35!important;"
+    "white-space:normal;margin:0.25em 0;max-width:48em}"
     ".jp-Notebook:has(.eic-exercise) .eic-static-reveal,"
     "body[data-voila]:has(.eic-exercise) .eic-static-reveal{display:none}"
     "</style>"
@@ -270,12 +273,33 @@ def feedback_html(correct: bool, mistakes: Sequence[tuple[str, str]]) -> str:
             f'<div class="eic-feedback eic-correct" {live}><b>✔ Fully correct.</b> '
             "Every field and every ID is right.</div>"
         )
-    items = "".join(f"<li><b>{esc(field)}</b>: {_prose(message)}</li>" for field, message in mistakes)
+    items = "".join(f"<li>{_ticked(_prose(message))}</li>" for _field, message in mistakes)
     count = len(mistakes)
     noun = "thing" if count == 1 else "things"
     return (
         f'<div class="eic-feedback eic-wrong" {live}><b>✘ Not yet: {count} {noun} to fix.</b>'
         f"<ul>{items}</ul></div>"
+    )
+
+
+_BACKTICKED = re.compile(r"`([^`]+)`")
+
+
+def _ticked(escaped: str) -> str:
+    """Escaped feedback text with each `backticked` field or ID as literal ``<code>``."""
+    return _BACKTICKED.sub(r'<code class="eic-id">\1</code>', escaped)
+
+
+def hint_html(rungs: Sequence[str], *, last: bool) -> str:
+    """The hints shown so far, numbered, announced; after the last, point to the worked answer."""
+    items = "".join(f"<li>{_ticked(_prose(rung))}</li>" for rung in rungs)
+    after = (
+        f"<p>That was the last hint. Next comes the worked answer: <b>{esc(REVEAL_SUMMARY)}</b>.</p>"
+        if last
+        else ""
+    )
+    return (
+        f'<div class="eic-hints" role="status" aria-live="polite"><b>Hints</b><ol>{items}</ol>{after}</div>'
     )
 
 

@@ -43,6 +43,7 @@ GRADED_RULES: frozenset[str] = frozenset(
 )
 
 _RULE_FIELDS = ("id", "statement", "section")
+_OPTIONAL_FIELDS = ("not_here",)
 
 
 def rules_json() -> Path:
@@ -56,6 +57,8 @@ class Rule:
 
     ``section`` reads ``"02_target_scope.ipynb#Order and duplicates"``: a
     notebook, then the heading of the section that teaches the rule.
+    ``not_here`` is one sentence on why the rule does not decide a case it was
+    wrongly picked for (the reason picker's feedback).
     Taught in ``04_practice.ipynb``.
     """
 
@@ -63,6 +66,7 @@ class Rule:
     id: str
     statement: str
     section: str
+    not_here: str = ""
 
     @property
     def notebook(self) -> str:
@@ -86,12 +90,19 @@ class Rule:
 
 
 def _rule_from_mapping(check: str, raw: Any, where: str) -> Rule:
-    if not isinstance(raw, Mapping) or set(raw) != set(_RULE_FIELDS):
+    if (
+        not isinstance(raw, Mapping)
+        or not set(_RULE_FIELDS) <= set(raw)
+        or not set(raw) <= {*_RULE_FIELDS, *_OPTIONAL_FIELDS}
+    ):
         found = list(raw) if isinstance(raw, Mapping) else type(raw).__name__
         raise InvalidInputError(
-            f"{where} must have the fields {list(_RULE_FIELDS)}, found {found}", field=where
+            f"{where} must have the fields {list(_RULE_FIELDS)} (and may have {list(_OPTIONAL_FIELDS)}), "
+            f"found {found}",
+            field=where,
         )
-    rule = Rule(check, *(_text(raw, name, where) for name in _RULE_FIELDS))
+    extra = {name: _text(raw, name, where) for name in _OPTIONAL_FIELDS if name in raw}
+    rule = Rule(check, *(_text(raw, name, where) for name in _RULE_FIELDS), **extra)
     notebook, hash_, heading = rule.section.partition("#")
     if not hash_ or not notebook.endswith(".ipynb") or not heading.strip():
         raise InvalidInputError(

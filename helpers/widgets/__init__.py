@@ -2,7 +2,8 @@
 
 * :class:`CaseExercise`: work a case yourself, check it, reveal the answer (``02_…``, ``03_…``).
 * :class:`TargetScopeSandbox` and :class:`SentinelSandbox`: edit an input, see the result live.
-* :class:`PracticeDrill`: a scored drill over the practice cases (``04_practice.ipynb``).
+* :class:`MasteryDrill`: fresh generated cases until every rule is mastered (``04_practice.ipynb``).
+* :class:`PracticeDrill`: the set course, a scored drill over the practice cases (``04_practice.ipynb``).
 * :class:`DataCheckPanel`: check a whole file, by path or upload (``05_check_your_data.ipynb``).
 
 Taught in ``01_start_here.ipynb``.
@@ -10,7 +11,15 @@ Taught in ``01_start_here.ipynb``.
 
 from .data import DataCheckPanel
 from .exercise import CaseExercise
+from .mastery import MasteryDrill
 from .practice import PracticeDrill
 from .sandbox import SentinelSandbox, TargetScopeSandbox
 
-__all__ = ["CaseExercise", "DataCheckPanel", "PracticeDrill", "SentinelSandbox", "TargetScopeSandbox"]
+__all__ = [
+    "CaseExercise",
+    "DataCheckPanel",
+    "MasteryDrill",
+    "PracticeDrill",
+    "SentinelSandbox",
+    "TargetScopeSandbox",
+]

@@ -16,8 +16,16 @@ from ..teach.chart import chart_img_html, outcome_chart
 from ..teach.render import error_html, esc
 from ..teach.report_html import failures_table, key_check_table, summary_table
 from .base import TextPicture, button, frame, html, wide_style, wrap_html, wrap_row
+from .lite import in_browser_edition
 
-__all__ = ["DataCheckPanel"]
+__all__ = ["DataCheckPanel", "LITE_DATA_NOTE"]
+
+#: Said at the top of the panel in the browser edition (JupyterLite).
+LITE_DATA_NOTE = (
+    "In the browser edition, use the Upload buttons, not the path box or the file browser: JupyterLite "
+    'rewrites files whose name contains "json" when they are opened or saved from its file browser, so a '
+    "path may not give the bytes you meant. An upload reaches the check unchanged."
+)
 
 _KINDS = [("Target scope (JSON Lines or CSV)", "target-scope"), ("Sentinel answer keys", "sentinels")]
 
@@ -94,8 +102,14 @@ class DataCheckPanel(TextPicture):
         self.last: BatchSummary | KeyCheck | None = None
         self.kind.observe(lambda _change: self._mode_changed(), names="value")
         self.check_button.on_click(lambda _button: self.run())
+        #: In the browser edition (JupyterLite), a note to upload rather than type a path.
+        self.lite_note = html(
+            f'<p class="eic-lite-note" role="note">{esc(LITE_DATA_NOTE)}</p>' if in_browser_edition() else "",
+            css="eic-lite",
+        )
         self.widget = frame(
             [
+                self.lite_note,
                 self.kind,
                 self.records.widget,
                 self.keys,

@@ -7,8 +7,10 @@ presses a button, at the path they type. Taught in ``04_practice.ipynb``.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import ipywidgets as w
 
@@ -19,11 +21,18 @@ from ..teach.drill import DEFAULT_SEED, Attempt, Progress
 from ..teach.grading import Grade
 from ..teach.practice_cases import PracticeCase, practice_cases
 from ..teach.practice_tables import summary
-from ..teach.progress_files import DEFAULT_PROGRESS_FILE, load_progress, save_progress, shown_path
+from ..teach.progress_files import (
+    DEFAULT_PROGRESS_FILE,
+    load_progress,
+    progress_from_data,
+    save_progress,
+    shown_path,
+)
 from ..teach.render import esc, supplied_input
 from ..teach.rules import Rule, load_rules
 from .base import TextPicture, button, frame, html, wide_style, wrap_html, wrap_row
 from .exercise import CaseExercise
+from .lite import ProgressTransfer
 
 __all__ = ["PracticeDrill"]
 
@@ -82,6 +91,7 @@ class PracticeDrill(TextPicture):
         self.load_button = button("Load progress", "eic-load")
         self.restart_button = button("Start again", "eic-restart")
         self.file_status = html(css="eic-file-status")
+        self.transfer = ProgressTransfer(self._dump, self._accept_upload, self._report)
 
         self.next_button.on_click(lambda _button: self.next_case())
         self.save_button.on_click(lambda _button: self.save())
@@ -98,6 +108,7 @@ class PracticeDrill(TextPicture):
                 self.summary_view,
                 wrap_row([self.path, self.save_button, self.load_button, self.restart_button]),
                 self.file_status,
+                self.transfer.widget,
             ],
             "eic-practice",
         )
@@ -139,6 +150,7 @@ class PracticeDrill(TextPicture):
         self.scored.value = wrap_html(_scored_html(attempt, already))
         self.next_button.disabled = False
         self._update_score()
+        self.transfer.refresh()
 
     def next_case(self) -> None:
         """Move to the next unchecked case, or show the summary when none is left."""
@@ -149,6 +161,7 @@ class PracticeDrill(TextPicture):
         self.progress = Progress(self.progress.seed, self.progress.order)
         self.file_status.value = ""
         self._show(self.progress.next_key())
+        self.transfer.refresh()
 
     # --- progress files ---------------------------------------------------------
 
@@ -175,11 +188,26 @@ class PracticeDrill(TextPicture):
         self.progress = progress
         self.bar.max = progress.total
         self._show(progress.next_key())
+        self.transfer.refresh()
         self.file_status.value = wrap_html(
             f'<span class="eic-loaded" role="status">Loaded {progress.done} checked cases from '
             f"<code>{esc(shown_path(self.path.value))}</code>.</span>"
         )
         return progress
+
+    def _report(self, markup: str) -> None:
+        self.file_status.value = wrap_html(markup)
+
+    def _dump(self) -> tuple[str, str]:
+        text = json.dumps(self.progress.to_data(), ensure_ascii=False, indent=1) + "\n"
+        return Path(self.path.value).name or DEFAULT_PROGRESS_FILE, text
+
+    def _accept_upload(self, data: Any, source: str) -> str:
+        progress = progress_from_data(data, cases=self.cases, rules=self.rules, source=source)
+        self.progress = progress
+        self.bar.max = progress.total
+        self._show(progress.next_key())
+        return f"Loaded {progress.done} checked cases from the upload {source}."
 
     # --- display ------------------------------------------------------------------
 
