@@ -49,6 +49,7 @@ from helpers.teach.practice import (
     practice_cases,
 )
 from helpers.teach.render import REVEAL_SUMMARY
+from helpers.teach.rules import load_rules
 
 pytestmark = pytest.mark.browser
 expect.set_options(timeout=WIDGET_TIMEOUT_MS)
@@ -171,6 +172,10 @@ def _verbatim(text: str) -> re.Pattern[str]:
     return re.compile(rf"^{re.escape(text)}$")
 
 
+#: Every rule by id, to pick the reason by its accessible name.
+RULES = {rule.id: rule for rule in load_rules()}
+
+
 class Exercise:
     """A work-it-yourself widget, found by its classes and its case ID, driven by clicks."""
 
@@ -205,6 +210,13 @@ class Exercise:
         if answer.flag is not None:
             self._set_flag("true" if answer.flag else "false")
         self._tick(self.root.locator(".widget-checkbox.eic-hold"), answer.hold)
+        if answer.reason is not None and self.root.locator(".eic-reason").count():
+            rule = RULES[answer.reason]
+            radio = self.root.locator(".eic-reason").get_by_role(
+                "radio", name=f"{rule.id}: {rule.statement}", exact=True
+            )
+            radio.check()
+            expect(radio).to_be_checked()
         expect(self.root.locator(".eic-live pre.eic-json")).to_have_text(
             _verbatim(dumps_compact(answer.as_dict(self.case)))
         )
