@@ -273,19 +273,15 @@ def mastery_numbers(cohort: Cohort) -> list[tuple[str, int, int]]:
 
 
 def cohort_chart(cohort: Cohort) -> Any:
-    """A bar per rule: how many trainees mastered it. Tables instead when matplotlib is missing."""
-    from .chart import Chart
+    """A bar per rule: how many trainees mastered it; its numbers and a message without matplotlib."""
+    from .chart import NO_MATPLOTLIB, Chart
 
     numbers = mastery_numbers(cohort)
     text = "\n".join(f"{rule}: {done} mastered, {rest} not yet" for rule, done, rest in numbers)
     try:
         from matplotlib.figure import Figure
-    except ImportError:
-        return HtmlBlock(
-            "<p>The chart needs matplotlib, which is not installed here; the table above has the same "
-            "numbers.</p>",
-            "The chart needs matplotlib, which is not installed here.\n" + text,
-        )
+    except ImportError:  # no matplotlib, as in the browser edition: the numbers instead
+        return Chart(b"", f"{NO_MATPLOTLIB}\n{text}")
     fig = Figure(figsize=(7, 4.2), dpi=80, layout="constrained")
     ax = fig.subplots()
     positions = list(range(len(numbers)))

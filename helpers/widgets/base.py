@@ -28,6 +28,7 @@ __all__ = [
     "wrap_row",
     "html",
     "wide_style",
+    "progress_path_box",
 ]
 
 _IGNORE_MATHS = "mathjax_ignore tex2jax_ignore"
@@ -41,6 +42,18 @@ def auto_layout() -> w.Layout:
 def wide_style() -> dict[str, str]:
     """A description as wide as its text (ipywidgets cuts descriptions at about 8 characters)."""
     return {"description_width": "initial"}
+
+
+def progress_path_box(path: str) -> w.Text:
+    """The progress-file path box both drills show: wide enough to read, never cut short."""
+    box = w.Text(
+        value=path,
+        description="Progress file",
+        style=wide_style(),
+        layout=w.Layout(flex="1 1 26em", min_width="22em", max_width="40em"),
+    )
+    box.add_class("eic-progress-path")
+    return box
 
 
 def button(description: str, css: str, **kwargs: Any) -> w.Button:

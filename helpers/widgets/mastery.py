@@ -34,7 +34,7 @@ from ..teach.progress_v2 import (
 )
 from ..teach.render import esc, supplied_input
 from ..teach.rules import Rule, load_rules
-from .base import TextPicture, button, frame, html, wide_style, wrap_html, wrap_row
+from .base import TextPicture, button, frame, html, progress_path_box, wide_style, wrap_html, wrap_row
 from .exercise import CaseExercise
 from .lite import ProgressTransfer
 
@@ -101,13 +101,7 @@ class MasteryDrill(TextPicture):
             layout=w.Layout(width="auto"),
         )
         self.trainee.add_class("eic-trainee")
-        self.path = w.Text(
-            value=str(path),
-            description="Progress file",
-            style=wide_style(),
-            layout=w.Layout(flex="1 1 26em", min_width="22em", max_width="40em"),
-        )
-        self.path.add_class("eic-progress-path")
+        self.path = progress_path_box(str(path))
         self.save_button = button("Save progress", "eic-save")
         self.load_button = button("Load progress", "eic-load")
         self.restart_button = button("Start again", "eic-restart")

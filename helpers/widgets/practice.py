@@ -30,7 +30,7 @@ from ..teach.progress_files import (
 )
 from ..teach.render import esc, supplied_input
 from ..teach.rules import Rule, load_rules
-from .base import TextPicture, button, frame, html, wide_style, wrap_html, wrap_row
+from .base import TextPicture, button, frame, html, progress_path_box, wide_style, wrap_html, wrap_row
 from .exercise import CaseExercise
 from .lite import ProgressTransfer
 
@@ -80,13 +80,7 @@ class PracticeDrill(TextPicture):
         self.scored = html(css="eic-scored")
         self.next_button = button("Next case", "eic-next", disabled=True, button_style="primary")
         self.summary_view = html(css="eic-summary")
-        self.path = w.Text(
-            value=str(path),
-            description="Progress file",
-            style=wide_style(),
-            layout=w.Layout(flex="1 1 26em", min_width="22em", max_width="40em"),
-        )
-        self.path.add_class("eic-progress-path")
+        self.path = progress_path_box(str(path))
         self.save_button = button("Save progress", "eic-save")
         self.load_button = button("Load progress", "eic-load")
         self.restart_button = button("Start again", "eic-restart")
