@@ -42,6 +42,7 @@ __all__ = [
     "REVEAL_SUMMARY",
     "HIDE_SUMMARY",
     "check_block",
+    "explanation_lines",
     "run_cases",
     "parse_block",
     "result_block",
@@ -327,6 +328,12 @@ def _show_ids(line: str, ids: Sequence[str]) -> str:
     return pattern.sub(lambda match: visible_id(match.group()), line)
 
 
+def explanation_lines(check: str, record: Mapping[str, Any], result: Any) -> list[str]:
+    """The explanation of ``result`` (:func:`~helpers.core.explain.explain`), IDs in the visible notation."""
+    ids = _record_ids(check, record)
+    return [_show_ids(line, ids) for line in explain(check, record, result)]
+
+
 def check_block(check: str, record: Mapping[str, Any], *, show_input: bool = True) -> HtmlBlock:
     """Run ``check`` on one input object: the input, the output and its explanation, as JSON.
 
@@ -344,8 +351,7 @@ def check_block(check: str, record: Mapping[str, Any], *, show_input: bool = Tru
     except CheckInputError as exc:
         text = f"Cannot check this input: {visible_text(str(exc))}"
         return HtmlBlock(shown[0] + error_html(exc), "\n".join(filter(None, [shown[1], text])))
-    ids = _record_ids(check, record)
-    lines = [_show_ids(line, ids) for line in explain(check, record, result)]
+    lines = explanation_lines(check, record, result)
     output = result.as_dict()
     label = "<p><b>Output</b></p>" if show_input else ""
     out_text = f"output: {display_json(output)}" if show_input else display_json(output)

@@ -1,0 +1,333 @@
+"""Edge-case galleries: every rule of a check at work on a small input, computed as the notebook runs.
+
+The inputs and the teaching notes come from ``fixtures/edge_cases.json``; the
+outputs, explanations and error messages are computed by the checks each time,
+so a broken rule changes what the gallery shows (and strict nbval notices).
+Taught in ``02_target_scope.ipynb`` and ``03_sentinel_answer_key.ipynb`` ("Edge
+cases"), and in ``05_check_your_data.ipynb`` (the fast path beside the exact
+route, and how lines are read).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..core.chardiff import visible_text
+from ..core.checks import CHECKS, require_check_name
+from ..core.errors import CheckInputError, InvalidInputError
+from ..core.jsonio import dumps_compact, load_json_file, parse_json_line
+from ..core.paths import fixtures_dir
+from ..core.validation import require_record
+from ..data.batch import error_object, outcomes_jsonl, output_object
+from ..data.fastpath import fast_sentinels_input, fast_target_scope, loads_fast
+from .fixture_text import text_field
+from .render import HtmlBlock, display_json, esc, explanation_lines, json_html, lines_html, scroll_region
+
+__all__ = [
+    "EdgeCase",
+    "Source",
+    "edge_cases_json",
+    "load_edge_cases",
+    "edge_cases",
+    "sources",
+    "exact_output",
+    "gallery",
+    "fast_beside_exact",
+    "reading_gallery",
+    "Shown",
+    "FastRun",
+    "fast_run",
+    "SOURCE",
+]
+
+#: The source name the gallery's lines are read under (error messages name it).
+SOURCE = "gallery"
+
+
+@dataclass(frozen=True)
+class EdgeCase:
+    """One gallery entry: its check, group, title, teaching note and raw JSON line (UTF-8)."""
+
+    check: str
+    group: str
+    title: str
+    why: str
+    line: bytes
+
+
+@dataclass(frozen=True)
+class Source:
+    """A few lines of a JSON Lines source, read as the command line reads them."""
+
+    check: str
+    title: str
+    why: str
+    lines: tuple[bytes, ...]
+
+
+def edge_cases_json() -> Path:
+    """``fixtures/edge_cases.json``: the galleries' inputs and notes."""
+    return fixtures_dir() / "edge_cases.json"
+
+
+def _edge_case(raw: Any, where: str) -> EdgeCase:
+    record = require_record(
+        raw, required=("check", "group", "title", "why"), optional=("input", "line"), field=where
+    )
+    check = require_check_name(record["check"], f"{where}.check")
+    if ("input" in record) == ("line" in record):
+        raise InvalidInputError(f'{where} needs exactly one of "input" and "line"', field=where)
+    line = dumps_compact(record["input"]) if "input" in record else text_field(record, "line", where)
+    return EdgeCase(
+        check=check,
+        group=text_field(record, "group", where),
+        title=text_field(record, "title", where),
+        why=text_field(record, "why", where),
+        line=line.encode("utf-8", "surrogateescape"),
+    )
+
+
+def _source(raw: Any, where: str) -> Source:
+    record = require_record(raw, required=("check", "title", "why", "lines"), field=where)
+    lines = record["lines"]
+    if not isinstance(lines, list) or not all(isinstance(line, str) for line in lines):
+        raise InvalidInputError(f"{where}.lines must be a list of strings", field=f"{where}.lines")
+    return Source(
+        check=require_check_name(record["check"], f"{where}.check"),
+        title=text_field(record, "title", where),
+        why=text_field(record, "why", where),
+        lines=tuple(line.encode("utf-8", "surrogateescape") for line in lines),
+    )
+
+
+def load_edge_cases(path: str | Path | None = None) -> tuple[list[EdgeCase], list[Source]]:
+    """Read the galleries' fixture; a malformed entry raises naming it (e.g. ``edge_cases[3].why``)."""
+    source = Path(path) if path is not None else edge_cases_json()
+    data = require_record(
+        load_json_file(source),
+        required=("edge_cases", "sources"),
+        optional=("about", "sources_about"),
+        field=source.name,
+    )
+    entries, reads = data["edge_cases"], data["sources"]
+    if not isinstance(entries, list) or not isinstance(reads, list):
+        raise InvalidInputError(f"{source.name}: edge_cases and sources must be lists", field=source.name)
+    return (
+        [_edge_case(raw, f"edge_cases[{n}]") for n, raw in enumerate(entries)],
+        [_source(raw, f"sources[{n}]") for n, raw in enumerate(reads)],
+    )
+
+
+def edge_cases(check: str) -> list[EdgeCase]:
+    """The gallery entries of one check, in the fixture's order."""
+    require_check_name(check)
+    return [case for case in load_edge_cases()[0] if case.check == check]
+
+
+def sources() -> list[Source]:
+    """The multi-line sources that show how lines are read (``05_check_your_data.ipynb``)."""
+    return load_edge_cases()[1]
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What the exact route makes of one line: the parsed input (if any), the output, and why."""
+
+    record: Any
+    output: dict[str, Any]
+    refused: bool
+    notes: tuple[str, ...]
+
+
+def exact_output(check: str, line: bytes) -> Shown:
+    """Read ``line`` strictly and run the exact check: the output object, or the refusal with its message."""
+    parsed = parse_json_line(line, 1, SOURCE)
+    if parsed.error is not None:
+        return Shown(None, _refusal(parsed.error), True, ())
+    try:
+        result = CHECKS[check](parsed.value)
+    except CheckInputError as exc:
+        return Shown(parsed.value, _refusal(exc), True, ())
+    return Shown(parsed.value, result.as_dict(), False, tuple(explanation_lines(check, parsed.value, result)))
+
+
+def _refusal(exc: CheckInputError) -> dict[str, Any]:
+    error = error_object(1, exc)
+    return {"refused": error["error"], "field": error["field"]}
+
+
+def _input_html(case: EdgeCase, shown: Shown) -> str:
+    if shown.record is not None:
+        return json_html(shown.record)
+    return f'<pre class="eic-json">{esc(_raw_text(case.line))}</pre>'
+
+
+def _raw_text(line: bytes) -> str:
+    """A raw line as the notebooks show it: look-alike and invisible characters in the visible
+    notation, and a byte that is not UTF-8 as ``⟨byte E9⟩``."""
+    parts = _RAW_BYTE.split(line.decode("utf-8", "surrogateescape"))
+    # split() with a group alternates text and bad bytes: even indexes are text.
+    return "".join(
+        visible_text(part) if index % 2 == 0 else f"⟨byte {ord(part) - 0xDC00:02X}⟩"
+        for index, part in enumerate(parts)
+    )
+
+
+_RAW_BYTE = re.compile("([\\udc80-\\udcff])")
+
+
+def _output_html(shown: Shown) -> str:
+    if shown.refused:
+        field = shown.output["field"]
+        where = f" (field <code>{esc(field)}</code>)" if field else ""
+        return f'<p class="eic-error"><b>✘ Refused{where}:</b> {esc(shown.output["refused"])}</p>'
+    return json_html(shown.output) + lines_html(shown.notes)
+
+
+def _output_text(shown: Shown) -> str:
+    if shown.refused:
+        field = shown.output["field"]
+        head = f"refused ({field})" if field else "refused"
+        return f"{head}: {shown.output['refused']}"
+    return "\n".join([f"output: {display_json(shown.output)}", *(f"- {note}" for note in shown.notes)])
+
+
+def _input_text(case: EdgeCase, shown: Shown) -> str:
+    shown_input = display_json(shown.record) if shown.record is not None else _raw_text(case.line)
+    return f"input:  {shown_input}"
+
+
+def gallery(check: str, groups: Sequence[str] | None = None) -> HtmlBlock:
+    """One check's edge cases, grouped: input, what the check says (computed now) and why.
+
+    ``groups`` picks some groups (in the fixture's order); the default shows all.
+    Taught in ``02_target_scope.ipynb`` and ``03_sentinel_answer_key.ipynb``.
+    """
+    cases = edge_cases(check)
+    if groups is not None:
+        unknown = sorted(set(groups) - {case.group for case in cases})
+        if unknown:
+            raise InvalidInputError(f"no gallery group {unknown[0]!r} for {check}", field="groups")
+        cases = [case for case in cases if case.group in groups]
+    parts, text = [], []
+    for group in dict.fromkeys(case.group for case in cases):
+        rows = []
+        text.append(f"## {group}")
+        for case in (c for c in cases if c.group == group):
+            shown = exact_output(check, case.line)
+            rows.append(
+                f'<tr><th scope="row">{esc(case.title)}</th>'
+                f'<td class="eic-json-cell">{_input_html(case, shown)}</td>'
+                f'<td class="eic-json-cell">{_output_html(shown)}</td>'
+                f'<td class="eic-reason">{esc(case.why)}</td></tr>'
+            )
+            text.append(f"{case.title}\n  {_input_text(case, shown)}\n  {_indent(_output_text(shown))}")
+        table = (
+            f'<table class="eic-gallery"><caption><b>{esc(group)}</b></caption><thead><tr>'
+            '<th scope="col">Case</th><th scope="col">Input</th><th scope="col">What the check says</th>'
+            f'<th scope="col">Why</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
+        )
+        parts.append(scroll_region(table, f"Edge cases: {group}"))
+    return HtmlBlock("".join(parts), "\n".join(text))
+
+
+def _indent(text: str) -> str:
+    return text.replace("\n", "\n  ")
+
+
+_FAST = {"target-scope": fast_target_scope, "sentinels": fast_sentinels_input}
+
+
+@dataclass(frozen=True)
+class FastRun:
+    """The fast path on one line: what its reader and its check did, and whether it agrees."""
+
+    reader: str
+    check: str
+    output: dict[str, Any] | None
+    agrees: bool
+
+
+def fast_run(check: str, line: bytes, exact: Shown) -> FastRun:
+    """Run the fast path's reader and check on ``line``, beside the exact route's ``exact``.
+
+    The fast path may decline a line (return nothing), and then the exact route
+    decides; when it answers, its output must be the exact route's, key order
+    included. Without ``orjson`` the reader always declines and the fast check
+    runs on the strict reader's value.
+    """
+    value = loads_fast(line)
+    if value is None:
+        reader = "declines: the strict reader decides"
+        value = exact.record
+    elif exact.record is not None and value == exact.record:
+        reader = "reads the same value"
+    else:
+        return FastRun("reads a different value", "not run", None, False)
+    result = None if value is None else _FAST[check](value)
+    if result is None:
+        return FastRun(reader, "declines: the exact check decides", None, True)
+    output = result.as_dict()
+    same = not exact.refused and output == exact.output and list(output) == list(exact.output)
+    return FastRun(reader, "answers", output, same)
+
+
+def fast_beside_exact(check: str) -> HtmlBlock:
+    """Every gallery input of ``check`` run both ways, the fast path beside the exact route.
+
+    Taught in ``05_check_your_data.ipynb`` ("The fast path").
+    """
+    rows, text, agreeing = [], [], 0
+    cases = edge_cases(check)
+    for case in cases:
+        exact = exact_output(check, case.line)
+        fast = fast_run(check, case.line, exact)
+        agreeing += fast.agrees
+        verdict = "✔ agrees" if fast.agrees else "✘ differs"
+        fast_html = json_html(fast.output) if fast.output is not None else f"<p>{esc(fast.check)}</p>"
+        rows.append(
+            f'<tr><th scope="row">{esc(case.title)}</th>'
+            f'<td class="eic-json-cell">{_output_html(Shown(exact.record, exact.output, exact.refused, ()))}</td>'
+            f'<td>{esc(fast.reader)}</td><td class="eic-json-cell">{fast_html}</td><td>{verdict}</td></tr>'
+        )
+        fast_text = display_json(fast.output) if fast.output is not None else fast.check
+        exact_text = _output_text(Shown(exact.record, exact.output, exact.refused, ()))
+        text.append(
+            f"{case.title}\n  exact:  {exact_text.removeprefix('output: ')}\n"
+            f"  fast:   reader {fast.reader}; check {fast_text}\n  {verdict}"
+        )
+    summary = f"{agreeing} of {len(cases)} inputs: the fast path agrees with the exact route."
+    table = (
+        '<table class="eic-fast"><thead><tr><th scope="col">Case</th><th scope="col">Exact route</th>'
+        '<th scope="col">Fast reader</th><th scope="col">Fast check</th><th scope="col">Same result?</th>'
+        f"</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+    )
+    return HtmlBlock(
+        f"<p><b>{esc(summary)}</b></p>"
+        + scroll_region(table, f"The fast path beside the exact route: {check}"),
+        "\n".join([summary, *text]),
+    )
+
+
+def reading_gallery() -> HtmlBlock:
+    """A few whole sources read as the command line reads them: one output line per input line.
+
+    Taught in ``05_check_your_data.ipynb`` ("How lines are read").
+    """
+    parts, text = [], []
+    for item in sources():
+        outputs = [
+            output_object(o, carry=True) for o in outcomes_jsonl(item.lines, item.check, source=SOURCE)
+        ]
+        shown_lines = "\n".join(f"{n}: {_raw_text(line)}" for n, line in enumerate(item.lines, 1))
+        parts.append(
+            f"<h4>{esc(item.title)}</h4><p>{esc(item.why)}</p>"
+            f'<p><b>Lines</b> ({esc(item.check)})</p><pre class="eic-json">{esc(shown_lines)}</pre>'
+            f"<p><b>Output lines</b></p>{''.join(json_html(o) for o in outputs)}"
+        )
+        text.append("\n".join([f"## {item.title}", shown_lines, *(f"-> {display_json(o)}" for o in outputs)]))
+    return HtmlBlock("".join(parts), "\n".join(text))

@@ -1,0 +1,112 @@
+"""Typical wrong answers to a case, graded live: what a trainee would see for each.
+
+Each mistake is made from the case's right answer (one ID left out, one ID too
+many, the flag the wrong way, a hold where the check runs or the other way
+round, a reason that does not apply) and graded by :func:`helpers.grading.grade`,
+so the feedback shown is the feedback the widgets give. Taught in
+``02_target_scope.ipynb`` and ``03_sentinel_answer_key.ipynb`` ("Wrong answers,
+graded").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from ..core.chardiff import visible_id, visible_text
+from ..core.ordering import sorted_ids
+from .cases import Case
+from .grading import Answer, answer_fields, candidate_ids, correct_answer, decisive_rules, grade, hints
+from .render import HtmlBlock, display_json, esc, esc_id, json_html, scroll_region
+from .rules import load_rules
+
+__all__ = ["Mistake", "typical_mistakes", "graded_mistakes"]
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """One wrong answer to a case, with a short description of what went wrong."""
+
+    label: str
+    answer: Answer
+
+
+def typical_mistakes(case: Case) -> list[Mistake]:
+    """The usual ways to get ``case`` wrong, each a full answer that differs from the right one in one place."""
+    right = correct_answer(case)
+    first, second, flag = answer_fields(case.check)
+    found: list[Mistake] = []
+    if right.hold:
+        found.append(Mistake("Ran the check instead of holding the input", replace(right, hold=False)))
+    else:
+        for name, chosen in ((first, right.missing), (second, right.second)):
+            if chosen:
+                left_out = sorted_ids(chosen)[0]
+                fewer = chosen - {left_out}
+                changed = {"missing": fewer} if name == first else {"second": fewer}
+                found.append(Mistake(f"Left one ID out of `{name}`", replace(right, **changed)))
+        extra = [i for i in candidate_ids(case) if i not in right.missing]
+        if extra:
+            more = right.missing | {extra[0]}
+            found.append(Mistake(f"Ticked one ID too many in `{first}`", replace(right, missing=more)))
+        found.append(Mistake(f"Set `{flag}` the wrong way", replace(right, flag=not right.flag)))
+        found.append(Mistake("Held the input although the check runs", replace(right, hold=True)))
+    decisive = set(decisive_rules(case))
+    rules = load_rules()
+    known = {rule.id: rule for rule in rules if rule.check == case.check}
+    distractors = [rule.id for rule in rules if rule.id in known and rule.id not in decisive]
+    if decisive and distractors:
+        found.append(
+            Mistake("Picked a reason that does not decide it", replace(right, reason=distractors[0]))
+        )
+    return found
+
+
+def _answer_text(case: Case, answer: Answer) -> str:
+    return f"{display_json(answer.as_dict(case))} · reason {answer.reason or 'none'}"
+
+
+def graded_mistakes(cases: Sequence[Case]) -> HtmlBlock:
+    """Every typical mistake on ``cases``, graded: the answer, the feedback and the first hint.
+
+    The feedback names the field and the rule, never the expected ID or value.
+    Taught in ``02_target_scope.ipynb`` and ``03_sentinel_answer_key.ipynb``.
+    """
+    rules = load_rules()
+    rows, text = [], []
+    for case in cases:
+        for mistake in typical_mistakes(case):
+            result = grade(case, mistake.answer, ask_reason=True, rules=rules)
+            hint = hints(case, mistake.answer, ask_reason=True, rules=rules)[0]
+            count = len(result.mistakes)
+            verdict = (
+                "✔ Fully correct."
+                if result.correct
+                else f"✘ Not yet: {count} {'thing' if count == 1 else 'things'} to fix."
+            )
+            messages = [visible_text(m.message) for m in result.mistakes]
+            items = "".join(f"<li>{esc(message)}</li>" for message in messages)
+            rows.append(
+                f'<tr><th scope="row"><code class="eic-id">{esc_id(case.id)}</code><br>{esc(mistake.label)}</th>'
+                f'<td class="eic-json-cell">{json_html(mistake.answer.as_dict(case))}'
+                f"<p>Reason: <code>{esc(mistake.answer.reason or 'none')}</code></p></td>"
+                f'<td class="eic-reason"><b>{esc(verdict)}</b><ul>{items}</ul></td>'
+                f'<td class="eic-reason">{esc(visible_text(hint))}</td></tr>'
+            )
+            text.append(
+                "\n".join(
+                    [
+                        f"{visible_id(case.id)}: {mistake.label}",
+                        f"  answer: {_answer_text(case, mistake.answer)}",
+                        f"  {verdict}",
+                        *(f"  - {message}" for message in messages),
+                        f"  {visible_text(hint)}",
+                    ]
+                )
+            )
+    table = (
+        '<table class="eic-mistakes"><thead><tr><th scope="col">Case and mistake</th>'
+        '<th scope="col">The answer given</th><th scope="col">Feedback</th>'
+        f'<th scope="col">First hint</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
+    )
+    return HtmlBlock(scroll_region(table, "Wrong answers, graded"), "\n".join(text))

@@ -1,0 +1,169 @@
+"""The edge-case galleries, the fast path beside the exact route, and the graded wrong answers."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import helpers
+from helpers.core.checks import run_check
+from helpers.core.errors import CheckInputError, InvalidInputError, JSONLoadError
+from helpers.core.jsonio import dumps_compact, loads_strict
+from helpers.teach import gallery, mistakes
+from helpers.teach.grading import grade
+from helpers.teach.practice_cases import practice_cases
+
+CHECKS = ("target-scope", "sentinels")
+
+
+@pytest.mark.parametrize("check", CHECKS)
+def test_every_edge_case_shows_what_the_check_itself_says(check: str) -> None:
+    for case in gallery.edge_cases(check):
+        shown = gallery.exact_output(check, case.line)
+        try:
+            expected = run_check(check, loads_strict(case.line.decode("utf-8")))
+        except CheckInputError as exc:
+            assert shown.refused, case.title
+            message = exc.detail if isinstance(exc, JSONLoadError) else exc.message
+            assert shown.output == {"refused": message, "field": exc.field}
+        else:
+            assert not shown.refused, case.title
+            assert shown.output == expected.as_dict()
+            assert list(shown.output) == list(expected.as_dict())
+
+
+@pytest.mark.parametrize("check", CHECKS)
+def test_each_gallery_covers_the_rules_it_promises(check: str) -> None:
+    cases = gallery.edge_cases(check)
+    groups = {case.group for case in cases}
+    assert {"Order", "Refused input"} <= groups
+    refused = [c for c in cases if gallery.exact_output(check, c.line).refused]
+    # Every refused input names a different problem: no message shown twice.
+    messages = [gallery.exact_output(check, c.line).output["refused"] for c in refused]
+    assert len(set(messages)) == len(messages) >= 8
+
+
+def test_the_astral_order_is_javascripts_not_pythons() -> None:
+    shown = gallery.gallery("target-scope", ["Order"])
+    assert '"missing":["a","😀","⟨U+FF01⟩"]' in repr(shown)
+    assert sorted(["a", "😀", "！"]) == ["a", "！", "😀"]  # what a plain sort would have shown
+
+
+def test_invisible_characters_show_in_the_visible_notation_everywhere() -> None:
+    text = repr(gallery.gallery("target-scope", ["Exact IDs"]))
+    assert "\u200b" not in text and "induc⟨U+200B⟩tion was added" in text
+    html = gallery.gallery("target-scope", ["Exact IDs"])._repr_html_()
+    assert "\u200b" not in html and "\u0456" not in html
+
+
+def test_a_long_answer_diff_points_at_the_changed_word() -> None:
+    text = repr(gallery.gallery("sentinels", ["Literal answers"]))
+    assert "[-spri-]{+autum+}n[-g-]" in text
+
+
+@pytest.mark.parametrize("check", CHECKS)
+def test_the_fast_path_agrees_with_the_exact_route_on_every_edge_case(check: str) -> None:
+    cases = gallery.edge_cases(check)
+    for case in cases:
+        run = gallery.fast_run(check, case.line, gallery.exact_output(check, case.line))
+        assert run.agrees, case.title
+    assert repr(gallery.fast_beside_exact(check)).startswith(f"{len(cases)} of {len(cases)} inputs")
+
+
+def test_a_fast_path_that_differs_is_shown_as_differing() -> None:
+    line = b'{"original":["b","a"],"rewritten":[]}'
+    exact = gallery.exact_output("target-scope", line)
+    wrong = gallery.Shown(exact.record, {"missing": ["b", "a"], "added": [], "preserved": False}, False, ())
+    assert not gallery.fast_run("target-scope", line, wrong).agrees
+
+
+ids = st.lists(st.text(st.characters(codec="utf-8"), min_size=1, max_size=3), max_size=4)
+
+
+@settings(max_examples=200, deadline=None)
+@given(original=ids, rewritten=ids, unresolved=st.none() | ids)
+def test_the_fast_path_agrees_on_any_target_scope_record(original, rewritten, unresolved) -> None:
+    record = {"original": original, "rewritten": rewritten}
+    if unresolved is not None:
+        record["unresolved"] = unresolved
+    line = dumps_compact(record).encode("utf-8", "surrogatepass")
+    assert gallery.fast_run("target-scope", line, gallery.exact_output("target-scope", line)).agrees
+
+
+def test_reading_gives_one_output_line_per_input_line() -> None:
+    text = repr(gallery.reading_gallery())
+    for source in gallery.sources():
+        assert source.title in text
+    assert text.count("-> ") == sum(len(s.lines) for s in gallery.sources())
+    assert '-> {"line":2,"field":null,"error":"blank line, expected a JSON object"}' in text
+    assert "caf⟨byte E9⟩" in text and '"error":"not UTF-8 text (byte 22)"' in text
+    # The mark is dropped on line 1 only.
+    assert '-> {"line":1,"missing":[],"added":[],"preserved":true}' in text
+
+
+def _fixture(tmp_path: Path, entry: dict, monkeypatch: pytest.MonkeyPatch) -> Path:
+    path = tmp_path / "edge_cases.json"
+    path.write_text(json.dumps({"edge_cases": [entry], "sources": []}), encoding="utf-8")
+    monkeypatch.setattr(gallery, "edge_cases_json", lambda: path)
+    return path
+
+
+def test_a_malformed_entry_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    base = {"check": "sentinels", "group": "G", "title": "T", "why": "W"}
+    _fixture(tmp_path, {**base, "input": {}, "line": "{}"}, monkeypatch)
+    with pytest.raises(InvalidInputError, match=r'edge_cases\[0\] needs exactly one of "input" and "line"'):
+        gallery.edge_cases("sentinels")
+    _fixture(tmp_path, {**base, "why": " ", "input": {}}, monkeypatch)
+    with pytest.raises(InvalidInputError, match=r"edge_cases\[0\]\.why must be a non-empty string"):
+        gallery.edge_cases("sentinels")
+    _fixture(tmp_path, {**base, "check": "nope", "input": {}}, monkeypatch)
+    with pytest.raises(InvalidInputError, match=r"edge_cases\[0\]\.check"):
+        gallery.edge_cases("sentinels")
+    with pytest.raises(InvalidInputError, match="no gallery group 'Nope'"):
+        _fixture(tmp_path, {**base, "input": {"baseline": {"S1": "A"}, "proposed": {}}}, monkeypatch)
+        gallery.gallery("sentinels", ["Nope"])
+
+
+def test_everything_put_into_html_is_escaped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    entry = {
+        "check": "sentinels",
+        "group": "<i>g</i>",
+        "title": "<b>t</b>",
+        "why": "<script>w</script>",
+        "input": {"baseline": {"<S1>": "<a>"}, "proposed": {"<S1>": "<b>"}},
+    }
+    _fixture(tmp_path, entry, monkeypatch)
+    html = gallery.gallery("sentinels")._repr_html_() + gallery.fast_beside_exact("sentinels")._repr_html_()
+    for raw in ("<i>g", "<b>t", "<script>", "<S1>", "<a>"):
+        assert raw not in html
+    assert "&lt;script&gt;w&lt;/script&gt;" in html
+
+
+def _all_cases() -> list[helpers.Case]:
+    return [*helpers.filled_cases(), *practice_cases()]
+
+
+@pytest.mark.parametrize("case", _all_cases(), ids=lambda case: case.id)
+def test_every_typical_mistake_is_graded_wrong_without_leaking_the_answer(case: helpers.Case) -> None:
+    found = mistakes.typical_mistakes(case)
+    assert found
+    expected_ids = {i for name in ("missing", "added", "changed") for i in case.expected.get(name, [])}
+    for mistake in found:
+        result = grade(case, mistake.answer, ask_reason=True)
+        assert not result.correct, mistake.label
+        ticked = mistake.answer.missing | mistake.answer.second
+        for finding in result.mistakes:
+            for unticked in expected_ids - ticked:
+                assert f"`{helpers.chardiff.visible_id(unticked)}`" not in finding.message
+
+
+def test_the_mistakes_table_shows_feedback_and_first_hint() -> None:
+    text = repr(mistakes.graded_mistakes(helpers.filled_cases("target-scope")))
+    assert "lost-comparison: Left one ID out of `missing`" in text
+    assert "- `missing` is incomplete: one original target is not in the rewrite." in text
+    assert "Hint 1 of 3, the rule: ts-lost." in text
+    assert "✔ Fully correct." not in text
