@@ -43,8 +43,8 @@ def typical_mistakes(case: Case) -> list[Mistake]:
             if chosen:
                 left_out = sorted_ids(chosen)[0]
                 fewer = chosen - {left_out}
-                changed = {"missing": fewer} if name == first else {"second": fewer}
-                found.append(Mistake(f"Left one ID out of `{name}`", replace(right, **changed)))
+                less = replace(right, missing=fewer) if name == first else replace(right, second=fewer)
+                found.append(Mistake(f"Left one ID out of `{name}`", less))
         extra = [i for i in candidate_ids(case) if i not in right.missing]
         if extra:
             more = right.missing | {extra[0]}
