@@ -167,3 +167,38 @@ def test_the_mistakes_table_shows_feedback_and_first_hint() -> None:
     assert "- `missing` is incomplete: one original target is not in the rewrite." in text
     assert "Hint 1 of 3, the rule: ts-lost." in text
     assert "✔ Fully correct." not in text
+
+
+def test_a_fixed_result_is_shown_as_fixed_and_an_editable_one_is_not() -> None:
+    import dataclasses
+
+    for result in (
+        helpers.check_target_scope(["a", "b"], ["a"]),
+        helpers.check_target_scope(["a"], ["a"], unresolved=["x"]),
+        helpers.check_sentinels({"S1": "A"}, {}),
+    ):
+        text = repr(helpers.render.fixed_result(result))
+        assert "✔ Editing" in text and "✔ An equal result counts as one" in text and "✘" not in text
+
+    @dataclasses.dataclass
+    class Editable:
+        missing: tuple[str, ...]
+
+        def as_dict(self) -> dict[str, list[str]]:
+            return {"missing": list(self.missing)}
+
+    loose = Editable(("a",))
+    text = repr(helpers.render.fixed_result(loose))
+    assert "✘ `missing` could be overwritten" in text and "✘ Results cannot be grouped" in text
+    assert loose.missing == ("a",)  # the attempt is undone
+
+
+def test_the_mistakes_table_climbs_the_whole_ladder() -> None:
+    block = mistakes.graded_mistakes(helpers.filled_cases("sentinels"))
+    text = repr(block)
+    assert "Hint 2 of 3, where to look: in `changed`" in text
+    assert "Hint 3 of 3, the specific fix: Tick `S1` in `changed`." in text
+    # The fix sits behind its own reveal, named for its case and mistake.
+    assert (
+        "<summary>Hint 3, the fix, for sentinel-mutated: Left one ID out of `changed`</summary>" in block.html
+    )

@@ -23,7 +23,7 @@ from ..core.jsonio import dumps_compact, load_json_file, parse_json_line
 from ..core.paths import fixtures_dir
 from ..core.validation import require_record
 from ..data.batch import error_object, outcomes_jsonl, output_object
-from ..data.fastpath import fast_sentinels_input, fast_target_scope, loads_fast
+from ..data.fastpath import dumps_line, fast_sentinels_input, fast_target_scope, loads_fast
 from .fixture_text import text_field
 from .render import HtmlBlock, display_json, esc, explanation_lines, json_html, lines_html, scroll_region
 
@@ -320,14 +320,14 @@ def reading_gallery() -> HtmlBlock:
     """
     parts, text = [], []
     for item in sources():
-        outputs = [
-            output_object(o, carry=True) for o in outcomes_jsonl(item.lines, item.check, source=SOURCE)
-        ]
+        outcomes = outcomes_jsonl(item.lines, item.check, source=SOURCE)
+        # Each output line exactly as the command line writes it, in the visible notation.
+        outputs = [visible_text(dumps_line(output_object(o, carry=True)).decode("utf-8")) for o in outcomes]
         shown_lines = "\n".join(f"{n}: {_raw_text(line)}" for n, line in enumerate(item.lines, 1))
         parts.append(
             f"<h4>{esc(item.title)}</h4><p>{esc(item.why)}</p>"
             f'<p><b>Lines</b> ({esc(item.check)})</p><pre class="eic-json">{esc(shown_lines)}</pre>'
-            f"<p><b>Output lines</b></p>{''.join(json_html(o) for o in outputs)}"
+            f'<p><b>Output lines</b></p><pre class="eic-json">{esc("".join(outputs))}</pre>'
         )
-        text.append("\n".join([f"## {item.title}", shown_lines, *(f"-> {display_json(o)}" for o in outputs)]))
+        text.append("\n".join([f"## {item.title}", shown_lines, *(f"-> {o.rstrip()}" for o in outputs)]))
     return HtmlBlock("".join(parts), "\n".join(text))

@@ -67,7 +67,7 @@ def _answer_text(case: Case, answer: Answer) -> str:
 
 
 def graded_mistakes(cases: Sequence[Case]) -> HtmlBlock:
-    """Every typical mistake on ``cases``, graded: the answer, the feedback and the first hint.
+    """Every typical mistake on ``cases``, graded: the answer, the feedback and the hint ladder.
 
     The feedback names the field and the rule, never the expected ID or value.
     Taught in ``02_target_scope.ipynb`` and ``03_sentinel_answer_key.ipynb``.
@@ -77,7 +77,9 @@ def graded_mistakes(cases: Sequence[Case]) -> HtmlBlock:
     for case in cases:
         for mistake in typical_mistakes(case):
             result = grade(case, mistake.answer, ask_reason=True, rules=rules)
-            hint = hints(case, mistake.answer, ask_reason=True, rules=rules)[0]
+            ladder = [
+                visible_text(rung) for rung in hints(case, mistake.answer, ask_reason=True, rules=rules)
+            ]
             count = len(result.mistakes)
             verdict = (
                 "✔ Fully correct."
@@ -91,7 +93,8 @@ def graded_mistakes(cases: Sequence[Case]) -> HtmlBlock:
                 f'<td class="eic-json-cell">{json_html(mistake.answer.as_dict(case))}'
                 f"<p>Reason: <code>{esc(mistake.answer.reason or 'none')}</code></p></td>"
                 f'<td class="eic-reason"><b>{esc(verdict)}</b><ul>{items}</ul></td>'
-                f'<td class="eic-reason">{esc(visible_text(hint))}</td></tr>'
+                f'<td class="eic-reason"><ol><li>{esc(ladder[0])}</li><li>{esc(ladder[1])}</li></ol>'
+                f"<details><summary>Hint 3, the fix, for {esc_id(case.id)}: {esc(mistake.label)}</summary><p>{esc(ladder[2])}</p></details></td></tr>"
             )
             text.append(
                 "\n".join(
@@ -100,13 +103,13 @@ def graded_mistakes(cases: Sequence[Case]) -> HtmlBlock:
                         f"  answer: {_answer_text(case, mistake.answer)}",
                         f"  {verdict}",
                         *(f"  - {message}" for message in messages),
-                        f"  {visible_text(hint)}",
+                        *(f"  {rung}" for rung in ladder),
                     ]
                 )
             )
     table = (
         '<table class="eic-mistakes"><thead><tr><th scope="col">Case and mistake</th>'
         '<th scope="col">The answer given</th><th scope="col">Feedback</th>'
-        f'<th scope="col">First hint</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
+        f'<th scope="col">Hints</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
     )
     return HtmlBlock(scroll_region(table, "Wrong answers, graded"), "\n".join(text))

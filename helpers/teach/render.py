@@ -47,6 +47,7 @@ __all__ = [
     "parse_block",
     "result_block",
     "queries_block",
+    "fixed_result",
 ]
 
 #: The label of every worked-answer reveal, widget button and ``<details>`` alike.
@@ -420,6 +421,39 @@ def result_block(value: Any, *, given: Mapping[str, Any] | None = None) -> HtmlB
     return HtmlBlock(
         f"<p><b>Input</b></p>{json_html(given)}<p><b>Output</b></p>{json_html(data)}",
         f"input:  {display_json(given)}\noutput: {display_json(data)}",
+    )
+
+
+def fixed_result(result: Any) -> HtmlBlock:
+    """Show that a check's result is a fixed value: it cannot be edited, and equal results are one value.
+
+    Tries to overwrite the result's first field and to put it in a set with an equal copy,
+    and says what happened. Taught in ``02_target_scope.ipynb`` and ``03_sentinel_answer_key.ipynb``.
+    """
+    first = dataclasses.fields(result)[0].name
+    before = getattr(result, first)
+    try:
+        setattr(result, first, ())
+    except dataclasses.FrozenInstanceError as exc:
+        edit = f"✔ Editing `{first}` is refused ({exc})."
+    else:
+        setattr(result, first, before)
+        edit = f"✘ `{first}` could be overwritten: this result can be edited after the check."
+    twin = dataclasses.replace(result)
+    try:
+        grouped = len({result, twin}) == 1
+    except TypeError as exc:
+        group = f"✘ Results cannot be grouped or counted ({exc})."
+    else:
+        group = (
+            "✔ An equal result counts as one with it in a set, so results can be grouped and counted."
+            if grouped
+            else "✘ Two results of the same input count as two."
+        )
+    lines = [f"{type(result).__name__}: {display_json(result.as_dict())}", edit, group]
+    return HtmlBlock(
+        f"<p><code>{esc(lines[0])}</code></p>" + lines_html(lines[1:]),
+        "\n".join(lines),
     )
 
 
