@@ -202,3 +202,68 @@ def test_the_mistakes_table_climbs_the_whole_ladder() -> None:
     assert (
         "<summary>Hint 3, the fix, for sentinel-mutated: Left one ID out of `changed`</summary>" in block.html
     )
+
+
+def test_baseline_files_are_read_or_refused_with_the_field_named() -> None:
+    text = repr(gallery.baseline_gallery())
+    assert "✔ Read: version 2 of 2026-02-10, 2 sentinels" in text
+    for message in (
+        "version is 0, expected a whole number from 1",
+        "version is '2', expected a whole number from 1",
+        "version is True, expected a whole number from 1",
+        "reason must be a non-empty string",
+        'answers["S1"] is 7, expected a string answer',
+        "expected the fields ['version', 'revised_on', 'reason', 'answers'], found list",
+    ):
+        assert f"✘ Refused: baseline.json: {message}" in text
+    assert text.count("✘ Refused") == len(gallery.baseline_documents()) - 1
+
+
+def test_load_baseline_and_baseline_from_data_agree(tmp_path: Path) -> None:
+    from helpers.core.baselines import baseline_from_data
+    from helpers.core.errors import BaselineError
+
+    for item in gallery.baseline_documents():
+        path = tmp_path / "baseline.json"
+        path.write_text(json.dumps(item.document), encoding="utf-8")
+        try:
+            expected = baseline_from_data(item.document, where=str(path))
+        except BaselineError as exc:
+            with pytest.raises(BaselineError) as raised:
+                helpers.load_baseline(path)
+            assert str(raised.value) == str(exc)
+        else:
+            assert helpers.load_baseline(path) == expected
+
+
+def test_attempt_shows_a_refusal_or_the_result(tmp_path: Path) -> None:
+    refused = helpers.render.attempt(
+        helpers.revise_baseline, tmp_path / "b.json", {"S1": "A"}, reason=" ", retained_dir=tmp_path / "r"
+    )
+    assert repr(refused) == "Refused: a baseline revision needs a non-empty reason"
+    assert not (tmp_path / "b.json").exists()
+    done = helpers.render.attempt(
+        helpers.revise_baseline,
+        tmp_path / "b.json",
+        {"S1": "A"},
+        reason="First",
+        retained_dir=tmp_path / "r",
+        revised_on="2026-01-01",
+    )
+    assert repr(done) == '{"version":1,"revised_on":"2026-01-01","reason":"First","answers":{"S1":"A"}}'
+
+
+def test_long_lines_are_shown_by_their_ends_and_repeats_are_checked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert gallery._raw_text(b"[" * 300).endswith("(300 characters in all)")
+    assert gallery._raw_text(b"[" * gallery.LONG_LINE) == "[" * gallery.LONG_LINE
+    path = tmp_path / "edge_cases.json"
+    bad = {"check": "sentinels", "title": "T", "why": "W", "lines": [["a", {"repeat": "b", "times": 0}]]}
+    path.write_text(json.dumps({"edge_cases": [], "sources": [bad]}), encoding="utf-8")
+    monkeypatch.setattr(gallery, "edge_cases_json", lambda: path)
+    with pytest.raises(InvalidInputError, match=r"sources\[0\]\.lines\[0\]\[1\] repeats a string"):
+        gallery.sources()
+    good = {**bad, "lines": [["a", {"repeat": "b", "times": 3}, "c"]]}
+    path.write_text(json.dumps({"edge_cases": [], "sources": [good]}), encoding="utf-8")
+    assert gallery.sources()[0].lines == (b"abbbc",)

@@ -26,6 +26,7 @@ from .validation import require_answer_key
 __all__ = [
     "Baseline",
     "load_baseline",
+    "baseline_from_data",
     "revise_baseline",
 ]
 
@@ -57,8 +58,14 @@ def _dump(baseline: Baseline) -> str:
 
 def load_baseline(path: str | Path) -> Baseline:
     """Read and validate a baseline file; errors name the file and field."""
-    data = load_json_file(path)
-    where = str(path)
+    return baseline_from_data(load_json_file(path), where=str(path))
+
+
+def baseline_from_data(data: Any, *, where: str = "baseline") -> Baseline:
+    """Validate a baseline document already read from JSON; errors start with ``where`` and name the field.
+
+    Taught in ``03_sentinel_answer_key.ipynb`` ("An authorised rubric change").
+    """
     if not isinstance(data, Mapping) or set(data) != set(_FIELDS):
         found = list(data) if isinstance(data, Mapping) else type(data).__name__
         raise BaselineError(f"{where}: expected the fields {list(_FIELDS)}, found {found}")

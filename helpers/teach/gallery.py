@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..core.baselines import baseline_from_data
 from ..core.chardiff import visible_text
 from ..core.checks import CHECKS, require_check_name
 from ..core.errors import CheckInputError, InvalidInputError
@@ -38,6 +39,10 @@ __all__ = [
     "gallery",
     "fast_beside_exact",
     "reading_gallery",
+    "baseline_gallery",
+    "baseline_documents",
+    "BaselineDocument",
+    "LONG_LINE",
     "Shown",
     "FastRun",
     "fast_run",
@@ -46,6 +51,8 @@ __all__ = [
 
 #: The source name the gallery's lines are read under (error messages name it).
 SOURCE = "gallery"
+#: A raw line longer than this many characters is shown by its two ends and its length.
+LONG_LINE = 200
 
 
 @dataclass(frozen=True)
@@ -91,34 +98,79 @@ def _edge_case(raw: Any, where: str) -> EdgeCase:
     )
 
 
+def _line(raw: Any, where: str) -> str:
+    """A source line: a string, or a list of parts (strings, or ``{"repeat": text, "times": n}``) joined."""
+    if isinstance(raw, str):
+        return raw
+    if not isinstance(raw, list):
+        raise InvalidInputError(f"{where} must be a string or a list of parts", field=where)
+    pieces = []
+    for index, part in enumerate(raw):
+        if isinstance(part, str):
+            pieces.append(part)
+            continue
+        spec = require_record(part, required=("repeat", "times"), field=f"{where}[{index}]")
+        times = spec["times"]
+        if not isinstance(spec["repeat"], str) or type(times) is not int or times < 1:
+            raise InvalidInputError(
+                f"{where}[{index}] repeats a string a whole number of times", field=f"{where}[{index}]"
+            )
+        pieces.append(spec["repeat"] * times)
+    return "".join(pieces)
+
+
 def _source(raw: Any, where: str) -> Source:
     record = require_record(raw, required=("check", "title", "why", "lines"), field=where)
     lines = record["lines"]
-    if not isinstance(lines, list) or not all(isinstance(line, str) for line in lines):
-        raise InvalidInputError(f"{where}.lines must be a list of strings", field=f"{where}.lines")
+    if not isinstance(lines, list):
+        raise InvalidInputError(f"{where}.lines must be a list", field=f"{where}.lines")
     return Source(
         check=require_check_name(record["check"], f"{where}.check"),
         title=text_field(record, "title", where),
         why=text_field(record, "why", where),
-        lines=tuple(line.encode("utf-8", "surrogateescape") for line in lines),
+        lines=tuple(
+            _line(line, f"{where}.lines[{n}]").encode("utf-8", "surrogateescape")
+            for n, line in enumerate(lines)
+        ),
     )
 
 
-def load_edge_cases(path: str | Path | None = None) -> tuple[list[EdgeCase], list[Source]]:
+@dataclass(frozen=True)
+class BaselineDocument:
+    """A baseline file's content, shown with what :func:`~helpers.core.baselines.baseline_from_data` says."""
+
+    title: str
+    why: str
+    document: Any
+
+
+def _baseline_document(raw: Any, where: str) -> BaselineDocument:
+    record = require_record(raw, required=("title", "why", "document"), field=where)
+    return BaselineDocument(
+        text_field(record, "title", where), text_field(record, "why", where), record["document"]
+    )
+
+
+def load_edge_cases(
+    path: str | Path | None = None,
+) -> tuple[list[EdgeCase], list[Source], list[BaselineDocument]]:
     """Read the galleries' fixture; a malformed entry raises naming it (e.g. ``edge_cases[3].why``)."""
     source = Path(path) if path is not None else edge_cases_json()
     data = require_record(
         load_json_file(source),
         required=("edge_cases", "sources"),
-        optional=("about", "sources_about"),
+        optional=("about", "sources_about", "baselines", "baselines_about"),
         field=source.name,
     )
-    entries, reads = data["edge_cases"], data["sources"]
-    if not isinstance(entries, list) or not isinstance(reads, list):
-        raise InvalidInputError(f"{source.name}: edge_cases and sources must be lists", field=source.name)
+    entries, reads, documents = data["edge_cases"], data["sources"], data.get("baselines", [])
+    if not all(isinstance(group, list) for group in (entries, reads, documents)):
+        raise InvalidInputError(
+            f"{source.name}: edge_cases, sources and baselines must be lists", field=source.name
+        )
     return (
         [_edge_case(raw, f"edge_cases[{n}]") for n, raw in enumerate(entries)],
         [_source(raw, f"sources[{n}]") for n, raw in enumerate(reads)],
+        [_baseline_document(raw, f"baselines[{n}]") for n, raw in enumerate(documents)],
     )
 
 
@@ -131,6 +183,11 @@ def edge_cases(check: str) -> list[EdgeCase]:
 def sources() -> list[Source]:
     """The multi-line sources that show how lines are read (``05_check_your_data.ipynb``)."""
     return load_edge_cases()[1]
+
+
+def baseline_documents() -> list[BaselineDocument]:
+    """The baseline documents of ``03_sentinel_answer_key.ipynb``'s gallery of baseline files."""
+    return load_edge_cases()[2]
 
 
 @dataclass(frozen=True)
@@ -169,7 +226,10 @@ def _input_html(case: EdgeCase, shown: Shown) -> str:
 def _raw_text(line: bytes) -> str:
     """A raw line as the notebooks show it: look-alike and invisible characters in the visible
     notation, and a byte that is not UTF-8 as ``⟨byte E9⟩``."""
-    parts = _RAW_BYTE.split(line.decode("utf-8", "surrogateescape"))
+    text = line.decode("utf-8", "surrogateescape")
+    if len(text) > LONG_LINE:
+        text = f"{text[:40]} … {text[-30:]} ({len(text):,} characters in all)"
+    parts = _RAW_BYTE.split(text)
     # split() with a group alternates text and bad bytes: even indexes are text.
     return "".join(
         visible_text(part) if index % 2 == 0 else f"⟨byte {ord(part) - 0xDC00:02X}⟩"
@@ -331,3 +391,33 @@ def reading_gallery() -> HtmlBlock:
         )
         text.append("\n".join([f"## {item.title}", shown_lines, *(f"-> {o.rstrip()}" for o in outputs)]))
     return HtmlBlock("".join(parts), "\n".join(text))
+
+
+def baseline_gallery() -> HtmlBlock:
+    """Baseline files, good and damaged, and what reading each one says.
+
+    Taught in ``03_sentinel_answer_key.ipynb`` ("An authorised rubric change").
+    """
+    rows, text = [], []
+    for item in baseline_documents():
+        try:
+            baseline = baseline_from_data(item.document, where="baseline.json")
+        except CheckInputError as exc:
+            verdict = f"✘ Refused: {exc.message}"
+        else:
+            count = len(baseline.answers)
+            verdict = (
+                f"✔ Read: version {baseline.version} of {baseline.revised_on}, "
+                f"{count} sentinel{'' if count == 1 else 's'}, because “{baseline.reason}”"
+            )
+        rows.append(
+            f'<tr><th scope="row">{esc(item.title)}</th><td class="eic-json-cell">{json_html(item.document)}</td>'
+            f'<td class="eic-reason">{esc(visible_text(verdict))}</td><td class="eic-reason">{esc(item.why)}</td></tr>'
+        )
+        text.append(f"{item.title}\n  file:  {display_json(item.document)}\n  {visible_text(verdict)}")
+    table = (
+        '<table class="eic-gallery"><thead><tr><th scope="col">File</th><th scope="col">Content</th>'
+        '<th scope="col">What reading it says</th><th scope="col">Why</th></tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table>"
+    )
+    return HtmlBlock(scroll_region(table, "Baseline files"), "\n".join(text))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import html
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,6 +48,7 @@ __all__ = [
     "result_block",
     "queries_block",
     "fixed_result",
+    "attempt",
 ]
 
 #: The label of every worked-answer reveal, widget button and ``<details>`` alike.
@@ -422,6 +423,20 @@ def result_block(value: Any, *, given: Mapping[str, Any] | None = None) -> HtmlB
         f"<p><b>Input</b></p>{json_html(given)}<p><b>Output</b></p>{json_html(data)}",
         f"input:  {display_json(given)}\noutput: {display_json(data)}",
     )
+
+
+def attempt(action: Callable[..., Any], *args: Any, **kwargs: Any) -> HtmlBlock:
+    """Call a helper and show what it returns, or the clear error it refuses with (never a traceback).
+
+    Taught in ``03_sentinel_answer_key.ipynb`` ("An authorised rubric change").
+    """
+    try:
+        value = action(*args, **kwargs)
+    except CheckInputError as exc:
+        return HtmlBlock(
+            f'<p class="eic-error"><b>✘ Refused:</b> {_prose(exc)}</p>', f"Refused: {visible_text(str(exc))}"
+        )
+    return result_block(value)
 
 
 def fixed_result(result: Any) -> HtmlBlock:
