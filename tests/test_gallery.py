@@ -267,3 +267,23 @@ def test_long_lines_are_shown_by_their_ends_and_repeats_are_checked(
     good = {**bad, "lines": [["a", {"repeat": "b", "times": 3}, "c"]]}
     path.write_text(json.dumps({"edge_cases": [], "sources": [good]}), encoding="utf-8")
     assert gallery.sources()[0].lines == (b"abbbc",)
+
+
+def test_the_notation_table_shows_each_string_unambiguously() -> None:
+    examples = gallery.notation_examples()
+    shown = [helpers.chardiff.visible_id(text) for text, _why in examples]
+    assert len(set(shown)) == len(shown)
+    text = repr(gallery.notation_table())
+    assert "co⟨U+2010⟩op  |  co‐op  |  U+2010 HYPHEN" in text
+    assert "a⟨U+0009⟩b  |  a⟨U+0009⟩b  |  U+0009 a control character" in text
+    assert "⟨U+D83D⟩  |  ⟨U+D83D⟩  |  U+D83D a lone surrogate" in text
+    assert "refresher·  |  refresher   |  printable ASCII only" in text
+
+
+def test_whitespace_in_a_changed_answer_shows_in_the_diff() -> None:
+    text = repr(gallery.gallery("sentinels", ["Literal answers"]))
+    assert (
+        "S1 changed: line·one[-↵-]{+·+}line·two (U+000A a control character removed; U+0020 SPACE added)."
+        in text
+    )
+    assert "S2 changed: a[-→-]{+·+}b (U+0009 a control character removed; U+0020 SPACE added)." in text

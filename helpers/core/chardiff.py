@@ -9,19 +9,18 @@ changed answer").
 from __future__ import annotations
 
 import difflib
-import html
 import unicodedata
 from dataclasses import dataclass
 from typing import Literal
 
 __all__ = [
+    "char_name",
     "DiffPiece",
     "char_diff",
     "visible",
     "visible_id",
     "visible_text",
     "diff_text",
-    "diff_html",
     "describe_change",
 ]
 
@@ -41,8 +40,18 @@ def _is_plain(char: str) -> bool:
     return category[0] in "LNPS" and char not in _SHOWN_AS
 
 
-def _name(char: str) -> str:
-    return f"U+{ord(char):04X} {unicodedata.name(char, 'unnamed character')}"
+#: What to call a character Unicode gives no name, by its category.
+_UNNAMED = {"Cc": "a control character", "Cs": "a lone surrogate", "Co": "a private-use character"}
+
+
+def char_name(char: str) -> str:
+    """``U+000A`` and the character's Unicode name, or what it is when it has none.
+
+    >>> char_name(chr(0x200B)), char_name(chr(10))
+    ('U+200B ZERO WIDTH SPACE', 'U+000A a control character')
+    """
+    name = unicodedata.name(char, "") or _UNNAMED.get(unicodedata.category(char), "an unnamed character")
+    return f"U+{ord(char):04X} {name}"
 
 
 def visible(text: str) -> str:
@@ -162,15 +171,5 @@ def describe_change(old: str, new: str) -> list[str]:
         verb = "removed" if piece.kind == "delete" else "added"
         for char in piece.text:
             if not _is_plain(char):
-                notes.append(f"{_name(char)} {verb}")
+                notes.append(f"{char_name(char)} {verb}")
     return notes
-
-
-def diff_html(old: str, new: str) -> str:
-    """The diff as escaped HTML with ``<del>`` and ``<ins>`` runs."""
-    tags = {"equal": ("", ""), "delete": ("<del>", "</del>"), "insert": ("<ins>", "</ins>")}
-    parts = []
-    for piece in char_diff(old, new):
-        start, end = tags[piece.kind]
-        parts.append(f"{start}{html.escape(visible(piece.text))}{end}")
-    return f'<code class="chardiff">{"".join(parts)}</code>'

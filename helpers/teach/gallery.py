@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.baselines import baseline_from_data
-from ..core.chardiff import visible_text
+from ..core.chardiff import char_name, visible_id, visible_text
 from ..core.checks import CHECKS, require_check_name
 from ..core.errors import CheckInputError, InvalidInputError
 from ..core.jsonio import dumps_compact, load_json_file, parse_json_line
@@ -43,6 +43,8 @@ __all__ = [
     "baseline_documents",
     "BaselineDocument",
     "LONG_LINE",
+    "notation_examples",
+    "notation_table",
     "Shown",
     "FastRun",
     "fast_run",
@@ -159,7 +161,7 @@ def load_edge_cases(
     data = require_record(
         load_json_file(source),
         required=("edge_cases", "sources"),
-        optional=("about", "sources_about", "baselines", "baselines_about"),
+        optional=("about", "sources_about", "baselines", "baselines_about", "notation", "notation_about"),
         field=source.name,
     )
     entries, reads, documents = data["edge_cases"], data["sources"], data.get("baselines", [])
@@ -421,3 +423,45 @@ def baseline_gallery() -> HtmlBlock:
         f"<tbody>{''.join(rows)}</tbody></table>"
     )
     return HtmlBlock(scroll_region(table, "Baseline files"), "\n".join(text))
+
+
+def notation_examples() -> list[tuple[str, str]]:
+    """The strings of ``01_start_here.ipynb``'s notation table, each with its note."""
+    data = load_json_file(edge_cases_json())
+    entries = data.get("notation", []) if isinstance(data, dict) else []
+    found = []
+    for n, raw in enumerate(entries):
+        record = require_record(raw, required=("text", "why"), field=f"notation[{n}]")
+        if not isinstance(record["text"], str) or not record["text"]:
+            raise InvalidInputError(
+                f"notation[{n}].text must be a non-empty string", field=f"notation[{n}].text"
+            )
+        found.append((record["text"], text_field(record, "why", f"notation[{n}]")))
+    return found
+
+
+def _characters(text: str) -> str:
+    """Every character outside printable ASCII, by code point and name."""
+    named = [char_name(char) for char in dict.fromkeys(text) if not 0x20 <= ord(char) <= 0x7E]
+    return ", ".join(named) or "printable ASCII only"
+
+
+def notation_table() -> HtmlBlock:
+    """How the notebooks show a string: as an ID and in prose, with the characters it holds.
+
+    Taught in ``01_start_here.ipynb`` ("How IDs are shown").
+    """
+    rows, text = [], []
+    for value, why in notation_examples():
+        as_id, as_prose, held = visible_id(value), visible_text(value), _characters(value)
+        rows.append(
+            f'<tr><td><code class="eic-id">{esc(as_id)}</code></td><td>{esc(as_prose)}</td>'
+            f"<td>{esc(held)}</td><td>{esc(why)}</td></tr>"
+        )
+        text.append(f"{as_id}  |  {as_prose}  |  {held}")
+    table = (
+        '<table class="eic-notation"><thead><tr><th scope="col">As an ID</th><th scope="col">In prose</th>'
+        '<th scope="col">Characters outside printable ASCII</th><th scope="col">Why</th></tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table>"
+    )
+    return HtmlBlock(scroll_region(table, "The visible notation"), "\n".join(text))
