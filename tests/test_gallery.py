@@ -287,3 +287,12 @@ def test_whitespace_in_a_changed_answer_shows_in_the_diff() -> None:
         in text
     )
     assert "S2 changed: a[-→-]{+·+}b (U+0009 a control character removed; U+0020 SPACE added)." in text
+
+
+def test_feedback_for_every_rule_grades_one_generated_case_per_rule() -> None:
+    from helpers.teach.generators import GENERATORS
+
+    block = mistakes.feedback_for_every_rule(seed=1)
+    assert block.html.startswith("<details><summary>Show the feedback for all")
+    for rule_id in GENERATORS:
+        assert f"\n{rule_id}-1: " in repr(block)

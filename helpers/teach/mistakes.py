@@ -16,11 +16,12 @@ from dataclasses import dataclass, replace
 from ..core.chardiff import visible_id, visible_text
 from ..core.ordering import sorted_ids
 from .cases import Case
+from .generators import GENERATORS, generate
 from .grading import Answer, answer_fields, candidate_ids, correct_answer, decisive_rules, grade, hints
 from .render import HtmlBlock, display_json, esc, esc_id, json_html, scroll_region
 from .rules import load_rules
 
-__all__ = ["Mistake", "typical_mistakes", "graded_mistakes"]
+__all__ = ["Mistake", "typical_mistakes", "graded_mistakes", "feedback_for_every_rule"]
 
 
 @dataclass(frozen=True)
@@ -113,3 +114,17 @@ def graded_mistakes(cases: Sequence[Case]) -> HtmlBlock:
         f'<th scope="col">Hints</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
     )
     return HtmlBlock(scroll_region(table, "Wrong answers, graded"), "\n".join(text))
+
+
+def feedback_for_every_rule(seed: int = 1) -> HtmlBlock:
+    """One generated case per rule (made with ``seed``), its typical mistakes graded, behind one reveal.
+
+    Shows how the drill phrases its feedback for every rule. Taught in ``04_practice.ipynb``.
+    """
+    cases = [generate(rule_id, seed) for rule_id in GENERATORS]
+    table = graded_mistakes(cases)
+    summary = f"Show the feedback for all {len(cases)} rules (generated cases, seed {seed})"
+    return HtmlBlock(
+        f"<details><summary>{esc(summary)}</summary>{table.html}</details>",
+        f"{summary}\n{table.text}",
+    )
