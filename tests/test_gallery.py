@@ -179,10 +179,13 @@ def test_a_fixed_result_is_shown_as_fixed_and_an_editable_one_is_not() -> None:
     ):
         text = repr(helpers.render.fixed_result(result))
         assert "✔ Editing" in text and "✔ An equal result counts as one" in text and "✘" not in text
+        assert text.startswith(f"{type(result).__name__} ({result.outcome}, ")
 
     @dataclasses.dataclass
     class Editable:
         missing: tuple[str, ...]
+        passed = False
+        outcome = "loose"
 
         def as_dict(self) -> dict[str, list[str]]:
             return {"missing": list(self.missing)}

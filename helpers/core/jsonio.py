@@ -25,6 +25,7 @@ __all__ = [
     "parse_json_line",
     "loads_strict",
     "load_json_file",
+    "loads_document",
     "iter_json_lines",
     "dumps_compact",
     "JsonLine",
@@ -111,7 +112,15 @@ def load_json_file(path: str | Path) -> Any:
         data = path.read_bytes()
     except OSError as exc:
         raise JSONLoadError(f"cannot be read ({exc.strerror})", source=str(path)) from None
-    return loads_strict(decode_utf8(data, str(path)), source=str(path))
+    return loads_document(data, source=str(path))
+
+
+def loads_document(data: bytes, *, source: str) -> Any:
+    """Read the bytes of a whole JSON document strictly: UTF-8, one value; errors name ``source`` and the line.
+
+    Taught in ``01_start_here.ipynb`` ("When the input is wrong").
+    """
+    return loads_strict(decode_utf8(data, source), source=source)
 
 
 class JsonLine:

@@ -20,7 +20,7 @@ from ..core.baselines import baseline_from_data
 from ..core.chardiff import char_name, visible_id, visible_text
 from ..core.checks import CHECKS, require_check_name
 from ..core.errors import CheckInputError, InvalidInputError
-from ..core.jsonio import dumps_compact, load_json_file, parse_json_line
+from ..core.jsonio import dumps_compact, load_json_file, loads_document, parse_json_line
 from ..core.paths import fixtures_dir
 from ..core.validation import require_record
 from ..data.batch import error_object, outcomes_jsonl, output_object
@@ -45,6 +45,8 @@ __all__ = [
     "LONG_LINE",
     "notation_examples",
     "notation_table",
+    "documents",
+    "document_gallery",
     "Shown",
     "FastRun",
     "fast_run",
@@ -161,7 +163,16 @@ def load_edge_cases(
     data = require_record(
         load_json_file(source),
         required=("edge_cases", "sources"),
-        optional=("about", "sources_about", "baselines", "baselines_about", "notation", "notation_about"),
+        optional=(
+            "about",
+            "sources_about",
+            "baselines",
+            "baselines_about",
+            "notation",
+            "notation_about",
+            "documents",
+            "documents_about",
+        ),
         field=source.name,
     )
     entries, reads, documents = data["edge_cases"], data["sources"], data.get("baselines", [])
@@ -465,3 +476,42 @@ def notation_table() -> HtmlBlock:
         f"<tbody>{''.join(rows)}</tbody></table>"
     )
     return HtmlBlock(scroll_region(table, "The visible notation"), "\n".join(text))
+
+
+def documents() -> list[tuple[str, str, bytes]]:
+    """The whole files of ``01_start_here.ipynb``'s gallery: title, note and bytes."""
+    data = load_json_file(edge_cases_json())
+    found = []
+    for n, raw in enumerate(data.get("documents", []) if isinstance(data, dict) else []):
+        where = f"documents[{n}]"
+        record = require_record(raw, required=("title", "why", "text"), field=where)
+        body = text_field(record, "text", where).encode("utf-8", "surrogateescape")
+        found.append((text_field(record, "title", where), text_field(record, "why", where), body))
+    return found
+
+
+def document_gallery() -> HtmlBlock:
+    """Whole JSON files, good and broken, and what the strict reader says of each.
+
+    Taught in ``01_start_here.ipynb`` ("When the input is wrong").
+    """
+    rows, text = [], []
+    for title, why, body in documents():
+        shown = "\n".join(_raw_text(line) for line in body.split(b"\n"))
+        try:
+            value = loads_document(body, source="key.json")
+        except CheckInputError as exc:
+            said = f"✘ Refused: {exc}"
+        else:
+            said = f"✔ Read: {display_json(value)}"
+        rows.append(
+            f'<tr><th scope="row">{esc(title)}</th><td><pre class="eic-json">{esc(shown)}</pre></td>'
+            f'<td class="eic-reason">{esc(visible_text(said))}</td><td class="eic-reason">{esc(why)}</td></tr>'
+        )
+        text.append(f"{title}\n  {visible_text(said)}")
+    table = (
+        '<table class="eic-gallery"><thead><tr><th scope="col">File</th><th scope="col">Its lines</th>'
+        '<th scope="col">What reading it says</th><th scope="col">Why</th></tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table>"
+    )
+    return HtmlBlock(scroll_region(table, "Whole files"), "\n".join(text))

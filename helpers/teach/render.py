@@ -465,7 +465,9 @@ def fixed_result(result: Any) -> HtmlBlock:
             if grouped
             else "✘ Two results of the same input count as two."
         )
-    lines = [f"{type(result).__name__}: {display_json(result.as_dict())}", edit, group]
+    verdict = "passed" if result.passed else "did not pass"
+    head = f"{type(result).__name__} ({result.outcome}, {verdict}): {display_json(result.as_dict())}"
+    lines = [head, edit, group]
     return HtmlBlock(
         f"<p><code>{esc(lines[0])}</code></p>" + lines_html(lines[1:]),
         "\n".join(lines),
