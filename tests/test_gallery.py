@@ -299,3 +299,12 @@ def test_feedback_for_every_rule_grades_one_generated_case_per_rule() -> None:
     assert block.html.startswith("<details><summary>Show the feedback for all")
     for rule_id in GENERATORS:
         assert f"\n{rule_id}-1: " in repr(block)
+
+
+def test_whole_files_are_read_or_refused_naming_file_and_line() -> None:
+    text = repr(gallery.document_gallery())
+    assert 'A well-formed key\n  ✔ Read: {"S1":"R","S2":"S"}' in text
+    assert "✘ Refused: key.json, line 4: not valid JSON: Expecting property name" in text
+    assert "✘ Refused: key.json, line 2: not UTF-8 text (byte 12)" in text
+    assert "✘ Refused: key.json, line 2: not valid JSON: Extra data (column 1)" in text
+    assert text.count("✔ Read") == 2

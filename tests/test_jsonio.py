@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from helpers import DuplicateKeyError, JSONLoadError, dumps_compact, load_json_file, loads_strict
-from helpers.core.jsonio import iter_json_lines
+from helpers.core.jsonio import iter_json_lines, loads_document, parse_json_line
 
 
 def lines_of(data: bytes):
@@ -184,3 +186,34 @@ def test_dumps_compact_round_trips_and_is_always_utf8(value):
     text.encode("utf-8")  # raises if a lone surrogate slipped through unescaped
     assert loads_strict(text) == value
     assert "\n" not in text
+
+
+def test_a_bad_byte_after_a_blank_first_line_is_on_line_2():
+    with pytest.raises(JSONLoadError) as raised:
+        loads_document(b'\n{"S1": "caf\xe9"}\n', source="key.json")
+    assert str(raised.value) == "key.json, line 2: not UTF-8 text (byte 12)"
+    with pytest.raises(JSONLoadError) as raised:
+        loads_document(b'\xe9\n{"S1": "x"}\n', source="key.json")
+    assert str(raised.value) == "key.json, line 1: not UTF-8 text (byte 0)"
+
+
+def test_a_space_like_line_is_named_by_its_first_character_after_blanks():
+    error = parse_json_line(b" \t\x1c\n", 3, "f.jsonl").error
+    assert error is not None
+    assert error.detail == "only space-like characters (3, starting with U+001C), expected a JSON object"
+    assert parse_json_line("\u00a0\n".encode(), 1, "f.jsonl").error.detail.endswith(
+        "starting with U+00A0), expected a JSON object"
+    )
+
+
+def test_loads_document_is_what_load_json_file_reads(tmp_path):
+    path = tmp_path / "key.json"
+    for data in (b'\xef\xbb\xbf{"S1": "R"}', b'{"S1": "R",}', b'{"S1": "R"}\n{"S2": "S"}'):
+        path.write_bytes(data)
+        try:
+            expected = loads_document(data, source=str(path))
+        except JSONLoadError as exc:
+            with pytest.raises(JSONLoadError, match=re.escape(str(exc))):
+                load_json_file(path)
+        else:
+            assert load_json_file(path) == expected
