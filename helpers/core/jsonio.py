@@ -135,8 +135,11 @@ class JsonLine:
 
 
 def _space_like(text: str) -> str:
-    """Name the first character of an all-space-like line, e.g. ``U+001C``."""
-    first = text.lstrip(" \t")[:1] or text[:1]
+    """Name the first character after any spaces and tabs, e.g. ``U+001C``.
+
+    Only called for a line that is not blank, so one such character is always there.
+    """
+    first = text.lstrip(" \t")[0]
     return f"U+{ord(first):04X}"
 
 
