@@ -20,7 +20,7 @@ from ..core.baselines import baseline_from_data
 from ..core.chardiff import char_name, visible_id, visible_text
 from ..core.checks import CHECKS, require_check_name
 from ..core.errors import CheckInputError, InvalidInputError
-from ..core.jsonio import dumps_compact, load_json_file, loads_document, parse_json_line
+from ..core.jsonio import dumps_compact, iter_json_lines, load_json_file, loads_document, parse_json_line
 from ..core.paths import fixtures_dir
 from ..core.validation import require_record
 from ..data.batch import error_object, outcomes_jsonl, output_object
@@ -387,22 +387,37 @@ def fast_beside_exact(check: str) -> HtmlBlock:
 
 
 def reading_gallery() -> HtmlBlock:
-    """A few whole sources read as the command line reads them: one output line per input line.
+    """A few whole sources read as the command line reads them: what each line reads as, and its output line.
 
-    Taught in ``05_check_your_data.ipynb`` ("How lines are read").
+    The reader is :func:`~helpers.core.jsonio.iter_json_lines`; the output lines are what
+    ``python -m helpers CHECK --carry`` writes. Taught in ``05_check_your_data.ipynb`` ("How lines are read").
     """
     parts, text = [], []
     for item in sources():
         outcomes = outcomes_jsonl(item.lines, item.check, source=SOURCE)
         # Each output line exactly as the command line writes it, in the visible notation.
-        outputs = [visible_text(dumps_line(output_object(o, carry=True)).decode("utf-8")) for o in outcomes]
-        shown_lines = "\n".join(f"{n}: {_raw_text(line)}" for n, line in enumerate(item.lines, 1))
-        parts.append(
-            f"<h4>{esc(item.title)}</h4><p>{esc(item.why)}</p>"
-            f'<p><b>Lines</b> ({esc(item.check)})</p><pre class="eic-json">{esc(shown_lines)}</pre>'
-            f'<p><b>Output lines</b></p><pre class="eic-json">{esc("".join(outputs))}</pre>'
+        outputs = [
+            visible_text(dumps_line(output_object(o, carry=True)).decode("utf-8")).rstrip() for o in outcomes
+        ]
+        reads = [
+            f"✘ {line.error.detail}" if line.error is not None else display_json(line.value)
+            for line in iter_json_lines(item.lines, source=SOURCE)
+        ]
+        rows, lines_text = [], []
+        for number, (raw, read, output) in enumerate(zip(item.lines, reads, outputs, strict=True), 1):
+            rows.append(
+                f'<tr><th scope="row">{number}</th><td><code>{esc(_raw_text(raw))}</code></td>'
+                f"<td><code>{esc(read)}</code></td><td><code>{esc(output)}</code></td></tr>"
+            )
+            lines_text.append(f"{number}: {_raw_text(raw)}\n   read: {read}\n   -> {output}")
+        table = (
+            f'<table class="eic-reading"><caption><b>{esc(item.title)}</b> ({esc(item.check)})</caption>'
+            '<thead><tr><th scope="col">Line</th><th scope="col">As written</th>'
+            '<th scope="col">What the reader makes of it</th><th scope="col">Output line</th></tr></thead>'
+            f"<tbody>{''.join(rows)}</tbody></table>"
         )
-        text.append("\n".join([f"## {item.title}", shown_lines, *(f"-> {o.rstrip()}" for o in outputs)]))
+        parts.append(f"<p>{esc(item.why)}</p>" + scroll_region(table, f"How lines are read: {item.title}"))
+        text.append("\n".join([f"## {item.title}", *lines_text]))
     return HtmlBlock("".join(parts), "\n".join(text))
 
 
