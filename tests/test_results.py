@@ -17,6 +17,12 @@ RESULTS = {
         {"original": ["a"], "rewritten": ["a"], "unresolved": ["the spring course"]}
     ),
     "sentinels": lambda: helpers.check_sentinels({"S1": "R", "S2": "A"}, {"S1": "S"}),
+    "diff piece": lambda: char_diff("R", "S")[0],
+    "answer": lambda: helpers.grading.Answer("target-scope", missing=frozenset({"a"}), flag=False),
+    "grade": lambda: helpers.grading.grade(
+        helpers.get_case("lost-comparison"), helpers.grading.Answer("target-scope", flag=True)
+    ),
+    "mistake": lambda: helpers.mistakes.typical_mistakes(helpers.get_case("lost-comparison"))[0],
 }
 
 
@@ -72,3 +78,12 @@ def test_the_fast_path_agrees_with_the_exact_route_on_wide_ids(original, rewritt
     exact = helpers.check_target_scope_input(record)
     assert fast is not None and fast.as_dict() == exact.as_dict()
     assert list(fast.missing) == js_sorted(set(original) - set(rewritten))
+
+
+def test_a_baseline_cannot_be_changed(tmp_path):
+    baseline = helpers.revise_baseline(
+        tmp_path / "b.json", {"S1": "R"}, reason="First", retained_dir=tmp_path / "r", revised_on="2026-01-01"
+    )
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        baseline.version = 2  # type: ignore[misc]
+    assert baseline == helpers.load_baseline(tmp_path / "b.json")
