@@ -400,7 +400,9 @@ def reading_gallery() -> HtmlBlock:
             visible_text(dumps_line(output_object(o, carry=True)).decode("utf-8")).rstrip() for o in outcomes
         ]
         reads = [
-            f"✘ {line.error.detail}" if line.error is not None else display_json(line.value)
+            f"✘ {error_object(line.number, line.error)['error']}"
+            if line.error is not None
+            else display_json(line.value)
             for line in iter_json_lines(item.lines, source=SOURCE)
         ]
         rows, lines_text = [], []
