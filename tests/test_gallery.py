@@ -308,3 +308,13 @@ def test_whole_files_are_read_or_refused_naming_file_and_line() -> None:
     assert "✘ Refused: key.json, line 2: not UTF-8 text (byte 12)" in text
     assert "✘ Refused: key.json, line 2: not valid JSON: Extra data (column 1)" in text
     assert text.count("✔ Read") == 2
+
+
+def test_the_exit_status_table_gives_each_status_from_a_real_result() -> None:
+    text = repr(helpers.report_html.exit_status_table())
+    assert text.splitlines()[:3] == [
+        "0: every record passed (e.g. a preserved rewrite)",
+        "1: a check failed (e.g. a key with a sentinel missing)",
+        "3: held: a rewrite needs staff labels (e.g. a rewrite held for staff labels)",
+    ]
+    assert "0 with 1 gives 1" in text and "3 with 4 gives 4" in text and "1 with 3 gives 3" in text

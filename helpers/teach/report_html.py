@@ -7,12 +7,14 @@ from __future__ import annotations
 
 from ..core.checks import CHECK_TITLES
 from ..core.errors import describe_value
-from ..core.outcomes import EXIT_MEANINGS
+from ..core.outcomes import EXIT_BAD_INPUT, EXIT_MEANINGS, SEVERITY, code_for, worst_code
+from ..core.sentinels import check_sentinels
+from ..core.target_scope import check_target_scope
 from ..data.batch import BatchSummary, KeyCheck
 from ..data.reports import counts_text, failure_where, key_check_text, percent, summary_rows
 from .render import HtmlBlock, esc
 
-__all__ = ["summary_table", "failures_table", "key_check_table"]
+__all__ = ["summary_table", "failures_table", "key_check_table", "exit_status_table"]
 
 
 def summary_table(summary: BatchSummary) -> HtmlBlock:
@@ -83,3 +85,34 @@ def key_check_table(check: KeyCheck, *, limit: int = 20) -> HtmlBlock:
         f"<tbody>{rows}</tbody></table></div>"
     )
     return HtmlBlock(html, text.rstrip("\n"))
+
+
+def exit_status_table() -> HtmlBlock:
+    """Every verdict exit status, least serious first, with a result that gives it and how two combine.
+
+    Each example result comes from the checks and its code from
+    :func:`~helpers.core.outcomes.code_for`; the combinations from
+    :func:`~helpers.core.outcomes.worst_code`. Taught in ``05_check_your_data.ipynb``.
+    """
+    examples = {
+        "a preserved rewrite": check_target_scope(["induction"], ["induction"]),
+        "a key with a sentinel missing": check_sentinels({"S1": "A"}, {}),
+        "a rewrite held for staff labels": check_target_scope(["induction"], ["induction"], unresolved=["x"]),
+    }
+    given = {code_for(result): name for name, result in examples.items()}
+    given.setdefault(EXIT_BAD_INPUT, "a record that could not be checked")
+    rows, text = [], []
+    for code in SEVERITY:
+        rows.append(
+            f'<tr><th scope="row">{code}</th><td>{esc(EXIT_MEANINGS[code])}</td>'
+            f"<td>{esc(given.get(code, '—'))}</td></tr>"
+        )
+        text.append(f"{code}: {EXIT_MEANINGS[code]} (e.g. {given.get(code, '—')})")
+    pairs = [(a, b) for a in SEVERITY for b in SEVERITY if a < b]
+    combined = ", ".join(f"{a} with {b} gives {worst_code(a, b)}" for a, b in pairs)
+    table = (
+        '<table class="eic-exit"><thead><tr><th scope="col">Exit status</th><th scope="col">Meaning</th>'
+        f'<th scope="col">For example</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
+    )
+    note = f"The most serious status of all the records wins: {combined}."
+    return HtmlBlock(table + f"<p>{esc(note)}</p>", "\n".join([*text, note]))
