@@ -87,3 +87,8 @@ def test_a_baseline_cannot_be_changed(tmp_path):
     with pytest.raises(dataclasses.FrozenInstanceError):
         baseline.version = 2  # type: ignore[misc]
     assert baseline == helpers.load_baseline(tmp_path / "b.json")
+    # The file is reviewed by people: two-space indents, characters as themselves, a final newline.
+    assert (tmp_path / "b.json").read_text(encoding="utf-8") == (
+        '{\n  "version": 1,\n  "revised_on": "2026-01-01",\n  "reason": "First",\n'
+        '  "answers": {\n    "S1": "R"\n  }\n}\n'
+    )
