@@ -82,7 +82,11 @@ def test_the_fast_path_agrees_with_the_exact_route_on_wide_ids(original, rewritt
 
 def test_a_baseline_cannot_be_changed(tmp_path):
     baseline = helpers.revise_baseline(
-        tmp_path / "b.json", {"S1": "R"}, reason="First", retained_dir=tmp_path / "r", revised_on="2026-01-01"
+        tmp_path / "b.json",
+        {"S1": "café"},
+        reason="First",
+        retained_dir=tmp_path / "r",
+        revised_on="2026-01-01",
     )
     with pytest.raises(dataclasses.FrozenInstanceError):
         baseline.version = 2  # type: ignore[misc]
@@ -90,5 +94,15 @@ def test_a_baseline_cannot_be_changed(tmp_path):
     # The file is reviewed by people: two-space indents, characters as themselves, a final newline.
     assert (tmp_path / "b.json").read_text(encoding="utf-8") == (
         '{\n  "version": 1,\n  "revised_on": "2026-01-01",\n  "reason": "First",\n'
-        '  "answers": {\n    "S1": "R"\n  }\n}\n'
+        '  "answers": {\n    "S1": "café"\n  }\n}\n'
     )
+
+
+def test_a_revision_makes_the_folders_it_needs(tmp_path):
+    path, retained = tmp_path / "a" / "b" / "baseline.json", tmp_path / "c" / "d"
+    helpers.revise_baseline(path, {"S1": "R"}, reason="First", retained_dir=retained, revised_on="2026-01-01")
+    helpers.revise_baseline(
+        path, {"S1": "S"}, reason="Second", retained_dir=retained, revised_on="2026-01-02"
+    )
+    assert helpers.load_baseline(path).version == 2
+    assert sorted(p.name for p in retained.iterdir()) == ["v1.json"]
