@@ -308,6 +308,14 @@ def gallery(check: str, groups: Sequence[str] | None = None) -> HtmlBlock:
     return HtmlBlock("".join(parts), "\n".join(text))
 
 
+def _table(css: str, heads: Sequence[str], rows: Sequence[str], label: str, caption: str = "") -> str:
+    """An escaped table in its own scroll region: ``heads`` are plain text, ``rows`` ready ``<tr>`` markup."""
+    head = "".join(f'<th scope="col">{esc(name)}</th>' for name in heads)
+    top = f"<caption>{caption}</caption>" if caption else ""
+    table = f'<table class="{css}">{top}<thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+    return scroll_region(table, label)
+
+
 def _indent(text: str) -> str:
     return text.replace("\n", "\n  ")
 
@@ -445,12 +453,8 @@ def baseline_gallery() -> HtmlBlock:
             f'<td class="eic-reason">{esc(visible_text(verdict))}</td><td class="eic-reason">{esc(item.why)}</td></tr>'
         )
         text.append(f"{item.title}\n  file:  {display_json(item.document)}\n  {visible_text(verdict)}")
-    table = (
-        '<table class="eic-gallery"><thead><tr><th scope="col">File</th><th scope="col">Content</th>'
-        '<th scope="col">What reading it says</th><th scope="col">Why</th></tr></thead>'
-        f"<tbody>{''.join(rows)}</tbody></table>"
-    )
-    return HtmlBlock(scroll_region(table, "Baseline files"), "\n".join(text))
+    heads = ("File", "Content", "What reading it says", "Why")
+    return HtmlBlock(_table("eic-gallery", heads, rows, "Baseline files"), "\n".join(text))
 
 
 def notation_examples() -> list[tuple[str, str]]:
@@ -487,12 +491,8 @@ def notation_table() -> HtmlBlock:
             f"<td>{esc(held)}</td><td>{esc(why)}</td></tr>"
         )
         text.append(f"{as_id}  |  {as_prose}  |  {held}")
-    table = (
-        '<table class="eic-notation"><thead><tr><th scope="col">As an ID</th><th scope="col">In prose</th>'
-        '<th scope="col">Characters outside printable ASCII</th><th scope="col">Why</th></tr></thead>'
-        f"<tbody>{''.join(rows)}</tbody></table>"
-    )
-    return HtmlBlock(scroll_region(table, "The visible notation"), "\n".join(text))
+    heads = ("As an ID", "In prose", "Characters outside printable ASCII", "Why")
+    return HtmlBlock(_table("eic-notation", heads, rows, "The visible notation"), "\n".join(text))
 
 
 def documents() -> list[tuple[str, str, bytes]]:
@@ -526,9 +526,5 @@ def document_gallery() -> HtmlBlock:
             f'<td class="eic-reason">{esc(visible_text(said))}</td><td class="eic-reason">{esc(why)}</td></tr>'
         )
         text.append(f"{title}\n  {visible_text(said)}")
-    table = (
-        '<table class="eic-gallery"><thead><tr><th scope="col">File</th><th scope="col">Its lines</th>'
-        '<th scope="col">What reading it says</th><th scope="col">Why</th></tr></thead>'
-        f"<tbody>{''.join(rows)}</tbody></table>"
-    )
-    return HtmlBlock(scroll_region(table, "Whole files"), "\n".join(text))
+    heads = ("File", "Its lines", "What reading it says", "Why")
+    return HtmlBlock(_table("eic-gallery", heads, rows, "Whole files"), "\n".join(text))
