@@ -593,7 +593,7 @@ ROWS = [
         "baseline-version-bool",
         lambda t: load_baseline(write_json(t, "b.json", {**GOOD_BASELINE, "version": True})),
         BaselineError,
-        "TMP/b.json: version is True, expected a whole number from 1",
+        "TMP/b.json: version is true, expected a whole number from 1",
         "version",
     ),
     (

@@ -212,8 +212,8 @@ def test_baseline_files_are_read_or_refused_with_the_field_named() -> None:
     assert "✔ Read: version 2 of 2026-02-10, 2 sentinels" in text
     for message in (
         "version is 0, expected a whole number from 1",
-        "version is '2', expected a whole number from 1",
-        "version is True, expected a whole number from 1",
+        'version is "2", expected a whole number from 1',
+        "version is true, expected a whole number from 1",
         "reason must be a non-empty string",
         'answers["S1"] is 7, expected a string answer',
         "expected the fields ['version', 'revised_on', 'reason', 'answers'], found list",

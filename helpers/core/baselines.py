@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import BaselineError, CheckInputError
+from .errors import BaselineError, CheckInputError, describe_value
 from .files import write_atomically
 from .jsonio import load_json_file
 from .validation import require_answer_key
@@ -72,7 +72,7 @@ def baseline_from_data(data: Any, *, where: str = "baseline") -> Baseline:
     version = data["version"]
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         raise BaselineError(
-            f"{where}: version is {version!r}, expected a whole number from 1", field="version"
+            f"{where}: version is {describe_value(version)}, expected a whole number from 1", field="version"
         )
     for name in ("revised_on", "reason"):
         if not isinstance(data[name], str) or not data[name].strip():
