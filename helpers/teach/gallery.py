@@ -11,7 +11,7 @@ route, and how lines are read).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -55,6 +55,19 @@ __all__ = [
 
 #: The source name the gallery's lines are read under (error messages name it).
 SOURCE = "gallery"
+#: The fixture's optional top-level fields (besides ``edge_cases`` and ``sources``).
+_TOP_LEVEL = (
+    "about",
+    "sources_about",
+    "baselines",
+    "baselines_about",
+    "notation",
+    "notation_about",
+    "documents",
+    "documents_about",
+    "edge_cases",
+    "sources",
+)
 #: A raw line longer than this many characters is shown by its two ends and its length.
 LONG_LINE = 200
 
@@ -163,16 +176,7 @@ def load_edge_cases(
     data = require_record(
         load_json_file(source),
         required=("edge_cases", "sources"),
-        optional=(
-            "about",
-            "sources_about",
-            "baselines",
-            "baselines_about",
-            "notation",
-            "notation_about",
-            "documents",
-            "documents_about",
-        ),
+        optional=_TOP_LEVEL,
         field=source.name,
     )
     entries, reads, documents = data["edge_cases"], data["sources"], data.get("baselines", [])
@@ -457,18 +461,27 @@ def baseline_gallery() -> HtmlBlock:
     return HtmlBlock(_table("eic-gallery", heads, rows, "Baseline files"), "\n".join(text))
 
 
+def _section(name: str, required: tuple[str, ...]) -> list[tuple[str, Mapping[str, Any]]]:
+    """The entries of one optional list in the fixture, each checked for ``required`` and named."""
+    source = edge_cases_json()
+    entries = require_record(load_json_file(source), required=(), optional=_TOP_LEVEL, field=source.name).get(
+        name, []
+    )
+    if not isinstance(entries, list):
+        raise InvalidInputError(f"{source.name}: {name} must be a list", field=name)
+    return [
+        (f"{name}[{n}]", require_record(raw, required=required, field=f"{name}[{n}]"))
+        for n, raw in enumerate(entries)
+    ]
+
+
 def notation_examples() -> list[tuple[str, str]]:
     """The strings of ``01_start_here.ipynb``'s notation table, each with its note."""
-    data = load_json_file(edge_cases_json())
-    entries = data.get("notation", []) if isinstance(data, dict) else []
     found = []
-    for n, raw in enumerate(entries):
-        record = require_record(raw, required=("text", "why"), field=f"notation[{n}]")
+    for where, record in _section("notation", ("text", "why")):
         if not isinstance(record["text"], str) or not record["text"]:
-            raise InvalidInputError(
-                f"notation[{n}].text must be a non-empty string", field=f"notation[{n}].text"
-            )
-        found.append((record["text"], text_field(record, "why", f"notation[{n}]")))
+            raise InvalidInputError(f"{where}.text must be a non-empty string", field=f"{where}.text")
+        found.append((record["text"], text_field(record, "why", where)))
     return found
 
 
@@ -497,14 +510,14 @@ def notation_table() -> HtmlBlock:
 
 def documents() -> list[tuple[str, str, bytes]]:
     """The whole files of ``01_start_here.ipynb``'s gallery: title, note and bytes."""
-    data = load_json_file(edge_cases_json())
-    found = []
-    for n, raw in enumerate(data.get("documents", []) if isinstance(data, dict) else []):
-        where = f"documents[{n}]"
-        record = require_record(raw, required=("title", "why", "text"), field=where)
-        body = text_field(record, "text", where).encode("utf-8", "surrogateescape")
-        found.append((text_field(record, "title", where), text_field(record, "why", where), body))
-    return found
+    return [
+        (
+            text_field(record, "title", where),
+            text_field(record, "why", where),
+            text_field(record, "text", where).encode("utf-8", "surrogateescape"),
+        )
+        for where, record in _section("documents", ("title", "why", "text"))
+    ]
 
 
 def document_gallery() -> HtmlBlock:
