@@ -13,6 +13,7 @@ import helpers
 from helpers.core.checks import run_check
 from helpers.core.errors import CheckInputError, InvalidInputError, JSONLoadError
 from helpers.core.jsonio import dumps_compact, loads_strict
+from helpers.core.ordering import sorted_ids
 from helpers.teach import gallery, mistakes
 from helpers.teach.grading import grade
 from helpers.teach.practice_cases import practice_cases
@@ -163,8 +164,8 @@ def test_every_typical_mistake_is_graded_wrong_without_leaking_the_answer(case: 
 
 def test_the_mistakes_table_shows_feedback_and_first_hint() -> None:
     text = repr(mistakes.graded_mistakes(helpers.filled_cases("target-scope")))
-    assert "lost-comparison: Left one ID out of `missing`" in text
-    assert "- `missing` is incomplete: one original target is not in the rewrite." in text
+    assert "lost-comparison: Left out the only ID in `missing`" in text
+    assert "- `missing` is incomplete: one original target is not in the rewrite. · rule ts-lost" in text
     assert "Hint 1 of 3, the rule: ts-lost." in text
     assert "✔ Fully correct." not in text
 
@@ -178,7 +179,7 @@ def test_a_fixed_result_is_shown_as_fixed_and_an_editable_one_is_not() -> None:
         helpers.check_sentinels({"S1": "A"}, {}),
     ):
         text = repr(helpers.render.fixed_result(result))
-        assert "✔ Editing" in text and "✔ An equal result counts as one" in text and "✘" not in text
+        assert "✔ Editing" in text and "✔ An equal copy counts as one" in text and "✘" not in text
         assert text.startswith(f"{type(result).__name__} ({result.outcome}, ")
 
     @dataclasses.dataclass
@@ -192,7 +193,7 @@ def test_a_fixed_result_is_shown_as_fixed_and_an_editable_one_is_not() -> None:
 
     loose = Editable(("a",))
     text = repr(helpers.render.fixed_result(loose))
-    assert "✘ `missing` could be overwritten" in text and "✘ Results cannot be grouped" in text
+    assert "✘ `missing` could be overwritten" in text and "✘ It cannot go in a set" in text
     assert loose.missing == ("a",)  # the attempt is undone
 
 
@@ -203,7 +204,8 @@ def test_the_mistakes_table_climbs_the_whole_ladder() -> None:
     assert "Hint 3 of 3, the specific fix: Tick `S1` in `changed`." in text
     # The fix sits behind its own reveal, named for its case and mistake.
     assert (
-        "<summary>Hint 3, the fix, for sentinel-mutated: Left one ID out of `changed`</summary>" in block.html
+        "<summary>Hint 3, the fix, for sentinel-mutated: Left out the only ID in `changed`</summary>"
+        in block.html
     )
 
 
@@ -318,3 +320,68 @@ def test_the_exit_status_table_gives_each_status_from_a_real_result() -> None:
         "3: held: a rewrite needs staff labels (e.g. a rewrite held for staff labels)",
     ]
     assert "0 with 1 gives 1" in text and "3 with 4 gives 4" in text and "1 with 3 gives 3" in text
+
+
+def test_the_first_typical_mistake_is_the_blank_answer_and_its_hint_is_for_the_first_finding() -> None:
+    case = helpers.generators.generate("ts-lost", 1)
+    found = mistakes.typical_mistakes(case)
+    assert found[0].label == "Pressed Check before answering"
+    assert found[0].answer == helpers.grading.Answer(case.check)
+    result = grade(case, found[0].answer, ask_reason=True)
+    assert [m.field for m in result.mistakes] == ["missing", "preserved", "reason"]
+    ladder = helpers.grading.hints(case, found[0].answer, ask_reason=True)
+    first = sorted_ids(case.expected["missing"])[0]
+    assert ladder[2] == f"Hint 3 of 3, the specific fix: Tick `{first}` in `missing`."
+
+
+def test_the_id_left_out_is_the_last_in_order_so_the_hint_names_that_one() -> None:
+    case = helpers.generators.generate("ts-lost", 1)
+    expected = sorted_ids(case.expected["missing"])
+    assert len(expected) > 1
+    (mistake,) = [m for m in mistakes.typical_mistakes(case) if m.label.startswith("Left out")]
+    assert mistake.label == f"Left out the last of {len(expected)} IDs in `missing`"
+    assert mistake.answer.missing == frozenset(expected[:-1])
+    last = helpers.grading.hints(case, mistake.answer, ask_reason=True)[2]
+    assert last == f"Hint 3 of 3, the specific fix: Tick `{expected[-1]}` in `missing`."
+
+
+def test_one_wrongly_ticked_id_of_each_kind_gets_its_own_message() -> None:
+    case = helpers.get_case("new-target")
+    labels = [m.label for m in mistakes.typical_mistakes(case) if m.label.startswith("Also ticked")]
+    # `induction` is in both lists; `payroll` only in the rewrite: two kinds for `missing`.
+    assert labels == [
+        "Also ticked `induction` in `missing`",
+        "Also ticked `payroll` in `missing`",
+        "Also ticked `induction` in `added`",
+    ]
+    text = repr(mistakes.graded_mistakes([case]))
+    assert "`missing` has `induction`, which is in both lists" in text
+    assert "`missing` has `payroll`, which was never in the original" in text
+
+
+def test_fixed_records_shows_each_record_as_it_behaves() -> None:
+    import dataclasses
+
+    @dataclasses.dataclass
+    class Loose:
+        name: str
+
+    @dataclasses.dataclass(frozen=True)
+    class Holds:
+        data: dict[str, str]
+
+    block = gallery.fixed_records([("loose", Loose("a")), ("holds a dict", Holds({}))], "Records")
+    text = repr(block)
+    assert "Loose (loose)\n  ✘ `name` could be overwritten" in text
+    assert "✘ Two equal copies count as two." not in text  # Loose has eq but no hash: not in a set
+    assert "Holds (holds a dict)\n  ✔ Editing `data` is refused" in text
+    assert "It cannot go in a set (unhashable type: 'dict')" in text
+    assert 'aria-label="Records"' in block.html
+
+
+@pytest.mark.parametrize("block", [gallery.fixed_results, gallery.fixed_answers])
+def test_every_record_the_notebooks_list_is_fixed(block) -> None:
+    text = repr(block())
+    rows = text.count("\n") // 3 + 1
+    assert rows >= 4 and text.count("✔ Editing") == rows
+    assert "✘" not in text

@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from ..core.baselines import baseline_from_data
-from ..core.chardiff import char_name, visible_id, visible_text
-from ..core.checks import CHECKS, require_check_name
+from ..core.chardiff import char_diff, char_name, visible_id, visible_text
+from ..core.checks import CHECKS, require_check_name, run_check
 from ..core.errors import CheckInputError, InvalidInputError
 from ..core.jsonio import dumps_compact, iter_json_lines, load_json_file, loads_document, parse_json_line
 from ..core.paths import fixtures_dir
@@ -26,7 +26,17 @@ from ..core.validation import require_record
 from ..data.batch import error_object, outcomes_jsonl, output_object
 from ..data.fastpath import dumps_line, fast_sentinels_input, fast_target_scope, loads_fast
 from .fixture_text import text_field
-from .render import HtmlBlock, display_json, esc, explanation_lines, json_html, lines_html, scroll_region
+from .render import (
+    HtmlBlock,
+    counts_once,
+    display_json,
+    edit_refused,
+    esc,
+    explanation_lines,
+    json_html,
+    lines_html,
+    scroll_region,
+)
 
 __all__ = [
     "EdgeCase",
@@ -47,6 +57,9 @@ __all__ = [
     "notation_table",
     "documents",
     "document_gallery",
+    "fixed_records",
+    "fixed_results",
+    "fixed_answers",
     "Shown",
     "FastRun",
     "fast_run",
@@ -541,3 +554,62 @@ def document_gallery() -> HtmlBlock:
         text.append(f"{title}\n  {visible_text(said)}")
     heads = ("File", "Its lines", "What reading it says", "Why")
     return HtmlBlock(_table("eic-gallery", heads, rows, "Whole files"), "\n".join(text))
+
+
+def fixed_records(records: Sequence[tuple[str, Any]], label: str) -> HtmlBlock:
+    """A table of records, each with what editing it and counting two equal copies in a set does.
+
+    ``records`` pairs a short description with a record the helpers made. Taught in
+    ``04_practice.ipynb`` (answers and grades) and ``05_check_your_data.ipynb`` (results).
+    """
+    rows, text = [], []
+    for what, record in records:
+        edit = edit_refused(record)[1]
+        group = counts_once(record)[1]
+        name = type(record).__name__
+        rows.append(
+            f'<tr><th scope="row"><code>{esc(name)}</code><br>{esc(what)}</th>'
+            f"<td>{esc(edit)}</td><td>{esc(group)}</td></tr>"
+        )
+        text.append(f"{name} ({what})\n  {edit}\n  {group}")
+    heads = ("Record", "Editing a field", "An equal copy in a set")
+    return HtmlBlock(_table("eic-fixed", heads, rows, label), "\n".join(text))
+
+
+def fixed_results() -> HtmlBlock:
+    """:func:`fixed_records` for what the checks hand back: each kind of result, a diff piece, a baseline.
+
+    Taught in ``05_check_your_data.ipynb``.
+    """
+    first = baseline_documents()[0]
+    records = [
+        ("a target-scope result", run_check("target-scope", {"original": ["a", "b"], "rewritten": ["a"]})),
+        (
+            "a rewrite held for staff labels",
+            run_check("target-scope", {"original": ["a"], "rewritten": ["a"], "unresolved": ["b?"]}),
+        ),
+        ("a sentinel result", run_check("sentinels", {"baseline": {"S1": "A"}, "proposed": {"S1": "a"}})),
+        ("one piece of a character diff", char_diff("spring", "autumn")[0]),
+        ("a baseline read from a file", baseline_from_data(first.document)),
+    ]
+    return fixed_records(records, "Results are fixed records")
+
+
+def fixed_answers() -> HtmlBlock:
+    """:func:`fixed_records` for the drill's records: a case, an answer, its grade, one finding.
+
+    Taught in ``04_practice.ipynb``.
+    """
+    from .cases import filled_cases
+    from .grading import Answer, grade
+
+    case = filled_cases("target-scope")[0]
+    answer = Answer(case.check, flag=True)
+    graded = grade(case, answer, ask_reason=True)
+    records = [
+        ("a case", case),
+        ("an answer", answer),
+        (f"its grade ({len(graded.mistakes)} findings)", graded),
+        ("its first finding", graded.mistakes[0]),
+    ]
+    return fixed_records(records, "Answers and grades are fixed records")

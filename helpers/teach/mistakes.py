@@ -2,7 +2,8 @@
 
 Each mistake is made from the case's right answer (one ID left out, one ID too
 many, the flag the wrong way, a hold where the check runs or the other way
-round, a reason that does not apply) and graded by :func:`helpers.grading.grade`,
+round, a reason that does not apply), plus the blank answer of someone who
+pressed Check before answering, and graded by :func:`helpers.grading.grade`,
 so the feedback shown is the feedback the widgets give. Taught in
 ``02_target_scope.ipynb`` and ``03_sentinel_answer_key.ipynb`` ("Wrong answers,
 graded").
@@ -33,23 +34,29 @@ class Mistake:
 
 
 def typical_mistakes(case: Case) -> list[Mistake]:
-    """The usual ways to get ``case`` wrong, each a full answer that differs from the right one in one place."""
+    """The usual ways to get ``case`` wrong: the blank answer, then answers that differ from the right one in one place.
+
+    When a list holds several IDs, the one left out is the last in order, so the
+    hint that names it is not simply the first ID of the list.
+    """
     right = correct_answer(case)
     first, second, flag = answer_fields(case.check)
-    found: list[Mistake] = []
+    found: list[Mistake] = [Mistake("Pressed Check before answering", Answer(case.check))]
     if right.hold:
         found.append(Mistake("Ran the check instead of holding the input", replace(right, hold=False)))
     else:
         for name, chosen in ((first, right.missing), (second, right.second)):
             if chosen:
-                left_out = sorted_ids(chosen)[0]
+                left_out = sorted_ids(chosen)[-1]
                 fewer = chosen - {left_out}
                 less = replace(right, missing=fewer) if name == first else replace(right, second=fewer)
-                found.append(Mistake(f"Left one ID out of `{name}`", less))
-        extra = [i for i in candidate_ids(case) if i not in right.missing]
-        if extra:
-            more = right.missing | {extra[0]}
-            found.append(Mistake(f"Ticked one ID too many in `{first}`", replace(right, missing=more)))
+                label = f"the last of {len(chosen)} IDs" if len(chosen) > 1 else "the only ID"
+                found.append(Mistake(f"Left out {label} in `{name}`", less))
+        for name, chosen in ((first, right.missing), (second, right.second)):
+            for extra in _one_of_each_kind(case, [i for i in candidate_ids(case) if i not in chosen]):
+                more = chosen | {extra}
+                wrong = replace(right, missing=more) if name == first else replace(right, second=more)
+                found.append(Mistake(f"Also ticked `{visible_id(extra)}` in `{name}`", wrong))
         found.append(Mistake(f"Set `{flag}` the wrong way", replace(right, flag=not right.flag)))
         found.append(Mistake("Held the input although the check runs", replace(right, hold=True)))
     decisive = set(decisive_rules(case))
@@ -63,6 +70,23 @@ def typical_mistakes(case: Case) -> list[Mistake]:
     return found
 
 
+def _one_of_each_kind(case: Case, ids: Sequence[str]) -> list[str]:
+    """The first of ``ids`` of each kind: which of the input's two lists or keys it is in, and which output lists.
+
+    Each kind of wrongly ticked ID gets its own feedback (in both lists, only on
+    the other side, a look-alike), so one of each shows every message.
+    """
+    sides = ("original", "rewritten") if case.check == "target-scope" else ("baseline", "proposed")
+    outputs = answer_fields(case.check)[:2]
+    seen: dict[tuple[bool, ...], str] = {}
+    for item in ids:
+        kind = tuple(item in case.input.get(side, ()) for side in sides) + tuple(
+            item in case.expected.get(name, ()) for name in outputs
+        )
+        seen.setdefault(kind, item)
+    return list(seen.values())
+
+
 def _answer_text(case: Case, answer: Answer) -> str:
     return f"{display_json(answer.as_dict(case))} · reason {answer.reason or 'none'}"
 
@@ -70,24 +94,22 @@ def _answer_text(case: Case, answer: Answer) -> str:
 def graded_mistakes(cases: Sequence[Case]) -> HtmlBlock:
     """Every typical mistake on ``cases``, graded: the answer, the feedback and the hint ladder.
 
-    The feedback names the field and the rule, never the expected ID or value.
+    The feedback names the field and the rule, never the expected ID or value;
+    each finding ends with the rule it counts against in the drill.
     Taught in ``02_target_scope.ipynb`` and ``03_sentinel_answer_key.ipynb``.
     """
-    rules = load_rules()
     rows, text = [], []
     for case in cases:
         for mistake in typical_mistakes(case):
-            result = grade(case, mistake.answer, ask_reason=True, rules=rules)
-            ladder = [
-                visible_text(rung) for rung in hints(case, mistake.answer, ask_reason=True, rules=rules)
-            ]
+            result = grade(case, mistake.answer, ask_reason=True)
+            ladder = [visible_text(rung) for rung in hints(case, mistake.answer, ask_reason=True)]
             count = len(result.mistakes)
             verdict = (
                 "✔ Fully correct."
                 if result.correct
                 else f"✘ Not yet: {count} {'thing' if count == 1 else 'things'} to fix."
             )
-            messages = [visible_text(m.message) for m in result.mistakes]
+            messages = [f"{visible_text(m.message)} · rule {m.rule}" for m in result.mistakes]
             items = "".join(f"<li>{esc(message)}</li>" for message in messages)
             rows.append(
                 f'<tr><th scope="row"><code class="eic-id">{esc_id(case.id)}</code><br>{esc(mistake.label)}</th>'

@@ -48,6 +48,8 @@ __all__ = [
     "result_block",
     "queries_block",
     "fixed_result",
+    "edit_refused",
+    "counts_once",
     "attempt",
 ]
 
@@ -439,32 +441,47 @@ def attempt(action: Callable[..., Any], *args: Any, **kwargs: Any) -> HtmlBlock:
     return result_block(value)
 
 
+def edit_refused(record: Any) -> tuple[bool, str]:
+    """Try to overwrite ``record``'s first field: whether that was refused, and what happened.
+
+    An edit that went through is undone. Taught in ``02_target_scope.ipynb`` and
+    ``05_check_your_data.ipynb``.
+    """
+    first = dataclasses.fields(record)[0].name
+    before = getattr(record, first)
+    try:
+        setattr(record, first, ())
+    except dataclasses.FrozenInstanceError as exc:
+        return True, f"✔ Editing `{first}` is refused ({exc})."
+    setattr(record, first, before)
+    return False, f"✘ `{first}` could be overwritten: it can be edited after it was made."
+
+
+def counts_once(record: Any) -> tuple[bool | None, str]:
+    """Put ``record`` in a set with an equal copy: True if they count as one, None if it can't go in a set.
+
+    Taught in ``02_target_scope.ipynb`` and ``05_check_your_data.ipynb``.
+    """
+    twin = dataclasses.replace(record)
+    try:
+        grouped = len({record, twin}) == 1
+    except TypeError as exc:
+        return None, f"It cannot go in a set ({exc}); compare it with ==."
+    if grouped:
+        return True, "✔ An equal copy counts as one with it in a set, so these can be grouped and counted."
+    return False, "✘ Two equal copies count as two."
+
+
 def fixed_result(result: Any) -> HtmlBlock:
     """Show that a check's result is a fixed value: it cannot be edited, and equal results are one value.
 
     Tries to overwrite the result's first field and to put it in a set with an equal copy,
     and says what happened. Taught in ``02_target_scope.ipynb`` and ``03_sentinel_answer_key.ipynb``.
     """
-    first = dataclasses.fields(result)[0].name
-    before = getattr(result, first)
-    try:
-        setattr(result, first, ())
-    except dataclasses.FrozenInstanceError as exc:
-        edit = f"✔ Editing `{first}` is refused ({exc})."
-    else:
-        setattr(result, first, before)
-        edit = f"✘ `{first}` could be overwritten: this result can be edited after the check."
-    twin = dataclasses.replace(result)
-    try:
-        grouped = len({result, twin}) == 1
-    except TypeError as exc:
-        group = f"✘ Results cannot be grouped or counted ({exc})."
-    else:
-        group = (
-            "✔ An equal result counts as one with it in a set, so results can be grouped and counted."
-            if grouped
-            else "✘ Two results of the same input count as two."
-        )
+    edit = edit_refused(result)[1]
+    hashable, group = counts_once(result)
+    if hashable is None:
+        group = f"✘ {group}"
     verdict = "passed" if result.passed else "did not pass"
     head = f"{type(result).__name__} ({result.outcome}, {verdict}): {display_json(result.as_dict())}"
     lines = [head, edit, group]
