@@ -424,8 +424,8 @@ ROWS = [
         "csv-wrong-header",
         lambda t: cases_from_csv("check,id\n", source="c.csv"),
         JSONLoadError,
-        "c.csv, line 1: header is ['check', 'id'], expected "
-        "['check', 'id', 'title', 'input', 'expected', 'decision', 'reason']",
+        'c.csv, line 1: header is ["check","id"], expected '
+        '["check","id","title","input","expected","decision","reason"]',
         None,
     ),
     (
@@ -461,8 +461,8 @@ ROWS = [
         "csv-bad-expected-shape",
         lambda t: cases_from_csv(HEADER + GOOD_ROW.replace('""added"":[],', ""), source="c.csv"),
         InvalidInputError,
-        "c.csv, line 2.expected has the keys ['missing', 'preserved'], expected "
-        "['missing', 'added', 'preserved'] or ['held', 'unresolved', 'preserved'] or ['error']",
+        'c.csv, line 2.expected has the keys ["missing","preserved"], expected '
+        '["missing","added","preserved"] or ["held","unresolved","preserved"] or ["error"]',
         "c.csv, line 2.expected",
     ),
     (
@@ -549,8 +549,8 @@ ROWS = [
             {"cases": [good_case(expected={"intact": True, "missing": [], "changed": []})]}
         ),
         InvalidInputError,
-        "<data>: cases[0].expected has the keys ['intact', 'missing', 'changed'], "
-        "expected ['missing', 'changed', 'intact'] or ['error']",
+        '<data>: cases[0].expected has the keys ["intact","missing","changed"], '
+        'expected ["missing","changed","intact"] or ["error"]',
         "<data>: cases[0].expected",
     ),
     (

@@ -385,3 +385,45 @@ def test_every_record_the_notebooks_list_is_fixed(block) -> None:
     rows = text.count("\n") // 3 + 1
     assert rows >= 4 and text.count("✔ Editing") == rows
     assert "✘" not in text
+
+
+def test_each_case_file_reads_as_load_cases_reads_it(tmp_path: Path) -> None:
+    files = gallery.case_files()
+    assert {name.rsplit(".", 1)[1] for _t, _w, name, _x in files} == {"csv", "json"}
+    block = gallery.case_file_gallery()
+    for title, _why, name, text in files:
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8", newline="")
+        try:
+            read = helpers.load_cases(path)
+        except CheckInputError as exc:
+            message = str(exc).replace(str(path), name)
+            assert f"{title} ({name})\n  ✘ Refused: {message}" in block.text
+        else:
+            assert f"{title} ({name})\n  ✔ Read {len(read)} case" in block.text
+            assert read == gallery.read_case_text(name, text)
+    refused = block.text.count("✘ Refused")
+    assert 0 < refused < len(files)
+
+
+def test_a_refused_case_file_names_the_first_missing_and_unknown_field() -> None:
+    text = gallery.case_file_gallery().text
+    assert 'cases[0] has no "decision" field (field: cases.json: cases[0].decision)' in text
+    assert 'cases[0] has an unknown field "notes" (field: cases.json: cases[0].notes)' in text
+
+
+def test_the_csv_round_trip_marks_formulas_and_quotes_carriage_returns() -> None:
+    text = gallery.case_csv_round_trip().text
+    assert '"\'=HYPERLINK(""x"") is text here"' in text
+    assert "two lines:⟨U+000D⟩the second" in text
+    assert text.endswith("✔ Read back as the same case.")
+
+
+def test_a_malformed_case_file_entry_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    data = json.loads(gallery.edge_cases_json().read_text(encoding="utf-8"))
+    data["case_files"] = [{"title": "T", "why": "W", "name": "cases.txt", "text": ""}]
+    path = tmp_path / "edge_cases.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    monkeypatch.setattr(gallery, "edge_cases_json", lambda: path)
+    with pytest.raises(InvalidInputError, match=r"case_files\[0\]\.name must end in \.csv or \.json"):
+        gallery.case_files()

@@ -3,7 +3,8 @@
 A case records its check, id, title, input, expected output, decision and
 reason. The CSV form puts ``input`` and ``expected`` in cells as compact JSON
 and round-trips losslessly with the JSON form.
-Taught in ``01_start_here.ipynb``; the cases are worked in ``02_…`` and ``03_…``.
+Taught in ``01_start_here.ipynb``; the cases are worked in ``02_…`` and ``03_…``, and
+``06_trainer.ipynb`` ("Cases of your own") shows case files read and refused.
 """
 
 from __future__ import annotations
@@ -112,9 +113,9 @@ def _case_from_mapping(raw: Any, where: str) -> Case:
             raise InvalidInputError(f"{where}.{name} must be an object", field=f"{where}.{name}")
     shape = tuple(raw["expected"])
     if shape not in _EXPECTED_SHAPES[check]:
-        allowed = " or ".join(str(list(s)) for s in _EXPECTED_SHAPES[check])
+        allowed = " or ".join(dumps_compact(list(s)) for s in _EXPECTED_SHAPES[check])
         raise InvalidInputError(
-            f"{where}.expected has the keys {list(shape)}, expected {allowed}",
+            f"{where}.expected has the keys {dumps_compact(list(shape))}, expected {allowed}",
             field=f"{where}.expected",
         )
     return Case(**{name: raw[name] for name in CSV_COLUMNS})
@@ -199,7 +200,11 @@ def cases_from_csv(text: str, *, source: str = "<csv>") -> list[Case]:
     except StopIteration:
         raise JSONLoadError("is empty, expected a header row", source=source, line=1) from None
     if tuple(header) != CSV_COLUMNS:
-        raise JSONLoadError(f"header is {header}, expected {list(CSV_COLUMNS)}", source=source, line=1)
+        raise JSONLoadError(
+            f"header is {dumps_compact(header)}, expected {dumps_compact(list(CSV_COLUMNS))}",
+            source=source,
+            line=1,
+        )
     cases = []
     for row in reader:
         line = reader.line_num

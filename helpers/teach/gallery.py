@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from dataclasses import replace as dataclass_replace
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,7 @@ from ..core.paths import fixtures_dir
 from ..core.validation import require_record
 from ..data.batch import error_object, outcomes_jsonl, output_object
 from ..data.fastpath import dumps_line, fast_sentinels_input, fast_target_scope, loads_fast
+from .cases import Case, cases_from_csv, cases_from_data, cases_to_csv
 from .fixture_text import text_field
 from .render import (
     HtmlBlock,
@@ -57,6 +59,9 @@ __all__ = [
     "notation_table",
     "documents",
     "document_gallery",
+    "case_files",
+    "case_file_gallery",
+    "case_csv_round_trip",
     "fixed_records",
     "fixed_results",
     "fixed_answers",
@@ -78,6 +83,8 @@ _TOP_LEVEL = (
     "notation_about",
     "documents",
     "documents_about",
+    "case_files",
+    "case_files_about",
     "edge_cases",
     "sources",
 )
@@ -556,6 +563,82 @@ def document_gallery() -> HtmlBlock:
     return HtmlBlock(_table("eic-gallery", heads, rows, "Whole files"), "\n".join(text))
 
 
+def case_files() -> list[tuple[str, str, str, str]]:
+    """The case files of ``06_trainer.ipynb``'s gallery: title, note, file name and text."""
+    found = []
+    for where, record in _section("case_files", ("title", "why", "name", "text")):
+        name = text_field(record, "name", where)
+        if not name.endswith((".csv", ".json")):
+            raise InvalidInputError(f"{where}.name must end in .csv or .json", field=f"{where}.name")
+        text = record["text"]
+        if not isinstance(text, str):
+            raise InvalidInputError(f"{where}.text must be a string", field=f"{where}.text")
+        found.append((text_field(record, "title", where), text_field(record, "why", where), name, text))
+    return found
+
+
+def read_case_text(name: str, text: str) -> list[Case]:
+    """Read the cases in ``text`` as :func:`~helpers.cases.load_cases` reads a file called ``name``."""
+    if name.endswith(".csv"):
+        return cases_from_csv(text, source=name)
+    return cases_from_data(loads_document(text.encode("utf-8"), source=name), source=name)
+
+
+def _cases_read(cases: Sequence[Case]) -> str:
+    said = [
+        f"{case.check} {visible_id(case.id)}, titled “{visible_text(case.title)}”, expects "
+        f"{display_json(case.expected)}"
+        for case in cases
+    ]
+    return f"✔ Read {len(cases)} {'case' if len(cases) == 1 else 'cases'}: " + "; ".join(said)
+
+
+def case_file_gallery() -> HtmlBlock:
+    """Case files a trainer might write, good and broken, and what reading each says.
+
+    Taught in ``06_trainer.ipynb`` ("Cases of your own").
+    """
+    rows, text = [], []
+    for title, why, name, body in case_files():
+        try:
+            said = _cases_read(read_case_text(name, body))
+        except CheckInputError as exc:
+            field = getattr(exc, "field", None)
+            said = f"✘ Refused: {exc}" + (f" (field: {field})" if field else "")
+        lines = body.split("\n")
+        shown = "\n".join(visible_text(line) for line in (lines[:-1] if lines[-1] == "" else lines))
+        shown = shown or "(an empty file)"
+        rows.append(
+            f'<tr><th scope="row">{esc(title)}<br><code>{esc(name)}</code></th>'
+            f'<td><pre class="eic-json">{esc(shown)}</pre></td>'
+            f'<td class="eic-reason">{esc(said)}</td><td class="eic-reason">{esc(why)}</td></tr>'
+        )
+        text.append(f"{title} ({name})\n  {said}")
+    heads = ("File", "Its text", "What reading it says", "Why")
+    return HtmlBlock(_table("eic-gallery", heads, rows, "Case files"), "\n".join(text))
+
+
+def case_csv_round_trip() -> HtmlBlock:
+    """The first gallery case written as CSV with awkward cells, and read back unchanged.
+
+    Its title starts like a formula and its reason holds a carriage return, so the
+    CSV shows the spreadsheet-safe mark and the fully quoted row. Taught in
+    ``06_trainer.ipynb`` ("Cases of your own").
+    """
+    _title, _why, name, body = case_files()[0]
+    case = read_case_text(name, body)[0]
+    awkward = dataclass_replace(case, title='=HYPERLINK("x") is text here', reason="two lines:\rthe second")
+    written = cases_to_csv([awkward])
+    back = cases_from_csv(written, source="written.csv")
+    same = "✔ Read back as the same case." if back == [awkward] else "✘ Read back as a different case."
+    shown = visible_text(written)
+    lines = [f"Title: {visible_text(awkward.title)}", f"Reason: {visible_text(awkward.reason)}", same]
+    return HtmlBlock(
+        f'<pre class="eic-json">{esc(shown)}</pre>' + lines_html(lines),
+        "\n".join([shown, *lines]),
+    )
+
+
 def fixed_records(records: Sequence[tuple[str, Any]], label: str) -> HtmlBlock:
     """A table of records, each with what editing it and counting two equal copies in a set does.
 
@@ -591,6 +674,7 @@ def fixed_results() -> HtmlBlock:
         ("a sentinel result", run_check("sentinels", {"baseline": {"S1": "A"}, "proposed": {"S1": "a"}})),
         ("one piece of a character diff", char_diff("spring", "autumn")[0]),
         ("a baseline read from a file", baseline_from_data(first.document)),
+        ("a block of the notebooks, here the notation table of 01", notation_table()),
     ]
     return fixed_records(records, "Results are fixed records")
 

@@ -19,7 +19,7 @@ from ..core.ordering import sorted_ids
 from .cases import Case
 from .generators import GENERATORS, generate
 from .grading import Answer, answer_fields, candidate_ids, correct_answer, decisive_rules, grade, hints
-from .render import HtmlBlock, display_json, esc, esc_id, json_html, scroll_region
+from .render import HtmlBlock, display_json, esc, esc_id, json_html, scroll_region, verdict_text
 from .rules import load_rules
 
 __all__ = ["Mistake", "typical_mistakes", "graded_mistakes", "feedback_for_every_rule"]
@@ -103,12 +103,7 @@ def graded_mistakes(cases: Sequence[Case]) -> HtmlBlock:
         for mistake in typical_mistakes(case):
             result = grade(case, mistake.answer, ask_reason=True)
             ladder = [visible_text(rung) for rung in hints(case, mistake.answer, ask_reason=True)]
-            count = len(result.mistakes)
-            verdict = (
-                "✔ Fully correct."
-                if result.correct
-                else f"✘ Not yet: {count} {'thing' if count == 1 else 'things'} to fix."
-            )
+            verdict = verdict_text(result.correct, len(result.mistakes))
             messages = [f"{visible_text(m.message)} · rule {m.rule}" for m in result.mistakes]
             items = "".join(f"<li>{esc(message)}</li>" for message in messages)
             rows.append(

@@ -39,6 +39,7 @@ __all__ = [
     "lines_html",
     "error_html",
     "feedback_html",
+    "verdict_text",
     "REVEAL_SUMMARY",
     "HIDE_SUMMARY",
     "check_block",
@@ -275,16 +276,25 @@ def feedback_html(correct: bool, mistakes: Sequence[tuple[str, str]]) -> str:
     live = 'role="status" aria-live="polite" aria-atomic="true"'
     if correct:
         return (
-            f'<div class="eic-feedback eic-correct" {live}><b>✔ Fully correct.</b> '
+            f'<div class="eic-feedback eic-correct" {live}><b>{verdict_text(True, 0)}</b> '
             "Every field and every ID is right.</div>"
         )
     items = "".join(f"<li>{_ticked(_prose(message))}</li>" for _field, message in mistakes)
-    count = len(mistakes)
-    noun = "thing" if count == 1 else "things"
     return (
-        f'<div class="eic-feedback eic-wrong" {live}><b>✘ Not yet: {count} {noun} to fix.</b>'
+        f'<div class="eic-feedback eic-wrong" {live}><b>{esc(verdict_text(False, len(mistakes)))}</b>'
         f"<ul>{items}</ul></div>"
     )
+
+
+def verdict_text(correct: bool, count: int) -> str:
+    """The verdict that heads the feedback: fully correct, or how many things are left to fix.
+
+    Shown by the widgets and in the "Wrong answers, graded" tables of ``02_target_scope.ipynb``
+    and ``03_sentinel_answer_key.ipynb``.
+    """
+    if correct:
+        return "✔ Fully correct."
+    return f"✘ Not yet: {count} {'thing' if count == 1 else 'things'} to fix."
 
 
 _BACKTICKED = re.compile(r"`([^`]+)`")
