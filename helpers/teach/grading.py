@@ -292,10 +292,10 @@ def _specific(case: Case, answer: Answer, finding: Feedback) -> str:
     return f"Tick {_q(left[0])} in `{finding.field}`." if left else f"Look again at `{finding.field}`."
 
 
-def hints(
-    case: Case, answer: Answer, *, ask_reason: bool = False, rules: Sequence[Rule] | None = None
-) -> list[str]:
+def hints(case: Case, answer: Answer, *, ask_reason: bool, rules: Sequence[Rule] | None = None) -> list[str]:
     """The hint ladder for the first thing wrong in ``answer``: the rule, where to look, the specific ID.
+
+    ``ask_reason`` has no default: the ladder must follow the same grading as the feedback it helps with.
 
     Three rungs, in that order; after them comes the worked answer. When the
     answer is already right the ladder says so. Taught in ``01_start_here.ipynb``.
