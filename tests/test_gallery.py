@@ -400,8 +400,11 @@ def test_each_case_file_reads_as_load_cases_reads_it(tmp_path: Path) -> None:
             message = str(exc).replace(str(path), name)
             assert f"{title} ({name})\n  ✘ Refused: {message}" in block.text
         else:
-            assert f"{title} ({name})\n  ✔ Read {len(read)} case" in block.text
+            assert f"{title} ({name})\n  Read {len(read)} case" in block.text
             assert read == gallery.read_case_text(name, text)
+            entry = block.text.split(f"{title} ({name})\n", 1)[1].split("\n", 1)[0]
+            agrees = all(case.agrees_with(case.actual()) for case in read)
+            assert entry.endswith("✔ the check agrees") == agrees, title
     refused = block.text.count("✘ Refused")
     assert 0 < refused < len(files)
 
@@ -427,3 +430,25 @@ def test_a_malformed_case_file_entry_is_named(tmp_path: Path, monkeypatch: pytes
     monkeypatch.setattr(gallery, "edge_cases_json", lambda: path)
     with pytest.raises(InvalidInputError, match=r"case_files\[0\]\.name must end in \.csv or \.json"):
         gallery.case_files()
+
+
+def test_a_case_whose_worked_answer_is_wrong_shows_what_the_check_gives() -> None:
+    text = gallery.case_file_gallery().text
+    assert (
+        'expects {"missing":[],"added":[],"preserved":true}: '
+        '✘ the check gives {"missing":["b"],"added":[],"preserved":false}'
+    ) in text
+    case = helpers.get_case("lost-comparison")
+    reordered = dict(reversed(list(case.expected.items())))
+    assert not case.agrees_with(reordered) and case.agrees_with(dict(case.expected))
+
+
+def test_the_graded_tables_add_the_shapes_the_filled_cases_lack() -> None:
+    for check, (extra,) in mistakes.EXTRA_CASES.items():
+        block = mistakes.graded_for(check)
+        assert f"{extra}: Pressed Check before answering" in block.text
+        assert 'role="status"' not in block.html  # a static table announces nothing
+    sentinels = mistakes.graded_for("sentinels").text
+    assert "- `intact` is not set: choose it once the two lists are built · rule sk-changed" in sentinels
+    scope = mistakes.graded_for("target-scope").text
+    assert "- `preserved` is not set: choose it once the two lists are built · rule ts-empty" in scope

@@ -76,6 +76,10 @@ class Case:
         except CheckInputError as exc:
             return {"error": exc.message}
 
+    def agrees_with(self, actual: Mapping[str, Any]) -> bool:
+        """True when ``actual`` is the expected output, key order included (as the seeds' output objects)."""
+        return actual == self.expected and list(actual) == list(self.expected)
+
     @property
     def input_json(self) -> str:
         """The input as compact JSON."""

@@ -584,13 +584,21 @@ def read_case_text(name: str, text: str) -> list[Case]:
     return cases_from_data(loads_document(text.encode("utf-8"), source=name), source=name)
 
 
+def _case_run(case: Case) -> str:
+    """What running ``case`` says of its expected output: the check agrees, or what it gives instead."""
+    actual = case.actual()
+    if case.agrees_with(actual):
+        return "✔ the check agrees"
+    return f"✘ the check gives {display_json(actual)}"
+
+
 def _cases_read(cases: Sequence[Case]) -> str:
     said = [
         f"{case.check} {visible_id(case.id)}, titled “{visible_text(case.title)}”, expects "
-        f"{display_json(case.expected)}"
+        f"{display_json(case.expected)}: {_case_run(case)}"
         for case in cases
     ]
-    return f"✔ Read {len(cases)} {'case' if len(cases) == 1 else 'cases'}: " + "; ".join(said)
+    return f"Read {len(cases)} {'case' if len(cases) == 1 else 'cases'}: " + "; ".join(said)
 
 
 def case_file_gallery() -> HtmlBlock:

@@ -16,13 +16,30 @@ from dataclasses import dataclass, replace
 
 from ..core.chardiff import visible_id, visible_text
 from ..core.ordering import sorted_ids
-from .cases import Case
+from .cases import Case, filled_cases
 from .generators import GENERATORS, generate
 from .grading import Answer, answer_fields, candidate_ids, correct_answer, decisive_rules, grade, hints
-from .render import HtmlBlock, display_json, esc, esc_id, json_html, scroll_region, verdict_text
+from .practice_cases import practice_cases
+from .render import (
+    HtmlBlock,
+    display_json,
+    esc,
+    esc_id,
+    feedback_html,
+    json_html,
+    scroll_region,
+    verdict_text,
+)
 from .rules import load_rules
 
-__all__ = ["Mistake", "typical_mistakes", "graded_mistakes", "feedback_for_every_rule"]
+__all__ = [
+    "Mistake",
+    "EXTRA_CASES",
+    "typical_mistakes",
+    "graded_mistakes",
+    "graded_for",
+    "feedback_for_every_rule",
+]
 
 
 @dataclass(frozen=True)
@@ -103,14 +120,14 @@ def graded_mistakes(cases: Sequence[Case]) -> HtmlBlock:
         for mistake in typical_mistakes(case):
             result = grade(case, mistake.answer, ask_reason=True)
             ladder = [visible_text(rung) for rung in hints(case, mistake.answer, ask_reason=True)]
-            verdict = verdict_text(result.correct, len(result.mistakes))
-            messages = [f"{visible_text(m.message)} · rule {m.rule}" for m in result.mistakes]
-            items = "".join(f"<li>{esc(message)}</li>" for message in messages)
+            verdict = verdict_text(len(result.mistakes))
+            shown = [(m.field, f"{m.message} · rule {m.rule}") for m in result.mistakes]
+            messages = [visible_text(message) for _field, message in shown]
             rows.append(
                 f'<tr><th scope="row"><code class="eic-id">{esc_id(case.id)}</code><br>{esc(mistake.label)}</th>'
                 f'<td class="eic-json-cell">{json_html(mistake.answer.as_dict(case))}'
                 f"<p>Reason: <code>{esc(mistake.answer.reason or 'none')}</code></p></td>"
-                f'<td class="eic-reason"><b>{esc(verdict)}</b><ul>{items}</ul></td>'
+                f'<td class="eic-reason">{feedback_html(result.correct, shown, live=False)}</td>'
                 f'<td class="eic-reason"><ol><li>{esc(ladder[0])}</li><li>{esc(ladder[1])}</li></ol>'
                 f"<details><summary>Hint 3, the fix, for {esc_id(case.id)}: {esc(mistake.label)}</summary><p>{esc(ladder[2])}</p></details></td></tr>"
             )
@@ -131,6 +148,23 @@ def graded_mistakes(cases: Sequence[Case]) -> HtmlBlock:
         f'<th scope="col">Hints</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
     )
     return HtmlBlock(scroll_region(table, "Wrong answers, graded"), "\n".join(text))
+
+
+#: Practice cases shown beside a check's filled cases: each has a shape the filled cases lack
+#: (two empty lists; a sentinel missing and another changed, with IDs that look like HTML).
+EXTRA_CASES: dict[str, tuple[str, ...]] = {
+    "target-scope": ("both-empty",),
+    "sentinels": ("markup-sentinel-ids",),
+}
+
+
+def graded_for(check: str) -> HtmlBlock:
+    """:func:`graded_mistakes` on the check's filled cases and its :data:`EXTRA_CASES`.
+
+    Taught in ``02_target_scope.ipynb`` and ``03_sentinel_answer_key.ipynb`` ("Wrong answers, graded").
+    """
+    extra = {case.id: case for case in practice_cases(check)}
+    return graded_mistakes([*filled_cases(check), *(extra[case_id] for case_id in EXTRA_CASES[check])])
 
 
 def feedback_for_every_rule(seed: int = 1) -> HtmlBlock:

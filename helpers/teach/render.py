@@ -267,32 +267,31 @@ def error_html(exc: CheckInputError) -> str:
     return f'<div class="eic-error" role="alert"><b>Cannot check this input:</b> {_prose(exc)}</div>'
 
 
-def feedback_html(correct: bool, mistakes: Sequence[tuple[str, str]]) -> str:
+def feedback_html(correct: bool, mistakes: Sequence[tuple[str, str]], *, live: bool = True) -> str:
     """Grading feedback: a verdict, then one line per ``(field, message)`` mistake.
 
-    The verdict is in words and a symbol, never colour alone, and it is announced
-    (``role="status"``) when it appears.
+    The verdict is in words and a symbol, never colour alone. In a widget it is
+    announced when it appears (``role="status"``); ``live=False`` leaves that out,
+    for the tables of graded answers in ``02_target_scope.ipynb`` and ``03_…``.
     """
-    live = 'role="status" aria-live="polite" aria-atomic="true"'
+    announce = ' role="status" aria-live="polite" aria-atomic="true"' if live else ""
+    verdict = esc(verdict_text(len(mistakes)))
     if correct:
         return (
-            f'<div class="eic-feedback eic-correct" {live}><b>{verdict_text(True, 0)}</b> '
+            f'<div class="eic-feedback eic-correct"{announce}><b>{verdict}</b> '
             "Every field and every ID is right.</div>"
         )
     items = "".join(f"<li>{_ticked(_prose(message))}</li>" for _field, message in mistakes)
-    return (
-        f'<div class="eic-feedback eic-wrong" {live}><b>{esc(verdict_text(False, len(mistakes)))}</b>'
-        f"<ul>{items}</ul></div>"
-    )
+    return f'<div class="eic-feedback eic-wrong"{announce}><b>{verdict}</b><ul>{items}</ul></div>'
 
 
-def verdict_text(correct: bool, count: int) -> str:
-    """The verdict that heads the feedback: fully correct, or how many things are left to fix.
+def verdict_text(count: int) -> str:
+    """The verdict that heads the feedback on an answer with ``count`` mistakes.
 
     Shown by the widgets and in the "Wrong answers, graded" tables of ``02_target_scope.ipynb``
     and ``03_sentinel_answer_key.ipynb``.
     """
-    if correct:
+    if count == 0:
         return "✔ Fully correct."
     return f"✘ Not yet: {count} {'thing' if count == 1 else 'things'} to fix."
 
@@ -380,8 +379,9 @@ def run_cases(cases: Sequence[Case]) -> HtmlBlock:
     rows, text = [], []
     for case in cases:
         actual = case.actual()
-        agrees = actual == case.expected and list(actual) == list(case.expected)
-        verdict = "✔ matches the worked answer" if agrees else "✘ differs from the worked answer"
+        verdict = (
+            "✔ matches the worked answer" if case.agrees_with(actual) else "✘ differs from the worked answer"
+        )
         rows.append(
             f'<tr><th scope="row"><code class="eic-id">{esc_id(case.id)}</code></th>'
             f'<td class="eic-json-cell">{json_html(actual)}</td><td>{verdict}</td></tr>'
