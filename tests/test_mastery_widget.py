@@ -6,6 +6,7 @@ Driven with no front end, through ``.value`` and ``.click()``.
 from __future__ import annotations
 
 import base64
+import dataclasses
 import datetime
 import html
 import json
@@ -320,3 +321,17 @@ def test_the_browser_edition_says_where_save_goes_and_to_upload_data(monkeypatch
 def test_the_mastery_drill_text_picture_is_deterministic() -> None:
     assert MasteryDrill().describe() == MasteryDrill().describe()
     assert set(answer_fields("target-scope")) <= set(MasteryDrill().describe().replace(":", " ").split())
+
+
+def test_a_reason_no_rule_has_gets_the_plain_sentence() -> None:
+    from helpers.teach.grading import grade_reason
+
+    case = helpers.get_case("lost-comparison")
+    (unknown,) = grade_reason(case, "ts-retired", RULES)
+    assert (
+        unknown.message
+        == "`reason` is wrong: ts-retired doesn't apply here. That rule does not decide this case."
+    )
+    silent = [dataclasses.replace(rule, not_here="") for rule in RULES]
+    (plain,) = grade_reason(case, "ts-added", silent)
+    assert plain.message.endswith("doesn't apply here. That rule does not decide this case.")

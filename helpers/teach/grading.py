@@ -196,7 +196,7 @@ def grade_reason(case: Case, picked: str | None, rules: Sequence[Rule] | None = 
         ]
     known = {rule.id: rule for rule in (rules if rules is not None else load_rules())}
     rule = known.get(picked)
-    why = rule.not_here if rule is not None and rule.not_here else "that rule does not decide this case"
+    why = rule.not_here if rule is not None and rule.not_here else "That rule does not decide this case."
     return [Feedback("reason", picked, f"`reason` is wrong: {picked} doesn't apply here. {why}", right[0])]
 
 
