@@ -23,6 +23,10 @@ RESULTS = {
         helpers.get_case("lost-comparison"), helpers.grading.Answer("target-scope", flag=True)
     ),
     "mistake": lambda: helpers.mistakes.typical_mistakes(helpers.get_case("lost-comparison"))[0],
+    "feedback": lambda: helpers.grading.grade(
+        helpers.get_case("lost-comparison"), helpers.grading.Answer("target-scope", flag=True)
+    ).mistakes[0],
+    "shown block": lambda: helpers.render.HtmlBlock("<p>x</p>", "x"),
 }
 
 

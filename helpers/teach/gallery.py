@@ -639,7 +639,7 @@ def case_csv_round_trip() -> HtmlBlock:
     written = cases_to_csv([awkward])
     back = cases_from_csv(written, source="written.csv")
     same = "✔ Read back as the same case." if back == [awkward] else "✘ Read back as a different case."
-    shown = visible_text(written)
+    shown = "\n".join(visible_text(row) for row in written.split("\n") if row)
     lines = [f"Title: {visible_text(awkward.title)}", f"Reason: {visible_text(awkward.reason)}", same]
     return HtmlBlock(
         f'<pre class="eic-json">{esc(shown)}</pre>' + lines_html(lines),
@@ -662,7 +662,7 @@ def fixed_records(records: Sequence[tuple[str, Any]], label: str) -> HtmlBlock:
             f'<tr><th scope="row"><code>{esc(name)}</code><br>{esc(what)}</th>'
             f"<td>{esc(edit)}</td><td>{esc(group)}</td></tr>"
         )
-        text.append(f"{name} ({what})\n  {edit}\n  {group}")
+        text.append(f"{name}: {what}\n  {edit}\n  {group}")
     heads = ("Record", "Editing a field", "An equal copy in a set")
     return HtmlBlock(_table("eic-fixed", heads, rows, label), "\n".join(text))
 
@@ -682,7 +682,6 @@ def fixed_results() -> HtmlBlock:
         ("a sentinel result", run_check("sentinels", {"baseline": {"S1": "A"}, "proposed": {"S1": "a"}})),
         ("one piece of a character diff", char_diff("spring", "autumn")[0]),
         ("a baseline read from a file", baseline_from_data(first.document)),
-        ("a block of the notebooks, here the notation table of 01", notation_table()),
     ]
     return fixed_records(records, "Results are fixed records")
 
@@ -701,7 +700,7 @@ def fixed_answers() -> HtmlBlock:
     records = [
         ("a case", case),
         ("an answer", answer),
-        (f"its grade ({len(graded.mistakes)} findings)", graded),
-        ("its first finding", graded.mistakes[0]),
+        (f"the grade of that answer, with {len(graded.mistakes)} findings", graded),
+        ("the first finding of that grade", graded.mistakes[0]),
     ]
     return fixed_records(records, "Answers and grades are fixed records")

@@ -281,7 +281,8 @@ def _specific(case: Case, answer: Answer, finding: Feedback) -> str:
             return f"Hold the rewrite for staff labels: {shown} is not a canonical ID."
         if "error" in expected:
             return "Refuse the input: the baseline is empty."
-        return f"Don't tick “{finding.field}”: the check runs on this input."
+        box = "Hold" if finding.field == "held" else "Refuse"
+        return f"Leave `{box}` unticked: the check can run on this input."
     if finding.item is not None:
         return f"Untick {_q(finding.item)} in `{finding.field}`."
     first, _second, flag = answer_fields(case.check)

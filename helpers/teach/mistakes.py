@@ -28,6 +28,7 @@ from .render import (
     feedback_html,
     json_html,
     scroll_region,
+    ticked_html,
     verdict_text,
 )
 from .rules import load_rules
@@ -59,8 +60,10 @@ def typical_mistakes(case: Case) -> list[Mistake]:
     right = correct_answer(case)
     first, second, flag = answer_fields(case.check)
     found: list[Mistake] = [Mistake("Pressed Check before answering", Answer(case.check))]
+    hold = "holding" if case.check == "target-scope" else "refusing"
+    held = "Held" if case.check == "target-scope" else "Refused"
     if right.hold:
-        found.append(Mistake("Ran the check instead of holding the input", replace(right, hold=False)))
+        found.append(Mistake(f"Ran the check instead of {hold} the input", replace(right, hold=False)))
     else:
         for name, chosen in ((first, right.missing), (second, right.second)):
             if chosen:
@@ -75,7 +78,7 @@ def typical_mistakes(case: Case) -> list[Mistake]:
                 wrong = replace(right, missing=more) if name == first else replace(right, second=more)
                 found.append(Mistake(f"Also ticked `{visible_id(extra)}` in `{name}`", wrong))
         found.append(Mistake(f"Set `{flag}` the wrong way", replace(right, flag=not right.flag)))
-        found.append(Mistake("Held the input although the check runs", replace(right, hold=True)))
+        found.append(Mistake(f"{held} the input although the check runs", replace(right, hold=True)))
     decisive = set(decisive_rules(case))
     rules = load_rules()
     known = {rule.id: rule for rule in rules if rule.check == case.check}
@@ -104,8 +107,12 @@ def _one_of_each_kind(case: Case, ids: Sequence[str]) -> list[str]:
     return list(seen.values())
 
 
+def _reason_html(reason: str | None) -> str:
+    return f"<code>{esc(reason)}</code>" if reason else "(not picked)"
+
+
 def _answer_text(case: Case, answer: Answer) -> str:
-    return f"{display_json(answer.as_dict(case))} · reason {answer.reason or 'none'}"
+    return f"{display_json(answer.as_dict(case))} · reason {answer.reason or '(not picked)'}"
 
 
 def graded_mistakes(cases: Sequence[Case]) -> HtmlBlock:
@@ -121,15 +128,15 @@ def graded_mistakes(cases: Sequence[Case]) -> HtmlBlock:
             result = grade(case, mistake.answer, ask_reason=True)
             ladder = [visible_text(rung) for rung in hints(case, mistake.answer, ask_reason=True)]
             verdict = verdict_text(len(result.mistakes))
-            shown = [(m.field, f"{m.message} · rule {m.rule}") for m in result.mistakes]
+            shown = [(m.field, f"{m.message.rstrip('.')} · rule {m.rule}") for m in result.mistakes]
             messages = [visible_text(message) for _field, message in shown]
             rows.append(
-                f'<tr><th scope="row"><code class="eic-id">{esc_id(case.id)}</code><br>{esc(mistake.label)}</th>'
+                f'<tr><th scope="row"><code class="eic-id">{esc_id(case.id)}</code><br>{ticked_html(mistake.label)}</th>'
                 f'<td class="eic-json-cell">{json_html(mistake.answer.as_dict(case))}'
-                f"<p>Reason: <code>{esc(mistake.answer.reason or 'none')}</code></p></td>"
+                f"<p>Reason: {_reason_html(mistake.answer.reason)}</p></td>"
                 f'<td class="eic-reason">{feedback_html(result.correct, shown, live=False)}</td>'
-                f'<td class="eic-reason"><ol><li>{esc(ladder[0])}</li><li>{esc(ladder[1])}</li></ol>'
-                f"<details><summary>Hint 3, the fix, for {esc_id(case.id)}: {esc(mistake.label)}</summary><p>{esc(ladder[2])}</p></details></td></tr>"
+                f'<td class="eic-reason"><ol><li>{ticked_html(ladder[0])}</li><li>{ticked_html(ladder[1])}</li></ol>'
+                f"<details><summary>Hint 3, the fix, for {esc_id(case.id)}: {ticked_html(mistake.label)}</summary><p>{ticked_html(ladder[2])}</p></details></td></tr>"
             )
             text.append(
                 "\n".join(

@@ -40,6 +40,7 @@ __all__ = [
     "error_html",
     "feedback_html",
     "verdict_text",
+    "ticked_html",
     "REVEAL_SUMMARY",
     "HIDE_SUMMARY",
     "check_block",
@@ -299,6 +300,14 @@ def verdict_text(count: int) -> str:
 _BACKTICKED = re.compile(r"`([^`]+)`")
 
 
+def ticked_html(text: str) -> str:
+    """Feedback or hint text for HTML: invisible characters shown, escaped, each `backticked` name as code.
+
+    Taught in ``02_target_scope.ipynb`` and ``03_sentinel_answer_key.ipynb`` ("Wrong answers, graded").
+    """
+    return _ticked(_prose(text))
+
+
 def _ticked(escaped: str) -> str:
     """Escaped feedback text with each `backticked` field or ID as literal ``<code>``."""
     return _BACKTICKED.sub(r'<code class="eic-id">\1</code>', escaped)
@@ -408,7 +417,10 @@ def parse_block(text: str, *, source: str) -> HtmlBlock:
             shown + error_html(exc),
             f"input:  {visible_text(text)}\nCannot check this input: {visible_text(str(exc))}",
         )
-    return HtmlBlock(shown + json_html(value), f"input:  {visible_text(text)}\n{display_json(value)}")
+    return HtmlBlock(
+        shown + "<p><b>Read as</b></p>" + json_html(value),
+        f"input:  {visible_text(text)}\nread as: {display_json(value)}",
+    )
 
 
 def _plain_data(value: Any) -> Any:
@@ -461,24 +473,26 @@ def edit_refused(record: Any) -> tuple[bool, str]:
     before = getattr(record, first)
     try:
         setattr(record, first, ())
-    except dataclasses.FrozenInstanceError as exc:
-        return True, f"✔ Editing `{first}` is refused ({exc})."
+    except dataclasses.FrozenInstanceError:
+        return True, f"✔ Changing `{first}` afterwards is refused."
     setattr(record, first, before)
-    return False, f"✘ `{first}` could be overwritten: it can be edited after it was made."
+    return False, f"✘ `{first}` could be changed afterwards."
 
 
 def counts_once(record: Any) -> tuple[bool | None, str]:
-    """Put ``record`` in a set with an equal copy: True if they count as one, None if it can't go in a set.
+    """Put ``record`` in a set with an equal copy: True if they count as one, None if a field it holds can't.
 
     Taught in ``02_target_scope.ipynb`` and ``05_check_your_data.ipynb``.
     """
     twin = dataclasses.replace(record)
     try:
         grouped = len({record, twin}) == 1
-    except TypeError as exc:
-        return None, f"It cannot go in a set ({exc}); compare it with ==."
+    except TypeError:
+        if type(record).__hash__ is None:
+            return False, "✘ It cannot go in a set at all, so equal ones cannot be grouped or counted."
+        return None, "ℹ It holds a table, so it is not grouped with others; compare two directly (==)."
     if grouped:
-        return True, "✔ An equal copy counts as one with it in a set, so these can be grouped and counted."
+        return True, "✔ Two equal copies count as one, so these can be grouped and counted."
     return False, "✘ Two equal copies count as two."
 
 
@@ -489,9 +503,7 @@ def fixed_result(result: Any) -> HtmlBlock:
     and says what happened. Taught in ``02_target_scope.ipynb`` and ``03_sentinel_answer_key.ipynb``.
     """
     edit = edit_refused(result)[1]
-    hashable, group = counts_once(result)
-    if hashable is None:
-        group = f"✘ {group}"
+    group = counts_once(result)[1]
     verdict = "passed" if result.passed else "did not pass"
     head = f"{type(result).__name__} ({result.outcome}, {verdict}): {display_json(result.as_dict())}"
     lines = [head, edit, group]
