@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import subprocess
 import sys
@@ -429,3 +430,14 @@ def test_when_regenerating_fails_the_committed_downloads_stay(tmp_path, monkeypa
     monkeypatch.setattr(runner, "REGENERATE", ["-c", broken])
     assert runner._regenerate(tmp_path, tmp_path, 60, committed) == "failed"
     assert (folder / "example.py").read_text(encoding="utf-8") == "old\n"
+
+
+def test_every_reviewed_equivalent_still_points_at_its_line() -> None:
+    """An entry whose line has moved is ignored by the runner (and its mutant tested), so keep them current."""
+    root = Path(__file__).resolve().parents[1]
+    data = json.loads((root / "tests" / "mutation" / "equivalent.json").read_text(encoding="utf-8"))
+    for entry in data["equivalent"]:
+        module = entry["mutant"].split(":", 1)[0]
+        lines = (root / module).read_text(encoding="utf-8").splitlines()
+        assert lines[entry["line"] - 1].strip() == entry["original"], entry["mutant"]
+        assert entry["reason"].strip() and entry["mutated"] != entry["original"], entry["mutant"]
