@@ -450,3 +450,14 @@ def test_the_graded_tables_add_the_shapes_the_filled_cases_lack() -> None:
     assert "- `intact` is not set: choose it once the two lists are built · rule sk-changed" in sentinels
     scope = mistakes.graded_for("target-scope").text
     assert "- `preserved` is not set: choose it once the two lists are built · rule ts-empty" in scope
+
+
+def test_the_check_notebooks_fold_every_case_after_the_first() -> None:
+    block = mistakes.graded_for("target-scope")
+    cases = [*helpers.filled_cases("target-scope"), *practice_cases("target-scope")]
+    first, *rest = [case.id for case in cases if f"{case.id}: Pressed Check" in block.text]
+    assert first == "lost-comparison" and rest
+    assert block.html.count("<details><summary>Wrong answers to ") == len(rest)
+    assert f'aria-label="Wrong answers to {first}, graded"' in block.html.split("<details>", 1)[0]
+    unfolded = mistakes.graded_mistakes(helpers.filled_cases("target-scope"))
+    assert "<details><summary>Wrong answers to " not in unfolded.html

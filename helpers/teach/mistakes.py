@@ -115,26 +115,30 @@ def _answer_text(case: Case, answer: Answer) -> str:
     return f"{display_json(answer.as_dict(case))} · reason {answer.reason or '(not picked)'}"
 
 
-def graded_mistakes(cases: Sequence[Case]) -> HtmlBlock:
+def graded_mistakes(cases: Sequence[Case], *, fold_after_first: bool = False) -> HtmlBlock:
     """Every typical mistake on ``cases``, graded: the answer, the feedback and the hint ladder.
 
     The feedback names the field and the rule, never the expected ID or value;
     each finding ends with the rule it counts against in the drill.
-    Taught in ``02_target_scope.ipynb`` and ``03_sentinel_answer_key.ipynb``.
+    Each case gets its own table; with ``fold_after_first`` every case after the
+    first sits behind its own reveal, so the first is read in full and the rest on
+    demand. Taught in ``02_target_scope.ipynb`` and ``03_sentinel_answer_key.ipynb``.
     """
-    rows, text = [], []
+    tables: list[str] = []
+    text: list[str] = []
     for case in cases:
+        rows: list[str] = []
         for mistake in typical_mistakes(case):
             result = grade(case, mistake.answer, ask_reason=True)
             ladder = [visible_text(rung) for rung in hints(case, mistake.answer, ask_reason=True)]
             verdict = verdict_text(len(result.mistakes))
-            shown = [(m.field, f"{m.message.rstrip('.')} · rule {m.rule}") for m in result.mistakes]
-            messages = [visible_text(message) for _field, message in shown]
+            findings = [(m.field, f"{m.message.rstrip('.')} · rule {m.rule}") for m in result.mistakes]
+            messages = [visible_text(message) for _field, message in findings]
             rows.append(
                 f'<tr><th scope="row"><code class="eic-id">{esc_id(case.id)}</code><br>{ticked_html(mistake.label)}</th>'
                 f'<td class="eic-json-cell">{json_html(mistake.answer.as_dict(case))}'
                 f"<p>Reason: {_reason_html(mistake.answer.reason)}</p></td>"
-                f'<td class="eic-reason">{feedback_html(result.correct, shown, live=False)}</td>'
+                f'<td class="eic-reason">{feedback_html(result.correct, findings, live=False)}</td>'
                 f'<td class="eic-reason"><ol><li>{ticked_html(ladder[0])}</li><li>{ticked_html(ladder[1])}</li></ol>'
                 f"<details><summary>Hint 3, the fix, for {esc_id(case.id)}: {ticked_html(mistake.label)}</summary><p>{ticked_html(ladder[2])}</p></details></td></tr>"
             )
@@ -149,12 +153,17 @@ def graded_mistakes(cases: Sequence[Case]) -> HtmlBlock:
                     ]
                 )
             )
-    table = (
-        '<table class="eic-mistakes"><thead><tr><th scope="col">Case and mistake</th>'
-        '<th scope="col">The answer given</th><th scope="col">Feedback</th>'
-        f'<th scope="col">Hints</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
-    )
-    return HtmlBlock(scroll_region(table, "Wrong answers, graded"), "\n".join(text))
+        table = (
+            '<table class="eic-mistakes"><thead><tr><th scope="col">Case and mistake</th>'
+            '<th scope="col">The answer given</th><th scope="col">Feedback</th>'
+            f'<th scope="col">Hints</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
+        )
+        label = f"Wrong answers to {visible_id(case.id)}, graded"
+        region = scroll_region(table, label)
+        if fold_after_first and tables:
+            region = f"<details><summary>{esc(label)} ({len(rows)})</summary>{region}</details>"
+        tables.append(region)
+    return HtmlBlock("".join(tables), "\n".join(text))
 
 
 #: Practice cases shown beside a check's filled cases: each has a shape the filled cases lack
@@ -171,7 +180,8 @@ def graded_for(check: str) -> HtmlBlock:
     Taught in ``02_target_scope.ipynb`` and ``03_sentinel_answer_key.ipynb`` ("Wrong answers, graded").
     """
     extra = {case.id: case for case in practice_cases(check)}
-    return graded_mistakes([*filled_cases(check), *(extra[case_id] for case_id in EXTRA_CASES[check])])
+    cases = [*filled_cases(check), *(extra[case_id] for case_id in EXTRA_CASES[check])]
+    return graded_mistakes(cases, fold_after_first=True)
 
 
 def feedback_for_every_rule(seed: int = 1) -> HtmlBlock:
