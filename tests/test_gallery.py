@@ -320,6 +320,7 @@ def test_the_exit_status_table_gives_each_status_from_a_real_result() -> None:
         "3: held: a rewrite needs staff labels (e.g. a rewrite held for staff labels)",
     ]
     assert "0 with 1 gives 1" in text and "3 with 4 gives 4" in text and "1 with 3 gives 3" in text
+    assert text.splitlines()[-1].startswith("Status 2 is not a verdict: the command itself could not run")
 
 
 def test_the_first_typical_mistake_is_the_blank_answer_and_its_hint_is_for_the_first_finding() -> None:

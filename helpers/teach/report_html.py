@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ..core.checks import CHECK_TITLES
 from ..core.errors import describe_value
-from ..core.outcomes import EXIT_BAD_INPUT, EXIT_MEANINGS, SEVERITY, code_for, worst_code
+from ..core.outcomes import EXIT_BAD_INPUT, EXIT_MEANINGS, EXIT_USAGE, SEVERITY, code_for, worst_code
 from ..core.sentinels import check_sentinels
 from ..core.target_scope import check_target_scope
 from ..data.batch import BatchSummary, KeyCheck
@@ -115,4 +115,8 @@ def exit_status_table() -> HtmlBlock:
         f'<th scope="col">For example</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
     )
     note = f"The most serious status of all the records wins: {combined}."
-    return HtmlBlock(table + f"<p>{esc(note)}</p>", "\n".join([*text, note]))
+    usage = (
+        f"Status {EXIT_USAGE} is not a verdict: the command itself could not run (a usage error, an input "
+        "that cannot be opened, or output that cannot be written), so no record was judged."
+    )
+    return HtmlBlock(table + f"<p>{esc(note)}</p><p>{esc(usage)}</p>", "\n".join([*text, note, usage]))
