@@ -462,3 +462,15 @@ def test_the_check_notebooks_fold_every_case_after_the_first() -> None:
     assert f'aria-label="Wrong answers to {first}, graded"' in block.html.split("<details>", 1)[0]
     unfolded = mistakes.graded_mistakes(helpers.filled_cases("target-scope"))
     assert "<details><summary>Wrong answers to " not in unfolded.html
+
+
+def test_without_orjson_the_fast_path_says_so_and_still_agrees(monkeypatch: pytest.MonkeyPatch) -> None:
+    from helpers.data import fastpath
+
+    assert fastpath.FAST_JSON and "orjson is installed here" in gallery.fast_beside_exact("sentinels").text
+    monkeypatch.setattr(fastpath, "_orjson", None)
+    monkeypatch.setattr(gallery, "FAST_JSON", False)
+    first = gallery.fast_beside_exact("sentinels").text.splitlines()[0]
+    count = len(gallery.edge_cases("sentinels"))
+    assert first.startswith(f"{count} of {count} inputs: the fast path agrees with the exact route.")
+    assert "orjson is not installed here, so the fast reader always declines" in first

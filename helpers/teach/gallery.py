@@ -25,7 +25,7 @@ from ..core.jsonio import dumps_compact, iter_json_lines, load_json_file, loads_
 from ..core.paths import fixtures_dir
 from ..core.validation import require_record
 from ..data.batch import error_object, outcomes_jsonl, output_object
-from ..data.fastpath import dumps_line, fast_sentinels_input, fast_target_scope, loads_fast
+from ..data.fastpath import FAST_JSON, dumps_line, fast_sentinels_input, fast_target_scope, loads_fast
 from .cases import Case, cases_from_csv, cases_from_data, cases_to_csv
 from .fixture_text import text_field
 from .render import (
@@ -406,15 +406,21 @@ def fast_beside_exact(check: str) -> HtmlBlock:
             f"  fast:   reader {fast.reader}; check {fast_text}\n  {verdict}"
         )
     summary = f"{agreeing} of {len(cases)} inputs: the fast path agrees with the exact route."
+    reader = (
+        "orjson is installed here, so the fast reader runs."
+        if FAST_JSON
+        else "orjson is not installed here, so the fast reader always declines and the fast checks run on "
+        "the strict reader's values."
+    )
     table = (
         '<table class="eic-fast"><thead><tr><th scope="col">Case</th><th scope="col">Exact route</th>'
         '<th scope="col">Fast reader</th><th scope="col">Fast check</th><th scope="col">Same result?</th>'
         f"</tr></thead><tbody>{''.join(rows)}</tbody></table>"
     )
     return HtmlBlock(
-        f"<p><b>{esc(summary)}</b></p>"
+        f"<p><b>{esc(summary)}</b> {esc(reader)}</p>"
         + scroll_region(table, f"The fast path beside the exact route: {check}"),
-        "\n".join([summary, *text]),
+        "\n".join([f"{summary} {reader}", *text]),
     )
 
 
