@@ -125,7 +125,9 @@ def _edge_case(raw: Any, where: str) -> EdgeCase:
     check = require_check_name(record["check"], f"{where}.check")
     if ("input" in record) == ("line" in record):
         raise InvalidInputError(f'{where} needs exactly one of "input" and "line"', field=where)
-    line = dumps_compact(record["input"]) if "input" in record else text_field(record, "line", where)
+    line = dumps_compact(record["input"]) if "input" in record else _line(record["line"], f"{where}.line")
+    if not line:
+        raise InvalidInputError(f"{where}.line must not be empty", field=f"{where}.line")
     return EdgeCase(
         check=check,
         group=text_field(record, "group", where),
