@@ -241,6 +241,16 @@ def test_changing_the_answer_clears_stale_feedback() -> None:
     assert "payroll" not in exercise.feedback.value
 
 
+def test_the_widget_announces_its_feedback_and_a_table_does_not() -> None:
+    case = helpers.get_case("new-target")
+    exercise = CaseExercise(case)
+    exercise.check_button.click()
+    assert 'role="status" aria-live="polite"' in exercise.feedback.value
+    _work(exercise, correct_answer(case))
+    assert 'role="status" aria-live="polite"' in exercise.feedback.value
+    assert "role=" not in helpers.render.feedback_html(False, [("added", "x")], live=False)
+
+
 def test_on_graded_callback_receives_each_grade() -> None:
     case = helpers.get_case("sentinel-missing")
     seen = []
