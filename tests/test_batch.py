@@ -36,6 +36,7 @@ from helpers.data.batch import (
 from helpers.data.fastpath import (
     PRESERVED,
     dumps_line,
+    fast_answer_key,
     fast_sentinels,
     fast_sentinels_input,
     fast_target_scope,
@@ -777,3 +778,14 @@ def test_without_matplotlib_the_chart_is_its_numbers_and_a_message(monkeypatch):
     assert repr(chart).startswith(NO_MATPLOTLIB) and "not preserved: 1" in repr(chart)
     html = chart_img_html(chart)
     assert "<img" not in html and "matplotlib" in html and "not preserved: 1" in html
+
+
+def test_the_fast_path_declines_a_key_whose_ids_are_not_strings() -> None:
+    """Keys parsed from JSON are always strings; a Python caller's need not be, and then the exact way decides."""
+    assert fast_answer_key({"S1": "A"}) and fast_answer_key({"S1": "A"}, json_keys=True)
+    assert not fast_answer_key({1: "A"})
+    assert fast_answer_key({1: "A"}, json_keys=True)  # trusted: JSON keys need no look
+    assert not fast_answer_key({"S1": 1}, json_keys=True) and not fast_answer_key({"": "A"})
+    assert fast_sentinels({1: "A"}, {1: "A"}) is None
+    with pytest.raises(CheckInputError):
+        check_sentinels({1: "A"}, {1: "A"})
