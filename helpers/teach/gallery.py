@@ -663,8 +663,8 @@ def fixed_records(records: Sequence[tuple[str, Any]], label: str) -> HtmlBlock:
     """
     rows, text = [], []
     for what, record in records:
-        edit = edit_refused(record)[1]
-        group = counts_once(record)[1]
+        edit = edit_refused(record)
+        group = counts_once(record)
         name = type(record).__name__
         rows.append(
             f'<tr><th scope="row"><code>{esc(name)}</code><br>{esc(what)}</th>'

@@ -463,8 +463,8 @@ def attempt(action: Callable[..., Any], *args: Any, **kwargs: Any) -> HtmlBlock:
     return result_block(value)
 
 
-def edit_refused(record: Any) -> tuple[bool, str]:
-    """Try to overwrite ``record``'s first field: whether that was refused, and what happened.
+def edit_refused(record: Any) -> str:
+    """Try to overwrite ``record``'s first field, and say whether that was refused.
 
     An edit that went through is undone. Taught in ``02_target_scope.ipynb`` and
     ``05_check_your_data.ipynb``.
@@ -474,13 +474,13 @@ def edit_refused(record: Any) -> tuple[bool, str]:
     try:
         setattr(record, first, ())
     except dataclasses.FrozenInstanceError:
-        return True, f"✔ Changing `{first}` afterwards is refused."
+        return f"✔ Changing `{first}` afterwards is refused."
     setattr(record, first, before)
-    return False, f"✘ `{first}` could be changed afterwards."
+    return f"✘ `{first}` could be changed afterwards."
 
 
-def counts_once(record: Any) -> tuple[bool | None, str]:
-    """Put ``record`` in a set with an equal copy: True if they count as one, None if a field it holds can't.
+def counts_once(record: Any) -> str:
+    """Put ``record`` in a set with an equal copy, and say whether the two count as one.
 
     Taught in ``02_target_scope.ipynb`` and ``05_check_your_data.ipynb``.
     """
@@ -489,11 +489,11 @@ def counts_once(record: Any) -> tuple[bool | None, str]:
         grouped = len({record, twin}) == 1
     except TypeError:
         if type(record).__hash__ is None:
-            return False, "✘ It cannot go in a set at all, so equal ones cannot be grouped or counted."
-        return None, "ℹ It holds a table, so it is not grouped with others; compare two directly (==)."
+            return "✘ It cannot go in a set at all, so equal ones cannot be grouped or counted."
+        return "ℹ It holds a table, so it is not grouped with others; compare two directly (==)."
     if grouped:
-        return True, "✔ Two equal copies count as one, so these can be grouped and counted."
-    return False, "✘ Two equal copies count as two."
+        return "✔ Two equal copies count as one, so these can be grouped and counted."
+    return "✘ Two equal copies count as two."
 
 
 def fixed_result(result: Any) -> HtmlBlock:
@@ -502,8 +502,8 @@ def fixed_result(result: Any) -> HtmlBlock:
     Tries to overwrite the result's first field and to put it in a set with an equal copy,
     and says what happened. Taught in ``02_target_scope.ipynb`` and ``03_sentinel_answer_key.ipynb``.
     """
-    edit = edit_refused(result)[1]
-    group = counts_once(result)[1]
+    edit = edit_refused(result)
+    group = counts_once(result)
     verdict = "passed" if result.passed else "did not pass"
     head = f"{type(result).__name__} ({result.outcome}, {verdict}): {display_json(result.as_dict())}"
     lines = [head, edit, group]
