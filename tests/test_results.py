@@ -110,3 +110,22 @@ def test_a_revision_makes_the_folders_it_needs(tmp_path):
     )
     assert helpers.load_baseline(path).version == 2
     assert sorted(p.name for p in retained.iterdir()) == ["v1.json"]
+
+
+def test_retained_evidence_written_by_a_racing_writer_is_never_overwritten(tmp_path, monkeypatch):
+    """Another writer may retain v1 between the check for it and the write: the write itself refuses."""
+    from pathlib import Path
+
+    from helpers.core.errors import BaselineError
+
+    path, retained = tmp_path / "b.json", tmp_path / "r"
+    helpers.revise_baseline(path, {"S1": "R"}, reason="First", retained_dir=retained, revised_on="2026-01-01")
+    keep = retained / "v1.json"
+    keep.parent.mkdir()
+    keep.write_text("the other writer's copy", encoding="utf-8")
+    real_exists = Path.exists
+    monkeypatch.setattr(Path, "exists", lambda self: False if self == keep else real_exists(self))
+    with pytest.raises(BaselineError, match="already exists; retained evidence is never overwritten"):
+        helpers.revise_baseline(path, {"S1": "S"}, reason="Second", retained_dir=retained)
+    assert keep.read_text(encoding="utf-8") == "the other writer's copy"
+    assert helpers.load_baseline(path).version == 1
