@@ -374,7 +374,7 @@ ROWS = [
         "nested-too-deeply",
         lambda t: loads_strict("[" * 100_000 + "]" * 100_000, source="x.json", line=2),
         JSONLoadError,
-        "x.json, line 2: arrays or objects are nested too deeply to check",
+        "x.json, line 2: arrays or objects are nested more than 500 levels deep",
         None,
     ),
     (

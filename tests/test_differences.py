@@ -172,7 +172,7 @@ DIFFERENCES = [
         "target-scope",
         b'{"original":["a"],"rewritten":["a"],"id":' + b"[" * 3000 + b"]" * 3000 + b"}\n",
         4,
-        [(None, "arrays or objects are nested too deeply to check")],
+        [(None, "arrays or objects are nested more than 500 levels deep")],
     ),
     (
         "over-long number",

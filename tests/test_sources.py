@@ -188,7 +188,7 @@ def test_parse_line_matches_iter_json_lines(lines, final_newline):
 def test_deep_nesting_is_an_error_not_a_crash():
     line = parse_line(b"[" * 100_000, 3, "deep.jsonl")
     assert isinstance(line.error, JSONLoadError)
-    assert str(line.error) == "deep.jsonl, line 3: arrays or objects are nested too deeply to check"
+    assert str(line.error) == "deep.jsonl, line 3: arrays or objects are nested more than 500 levels deep"
 
 
 # --- CSV --------------------------------------------------------------------

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import json
 import re
+import reprlib
 from typing import Any
+
+from .jsonwalk import JsonStyle, NotJsonShaped, json_pieces
 
 __all__ = [
     "CheckInputError",
@@ -38,12 +41,61 @@ def escape_surrogates(text: str) -> str:
     return _LONE_SURROGATE.sub(_escape_one, text)
 
 
+def _json_text(value: Any) -> str:
+    """A string or key as ``json.dumps`` writes it; only as much of it as a message can show."""
+    if isinstance(value, str):
+        return json.dumps(value[: _MAX_SHOWN + 1], ensure_ascii=False)
+    raise NotJsonShaped
+
+
+def _json_scalar(value: Any) -> str:
+    if isinstance(value, str):
+        return _json_text(value)
+    if value is None or isinstance(value, bool | int | float):
+        try:
+            return json.dumps(value)
+        except ValueError:  # an integer too long to write
+            raise NotJsonShaped from None
+    raise NotJsonShaped
+
+
+_MESSAGE_STYLE = JsonStyle(", ", ": ", scalar=_json_scalar, key=_json_text, mappings=dict)
+
+
+class _ShortRepr(reprlib.Repr):
+    """``repr`` cut short at every level, so a deep or huge value costs nothing to describe."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.maxlevel = self.maxtuple = self.maxlist = self.maxarray = _MAX_SHOWN
+        self.maxdict = self.maxset = self.maxfrozenset = self.maxdeque = _MAX_SHOWN
+        self.maxstring = self.maxlong = self.maxother = 4 * _MAX_SHOWN
+
+    def repr_int(self, x: int, level: int) -> str:
+        try:
+            return super().repr_int(x, level)
+        except ValueError:  # more digits than Python converts
+            return f"<int of {x.bit_length():,} bits>"
+
+
 def describe_value(value: Any) -> str:
-    """Return a short JSON-style rendering of ``value`` for error messages."""
+    """Return a short JSON-style rendering of ``value`` for error messages.
+
+    The same text as ``json.dumps`` (cut to 60 characters), but written only as far as
+    it is shown and without recursion, so any value, however deep or large, can be
+    described; a value that is not JSON-shaped is shown as a shortened ``repr``.
+    """
+    pieces: list[str] = []
+    size = 0
     try:
-        text = json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        text = repr(value)
+        for piece in json_pieces(value, _MESSAGE_STYLE):
+            pieces.append(piece)
+            size += len(piece)
+            if size > _MAX_SHOWN:
+                break
+        text = "".join(pieces)
+    except NotJsonShaped:
+        text = _ShortRepr().repr(value)
     if len(text) > _MAX_SHOWN:
         text = text[: _MAX_SHOWN - 1] + "…"
     return escape_surrogates(text)

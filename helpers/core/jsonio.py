@@ -11,15 +11,23 @@ Taught in ``01_start_here.ipynb`` ("When the input is wrong").
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator
+from itertools import accumulate
 from pathlib import Path
 from typing import IO, Any
 
 from .errors import CheckInputError, DuplicateKeyError, JSONLoadError, escape_surrogates
 
 __all__ = [
+    "MAX_NESTING",
     "STRICT_DECODER",
+    "TOO_DEEP",
+    "NestingTooDeep",
     "RepeatedKey",
+    "decode_within",
+    "nesting_cut",
+    "nesting_depth",
     "decode_utf8",
     "value_error_message",
     "parse_json_line",
@@ -70,6 +78,100 @@ def value_error_message(exc: ValueError) -> str:
     return message if "is not valid JSON" in message else TOO_MANY_DIGITS
 
 
+#: The deepest nesting of arrays and objects a reader accepts. Python's own parser gives up
+#: at a depth that depends on the interpreter and on how deep the caller's stack already is
+#: (about 1,000 levels less the caller's frames in CPython 3.11, some 3,000 in the browser's
+#: Pyodide), so without a fixed limit the same line could be read from the command line and
+#: refused in a notebook.
+MAX_NESTING = 500
+
+#: What a reader says about text nested more than :data:`MAX_NESTING` deep.
+TOO_DEEP = f"arrays or objects are nested more than {MAX_NESTING} levels deep"
+
+
+class NestingTooDeep(Exception):
+    """Raised by :func:`decode_within` when the text nests more than :data:`MAX_NESTING` deep;
+    callers turn it into :class:`~helpers.errors.JSONLoadError` with the source and line."""
+
+
+# A complete string. The look-behind matters: a quote after a backslash never opens a
+# string in JSON, and without it an unclosed string followed by many escaped quotes
+# would be scanned again from each of them.
+_STRING = re.compile(r'(?<!\\)"(?:[^"\\]++|\\.)*+"', re.DOTALL)
+_TOKEN = re.compile(_STRING.pattern + r'|"|[\[\]{}]', re.DOTALL)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]++")
+_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def nesting_depth(text: str) -> int:
+    """How deeply arrays and objects nest in ``text``; brackets inside strings do not count.
+
+    Any other quote starts a string that is never closed, so nothing after it counts.
+
+    >>> nesting_depth('{"a": [[1], "]]]"]}')
+    3
+    """
+    outside = _STRING.sub("", text)
+    quote = outside.find('"')
+    brackets = _NOT_BRACKET.sub("", outside if quote < 0 else outside[:quote])
+    return max(accumulate(map(_STEP.__getitem__, brackets)), default=0)
+
+
+def nesting_cut(text: str) -> int | None:
+    """Where ``text`` first nests more than :data:`MAX_NESTING` deep: the index of that
+    bracket, or ``None``. Linear in the length of the text, and fast when it is ``None``.
+
+    >>> nesting_cut("[" * 501), nesting_cut('["' + "[" * 501 + '"]')
+    (500, None)
+    """
+    if text.count("[") + text.count("{") <= MAX_NESTING or nesting_depth(text) <= MAX_NESTING:
+        return None
+    depth = 0
+    for match in _TOKEN.finditer(text):
+        step = _STEP.get(match.group())
+        if step is None:
+            if len(match.group()) == 1:  # a string never closed: nothing after it counts
+                break
+            continue
+        depth += step
+        if depth > MAX_NESTING:
+            return match.start()
+    raise AssertionError("nesting_depth and nesting_cut disagree")  # pragma: no cover
+
+
+def decode_within(text: str, pos: int, cut: int | None) -> tuple[Any, int]:
+    """``STRICT_DECODER.raw_decode`` of ``text[:cut]`` from ``pos``, where ``cut`` is
+    :func:`nesting_cut` of the whole text.
+
+    The parser never sees past the cut, so it never recurses more than one level
+    beyond the limit: reading runs into the cut exactly when the value there is
+    too deep (:class:`NestingTooDeep`), and an error met before it is reported as
+    it is. The same text is thus read the same way by every interpreter and at
+    every depth of the caller's stack.
+    """
+    try:
+        return STRICT_DECODER.raw_decode(text if cut is None else text[:cut], pos)
+    except json.JSONDecodeError as exc:
+        if cut is not None and exc.pos >= cut:
+            raise NestingTooDeep from None
+        raise
+
+
+def _after_space(text: str, pos: int) -> int:
+    match = _SPACE.match(text, pos)
+    return match.end() if match else pos
+
+
+def _decode_document(text: str) -> Any:
+    """``STRICT_DECODER.decode(text)``, with the fixed limit on nesting."""
+    value, end = decode_within(text, _after_space(text, 0), nesting_cut(text))
+    end = _after_space(text, end)
+    if end != len(text):
+        raise json.JSONDecodeError("Extra data", text, end)
+    return value
+
+
 def loads_strict(text: str, *, source: str = "<input>", line: int | None = None) -> Any:
     """Parse one JSON document, refusing duplicate keys and non-JSON constants.
 
@@ -77,7 +179,9 @@ def loads_strict(text: str, *, source: str = "<input>", line: int | None = None)
     for a whole document the error's own line number is used.
     """
     try:
-        return STRICT_DECODER.decode(text)
+        return _decode_document(text)
+    except NestingTooDeep:
+        raise JSONLoadError(TOO_DEEP, source=source, line=line) from None
     except RepeatedKey as dup:
         raise DuplicateKeyError(dup.key, source=source, line=line) from None
     except json.JSONDecodeError as exc:
@@ -88,12 +192,6 @@ def loads_strict(text: str, *, source: str = "<input>", line: int | None = None)
         ) from None
     except ValueError as exc:  # NaN/Infinity, or an integer too long to convert
         raise JSONLoadError(value_error_message(exc), source=source, line=line) from None
-    except RecursionError:
-        raise JSONLoadError(
-            "arrays or objects are nested too deeply to check",
-            source=source,
-            line=line,
-        ) from None
 
 
 def decode_utf8(data: bytes, source: str) -> str:

@@ -20,10 +20,13 @@ from ..core.errors import (
     describe_value,
 )
 from ..core.jsonio import (
-    STRICT_DECODER,
+    TOO_DEEP,
+    NestingTooDeep,
     RepeatedKey,
     decode_utf8,
+    decode_within,
     loads_strict,
+    nesting_cut,
     parse_json_line,
     value_error_message,
 )
@@ -92,6 +95,7 @@ def _members(text: str, source: str) -> Iterator[tuple[str, Any, int]]:
     if text[pos : pos + 1] != "{":
         value = loads_strict(text, source=source)  # the precise syntax error, if any
         raise fail(f"is {describe_value(value)}, expected a JSON object mapping IDs to answers", pos)
+    cut = nesting_cut(text)
     pos = _skip(text, pos + 1)
     if text[pos : pos + 1] == "}":
         pos += 1
@@ -109,15 +113,15 @@ def _members(text: str, source: str) -> Iterator[tuple[str, Any, int]]:
                 raise fail("not valid JSON: expected ':' after an ID", pos, key)
             pos = _skip(text, pos + 1)
             try:
-                value, pos = STRICT_DECODER.raw_decode(text, pos)
+                value, pos = decode_within(text, pos, cut)
+            except NestingTooDeep:
+                raise fail(TOO_DEEP, pos, key) from None
             except RepeatedKey as dup:
                 raise DuplicateKeyError(dup.key, source=source, line=line) from None
             except json.JSONDecodeError as exc:
                 raise fail(f"not valid JSON: {exc.msg}", exc.pos, key) from None
             except ValueError as exc:  # NaN/Infinity, or a number too long to read
                 raise fail(value_error_message(exc), pos, key) from None
-            except RecursionError:
-                raise fail("arrays or objects are nested too deeply to check", pos, key) from None
             yield key, value, line
             pos = _skip(text, pos)
             mark = text[pos : pos + 1]

@@ -38,7 +38,7 @@ import operator
 from itertools import compress
 from typing import Any
 
-from ..core.jsonio import dumps_compact
+from ..core.jsonio import MAX_NESTING, dumps_compact
 from ..core.ordering import sorted_ids
 from ..core.sentinels import SentinelResult
 from ..core.target_scope import NeedsStaffLabels, TargetScopeResult
@@ -97,12 +97,17 @@ def loads_fast(data: bytes) -> Any | None:
     """Parse JSON ``data`` with ``orjson``; ``None`` unless it is valid and repeats no key.
 
     ``None`` means "use :func:`helpers.jsonio.loads_strict`": for invalid text,
-    a repeated key, a colon written as ``\\u003a``, or when ``orjson`` is not
+    a repeated key, a colon written as ``\\u003a``, text with more than
+    :data:`~helpers.core.jsonio.MAX_NESTING` brackets, or when ``orjson`` is not
     installed. Numbers beyond 64 bits come back as floats (see the module notes).
 
     Taught in ``05_check_your_data.ipynb``.
     """
     if _orjson is None:
+        return None
+    # Valid JSON nested more than MAX_NESTING deep is at least twice that long; the exact
+    # reader refuses it, and ``orjson`` (whose own limit is 1,024) would read it.
+    if len(data) > 2 * MAX_NESTING and data.count(b"[") + data.count(b"{") > MAX_NESTING:
         return None
     try:
         value = _orjson.loads(data)

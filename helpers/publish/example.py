@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import Any
 
-from ..core import errors, jsonio, ordering, sentinels, target_scope, validation
+from ..core import errors, jsonio, jsonwalk, ordering, sentinels, target_scope, validation
 from ..core.checks import require_check_name
 from ..core.errors import BuildError
 from ..teach.cases import Case, filled_cases
@@ -44,17 +44,26 @@ from __future__ import annotations
 
 import json
 import re
+import reprlib
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, cast
 """
 
+_WALK: tuple[ModuleType, tuple[str, ...]] = (
+    jsonwalk,
+    ("NotJsonShaped", "JsonStyle", "_container_pieces", "json_pieces"),
+)
 _ERROR_NAMES = (
     "_MAX_SHOWN",
     "_LONE_SURROGATE",
     "_escape_one",
     "escape_surrogates",
+    "_json_text",
+    "_json_scalar",
+    "_MESSAGE_STYLE",
+    "_ShortRepr",
     "describe_value",
     "CheckInputError",
     "InvalidInputError",
@@ -68,6 +77,7 @@ _JSON: tuple[ModuleType, tuple[str, ...]] = (
 #: For each check, the helper definitions the example copies, module by module, in order.
 EXAMPLE_PARTS: dict[str, tuple[tuple[ModuleType, tuple[str, ...]], ...]] = {
     "target-scope": (
+        _WALK,
         (errors, _ERROR_NAMES),
         _ORDERING,
         (validation, ("_kind", "require_id_list", "require_record")),
@@ -85,6 +95,7 @@ EXAMPLE_PARTS: dict[str, tuple[tuple[ModuleType, tuple[str, ...]], ...]] = {
         ),
     ),
     "sentinels": (
+        _WALK,
         (errors, (*_ERROR_NAMES, "EmptyBaselineError")),
         _ORDERING,
         (validation, ("_kind", "require_answer_key", "require_record")),

@@ -21,7 +21,14 @@ from ..core.baselines import baseline_from_data
 from ..core.chardiff import char_diff, char_name, visible_id, visible_text
 from ..core.checks import CHECKS, require_check_name, run_check
 from ..core.errors import CheckInputError, InvalidInputError
-from ..core.jsonio import dumps_compact, iter_json_lines, load_json_file, loads_document, parse_json_line
+from ..core.jsonio import (
+    dumps_compact,
+    iter_json_lines,
+    load_json_file,
+    loads_document,
+    nesting_depth,
+    parse_json_line,
+)
 from ..core.paths import fixtures_dir
 from ..core.validation import require_record
 from ..data.batch import error_object, outcomes_jsonl, output_object
@@ -256,9 +263,21 @@ def _refusal(exc: CheckInputError) -> dict[str, Any]:
     return {"refused": error["error"], "field": error["field"]}
 
 
+#: An input nested deeper than this is shown as its line, shortened, not as a wall of brackets.
+SHOWN_NESTING = 8
+
+
+def _shown_record(case: EdgeCase, shown: Shown) -> Any | None:
+    """The parsed record to show as JSON, or ``None`` to show the raw line instead."""
+    if shown.record is None or nesting_depth(case.line.decode("utf-8", "surrogateescape")) > SHOWN_NESTING:
+        return None
+    return shown.record
+
+
 def _input_html(case: EdgeCase, shown: Shown) -> str:
-    if shown.record is not None:
-        return json_html(shown.record)
+    record = _shown_record(case, shown)
+    if record is not None:
+        return json_html(record)
     return f'<pre class="eic-json">{esc(_raw_text(case.line))}</pre>'
 
 
@@ -296,7 +315,8 @@ def _output_text(shown: Shown) -> str:
 
 
 def _input_text(case: EdgeCase, shown: Shown) -> str:
-    shown_input = display_json(shown.record) if shown.record is not None else _raw_text(case.line)
+    record = _shown_record(case, shown)
+    shown_input = display_json(record) if record is not None else _raw_text(case.line)
     return f"input:  {shown_input}"
 
 

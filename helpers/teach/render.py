@@ -20,6 +20,7 @@ from ..core.checks import run_check
 from ..core.errors import CheckInputError, escape_surrogates
 from ..core.explain import explain
 from ..core.jsonio import dumps_compact, loads_strict
+from ..core.jsonwalk import JsonStyle, json_pieces
 from .cases import Case
 
 __all__ = [
@@ -152,14 +153,17 @@ def display_json(value: Any) -> str:
     return visible_text(dumps_compact(value))
 
 
+_HTML_STYLE = JsonStyle(
+    ",<wbr>", ":", scalar=lambda value: esc(display_json(value)), key=lambda key: esc(display_json(str(key)))
+)
+
+
 def _json_inner(value: Any) -> str:
-    """:func:`display_json` as escaped HTML that may wrap after a comma, never inside a token."""
-    if isinstance(value, Mapping):
-        items = (f"{esc(display_json(str(key)))}:{_json_inner(item)}" for key, item in value.items())
-        return "{" + ",<wbr>".join(items) + "}"
-    if isinstance(value, list | tuple):
-        return "[" + ",<wbr>".join(_json_inner(item) for item in value) + "]"
-    return esc(display_json(value))
+    """:func:`display_json` as escaped HTML that may wrap after a comma, never inside a token.
+
+    Written without recursion, so a value nested as deep as the readers allow still shows.
+    """
+    return "".join(json_pieces(value, _HTML_STYLE))
 
 
 def json_html(value: Any) -> str:

@@ -20,10 +20,75 @@ from __future__ import annotations
 
 import json
 import re
+import reprlib
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, cast
+
+
+# ---- copied from helpers/core/jsonwalk.py ----
+
+
+class NotJsonShaped(Exception):
+    """Raised by :func:`json_pieces` for a part that is not a mapping, list, tuple or scalar."""
+
+
+@dataclass(frozen=True)
+class JsonStyle:
+    """How :func:`json_pieces` writes: separators, and a writer for keys and for scalars.
+
+    ``scalar`` gets every value that is not a container and may raise
+    :class:`NotJsonShaped`; ``key`` gets each mapping key.
+    """
+
+    item_sep: str
+    key_sep: str
+    scalar: Callable[[Any], str]
+    key: Callable[[Any], str]
+    mappings: type | tuple[type, ...] = Mapping
+    sequences: tuple[type, ...] = (list, tuple)
+
+
+def _container_pieces(value: Any, style: JsonStyle) -> Iterator[str | tuple[Any]]:
+    """The pieces of one container: text as ``str``, a value still to write as ``(value,)``."""
+    if isinstance(value, style.mappings):
+        mapping = cast("Mapping[Any, Any]", value)
+        yield "{"
+        for index, (key, item) in enumerate(mapping.items()):
+            yield (style.item_sep if index else "") + style.key(key) + style.key_sep
+            yield (item,)
+        yield "}"
+    else:
+        yield "["
+        for index, item in enumerate(value):
+            if index:
+                yield style.item_sep
+            yield (item,)
+        yield "]"
+
+
+def json_pieces(value: Any, style: JsonStyle) -> Iterator[str]:
+    """Yield ``value`` written as JSON in ``style``, a piece at a time, at any depth.
+
+    Lazy, so a caller that needs only the start of a large value stops early.
+
+    >>> style = JsonStyle(", ", ": ", scalar=repr, key=repr)
+    >>> "".join(json_pieces({"a": [1, (2, 3)], "b": {}}, style))
+    "{'a': [1, [2, 3]], 'b': {}}"
+    """
+    containers = (style.mappings, *style.sequences)
+    stack: list[Iterator[str | tuple[Any]]] = [iter([(value,)])]
+    while stack:
+        piece = next(stack[-1], None)
+        if piece is None:
+            stack.pop()
+        elif isinstance(piece, str):
+            yield piece
+        elif isinstance(piece[0], containers):
+            stack.append(_container_pieces(piece[0], style))
+        else:
+            yield style.scalar(piece[0])
 
 
 # ---- copied from helpers/core/errors.py ----
@@ -45,12 +110,61 @@ def escape_surrogates(text: str) -> str:
     return _LONE_SURROGATE.sub(_escape_one, text)
 
 
+def _json_text(value: Any) -> str:
+    """A string or key as ``json.dumps`` writes it; only as much of it as a message can show."""
+    if isinstance(value, str):
+        return json.dumps(value[: _MAX_SHOWN + 1], ensure_ascii=False)
+    raise NotJsonShaped
+
+
+def _json_scalar(value: Any) -> str:
+    if isinstance(value, str):
+        return _json_text(value)
+    if value is None or isinstance(value, bool | int | float):
+        try:
+            return json.dumps(value)
+        except ValueError:  # an integer too long to write
+            raise NotJsonShaped from None
+    raise NotJsonShaped
+
+
+_MESSAGE_STYLE = JsonStyle(", ", ": ", scalar=_json_scalar, key=_json_text, mappings=dict)
+
+
+class _ShortRepr(reprlib.Repr):
+    """``repr`` cut short at every level, so a deep or huge value costs nothing to describe."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.maxlevel = self.maxtuple = self.maxlist = self.maxarray = _MAX_SHOWN
+        self.maxdict = self.maxset = self.maxfrozenset = self.maxdeque = _MAX_SHOWN
+        self.maxstring = self.maxlong = self.maxother = 4 * _MAX_SHOWN
+
+    def repr_int(self, x: int, level: int) -> str:
+        try:
+            return super().repr_int(x, level)
+        except ValueError:  # more digits than Python converts
+            return f"<int of {x.bit_length():,} bits>"
+
+
 def describe_value(value: Any) -> str:
-    """Return a short JSON-style rendering of ``value`` for error messages."""
+    """Return a short JSON-style rendering of ``value`` for error messages.
+
+    The same text as ``json.dumps`` (cut to 60 characters), but written only as far as
+    it is shown and without recursion, so any value, however deep or large, can be
+    described; a value that is not JSON-shaped is shown as a shortened ``repr``.
+    """
+    pieces: list[str] = []
+    size = 0
     try:
-        text = json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        text = repr(value)
+        for piece in json_pieces(value, _MESSAGE_STYLE):
+            pieces.append(piece)
+            size += len(piece)
+            if size > _MAX_SHOWN:
+                break
+        text = "".join(pieces)
+    except NotJsonShaped:
+        text = _ShortRepr().repr(value)
     if len(text) > _MAX_SHOWN:
         text = text[: _MAX_SHOWN - 1] + "…"
     return escape_surrogates(text)
