@@ -68,6 +68,12 @@ _LITE_SETTLED_JS = """([panelSelector, path]) => {
   return Date.now() - window.__eicSettledSince >= 500;
 }"""
 
+#: How often Run All looks for a dead kernel while it waits.
+_CRASH_POLL_MS = 5_000
+
+#: What Pyodide prints on the console when it can no longer run (the kernel is gone).
+_PYODIDE_FATAL = "Pyodide has suffered a fatal error"
+
 #: Pyodide's start alone takes 20-30 s on 2 cores; the whole notebook then runs.
 KERNEL_TIMEOUT_MS = 180_000
 
@@ -183,17 +189,35 @@ class LitePage(NotebookPage):
             polling=_POLL_MS,
         )
         self.menu("Run", "runmenu:run-all")
-        try:
-            self.page.wait_for_function(
-                _LITE_SETTLED_JS, arg=[PANEL, self.name], timeout=RUN_TIMEOUT_MS, polling=_POLL_MS
-            )
-        except PlaywrightTimeoutError:
-            state = self.page.evaluate(_RUN_STATE_JS, PANEL)
-            raise AssertionError(
-                f"{self.name} did not finish running within {RUN_TIMEOUT_MS // 1000} s; prompts "
-                f"{[cell['prompt'] for cell in state['cells']] if state else None}"
-            ) from None
+        deadline = time.perf_counter() + RUN_TIMEOUT_MS / 1000
+        while True:
+            try:
+                self.page.wait_for_function(
+                    _LITE_SETTLED_JS, arg=[PANEL, self.name], timeout=_CRASH_POLL_MS, polling=_POLL_MS
+                )
+                break
+            except PlaywrightTimeoutError:
+                crashed = self.kernel_crash()
+                if crashed is None and time.perf_counter() < deadline:
+                    continue
+                state = self.page.evaluate(_RUN_STATE_JS, PANEL)
+                prompts = [cell["prompt"] for cell in state["cells"]] if state else None
+                if crashed is not None:
+                    raise AssertionError(
+                        f"{self.name}: the Pyodide kernel died ({crashed}); prompts {prompts}"
+                    ) from None
+                raise AssertionError(
+                    f"{self.name} did not finish running within {RUN_TIMEOUT_MS // 1000} s; prompts {prompts}"
+                ) from None
         self.run_seconds = time.perf_counter() - started
+
+    def kernel_crash(self) -> str | None:
+        """The cause Pyodide printed when it stopped for good (e.g. the stack ran out), or ``None``."""
+        for index, message in enumerate(self.console_errors):
+            if _PYODIDE_FATAL in message:
+                causes = self.console_errors[index + 1 : index + 3]
+                return " ".join(c.removeprefix("console.error: ").splitlines()[0] for c in causes) or message
+        return None
 
     def execute(self, code: str, timeout_ms: int = 60_000) -> str:
         """Run ``code`` in this notebook's kernel (not in a cell); return its stdout and errors."""
