@@ -139,6 +139,7 @@ MODULES = (
     "helpers/core/ordering.py",
     "helpers/core/validation.py",
     "helpers/core/jsonio.py",
+    "helpers/core/jsonwalk.py",
     "helpers/core/chardiff.py",
     "helpers/core/explain.py",
     "helpers/core/outcomes.py",
