@@ -18,7 +18,15 @@ from hypothesis import strategies as st
 
 from helpers import JSONLoadError, check_target_scope, loads_strict
 from helpers.core.errors import InvalidInputError, describe_value, escape_surrogates
-from helpers.core.jsonio import MAX_NESTING, TOO_DEEP, nesting_cut, nesting_depth
+from helpers.core.jsonio import (
+    MAX_NESTING,
+    NO_STACK_LEFT,
+    TOO_DEEP,
+    loads_document,
+    nesting_cut,
+    nesting_depth,
+    parse_json_line,
+)
 from helpers.core.jsonwalk import JsonStyle, NotJsonShaped, json_pieces
 from helpers.data.answer_keys import read_answer_key_object
 from helpers.data.fastpath import FAST_JSON, loads_fast
@@ -121,6 +129,21 @@ def test_an_unclosed_string_after_many_escaped_quotes_is_scanned_once():
     assert outcome(inside).startswith("not valid JSON: Unterminated string")
 
 
+def test_a_caller_deep_in_its_own_stack_gets_a_message_not_a_crash():
+    """From hundreds of frames down, CPython 3.11 cannot read even 500 levels: it fails closed."""
+    text = nested(MAX_NESTING)
+    assert with_stack(400, lambda: outcome(text)) == "read"
+    assert with_stack(800, lambda: outcome(text)) == NO_STACK_LEFT
+    line = with_stack(800, lambda: parse_json_line(text.encode(), 7, "deep.jsonl"))
+    assert str(line.error) == f"deep.jsonl, line 7: {NO_STACK_LEFT}"
+
+
+def test_a_whole_document_too_deep_names_the_line():
+    with pytest.raises(JSONLoadError) as refused:
+        loads_document(b'{\n"a": 1,\n"b": ' + nested(MAX_NESTING).encode() + b"}", source="doc.json")
+    assert str(refused.value) == f"doc.json, line 3: {TOO_DEEP}"
+
+
 def test_an_answer_key_value_counts_the_object_around_it():
     ok = read_answer_key_object(('{"S1":' + nested(MAX_NESTING - 1) + "}").encode(), source="key.json")
     deep = read_answer_key_object(
@@ -218,15 +241,34 @@ def test_a_deep_value_given_to_a_check_is_refused_with_a_message():
     ("value", "shown"),
     [
         ({1, 2}, "{1, 2}"),
-        ([{1: "a"}], "[{1: 'a'}]"),
+        ([{1: "a"}, {None: True, 2.5: None}], '[{"1": "a"}, {"null": true, "2.5": null}]'),  # as json.dumps
+        ({"b": {1}, "a": 2}, "{'b': {1}, 'a': 2}"),  # in the dict's own order
         (10**5000, "<int of 16,610 bits>"),
         ([10**5000], "[<int of 16,610 bits>]"),
         (deep_value(100_000, {1}), "[" * 59 + "…"),
     ],
-    ids=["set", "int-key", "huge-int", "huge-int-in-list", "deep-set"],
+    ids=["set", "number-keys", "key-order", "huge-int", "huge-int-in-list", "deep-set"],
 )
 def test_describe_value_shows_other_values_as_a_short_repr(value, shown):
     assert describe_value(value) == shown
+
+
+def test_a_value_that_holds_itself_is_described_not_walked_for_ever():
+    loop: list[Any] = []
+    loop.append(loop)
+    assert describe_value(loop) == "[" * 59 + "…"
+    with pytest.raises(NotJsonShaped, match="holds itself"):
+        json_html(loop)
+    shared = ["x"]
+    assert describe_value([shared, shared]) == '[["x"], ["x"]]'  # the same list twice is no loop
+
+
+def test_a_string_subclass_is_described_by_its_characters():
+    class Odd(str):
+        def __getitem__(self, index: Any) -> str:
+            raise TypeError("no slicing")
+
+    assert describe_value([Odd("abc")]) == '["abc"]'
 
 
 def test_json_html_shows_a_value_at_any_depth():
@@ -262,3 +304,26 @@ def test_the_fast_reader_never_reads_what_the_exact_reader_refuses(value, extra)
         assert fast is None
     elif fast is not None:
         assert fast == loads_strict(text)
+
+
+@pytest.mark.parametrize("field", ["rewritten_query", "query", "id"])
+def test_the_command_lines_fast_route_refuses_what_the_exact_route_refuses(tmp_path, field):
+    """The batch writer inlines the fast reader; a deep value in a field no check reads is refused too."""
+    import subprocess
+
+    line = f'{{"original":["a"],"rewritten":["a"],"{field}":{nested(MAX_NESTING)}}}\n'
+    data = tmp_path / "deep.jsonl"
+    data.write_text(line + '{"original":["a"],"rewritten":["a"]}\n', encoding="utf-8")
+    runs = [
+        subprocess.run(
+            [sys.executable, "-m", "helpers", "target-scope", *extra, str(data)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        for extra in ([], ["--carry"])
+    ]
+    refusal = f'{{"line":1,"field":null,"error":"{TOO_DEEP}"}}'
+    for run in runs:
+        assert run.returncode == 4, run.stderr
+        assert run.stdout.splitlines()[0].startswith(refusal[:-1]), run.stdout

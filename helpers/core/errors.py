@@ -7,6 +7,7 @@ Taught in ``01_start_here.ipynb`` ("When the input is wrong").
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import reprlib
@@ -42,9 +43,9 @@ def escape_surrogates(text: str) -> str:
 
 
 def _json_text(value: Any) -> str:
-    """A string or key as ``json.dumps`` writes it; only as much of it as a message can show."""
+    """A string as ``json.dumps`` writes it; only as much of it as a message can show."""
     if isinstance(value, str):
-        return json.dumps(value[: _MAX_SHOWN + 1], ensure_ascii=False)
+        return json.dumps(str.__getitem__(value, slice(_MAX_SHOWN + 1)), ensure_ascii=False)
     raise NotJsonShaped
 
 
@@ -59,7 +60,14 @@ def _json_scalar(value: Any) -> str:
     raise NotJsonShaped
 
 
-_MESSAGE_STYLE = JsonStyle(", ", ": ", scalar=_json_scalar, key=_json_text, mappings=dict)
+def _json_key(key: Any) -> str:
+    """A key as ``json.dumps`` writes it: a number, ``true``, ``false`` or ``null`` in quotes."""
+    if isinstance(key, str):
+        return _json_text(key)
+    return f'"{_json_scalar(key)}"'
+
+
+_MESSAGE_STYLE = JsonStyle(", ", ": ", scalar=_json_scalar, key=_json_key, mappings=dict)
 
 
 class _ShortRepr(reprlib.Repr):
@@ -70,6 +78,20 @@ class _ShortRepr(reprlib.Repr):
         self.maxlevel = self.maxtuple = self.maxlist = self.maxarray = _MAX_SHOWN
         self.maxdict = self.maxset = self.maxfrozenset = self.maxdeque = _MAX_SHOWN
         self.maxstring = self.maxlong = self.maxother = 4 * _MAX_SHOWN
+
+    def repr_dict(self, x: dict[Any, Any], level: int) -> str:
+        """As ``reprlib`` does, but in the dict's own order (``reprlib`` sorts the keys)."""
+        if not x:
+            return "{}"
+        if level <= 0:
+            return "{...}"
+        pieces = [
+            f"{self.repr1(key, level - 1)}: {self.repr1(item, level - 1)}"
+            for key, item in itertools.islice(x.items(), self.maxdict)
+        ]
+        if len(x) > self.maxdict:
+            pieces.append("...")
+        return "{" + ", ".join(pieces) + "}"
 
     def repr_int(self, x: int, level: int) -> str:
         try:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from itertools import accumulate
 from pathlib import Path
 from typing import IO, Any
@@ -25,7 +26,8 @@ __all__ = [
     "TOO_DEEP",
     "NestingTooDeep",
     "RepeatedKey",
-    "decode_within",
+    "LimitedText",
+    "NO_STACK_LEFT",
     "nesting_cut",
     "nesting_depth",
     "decode_utf8",
@@ -89,9 +91,21 @@ MAX_NESTING = 500
 TOO_DEEP = f"arrays or objects are nested more than {MAX_NESTING} levels deep"
 
 
+#: What a reader says when the caller's own stack leaves Python too little to read even
+#: :data:`MAX_NESTING` levels (a call from hundreds of frames down); it fails closed.
+NO_STACK_LEFT = "arrays or objects are nested too deeply to read from this point (Python ran out of stack)"
+
+
 class NestingTooDeep(Exception):
-    """Raised by :func:`decode_within` when the text nests more than :data:`MAX_NESTING` deep;
-    callers turn it into :class:`~helpers.errors.JSONLoadError` with the source and line."""
+    """Raised by :meth:`LimitedText.decode` for text nested more than :data:`MAX_NESTING` deep
+    (``pos`` is where, ``message`` is :data:`TOO_DEEP`), or when the stack ran out first
+    (``pos`` is ``None``, ``message`` :data:`NO_STACK_LEFT`); callers turn it into
+    :class:`~helpers.errors.JSONLoadError` with the source and line."""
+
+    def __init__(self, pos: int | None, message: str) -> None:
+        super().__init__(message)
+        self.pos = pos
+        self.message = message
 
 
 # A complete string. The look-behind matters: a quote after a backslash never opens a
@@ -140,22 +154,40 @@ def nesting_cut(text: str) -> int | None:
     raise AssertionError("nesting_depth and nesting_cut disagree")  # pragma: no cover
 
 
-def decode_within(text: str, pos: int, cut: int | None) -> tuple[Any, int]:
-    """``STRICT_DECODER.raw_decode`` of ``text[:cut]`` from ``pos``, where ``cut`` is
-    :func:`nesting_cut` of the whole text.
+@dataclass(frozen=True)
+class LimitedText:
+    """A text and the part of it a parser may read: up to where it first nests too deep.
 
-    The parser never sees past the cut, so it never recurses more than one level
-    beyond the limit: reading runs into the cut exactly when the value there is
-    too deep (:class:`NestingTooDeep`), and an error met before it is reported as
-    it is. The same text is thus read the same way by every interpreter and at
-    every depth of the caller's stack.
+    Built once per text (:meth:`of`), then :meth:`decode` reads values from any position.
     """
-    try:
-        return STRICT_DECODER.raw_decode(text if cut is None else text[:cut], pos)
-    except json.JSONDecodeError as exc:
-        if cut is not None and exc.pos >= cut:
-            raise NestingTooDeep from None
-        raise
+
+    text: str
+    cut: int | None
+    readable: str
+
+    @classmethod
+    def of(cls, text: str) -> LimitedText:
+        """``text`` with its :func:`nesting_cut`."""
+        cut = nesting_cut(text)
+        return cls(text, cut, text if cut is None else text[:cut])
+
+    def decode(self, pos: int) -> tuple[Any, int]:
+        """``STRICT_DECODER.raw_decode`` from ``pos``, never past the cut.
+
+        The parser never sees past the cut, so it never recurses more than one level
+        beyond the limit: reading runs into the cut exactly when the value there is
+        too deep (:class:`NestingTooDeep`), and an error met before it is reported as
+        it is. The same text is thus read the same way by every interpreter and at
+        every depth of the caller's stack.
+        """
+        try:
+            return STRICT_DECODER.raw_decode(self.readable, pos)
+        except json.JSONDecodeError as exc:
+            if self.cut is not None and exc.pos >= self.cut:
+                raise NestingTooDeep(self.cut, TOO_DEEP) from None
+            raise
+        except RecursionError:
+            raise NestingTooDeep(None, NO_STACK_LEFT) from None
 
 
 def _after_space(text: str, pos: int) -> int:
@@ -165,7 +197,7 @@ def _after_space(text: str, pos: int) -> int:
 
 def _decode_document(text: str) -> Any:
     """``STRICT_DECODER.decode(text)``, with the fixed limit on nesting."""
-    value, end = decode_within(text, _after_space(text, 0), nesting_cut(text))
+    value, end = LimitedText.of(text).decode(_after_space(text, 0))
     end = _after_space(text, end)
     if end != len(text):
         raise json.JSONDecodeError("Extra data", text, end)
@@ -180,8 +212,10 @@ def loads_strict(text: str, *, source: str = "<input>", line: int | None = None)
     """
     try:
         return _decode_document(text)
-    except NestingTooDeep:
-        raise JSONLoadError(TOO_DEEP, source=source, line=line) from None
+    except NestingTooDeep as deep:
+        if line is None and deep.pos is not None:
+            line = text.count("\n", 0, deep.pos) + 1
+        raise JSONLoadError(deep.message, source=source, line=line) from None
     except RepeatedKey as dup:
         raise DuplicateKeyError(dup.key, source=source, line=line) from None
     except json.JSONDecodeError as exc:

@@ -19,8 +19,9 @@ from typing import Any, cast
 __all__ = ["JsonStyle", "NotJsonShaped", "json_pieces"]
 
 
-class NotJsonShaped(Exception):
-    """Raised by :func:`json_pieces` for a part that is not a mapping, list, tuple or scalar."""
+class NotJsonShaped(ValueError):
+    """Raised by :func:`json_pieces` for a part that is not a mapping, list, tuple or scalar
+    (as ``style.scalar`` decides), or a container that holds itself."""
 
 
 @dataclass(frozen=True)
@@ -67,14 +68,20 @@ def json_pieces(value: Any, style: JsonStyle) -> Iterator[str]:
     "{'a': [1, [2, 3]], 'b': {}}"
     """
     containers = (style.mappings, *style.sequences)
-    stack: list[Iterator[str | tuple[Any]]] = [iter([(value,)])]
+    stack: list[tuple[Iterator[str | tuple[Any]], int]] = [(iter([(value,)]), 0)]
+    open_now: set[int] = set()  # the containers being written, to refuse one that holds itself
     while stack:
-        piece = next(stack[-1], None)
+        pieces, owner = stack[-1]
+        piece = next(pieces, None)
         if piece is None:
             stack.pop()
+            open_now.discard(owner)
         elif isinstance(piece, str):
             yield piece
         elif isinstance(piece[0], containers):
-            stack.append(_container_pieces(piece[0], style))
+            if id(piece[0]) in open_now:
+                raise NotJsonShaped("a container holds itself")
+            open_now.add(id(piece[0]))
+            stack.append((_container_pieces(piece[0], style), id(piece[0])))
         else:
             yield style.scalar(piece[0])

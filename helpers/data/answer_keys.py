@@ -20,13 +20,11 @@ from ..core.errors import (
     describe_value,
 )
 from ..core.jsonio import (
-    TOO_DEEP,
+    LimitedText,
     NestingTooDeep,
     RepeatedKey,
     decode_utf8,
-    decode_within,
     loads_strict,
-    nesting_cut,
     parse_json_line,
     value_error_message,
 )
@@ -95,7 +93,7 @@ def _members(text: str, source: str) -> Iterator[tuple[str, Any, int]]:
     if text[pos : pos + 1] != "{":
         value = loads_strict(text, source=source)  # the precise syntax error, if any
         raise fail(f"is {describe_value(value)}, expected a JSON object mapping IDs to answers", pos)
-    cut = nesting_cut(text)
+    readable = LimitedText.of(text)
     pos = _skip(text, pos + 1)
     if text[pos : pos + 1] == "}":
         pos += 1
@@ -113,9 +111,9 @@ def _members(text: str, source: str) -> Iterator[tuple[str, Any, int]]:
                 raise fail("not valid JSON: expected ':' after an ID", pos, key)
             pos = _skip(text, pos + 1)
             try:
-                value, pos = decode_within(text, pos, cut)
-            except NestingTooDeep:
-                raise fail(TOO_DEEP, pos, key) from None
+                value, pos = readable.decode(pos)
+            except NestingTooDeep as deep:
+                raise fail(deep.message, pos, key) from None
             except RepeatedKey as dup:
                 raise DuplicateKeyError(dup.key, source=source, line=line) from None
             except json.JSONDecodeError as exc:

@@ -524,7 +524,7 @@ def write_jsonl(
     number of the stream's first line (for a part of a file; see :func:`write_jsonl_file`).
     Taught in ``05_check_your_data.ipynb``.
     """
-    from .fastpath import _orjson, _sorted, dumps_line
+    from .fastpath import DEEP_TEXT_MIN, _orjson, _sorted, dumps_line, may_nest_too_deep
 
     check, source = summary.check, summary.source
     full = summary.failures_full
@@ -544,7 +544,7 @@ def write_jsonl(
         for raw in lines:
             number += 1
             value: Any = None
-            if loads is not None:
+            if loads is not None and not (len(raw) > DEEP_TEXT_MIN and may_nest_too_deep(raw)):
                 try:
                     value = loads(raw)
                 except decode_error:

@@ -53,6 +53,8 @@ __all__ = [
     "FAST_JSON",
     "PRESERVED",
     "loads_fast",
+    "DEEP_TEXT_MIN",
+    "may_nest_too_deep",
     "members_and_colons",
     "fast_target_scope",
     "fast_sentinels",
@@ -93,6 +95,20 @@ def members_and_colons(value: Any) -> int:
     return 0
 
 
+#: Valid JSON nested more than :data:`~helpers.core.jsonio.MAX_NESTING` deep is longer than this.
+DEEP_TEXT_MIN = 2 * MAX_NESTING
+
+
+def may_nest_too_deep(data: bytes) -> bool:
+    """True when ``data`` holds enough brackets to nest more than ``MAX_NESTING`` deep.
+
+    The exact reader refuses such text, and ``orjson`` (whose own limit is 1,024 levels)
+    would read it, so every fast route declines it. Callers test ``len(data) > DEEP_TEXT_MIN``
+    first, which almost every line fails.
+    """
+    return data.count(b"[") + data.count(b"{") > MAX_NESTING
+
+
 def loads_fast(data: bytes) -> Any | None:
     """Parse JSON ``data`` with ``orjson``; ``None`` unless it is valid and repeats no key.
 
@@ -105,9 +121,7 @@ def loads_fast(data: bytes) -> Any | None:
     """
     if _orjson is None:
         return None
-    # Valid JSON nested more than MAX_NESTING deep is at least twice that long; the exact
-    # reader refuses it, and ``orjson`` (whose own limit is 1,024) would read it.
-    if len(data) > 2 * MAX_NESTING and data.count(b"[") + data.count(b"{") > MAX_NESTING:
+    if len(data) > DEEP_TEXT_MIN and may_nest_too_deep(data):
         return None
     try:
         value = _orjson.loads(data)

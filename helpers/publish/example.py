@@ -42,6 +42,7 @@ __all__ = [
 _IMPORTS = """\
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import reprlib
@@ -62,6 +63,7 @@ _ERROR_NAMES = (
     "escape_surrogates",
     "_json_text",
     "_json_scalar",
+    "_json_key",
     "_MESSAGE_STYLE",
     "_ShortRepr",
     "describe_value",

@@ -263,13 +263,18 @@ def _refusal(exc: CheckInputError) -> dict[str, Any]:
     return {"refused": error["error"], "field": error["field"]}
 
 
-#: An input nested deeper than this is shown as its line, shortened, not as a wall of brackets.
+#: An input nested deeper than this, or holding more brackets than :data:`SHOWN_BRACKETS`,
+#: is shown as its line, shortened, not as a wall of brackets.
 SHOWN_NESTING = 8
+SHOWN_BRACKETS = 40
 
 
 def _shown_record(case: EdgeCase, shown: Shown) -> Any | None:
     """The parsed record to show as JSON, or ``None`` to show the raw line instead."""
-    if shown.record is None or nesting_depth(case.line.decode("utf-8", "surrogateescape")) > SHOWN_NESTING:
+    if shown.record is None:
+        return None
+    text = case.line.decode("utf-8", "surrogateescape")
+    if text.count("[") + text.count("{") > SHOWN_BRACKETS or nesting_depth(text) > SHOWN_NESTING:
         return None
     return shown.record
 

@@ -18,6 +18,7 @@ Regenerate this file with:
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import reprlib
@@ -30,8 +31,9 @@ from typing import Any, Literal, cast
 # ---- copied from helpers/core/jsonwalk.py ----
 
 
-class NotJsonShaped(Exception):
-    """Raised by :func:`json_pieces` for a part that is not a mapping, list, tuple or scalar."""
+class NotJsonShaped(ValueError):
+    """Raised by :func:`json_pieces` for a part that is not a mapping, list, tuple or scalar
+    (as ``style.scalar`` decides), or a container that holds itself."""
 
 
 @dataclass(frozen=True)
@@ -78,15 +80,21 @@ def json_pieces(value: Any, style: JsonStyle) -> Iterator[str]:
     "{'a': [1, [2, 3]], 'b': {}}"
     """
     containers = (style.mappings, *style.sequences)
-    stack: list[Iterator[str | tuple[Any]]] = [iter([(value,)])]
+    stack: list[tuple[Iterator[str | tuple[Any]], int]] = [(iter([(value,)]), 0)]
+    open_now: set[int] = set()  # the containers being written, to refuse one that holds itself
     while stack:
-        piece = next(stack[-1], None)
+        pieces, owner = stack[-1]
+        piece = next(pieces, None)
         if piece is None:
             stack.pop()
+            open_now.discard(owner)
         elif isinstance(piece, str):
             yield piece
         elif isinstance(piece[0], containers):
-            stack.append(_container_pieces(piece[0], style))
+            if id(piece[0]) in open_now:
+                raise NotJsonShaped("a container holds itself")
+            open_now.add(id(piece[0]))
+            stack.append((_container_pieces(piece[0], style), id(piece[0])))
         else:
             yield style.scalar(piece[0])
 
@@ -111,9 +119,9 @@ def escape_surrogates(text: str) -> str:
 
 
 def _json_text(value: Any) -> str:
-    """A string or key as ``json.dumps`` writes it; only as much of it as a message can show."""
+    """A string as ``json.dumps`` writes it; only as much of it as a message can show."""
     if isinstance(value, str):
-        return json.dumps(value[: _MAX_SHOWN + 1], ensure_ascii=False)
+        return json.dumps(str.__getitem__(value, slice(_MAX_SHOWN + 1)), ensure_ascii=False)
     raise NotJsonShaped
 
 
@@ -128,7 +136,14 @@ def _json_scalar(value: Any) -> str:
     raise NotJsonShaped
 
 
-_MESSAGE_STYLE = JsonStyle(", ", ": ", scalar=_json_scalar, key=_json_text, mappings=dict)
+def _json_key(key: Any) -> str:
+    """A key as ``json.dumps`` writes it: a number, ``true``, ``false`` or ``null`` in quotes."""
+    if isinstance(key, str):
+        return _json_text(key)
+    return f'"{_json_scalar(key)}"'
+
+
+_MESSAGE_STYLE = JsonStyle(", ", ": ", scalar=_json_scalar, key=_json_key, mappings=dict)
 
 
 class _ShortRepr(reprlib.Repr):
@@ -139,6 +154,20 @@ class _ShortRepr(reprlib.Repr):
         self.maxlevel = self.maxtuple = self.maxlist = self.maxarray = _MAX_SHOWN
         self.maxdict = self.maxset = self.maxfrozenset = self.maxdeque = _MAX_SHOWN
         self.maxstring = self.maxlong = self.maxother = 4 * _MAX_SHOWN
+
+    def repr_dict(self, x: dict[Any, Any], level: int) -> str:
+        """As ``reprlib`` does, but in the dict's own order (``reprlib`` sorts the keys)."""
+        if not x:
+            return "{}"
+        if level <= 0:
+            return "{...}"
+        pieces = [
+            f"{self.repr1(key, level - 1)}: {self.repr1(item, level - 1)}"
+            for key, item in itertools.islice(x.items(), self.maxdict)
+        ]
+        if len(x) > self.maxdict:
+            pieces.append("...")
+        return "{" + ", ".join(pieces) + "}"
 
     def repr_int(self, x: int, level: int) -> str:
         try:
