@@ -7,6 +7,7 @@ stopped the Pyodide kernel. These tests pin the fixed limit and the recursion-fr
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from collections.abc import Callable
@@ -22,6 +23,7 @@ from helpers.core.jsonio import (
     MAX_NESTING,
     NO_STACK_LEFT,
     TOO_DEEP,
+    LimitedText,
     loads_document,
     nesting_cut,
     nesting_depth,
@@ -76,6 +78,15 @@ def test_objects_count_as_levels_too():
     text = '{"a":' * MAX_NESTING + "1" + "}" * MAX_NESTING
     assert outcome(text) == "read"
     assert outcome("[" + text + "]") == TOO_DEEP
+
+
+@pytest.mark.parametrize("opening", ['"', '"x" "', '["'], ids=["first", "after-a-string", "inside"])
+def test_brackets_in_a_string_never_closed_do_not_count(opening):
+    text = opening + "[" * (MAX_NESTING + 100)
+    assert nesting_depth(text) == opening.count("[")
+    assert nesting_cut(text) is None
+    assert outcome(text).startswith("not valid JSON")
+    assert outcome(text) != TOO_DEEP
 
 
 def test_brackets_inside_strings_do_not_count():
@@ -341,3 +352,16 @@ def test_the_command_lines_fast_route_refuses_what_the_exact_route_refuses(tmp_p
     for run in runs:
         assert run.returncode == 4, run.stderr
         assert run.stdout.splitlines()[0].startswith(refusal[:-1]), run.stdout
+
+
+def test_a_limited_text_is_a_fixed_record():
+    limited = LimitedText.of(nested(MAX_NESTING + 1))
+    assert (limited.cut, len(limited.readable)) == (MAX_NESTING, MAX_NESTING)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        limited.cut = None  # type: ignore[misc]
+
+
+def test_a_json_style_is_a_fixed_record():
+    style = JsonStyle(",", ":", scalar=str, key=str)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        style.item_sep = ";"  # type: ignore[misc]

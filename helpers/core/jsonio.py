@@ -112,7 +112,7 @@ class NestingTooDeep(Exception):
 # string in JSON, and without it an unclosed string followed by many escaped quotes
 # would be scanned again from each of them.
 _STRING = re.compile(r'(?<!\\)"(?:[^"\\]++|\\.)*+"', re.DOTALL)
-_TOKEN = re.compile(_STRING.pattern + r'|"|[\[\]{}]', re.DOTALL)
+_TOKEN = re.compile(_STRING.pattern + r"|[\[\]{}]", re.DOTALL)
 _NOT_BRACKET = re.compile(r"[^\[\]{}]++")
 _STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 _SPACE = re.compile(r"[ \t\n\r]*")
@@ -141,14 +141,11 @@ def nesting_cut(text: str) -> int | None:
     """
     if text.count("[") + text.count("{") <= MAX_NESTING or nesting_depth(text) <= MAX_NESTING:
         return None
+    # nesting_depth found the limit passed before any string that never closes, so this
+    # scan, which skips only complete strings, passes it at the same bracket.
     depth = 0
     for match in _TOKEN.finditer(text):
-        step = _STEP.get(match.group())
-        if step is None:
-            if len(match.group()) == 1:  # a string never closed: nothing after it counts
-                break
-            continue
-        depth += step
+        depth += _STEP.get(match.group(), 0)
         if depth > MAX_NESTING:
             return match.start()
     raise AssertionError("nesting_depth and nesting_cut disagree")  # pragma: no cover

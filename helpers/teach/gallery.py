@@ -567,7 +567,7 @@ def documents() -> list[tuple[str, str, bytes]]:
         (
             text_field(record, "title", where),
             text_field(record, "why", where),
-            text_field(record, "text", where).encode("utf-8", "surrogateescape"),
+            _line(record["text"], f"{where}.text").encode("utf-8", "surrogateescape"),
         )
         for where, record in _section("documents", ("title", "why", "text"))
     ]

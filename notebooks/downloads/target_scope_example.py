@@ -80,8 +80,10 @@ def json_pieces(value: Any, style: JsonStyle) -> Iterator[str]:
     "{'a': [1, [2, 3]], 'b': {}}"
     """
     containers = (style.mappings, *style.sequences)
-    stack: list[tuple[Iterator[str | tuple[Any]], int]] = [(iter([(value,)]), 0)]
     open_now: set[int] = set()  # the containers being written, to refuse one that holds itself
+    # Each frame: the pieces still to write, and the id of the container they belong to (the
+    # outermost frame belongs to none; ``open_now`` itself is never part of a value).
+    stack: list[tuple[Iterator[str | tuple[Any]], int]] = [(iter([(value,)]), id(open_now))]
     while stack:
         pieces, owner = stack[-1]
         piece = next(pieces, None)
@@ -90,13 +92,15 @@ def json_pieces(value: Any, style: JsonStyle) -> Iterator[str]:
             open_now.discard(owner)
         elif isinstance(piece, str):
             yield piece
-        elif isinstance(piece[0], containers):
-            if id(piece[0]) in open_now:
-                raise NotJsonShaped("a container holds itself")
-            open_now.add(id(piece[0]))
-            stack.append((_container_pieces(piece[0], style), id(piece[0])))
         else:
-            yield style.scalar(piece[0])
+            (item,) = piece
+            if not isinstance(item, containers):
+                yield style.scalar(item)
+            elif id(item) in open_now:
+                raise NotJsonShaped("a container holds itself")
+            else:
+                open_now.add(id(item))
+                stack.append((_container_pieces(item, style), id(item)))
 
 
 # ---- copied from helpers/core/errors.py ----
