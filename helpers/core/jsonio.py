@@ -30,6 +30,7 @@ __all__ = [
     "NO_STACK_LEFT",
     "nesting_cut",
     "nesting_depth",
+    "skip_space",
     "decode_utf8",
     "value_error_message",
     "parse_json_line",
@@ -158,7 +159,6 @@ class LimitedText:
     Built once per text (:meth:`of`), then :meth:`decode` reads values from any position.
     """
 
-    text: str
     cut: int | None
     readable: str
 
@@ -166,7 +166,7 @@ class LimitedText:
     def of(cls, text: str) -> LimitedText:
         """``text`` with its :func:`nesting_cut`."""
         cut = nesting_cut(text)
-        return cls(text, cut, text if cut is None else text[:cut])
+        return cls(cut, text if cut is None else text[:cut])
 
     def decode(self, pos: int) -> tuple[Any, int]:
         """``STRICT_DECODER.raw_decode`` from ``pos``, never past the cut.
@@ -187,15 +187,16 @@ class LimitedText:
             raise NestingTooDeep(None, NO_STACK_LEFT) from None
 
 
-def _after_space(text: str, pos: int) -> int:
+def skip_space(text: str, pos: int) -> int:
+    """The position after any JSON whitespace at ``pos``."""
     match = _SPACE.match(text, pos)
     return match.end() if match else pos
 
 
 def _decode_document(text: str) -> Any:
     """``STRICT_DECODER.decode(text)``, with the fixed limit on nesting."""
-    value, end = LimitedText.of(text).decode(_after_space(text, 0))
-    end = _after_space(text, end)
+    value, end = LimitedText.of(text).decode(skip_space(text, 0))
+    end = skip_space(text, end)
     if end != len(text):
         raise json.JSONDecodeError("Extra data", text, end)
     return value

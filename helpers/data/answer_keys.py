@@ -7,7 +7,6 @@ is held in memory, because the check needs all of it. Taught in ``05_check_your_
 from __future__ import annotations
 
 import json
-import re
 from array import array
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -26,6 +25,7 @@ from ..core.jsonio import (
     decode_utf8,
     loads_strict,
     parse_json_line,
+    skip_space,
     value_error_message,
 )
 from .fastpath import fast_answer_key, loads_fast
@@ -52,14 +52,7 @@ class AnswerKey:
         return not self.errors
 
 
-_WHITESPACE = re.compile(r"[ \t\n\r]*")
 _scanstring: Any = getattr(json.decoder, "scanstring")  # noqa: B009 - untyped in typeshed
-
-
-def _skip(text: str, pos: int) -> int:
-    """The position after any JSON whitespace at ``pos``."""
-    match = _WHITESPACE.match(text, pos)
-    return match.end() if match else pos
 
 
 class _Lines:
@@ -89,12 +82,12 @@ def _members(text: str, source: str) -> Iterator[tuple[str, Any, int]]:
     def fail(message: str, pos: int, key: str | None = None) -> JSONLoadError:
         return JSONLoadError(message, source=source, line=lines.at(pos), field=key)
 
-    pos = _skip(text, 0)
+    pos = skip_space(text, 0)
     if text[pos : pos + 1] != "{":
         value = loads_strict(text, source=source)  # the precise syntax error, if any
         raise fail(f"is {describe_value(value)}, expected a JSON object mapping IDs to answers", pos)
     readable = LimitedText.of(text)
-    pos = _skip(text, pos + 1)
+    pos = skip_space(text, pos + 1)
     if text[pos : pos + 1] == "}":
         pos += 1
     else:
@@ -106,10 +99,10 @@ def _members(text: str, source: str) -> Iterator[tuple[str, Any, int]]:
                 key, pos = _scanstring(text, pos + 1, True)
             except json.JSONDecodeError as exc:
                 raise fail(f"not valid JSON: {exc.msg}", exc.pos) from None
-            pos = _skip(text, pos)
+            pos = skip_space(text, pos)
             if text[pos : pos + 1] != ":":
                 raise fail("not valid JSON: expected ':' after an ID", pos, key)
-            pos = _skip(text, pos + 1)
+            pos = skip_space(text, pos + 1)
             try:
                 value, pos = readable.decode(pos)
             except NestingTooDeep as deep:
@@ -121,15 +114,15 @@ def _members(text: str, source: str) -> Iterator[tuple[str, Any, int]]:
             except ValueError as exc:  # NaN/Infinity, or a number too long to read
                 raise fail(value_error_message(exc), pos, key) from None
             yield key, value, line
-            pos = _skip(text, pos)
+            pos = skip_space(text, pos)
             mark = text[pos : pos + 1]
             if mark == "}":
                 pos += 1
                 break
             if mark != ",":
                 raise fail("not valid JSON: expected ',' or '}' after a value", pos, key)
-            pos = _skip(text, pos + 1)
-    pos = _skip(text, pos)
+            pos = skip_space(text, pos + 1)
+    pos = skip_space(text, pos)
     if pos != len(text):
         raise fail("not valid JSON: extra data after the object", pos)
 

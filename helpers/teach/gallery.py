@@ -26,7 +26,6 @@ from ..core.jsonio import (
     iter_json_lines,
     load_json_file,
     loads_document,
-    nesting_depth,
     parse_json_line,
 )
 from ..core.paths import fixtures_dir
@@ -263,18 +262,14 @@ def _refusal(exc: CheckInputError) -> dict[str, Any]:
     return {"refused": error["error"], "field": error["field"]}
 
 
-#: An input nested deeper than this, or holding more brackets than :data:`SHOWN_BRACKETS`,
-#: is shown as its line, shortened, not as a wall of brackets.
-SHOWN_NESTING = 8
+#: An input holding more brackets than this is shown as its line, shortened, not as a wall
+#: of brackets (a deeply nested one always holds many).
 SHOWN_BRACKETS = 40
 
 
 def _shown_record(case: EdgeCase, shown: Shown) -> Any | None:
     """The parsed record to show as JSON, or ``None`` to show the raw line instead."""
-    if shown.record is None:
-        return None
-    text = case.line.decode("utf-8", "surrogateescape")
-    if text.count("[") + text.count("{") > SHOWN_BRACKETS or nesting_depth(text) > SHOWN_NESTING:
+    if shown.record is None or case.line.count(b"[") + case.line.count(b"{") > SHOWN_BRACKETS:
         return None
     return shown.record
 
