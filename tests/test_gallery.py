@@ -17,6 +17,7 @@ from helpers.core.ordering import sorted_ids
 from helpers.teach import gallery, mistakes
 from helpers.teach.grading import grade
 from helpers.teach.practice_cases import practice_cases
+from helpers.teach.rules import load_rules
 
 CHECKS = ("target-scope", "sentinels")
 
@@ -166,7 +167,8 @@ def test_the_mistakes_table_shows_feedback_and_first_hint() -> None:
     text = repr(mistakes.graded_mistakes(helpers.filled_cases("target-scope")))
     assert "lost-comparison: Left out the only ID in `missing`" in text
     assert "- `missing` is incomplete: one original target is not in the rewrite · rule ts-lost" in text
-    assert "Hint 1 of 3, the rule: ts-lost." in text
+    assert "Hint 1 of 3, the method: first read the input for mentions nobody has resolved" in text
+    assert "Hint 3 of 3, the rule that decides this case: ts-lost." in text
     assert "✔ Fully correct." not in text
 
 
@@ -200,11 +202,15 @@ def test_a_fixed_result_is_shown_as_fixed_and_an_editable_one_is_not() -> None:
 def test_the_mistakes_table_climbs_the_whole_ladder() -> None:
     block = mistakes.graded_mistakes(helpers.filled_cases("sentinels"))
     text = repr(block)
-    assert "Hint 2 of 3, where to look: in `changed`" in text
-    assert "Hint 3 of 3, the specific fix: Tick `S1` in `changed`." in text
-    # The fix sits behind its own reveal, named for its case and mistake.
     assert (
-        '<summary>Hint 3, the fix, for sentinel-mutated: Left out the only ID in <code class="eic-id">changed</code></summary>'
+        "Hint 2 of 3, where to look: compare each sentinel's answer in the baseline with its answer in "
+        "the proposed key." in text
+    )
+    assert "Hint 3 of 3, the rule that decides this case: sk-changed." in text
+    assert "Tick " not in text and "already right" not in text
+    # The rule sits behind its own reveal, named for its case and mistake.
+    assert (
+        '<summary>Hint 3, the rule, for sentinel-mutated: Left out the only ID in <code class="eic-id">changed</code></summary>'
         in block.html
     )
 
@@ -330,9 +336,11 @@ def test_the_first_typical_mistake_is_the_blank_answer_and_its_hint_is_for_the_f
     assert found[0].answer == helpers.grading.Answer(case.check)
     result = grade(case, found[0].answer, ask_reason=True)
     assert [m.field for m in result.mistakes] == ["missing", "preserved", "reason"]
-    ladder = helpers.grading.hints(case, found[0].answer, ask_reason=True)
-    first = sorted_ids(case.expected["missing"])[0]
-    assert ladder[2] == f"Hint 3 of 3, the specific fix: Tick `{first}` in `missing`."
+    ladder = helpers.grading.hints(case)
+    statement = {rule.id: rule.statement for rule in load_rules()}["ts-lost"]
+    assert ladder[2] == f"Hint 3 of 3, the rule that decides this case: ts-lost. {statement}"
+    for target in case.expected["missing"]:
+        assert all(target not in rung for rung in ladder), (target, ladder)
 
 
 def test_the_id_left_out_is_the_last_in_order_so_the_hint_names_that_one() -> None:
@@ -342,8 +350,9 @@ def test_the_id_left_out_is_the_last_in_order_so_the_hint_names_that_one() -> No
     (mistake,) = [m for m in mistakes.typical_mistakes(case) if m.label.startswith("Left out")]
     assert mistake.label == f"Left out the last of {len(expected)} IDs in `missing`"
     assert mistake.answer.missing == frozenset(expected[:-1])
-    last = helpers.grading.hints(case, mistake.answer, ask_reason=True)[2]
-    assert last == f"Hint 3 of 3, the specific fix: Tick `{expected[-1]}` in `missing`."
+    # The ladder is the case's, whatever the answer: it never names the ID left out.
+    ladder = helpers.grading.hints(case)
+    assert all(expected[-1] not in rung for rung in ladder)
 
 
 def test_one_wrongly_ticked_id_of_each_kind_gets_its_own_message() -> None:

@@ -14,15 +14,16 @@ these functions. Taught in ``02_target_scope.ipynb`` and
 from __future__ import annotations
 
 import hashlib
-import unicodedata
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.chardiff import visible_id, visible_text
+from ..core.chardiff import visible_id
 from ..core.ordering import sorted_ids
+from . import keyed
 from .cases import Case
-from .rules import Rule, load_rules
+from .rules import GRADED_RULES, Rule, load_rules
 
 __all__ = [
     "Answer",
@@ -33,10 +34,14 @@ __all__ = [
     "candidate_ids",
     "correct_answer",
     "decisive_rules",
+    "keyed_rule_of",
+    "reason_options",
     "reason_choices",
     "grade_reason",
     "hints",
     "FILLED_CASE_RULES",
+    "REASON_OPTIONS",
+    "DISTRACTORS",
 ]
 
 #: The rule that decides each filled case of notebooks 02 and 03 (the reason to pick).
@@ -48,8 +53,10 @@ FILLED_CASE_RULES: dict[str, tuple[str, ...]] = {
     "new-case-only": ("sk-new-case",),
     "sentinel-missing": ("sk-missing",),
 }
-#: How many wrong rules the reason picker offers beside the right ones.
-DISTRACTORS = 3
+#: How many rules the reason question offers: the keyed rule and ``REASON_OPTIONS - 1`` that do not apply.
+REASON_OPTIONS = 5
+#: How many of those options are wrong ones.
+DISTRACTORS = REASON_OPTIONS - 1
 
 #: The two list fields and the flag of each check's output, in output order.
 _FIELDS: dict[str, tuple[str, str, str]] = {
@@ -148,35 +155,81 @@ def correct_answer(case: Case) -> Answer:
     )
 
 
-def decisive_rules(case: Case) -> tuple[str, ...]:
-    """The rule ids that decide ``case``: any of them is a right reason.
+def _context(case: Case) -> Mapping[str, Any]:
+    context = getattr(case, "context", None)
+    return context if isinstance(context, Mapping) else {}
 
-    A generated or practice case carries its rules (a generated case's first
-    tag is the rule it was made for); a filled case of notebooks 02 and 03 has
-    its rule in :data:`FILLED_CASE_RULES`. Empty when the case has none.
-    Taught in ``02_target_scope.ipynb`` and ``04_practice.ipynb``.
+
+def keyed_rule_of(case: Case) -> str:
+    """The keyed rule of ``case``, computed from what it shows (:func:`helpers.teach.keyed.keyed_rule`)."""
+    return keyed.keyed_rule(case.check, case.input, _context(case))
+
+
+def decisive_rules(case: Case) -> tuple[str, ...]:
+    """The one rule that decides ``case``: the right reason, as a one-item tuple.
+
+    A generated or practice case carries it first in its rules; a filled case
+    of notebooks 02 and 03 has it in :data:`FILLED_CASE_RULES`. Empty when the
+    case has none. Taught in ``02_target_scope.ipynb`` and ``04_practice.ipynb``.
     """
     tags = getattr(case, "rules", None)
     if tags:
-        return tuple(tags)
-    return FILLED_CASE_RULES.get(case.id, ())
+        return (tags[0],)
+    return FILLED_CASE_RULES.get(case.id, ())[:1]
+
+
+def _case_rng(case: Case, salt: str) -> random.Random:
+    digest = hashlib.sha256(f"{case.check}/{case.id}:{salt}".encode()).digest()
+    return random.Random(int.from_bytes(digest[:8], "big"))
+
+
+def _shown(rule: Rule) -> str:
+    return f"{rule.id}: {rule.statement}"
+
+
+def reason_options(case: Case, *, rules: Sequence[Rule] | None = None, salt: str = "") -> list[Rule]:
+    """The :data:`REASON_OPTIONS` rules offered as the reason for ``case``, shuffled for the case.
+
+    The keyed rule, plus wrong options of the same check chosen only among the
+    rules that do not apply to the case (:func:`helpers.teach.keyed.applies`),
+    so each one's "why not" sentence is true of it. The wrong options are
+    picked so that the keyed option's rank by text length is spread as evenly
+    as the eligible rules allow, and the order is shuffled from the case's id
+    and ``salt``: neither the position nor the length of an option gives the
+    answer away. Raises ``ValueError`` when the case has no keyed rule or too
+    few rules are eligible. Taught in ``04_practice.ipynb``.
+    """
+    right = decisive_rules(case)
+    if not right:
+        raise ValueError(f"case {case.id!r} has no keyed rule to ask for")
+    every = [rule for rule in (rules if rules is not None else load_rules()) if rule.check == case.check]
+    known = {rule.id: rule for rule in every}
+    keyed_rule = known[right[0]]
+    context = _context(case)
+    eligible = [
+        rule
+        for rule in every
+        if rule.id != keyed_rule.id and not keyed.applies(rule.id, case.check, case.input, context)
+    ]
+    wanted = REASON_OPTIONS - 1
+    if len(eligible) < wanted:
+        raise ValueError(
+            f"case {case.id!r} leaves only {len(eligible)} rules that do not apply; {wanted} are needed"
+        )
+    rng = _case_rng(case, salt)
+    length = len(_shown(keyed_rule))
+    shorter = [rule for rule in eligible if len(_shown(rule)) < length]
+    longer = [rule for rule in eligible if len(_shown(rule)) >= length]
+    low, high = max(0, wanted - len(longer)), min(wanted, len(shorter))
+    below = rng.randint(low, high)
+    chosen = [keyed_rule, *rng.sample(shorter, below), *rng.sample(longer, wanted - below)]
+    rng.shuffle(chosen)
+    return chosen
 
 
 def reason_choices(case: Case, rules: Sequence[Rule] | None = None) -> list[Rule]:
-    """The rules offered as the reason: the right ones plus :data:`DISTRACTORS` from the same check.
-
-    The distractors are chosen from the case's id, so the same case always
-    offers the same choices; they are listed in the order of
-    ``fixtures/rules.json``, so the position gives nothing away.
-    """
-    every = [rule for rule in (rules if rules is not None else load_rules()) if rule.check == case.check]
-    right = set(decisive_rules(case))
-    others = sorted(
-        (rule for rule in every if rule.id not in right),
-        key=lambda rule: hashlib.sha256(f"{case.id}:{rule.id}".encode()).hexdigest(),
-    )
-    chosen = right | {rule.id for rule in others[:DISTRACTORS]}
-    return [rule for rule in every if rule.id in chosen]
+    """The options of :func:`reason_options`, kept for callers that still use this name."""
+    return reason_options(case, rules=rules)
 
 
 def grade_reason(case: Case, picked: str | None, rules: Sequence[Rule] | None = None) -> list[Feedback]:
@@ -213,18 +266,10 @@ def _v(case_id: str) -> str:
     return visible_id(case_id)
 
 
-def _fold(text: str) -> str:
-    return "".join(text.split()).casefold()
-
-
-def _lookalike(text: str) -> str:
-    """``text`` as a reader sees it: also blind to Unicode form and format characters.
-
-    Two strings with the same look-alike form differ only in case, spacing,
-    NFC/NFD form or invisible characters such as a zero-width space.
-    """
-    visible = "".join(c for c in text if unicodedata.category(c) != "Cf")
-    return _fold(unicodedata.normalize("NFC", visible))
+def _flag_rule(case: Case, fallback: str) -> str:
+    """The rule a wrong flag counts against: the keyed rule when feedback can name it."""
+    rule = keyed_rule_of(case)
+    return rule if rule in GRADED_RULES else fallback
 
 
 def grade(
@@ -248,72 +293,64 @@ def grade(
     return Grade(correct=not mistakes, mistakes=tuple(mistakes))
 
 
-#: Where to look for each field's finding (the second rung of the hint ladder).
+#: The first rung of the hint ladder: how to work a case of each check.
+_METHOD = {
+    "target-scope": "first read the input for mentions nobody has resolved to an ID; then compare the two "
+    "lists as sets, exactly as written: an ID only the original has is missing, an ID only the rewrite "
+    "has is added, and the scope is preserved only when both of your lists are empty",
+    "sentinels": "first count the baseline's sentinels; then take them one at a time: a sentinel absent "
+    "from the proposed key is missing, one present with a different answer string is changed, IDs only the "
+    "proposed key has are not checked, and the key is intact only when both of your lists are empty",
+}
+
+#: The second rung: where to look in a case that this rule decides (never an ID or a value).
 _WHERE = {
-    "missing": {
-        "target-scope": "go through the original list one ID at a time and look for each in the rewrite",
-        "sentinels": "go through the baseline one sentinel at a time and look for it in the proposed key",
-    },
-    "added": {"target-scope": "go through the rewrite one ID at a time and look for each in the original"},
-    "changed": {
-        "sentinels": "compare each sentinel's answer in the baseline with its answer in the proposed key, "
-        "character by character"
-    },
-    "preserved": {"target-scope": "decide it from your two lists, which must both be empty for it to hold"},
-    "intact": {"sentinels": "decide it from your two lists, which must both be empty for it to hold"},
-    "held": {"target-scope": "read the input for anything besides the two lists of IDs"},
-    "refused": {"sentinels": "count the sentinels in the baseline"},
-    "reason": {
-        "target-scope": "ask which rule turns this input into this output",
-        "sentinels": "ask which rule turns this input into this output",
-    },
+    "ts-lost": "go through the original one ID at a time and look for each in the rewrite",
+    "ts-added": "go through the rewrite one ID at a time and look for each in the original",
+    "ts-order": "compare the two lists as sets, ignoring where each ID stands",
+    "ts-duplicates": "count each ID once in each list before you compare the lists",
+    "ts-exact-ids": "compare the IDs of the two lists character by character, with the ⟨U+XXXX⟩ "
+    "notation: IDs that read the same may not be the same",
+    "ts-empty": "count the IDs in each list before anything else",
+    "ts-several": "go through both lists: each may hold IDs the other lacks",
+    "ts-unresolved": "read the input for anything besides the two lists of IDs",
+    "ts-query-unvalidated": "compare the two lists as sets, then read the two queries' wording side by side",
+    "sk-changed": "compare each sentinel's answer in the baseline with its answer in the proposed key",
+    "sk-whitespace-case": "compare each sentinel's answers character by character, letter case and "
+    "spaces included (a space shows as ·, a no-break space as ⟨U+00A0⟩)",
+    "sk-invisible": "compare each sentinel's answers character by character, with the ⟨U+XXXX⟩ notation: "
+    "answers that read the same may not be the same",
+    "sk-missing": "go through the baseline one sentinel at a time and look for it in the proposed key",
+    "sk-all-missing": "look for each baseline sentinel among the proposed key's IDs, exactly as written",
+    "sk-new-case": "look for IDs only the proposed key has, and ask whether the check reads them",
+    "sk-nonsentinel-changed": "compare the earlier key shown with the proposed key, then ask which of "
+    "those IDs the check reads",
+    "sk-empty-baseline": "count the sentinels in the baseline",
+    "sk-rubric-change": "read the rubric revision shown with the key: what it covers, and whether a new "
+    "baseline has been written",
+    "sk-several": "go through the baseline one sentinel at a time: is it in the proposed key, and with "
+    "the same answer?",
 }
 
 
-def _specific(case: Case, answer: Answer, finding: Feedback) -> str:
-    """The last rung: the specific ID, value or rule (this one may name the answer)."""
-    expected = case.expected
-    if finding.field == "reason":
-        return f"The rule that decides this case is {decisive_rules(case)[0]}."
-    if finding.field in ("held", "refused"):
-        if "held" in expected:
-            shown = ", ".join(visible_text(u) for u in expected["unresolved"])
-            return f"Hold the rewrite for staff labels: {shown} is not a canonical ID."
-        if "error" in expected:
-            return "Refuse the input: the baseline is empty."
-        box = "Hold" if finding.field == "held" else "Refuse"
-        return f"Leave `{box}` unticked: the check can run on this input."
-    if finding.item is not None:
-        return f"Untick {_q(finding.item)} in `{finding.field}`."
-    first, _second, flag = answer_fields(case.check)
-    if finding.field == flag:
-        return f"Set `{flag}` to {str(expected[flag]).lower()}."
-    chosen = answer.missing if finding.field == first else answer.second
-    left = [i for i in sorted_ids(set(expected[finding.field]) - chosen)]
-    return f"Tick {_q(left[0])} in `{finding.field}`." if left else f"Look again at `{finding.field}`."
+def hints(case: Case, *, rules: Sequence[Rule] | None = None) -> list[str]:
+    """The hint ladder for ``case``: the method, where to look, then the rule that decides it.
 
-
-def hints(case: Case, answer: Answer, *, ask_reason: bool, rules: Sequence[Rule] | None = None) -> list[str]:
-    """The hint ladder for the first thing wrong in ``answer``: the rule, where to look, the specific ID.
-
-    ``ask_reason`` has no default: the ladder must follow the same grading as the feedback it helps with.
-
-    Three rungs, in that order; after them comes the worked answer. When the
-    answer is already right the ladder says so. Taught in ``01_start_here.ipynb``.
+    Computed from the case alone, never from an answer, so no rung can tell a
+    trainee whether what they built is right. No rung names an expected ID or
+    value. After the three rungs comes the worked answer. Taught in
+    ``01_start_here.ipynb``.
     """
     known = {rule.id: rule for rule in (rules if rules is not None else load_rules())}
-    result = grade(case, answer, ask_reason=ask_reason, rules=rules)
-    if result.correct:
-        done = "Your answer is already right: press Check my answer."
-        return [done, done, done]
-    finding = result.mistakes[0]
-    rule = known.get(finding.rule)
-    statement = rule.statement if rule is not None else ""
-    where = _WHERE.get(finding.field, {}).get(case.check, "compare the two lists of the input")
+    decided_by = decisive_rules(case)
+    rule_id = decided_by[0] if decided_by else keyed_rule_of(case)
+    rule = known.get(rule_id)
+    statement = f" {rule.statement}" if rule is not None else ""
+    where = _WHERE.get(rule_id, "compare the two lists of the input, one ID at a time")
     return [
-        f"Hint 1 of 3, the rule: {finding.rule}. {statement}",
-        f"Hint 2 of 3, where to look: in `{finding.field}`, {where}.",
-        f"Hint 3 of 3, the specific fix: {_specific(case, answer, finding)}",
+        f"Hint 1 of 3, the method: {_METHOD[case.check]}.",
+        f"Hint 2 of 3, where to look: {where}.",
+        f"Hint 3 of 3, the rule that decides this case: {rule_id}.{statement}",
     ]
 
 
@@ -388,16 +425,20 @@ def _grade_target_scope(case: Case, expected: Mapping[str, Any], answer: Answer)
         return mistakes
 
     rule, phrase = _ts_shape_rule(original, rewritten)
+    both = bool(expected["missing"]) and bool(expected["added"])
     lost: list[tuple[str, str]] = []
     for target in sorted_ids(set(expected["missing"]) - answer.missing):
         if _near_match(target, after) is not None:
             lost.append((target, "ts-exact-ids"))
+        elif not rewritten:
+            lost.append((target, "ts-empty"))
         else:
-            lost.append((target, "ts-empty" if not rewritten else "ts-lost"))
+            lost.append((target, "ts-several" if both else "ts-lost"))
     n_lost = {
         "ts-exact-ids": "{n} not in the rewrite as written; the rewrite has only a look-alike, and IDs "
         "compare exactly",
         "ts-lost": "{n} not in the rewrite",
+        "ts-several": "{n} not in the rewrite; targets can be missing while others are added",
         "ts-empty": "{n} not in the rewrite, which is empty",
     }
     mistakes.extend(_grouped("missing", lost, ("original target is", "original targets are"), n_lost))
@@ -421,11 +462,14 @@ def _grade_target_scope(case: Case, expected: Mapping[str, Any], answer: Answer)
     for target in sorted_ids(set(expected["added"]) - answer.second):
         if _near_match(target, before) is not None:
             gained.append((target, "ts-exact-ids"))
+        elif not original:
+            gained.append((target, "ts-empty"))
         else:
-            gained.append((target, "ts-empty" if not original else "ts-added"))
+            gained.append((target, "ts-several" if both else "ts-added"))
     n_gained = {
         "ts-exact-ids": "{n} a look-alike of an original target, and IDs compare exactly",
         "ts-added": "{n} not in the original",
+        "ts-several": "{n} not in the original; targets can be added while others are missing",
         "ts-empty": "{n} not in the original, which is empty",
     }
     mistakes.extend(_grouped("added", gained, ("rewrite target is", "rewrite targets are"), n_gained))
@@ -453,19 +497,19 @@ def _grade_target_scope(case: Case, expected: Mapping[str, Any], answer: Answer)
             f"nothing was added, and {phrase}",
             when_false="`preserved` is wrong: the scope is preserved exactly when nothing is missing and "
             "nothing was added",
-            true_rule=rule,
-            false_rule="ts-several"
-            if len(expected["missing"]) + len(expected["added"]) > 1
-            else ("ts-lost" if expected["missing"] else "ts-added"),
+            true_rule=_flag_rule(case, rule),
+            false_rule=_flag_rule(
+                case, "ts-several" if both else ("ts-lost" if expected["missing"] else "ts-added")
+            ),
         )
     )
     return mistakes
 
 
 def _near_match(target: str, others: set[str]) -> str | None:
-    folded = _lookalike(target)
+    """An ID in ``others`` that a reader may take for ``target`` (:func:`helpers.teach.keyed.lookalike_kind`)."""
     for other in sorted_ids(others):
-        if other != target and _lookalike(other) == folded:
+        if keyed.lookalike_kind(target, other) is not None:
             return other
     return None
 
@@ -500,10 +544,10 @@ def _grade_flag(
 
 
 def _changed_rule(old: str, new: str) -> tuple[str, str]:
-    if _fold(old) == _fold(new):
-        return "sk-whitespace-case", "a change of case or whitespace is still a change"
-    if _lookalike(old) == _lookalike(new):
-        return "sk-invisible", "even an invisible character is a change"
+    if keyed.differs_only_in_case_or_space(old, new):
+        return "sk-whitespace-case", "a change of case or spacing is still a change"
+    if keyed.differs_only_invisibly(old, new):
+        return "sk-invisible", "even a change a reader cannot see is a change"
     return "sk-changed", "any edit to a sentinel answer is a change"
 
 
@@ -535,8 +579,9 @@ def _grade_sentinels(case: Case, expected: Mapping[str, Any], answer: Answer) ->
         return mistakes
 
     all_gone = bool(baseline) and not (set(baseline) & set(proposed))
+    both = bool(expected["missing"]) and bool(expected["changed"])
     gone = [
-        (s, "sk-all-missing" if all_gone else "sk-missing")
+        (s, "sk-all-missing" if all_gone else "sk-several" if both else "sk-missing")
         for s in sorted_ids(set(expected["missing"]) - answer.missing)
     ]
     mistakes.extend(
@@ -546,6 +591,8 @@ def _grade_sentinels(case: Case, expected: Mapping[str, Any], answer: Answer) ->
             ("baseline sentinel is", "baseline sentinels are"),
             {
                 "sk-missing": "{n} absent from the proposed key",
+                "sk-several": "{n} absent from the proposed key; sentinels can be missing while others "
+                "are changed",
                 "sk-all-missing": "{n} absent from the proposed key, which keeps none of them",
             },
         )
@@ -554,7 +601,8 @@ def _grade_sentinels(case: Case, expected: Mapping[str, Any], answer: Answer) ->
         mistakes.append(_wrongly_marked(case_id, "missing", baseline, proposed))
     edits = []
     for sentinel in sorted_ids(set(expected["changed"]) - answer.second):
-        edits.append((sentinel, _changed_rule(baseline[sentinel], proposed[sentinel])[0]))
+        kind = _changed_rule(baseline[sentinel], proposed[sentinel])[0]
+        edits.append((sentinel, "sk-several" if both and kind == "sk-changed" else kind))
     mistakes.extend(
         _grouped(
             "changed",
@@ -562,6 +610,8 @@ def _grade_sentinels(case: Case, expected: Mapping[str, Any], answer: Answer) ->
             ("sentinel answer is", "sentinel answers are"),
             {
                 "sk-changed": "{n} a different string in the proposed key",
+                "sk-several": "{n} a different string in the proposed key; sentinels can be changed while "
+                "others are missing",
                 "sk-whitespace-case": "{n} different only in case or whitespace, which is still a change",
                 "sk-invisible": "{n} different only by a character a reader cannot see, which is still "
                 "a change",
@@ -580,10 +630,13 @@ def _grade_sentinels(case: Case, expected: Mapping[str, Any], answer: Answer) ->
             "and an extra non-sentinel case is allowed",
             when_false="`intact` is wrong: the key is intact exactly when no sentinel is missing or "
             "changed, and a key that is not intact is held before scoring",
-            true_rule="sk-new-case" if set(proposed) - set(baseline) else "sk-changed",
-            false_rule="sk-missing"
-            if expected["missing"] and problems == len(expected["missing"])
-            else "sk-changed",
+            true_rule=_flag_rule(case, "sk-new-case" if set(proposed) - set(baseline) else "sk-changed"),
+            false_rule=_flag_rule(
+                case,
+                "sk-missing"
+                if expected["missing"] and problems == len(expected["missing"])
+                else "sk-changed",
+            ),
         )
     )
     return mistakes

@@ -18,7 +18,16 @@ from ..core.chardiff import visible_id, visible_text
 from ..core.ordering import sorted_ids
 from .cases import Case, filled_cases
 from .generators import GENERATORS, generate
-from .grading import Answer, answer_fields, candidate_ids, correct_answer, decisive_rules, grade, hints
+from .grading import (
+    Answer,
+    answer_fields,
+    candidate_ids,
+    correct_answer,
+    decisive_rules,
+    grade,
+    hints,
+    reason_options,
+)
 from .practice_cases import practice_cases
 from .render import (
     HtmlBlock,
@@ -80,9 +89,8 @@ def typical_mistakes(case: Case) -> list[Mistake]:
         found.append(Mistake(f"Set `{flag}` the wrong way", replace(right, flag=not right.flag)))
         found.append(Mistake(f"{held} the input although the check runs", replace(right, hold=True)))
     decisive = set(decisive_rules(case))
-    rules = load_rules()
-    known = {rule.id: rule for rule in rules if rule.check == case.check}
-    distractors = [rule.id for rule in rules if rule.id in known and rule.id not in decisive]
+    options = reason_options(case, rules=load_rules()) if decisive else []
+    distractors = sorted(rule.id for rule in options if rule.id not in decisive)
     if decisive and distractors:
         found.append(
             Mistake("Picked a reason that does not decide it", replace(right, reason=distractors[0]))
@@ -130,7 +138,7 @@ def graded_mistakes(cases: Sequence[Case], *, fold_after_first: bool = False) ->
         rows: list[str] = []
         for mistake in typical_mistakes(case):
             result = grade(case, mistake.answer, ask_reason=True)
-            ladder = [visible_text(rung) for rung in hints(case, mistake.answer, ask_reason=True)]
+            ladder = [visible_text(rung) for rung in hints(case)]
             verdict = verdict_text(len(result.mistakes))
             findings = [(m.field, f"{m.message.rstrip('.')} · rule {m.rule}") for m in result.mistakes]
             messages = [visible_text(message) for _field, message in findings]
@@ -140,7 +148,7 @@ def graded_mistakes(cases: Sequence[Case], *, fold_after_first: bool = False) ->
                 f"<p>Reason: {_reason_html(mistake.answer.reason)}</p></td>"
                 f'<td class="eic-reason">{feedback_html(result.correct, findings, live=False)}</td>'
                 f'<td class="eic-reason"><ol><li>{ticked_html(ladder[0])}</li><li>{ticked_html(ladder[1])}</li></ol>'
-                f"<details><summary>Hint 3, the fix, for {esc_id(case.id)}: {ticked_html(mistake.label)}</summary><p>{ticked_html(ladder[2])}</p></details></td></tr>"
+                f"<details><summary>Hint 3, the rule, for {esc_id(case.id)}: {ticked_html(mistake.label)}</summary><p>{ticked_html(ladder[2])}</p></details></td></tr>"
             )
             text.append(
                 "\n".join(

@@ -39,6 +39,7 @@ GRADED_RULES: frozenset[str] = frozenset(
         "sk-all-missing",
         "sk-new-case",
         "sk-empty-baseline",
+        "sk-several",
     }
 )
 

@@ -1,0 +1,412 @@
+"""The one rule that decides a case, read from what the trainee sees.
+
+:func:`keyed_rule` names the most specific rule that decides a case from its
+visible input (and the context shown beside it: an earlier key, a rubric
+revision). :func:`applies` says whether a rule is relevant to a case at all,
+that is whether its ``not_here`` sentence in ``fixtures/rules.json`` would be
+false of the case; a rule that does not apply is a fair wrong option for the
+reason question. :func:`lookalike_kind` and :func:`facets` name the look-alike
+differences a case turns on (case, spaces, Unicode form, invisible,
+full-width and other-script characters).
+
+Standard library only. Taught in ``04_practice.ipynb``.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+__all__ = [
+    "FACETS",
+    "WHITESPACE_CASE_FACETS",
+    "INVISIBLE_FACETS",
+    "CONFUSABLES",
+    "lookalike_kind",
+    "lookalike_kinds",
+    "reader_form",
+    "differs_only_in_case_or_space",
+    "differs_only_invisibly",
+    "keyed_rule",
+    "applies",
+    "facets",
+]
+
+#: The kinds of look-alike difference, in the fixed order :func:`facets` reports them.
+FACETS: tuple[str, ...] = (
+    "case",
+    "outer-space",
+    "no-break-space",
+    "nfd",
+    "zero-width",
+    "full-width",
+    "homoglyph",
+)
+#: The kinds a reader may miss as "the same answer, recased or respaced".
+WHITESPACE_CASE_FACETS: tuple[str, ...] = ("case", "outer-space", "no-break-space")
+#: The kinds a reader cannot see at all, or sees as the same letter.
+INVISIBLE_FACETS: tuple[str, ...] = ("nfd", "zero-width", "full-width", "homoglyph")
+
+#: Cyrillic and Greek letters that look like Latin ones, with the Latin letter each is taken for.
+#: Hand-written because this module is standard library only (it also runs in the browser
+#: edition) and the drill needs both directions for the few letters its words use; the
+#: confusables packages on PyPI ship the whole Unicode table for detection only.
+CONFUSABLES: dict[str, str] = {
+    # Cyrillic lower case
+    "\u0430": "a",
+    "\u0435": "e",
+    "\u043e": "o",
+    "\u0440": "p",
+    "\u0441": "c",
+    "\u0443": "y",
+    "\u0445": "x",
+    "\u0456": "i",
+    "\u0458": "j",
+    "\u0455": "s",
+    "\u04bb": "h",
+    "\u0501": "d",
+    # Cyrillic upper case
+    "\u0410": "A",
+    "\u0412": "B",
+    "\u0415": "E",
+    "\u041a": "K",
+    "\u041c": "M",
+    "\u041d": "H",
+    "\u041e": "O",
+    "\u0420": "P",
+    "\u0421": "C",
+    "\u0422": "T",
+    "\u0425": "X",
+    "\u0405": "S",
+    "\u0406": "I",
+    "\u0408": "J",
+    # Greek
+    "\u03bf": "o",
+    "\u03b9": "i",
+    "\u03ba": "k",
+    "\u03bd": "v",
+    "\u0391": "A",
+    "\u0392": "B",
+    "\u0395": "E",
+    "\u0396": "Z",
+    "\u0397": "H",
+    "\u0399": "I",
+    "\u039a": "K",
+    "\u039c": "M",
+    "\u039d": "N",
+    "\u039f": "O",
+    "\u03a1": "P",
+    "\u03a4": "T",
+    "\u03a5": "Y",
+    "\u03a7": "X",
+}
+
+_NO_BREAK_SPACES = {"\u00a0": " ", "\u2007": " ", "\u202f": " "}
+_OUTER_SPACE = " \t\r\n"
+
+
+def _no_zero_width(text: str) -> str:
+    return "".join(c for c in text if unicodedata.category(c) != "Cf")
+
+
+def _narrow(text: str) -> str:
+    """Full-width letters, digits and punctuation as their ASCII forms (NFKC of the ``<wide>`` forms)."""
+    return "".join(
+        unicodedata.normalize("NFKC", c)
+        if unicodedata.decomposition(c).startswith("<wide>") and c != "\u3000"
+        else c
+        for c in text
+    )
+
+
+def _latin(text: str) -> str:
+    return "".join(CONFUSABLES.get(c, c) for c in text)
+
+
+def _breaking(text: str) -> str:
+    """No-break spaces at either end dropped, inner ones read as ordinary spaces."""
+    text = text.strip("".join(_NO_BREAK_SPACES))
+    return "".join(_NO_BREAK_SPACES.get(c, c) for c in text)
+
+
+#: Each kind's normaliser, applied in this order when several kinds are allowed.
+_STEPS: tuple[tuple[str, Callable[[str], str]], ...] = (
+    ("zero-width", _no_zero_width),
+    ("full-width", _narrow),
+    ("no-break-space", _breaking),
+    ("nfd", lambda t: unicodedata.normalize("NFC", t)),
+    ("homoglyph", _latin),
+    ("outer-space", lambda t: t.strip(_OUTER_SPACE)),
+    ("case", str.casefold),
+)
+
+
+def _skeleton(text: str, kinds: Iterable[str]) -> str:
+    allowed = set(kinds)
+    for kind, step in _STEPS:
+        if kind in allowed:
+            text = step(text)
+    return text
+
+
+def _alike(a: str, b: str, kinds: Iterable[str]) -> bool:
+    kinds = tuple(kinds)
+    return _skeleton(a, kinds) == _skeleton(b, kinds)
+
+
+def reader_form(text: str) -> str:
+    """``text`` as a careless reader sees it: every look-alike difference in :data:`FACETS` ignored."""
+    return _skeleton(text, FACETS)
+
+
+def lookalike_kinds(a: str, b: str) -> tuple[str, ...]:
+    """Every kind of look-alike difference between ``a`` and ``b``, in :data:`FACETS` order.
+
+    Empty when the strings are equal or do not look alike. One kind when one
+    kind alone explains the difference; otherwise each kind the difference needs.
+    """
+    if a == b or not _alike(a, b, FACETS):
+        return ()
+    for kind in FACETS:
+        if _alike(a, b, (kind,)):
+            return (kind,)
+    needed = tuple(k for k in FACETS if not _alike(a, b, [f for f in FACETS if f != k]))
+    return needed or (FACETS[-1],)
+
+
+def lookalike_kind(a: str, b: str) -> str | None:
+    """For two different strings a reader may take for the same, the kind of difference.
+
+    One of :data:`FACETS`; when the difference needs several kinds, the last of
+    them in that order (the hardest to see). None when the strings are equal
+    or do not look alike.
+
+    >>> lookalike_kind("payroll", "Payroll"), lookalike_kind("payroll", "pay" + chr(0x200B) + "roll")
+    ('case', 'zero-width')
+    >>> lookalike_kind("payroll", "p" + chr(0x0430) + "yroll"), lookalike_kind("payroll", "overtime")
+    ('homoglyph', None)
+    """
+    kinds = lookalike_kinds(a, b)
+    return kinds[-1] if kinds else None
+
+
+def differs_only_in_case_or_space(old: str, new: str) -> bool:
+    """True when two different answers are the same once case and every kind of space are ignored."""
+    return old != new and "".join(old.split()).casefold() == "".join(new.split()).casefold()
+
+
+def differs_only_invisibly(old: str, new: str) -> bool:
+    """True when two different answers differ only by characters a reader cannot tell apart.
+
+    Another Unicode form, a zero-width or other format character, a full-width
+    form or a Cyrillic or Greek letter that looks Latin.
+    """
+    return old != new and _alike(old, new, INVISIBLE_FACETS)
+
+
+# --- reading a case ---------------------------------------------------------------------------
+
+
+def _ids(value: Any) -> list[str]:
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+
+
+def _key(value: Any) -> dict[str, str]:
+    if not isinstance(value, Mapping):
+        return {}
+    return {k: v for k, v in value.items() if isinstance(k, str) and isinstance(v, str)}
+
+
+def _has_lookalike(item: str, others: Iterable[str]) -> bool:
+    return any(lookalike_kind(item, other) is not None for other in others)
+
+
+def _scope(record: Mapping[str, Any]) -> tuple[list[str], list[str], set[str], set[str]]:
+    original, rewritten = _ids(record.get("original")), _ids(record.get("rewritten"))
+    return original, rewritten, set(original) - set(rewritten), set(rewritten) - set(original)
+
+
+def _wording_changed(record: Mapping[str, Any]) -> bool:
+    rewritten_query = record.get("rewritten_query")
+    if not isinstance(rewritten_query, str):
+        return False
+    query = record.get("query")
+    return rewritten_query != (query if isinstance(query, str) else "")
+
+
+def _has_repeats(items: list[str]) -> bool:
+    return len(set(items)) != len(items)
+
+
+def _ts_keyed(record: Mapping[str, Any]) -> str:
+    if _ids(record.get("unresolved")):
+        return "ts-unresolved"
+    original, rewritten, missing, added = _scope(record)
+    if any(_has_lookalike(m, rewritten) for m in missing) or any(_has_lookalike(a, original) for a in added):
+        return "ts-exact-ids"
+    if not original or not rewritten:
+        return "ts-empty"
+    if missing and added:
+        return "ts-several"
+    if missing:
+        return "ts-lost"
+    if added:
+        return "ts-added"
+    if _wording_changed(record):
+        return "ts-query-unvalidated"
+    if _has_repeats(original) or _has_repeats(rewritten):
+        return "ts-duplicates"
+    return "ts-order"
+
+
+def _sk_parts(
+    record: Mapping[str, Any],
+) -> tuple[dict[str, str], dict[str, str], list[str], list[str]]:
+    baseline, proposed = _key(record.get("baseline")), _key(record.get("proposed"))
+    missing = [s for s in baseline if s not in proposed]
+    changed = [s for s in baseline if s in proposed and proposed[s] != baseline[s]]
+    return baseline, proposed, missing, changed
+
+
+def _revision(context: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    revision = context.get("rubric_revision")
+    return revision if isinstance(revision, Mapping) else None
+
+
+def _nonsentinel_edits(
+    baseline: Mapping[str, str], proposed: Mapping[str, str], context: Mapping[str, Any]
+) -> list[str]:
+    earlier = _key(context.get("earlier_key"))
+    return [i for i, old in earlier.items() if i not in baseline and i in proposed and proposed[i] != old]
+
+
+def _sk_keyed(record: Mapping[str, Any], context: Mapping[str, Any]) -> str:
+    baseline, proposed, missing, changed = _sk_parts(record)
+    if not baseline:
+        return "sk-empty-baseline"
+    if not set(baseline) & set(proposed):
+        return "sk-all-missing"
+    revision = _revision(context)
+    if revision is not None and revision.get("id") in changed:
+        return "sk-rubric-change"
+    if missing and changed:
+        return "sk-several"
+    if missing:
+        return "sk-missing"
+    if changed:
+        pairs = [(baseline[s], proposed[s]) for s in changed]
+        if all(differs_only_in_case_or_space(a, b) for a, b in pairs):
+            return "sk-whitespace-case"
+        if all(differs_only_invisibly(a, b) for a, b in pairs):
+            return "sk-invisible"
+        return "sk-changed"
+    if _nonsentinel_edits(baseline, proposed, context):
+        return "sk-nonsentinel-changed"
+    if set(proposed) - set(baseline):
+        return "sk-new-case"
+    return "sk-changed"  # identical keys: nothing decides them; no case is made of them
+
+
+def keyed_rule(check: str, input: Mapping[str, Any], context: Mapping[str, Any] | None = None) -> str:
+    """The most specific rule that decides a case, from its visible input and context.
+
+    Target scope, most specific first: an unresolved mention, a missing or
+    added ID with a look-alike on the other side, an empty list, targets
+    missing and added at once, lost only, added only; for a preserved scope, a
+    reworded query, repeats, then order. Sentinels: an empty baseline, no
+    sentinel left, a rubric revision covering a changed sentinel, missing and
+    changed at once, missing only, changed only (by case or spaces, invisibly,
+    or otherwise); for an intact key, a non-sentinel changed since the earlier
+    key shown, then new cases.
+    """
+    context = context or {}
+    if check == "target-scope":
+        return _ts_keyed(input)
+    if check == "sentinels":
+        return _sk_keyed(input, context)
+    raise ValueError(f"unknown check {check!r}")
+
+
+def _ts_applies(rule_id: str, record: Mapping[str, Any]) -> bool:
+    original, rewritten, missing, added = _scope(record)
+    everything = [*dict.fromkeys([*original, *rewritten])]
+    tests: dict[str, Callable[[], bool]] = {
+        "ts-lost": lambda: bool(missing),
+        "ts-added": lambda: bool(added),
+        "ts-order": lambda: set(original) == set(rewritten) and original != rewritten,
+        "ts-duplicates": lambda: _has_repeats(original) or _has_repeats(rewritten),
+        "ts-exact-ids": lambda: any(
+            _has_lookalike(item, everything[index + 1 :]) for index, item in enumerate(everything)
+        ),
+        "ts-empty": lambda: not original or not rewritten,
+        "ts-several": lambda: bool(missing) and bool(added),
+        "ts-unresolved": lambda: bool(_ids(record.get("unresolved"))),
+        "ts-query-unvalidated": lambda: any(
+            isinstance(record.get(k), str) and record[k].strip() for k in ("query", "rewritten_query")
+        ),
+    }
+    return tests[rule_id]()
+
+
+def _sk_applies(rule_id: str, record: Mapping[str, Any], context: Mapping[str, Any]) -> bool:
+    baseline, proposed, missing, changed = _sk_parts(record)
+    pairs = [(baseline[s], proposed[s]) for s in changed]
+    tests: dict[str, Callable[[], bool]] = {
+        "sk-changed": lambda: bool(changed),
+        "sk-whitespace-case": lambda: any(differs_only_in_case_or_space(a, b) for a, b in pairs),
+        "sk-invisible": lambda: any(differs_only_invisibly(a, b) for a, b in pairs),
+        "sk-missing": lambda: bool(missing),
+        "sk-all-missing": lambda: not set(baseline) & set(proposed),
+        "sk-new-case": lambda: bool(set(proposed) - set(baseline)),
+        "sk-nonsentinel-changed": lambda: bool(_nonsentinel_edits(baseline, proposed, context)),
+        "sk-empty-baseline": lambda: not baseline,
+        "sk-rubric-change": lambda: _revision(context) is not None,
+        "sk-several": lambda: bool(missing) and bool(changed),
+    }
+    return tests[rule_id]()
+
+
+def applies(
+    rule_id: str, check: str, input: Mapping[str, Any], context: Mapping[str, Any] | None = None
+) -> bool:
+    """True when the rule is relevant to the case: its ``not_here`` sentence would be false of it.
+
+    A rule that does not apply is a fair wrong option for the reason question.
+    Raises ``KeyError`` for a rule id that is not a rule of ``check``.
+    """
+    if check == "target-scope":
+        return _ts_applies(rule_id, input)
+    if check == "sentinels":
+        return _sk_applies(rule_id, input, context or {})
+    raise ValueError(f"unknown check {check!r}")
+
+
+def facets(check: str, input: Mapping[str, Any], context: Mapping[str, Any] | None = None) -> tuple[str, ...]:
+    """The look-alike kinds that decide a case, in :data:`FACETS` order.
+
+    A kind decides a case when a difference of that kind changes the output:
+    a missing ID whose look-alike was added, or a sentinel whose answer (or
+    whose ID, in the proposed key) differs only by that kind.
+    """
+    found: set[str] = set()
+    if check == "target-scope":
+        if _ids(input.get("unresolved")):
+            return ()
+        _original, _rewritten, lost, gained = _scope(input)
+        for m in lost:
+            for a in gained:
+                found.update(lookalike_kinds(m, a))
+    elif check == "sentinels":
+        baseline, proposed, missing, changed = _sk_parts(input)
+        if not baseline:
+            return ()
+        for s in changed:
+            found.update(lookalike_kinds(baseline[s], proposed[s]))
+        new = [i for i in proposed if i not in baseline]
+        for s in missing:
+            for i in new:
+                found.update(lookalike_kinds(s, i))
+    else:
+        raise ValueError(f"unknown check {check!r}")
+    return tuple(kind for kind in FACETS if kind in found)
