@@ -202,8 +202,9 @@ KERNEL_START_WHEELS = (
     Wheel("wcwidth", "0.6.0", "1a3a1e510b553315f8e146c54764f4fb6264ffad731b3d78088cdb1478ffbdad"),
 )
 
-#: Wheels not in Pyodide's lock, added to it: comm (the kernel's own wheel needs it) and
-#: ipywidgets (its front end, jupyterlab_widgets, is in the build environment).
+#: Wheels not in Pyodide's lock, added to it: comm (the kernel's own wheel needs it),
+#: ipywidgets (its front end, jupyterlab_widgets, is in the build environment), fsrs with
+#: typing-extensions (the drill's spaced-review schedule) and fastjsonschema (progress files).
 EXTRA_WHEELS = (
     Wheel(
         "comm",
@@ -219,13 +220,32 @@ EXTRA_WHEELS = (
         imports=("ipywidgets",),
         depends=("comm", "ipython", "traitlets"),
     ),
+    Wheel(
+        "fastjsonschema",
+        "2.22.3",
+        "f670b443830b75aca3f00b75949efa20f4b2a80302ec7a21505c28dd54cffd43",
+        imports=("fastjsonschema",),
+    ),
+    Wheel(
+        "typing-extensions",
+        "4.16.0",
+        "481caa481374e813c1b176ada14e97f1f67a4539ce9cfeb3f350d78d6370c2e8",
+        imports=("typing_extensions",),
+    ),
+    Wheel(
+        "fsrs",
+        "6.3.2",
+        "bc55066c821164b1cff6d75b17a3ed8e86cfd45789e3d775cfcb895319ce9ba4",
+        imports=("fsrs",),
+        depends=("typing-extensions",),
+    ),
 )
 
 #: This project's lock entry: ``import helpers`` (or ``from helpers.widgets import …``)
 #: loads it, and ipywidgets with it.
 PROJECT_KEY = "eval-integrity-helpers"
 PROJECT_IMPORTS = ("helpers",)
-PROJECT_DEPENDS = ("ipywidgets",)
+PROJECT_DEPENDS = ("ipywidgets", "fsrs", "fastjsonschema")
 
 #: A file the builder leaves in its output folder, so a rebuild may replace that folder.
 LITE_MARKER = ".built-by-helpers-lite"

@@ -70,7 +70,7 @@ class Trainee:
     @property
     def version(self) -> int:
         """The file's format version as written (a version 1 file is migrated on load)."""
-        return self.progress.migrated_from or 2
+        return self.progress.migrated_from or 3
 
     def status(self, rule: str) -> str:
         """``mastered``, ``n/3`` for a streak under way, or ``not started``."""

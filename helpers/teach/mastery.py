@@ -1,228 +1,460 @@
-"""Mastery and spaced review: each rule practised on fresh generated cases until it is mastered.
+"""Mastery: what a trainee has shown, rebuilt from their attempts alone.
 
-* A rule is **mastered** after :data:`MASTERY_STREAK` correct first tries in a
-  row on fresh generated cases (mastery, once reached, is kept and dated).
-* Rules sit in Leitner boxes 0–3. A correct first try moves a rule up a box,
-  so it comes round again later (after 1, 2, 4 or 8 more cases); a miss moves
-  it back to box 0, so it comes round again next. A case revealed before a
-  correct check counts as a miss; hints used are recorded.
-* The drill always serves the rule most due: the smallest due step, then a rule
-  not yet mastered, then the lower box, then the order of ``fixtures/rules.json``.
-* Every attempt is kept: rule, case seed, answer, hints, reveal and time.
+* **Only an unaided first try counts.** A case scores once, at its first check.
+  Its outcome is ``correct`` (right, no hint, no reveal), ``helped`` (right after
+  a hint), ``missed`` (wrong), ``revealed`` (the worked answer shown before any
+  check) or ``skipped`` (left for the next case without a check).
+* A rule is **mastered** after :data:`MASTERY_STREAK` ``correct`` outcomes in a
+  row. Any other outcome ends the streak, and on a mastered rule it **takes the
+  mastery away** until a new streak is built.
+* Every look-alike kind the notebooks teach (:data:`helpers.teach.keyed.FACETS`)
+  is a **facet**: it is *secured* once a case it decides was answered unaided and
+  right, and lost again by any other outcome on such a case. The drill is
+  complete when every rule is mastered and every facet its rules can make is
+  secured, so a trainee blind to one kind of look-alike never completes it.
+* **Serving is interleaved**: never the same rule twice running when another is
+  open, new rules in a seeded order across both checks, a missed rule back after
+  :data:`MISS_GAP` other cases, a right one after :data:`SUCCESS_GAP`, and a
+  mastered one checked again after :data:`REVIEW_GAP` cases (then twice as long
+  after each unaided review), so mastery reached by luck is soon lost.
+* **Review is spaced in days** with FSRS-6 (the ``fsrs`` package, pure Python, so
+  it also runs in the browser edition): every scored case is a review of its
+  rule's card (``correct`` is *Good*, anything else *Again*), and a mastered
+  rule whose card is due is served before anything else when the drill is
+  reopened on a later day.
 
-Nothing here draws anything; :class:`helpers.widgets.MasteryDrill` shows it.
-Taught in ``04_practice.ipynb``.
+The state is a pure function of the attempts (:meth:`Mastery.replay`), which is
+how a trainer re-grades a progress file. Nothing here draws or writes anything:
+:class:`helpers.teach.session.DrillSession` serves the cases. Taught in
+``04_practice.ipynb``.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
+import functools
+import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..core.errors import InvalidInputError
-from .generators import generate
-from .practice_cases import PracticeCase
-from .rules import Rule
 
 __all__ = [
     "MASTERY_STREAK",
-    "BOX_INTERVALS",
+    "MISS_GAP",
+    "SUCCESS_GAP",
+    "REVIEW_GAP",
+    "OUTCOMES",
     "RuleState",
+    "FacetState",
     "MasteryAttempt",
     "Mastery",
+    "now_text",
+    "parse_time",
 ]
 
-#: Correct first tries in a row, on fresh cases, that master a rule.
+#: Unaided correct first tries in a row that master a rule.
 MASTERY_STREAK = 3
-#: How many cases later a rule in each Leitner box comes round again.
-BOX_INTERVALS: tuple[int, ...] = (1, 2, 4, 8)
+#: A missed rule comes round again after this many other cases.
+MISS_GAP = 2
+#: A rule answered right comes round again after this many other cases (while not mastered).
+SUCCESS_GAP = 5
+#: A mastered rule is checked again in the same sitting after this many cases, then after twice as
+#: many after each unaided review, so mastery reached by luck does not last.
+REVIEW_GAP = 20
+#: Every outcome a served case can have; only ``correct`` is an unaided first try.
+OUTCOMES = ("correct", "helped", "missed", "revealed", "skipped")
 
 
-def _now() -> str:
-    return _dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+def now_text(moment: _dt.datetime | None = None) -> str:
+    """A UTC time as progress files write it: ``2026-12-01T09:30:00Z``."""
+    moment = moment or _dt.datetime.now(_dt.UTC)
+    return moment.astimezone(_dt.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
-@dataclass(frozen=True)
-class RuleState:
-    """Where one rule stands: its box, streak, when it is due, and when it was mastered.
-
-    Taught in ``04_practice.ipynb``.
-    """
-
-    rule: str
-    box: int = 0
-    streak: int = 0
-    due: int = 0
-    attempts: int = 0
-    correct: int = 0
-    mastered_on: str | None = None
-    last_practised: str | None = None
-
-    @property
-    def mastered(self) -> bool:
-        """True once the rule has had :data:`MASTERY_STREAK` correct first tries in a row."""
-        return self.mastered_on is not None
-
-    def after(self, correct: bool, step: int, when: str) -> RuleState:
-        """This state after one scored attempt at ``step`` (0-based count of cases served)."""
-        if correct:
-            box = min(self.box + 1, len(BOX_INTERVALS) - 1)
-            streak = self.streak + 1
-        else:
-            box, streak = 0, 0
-        mastered_on = self.mastered_on or (when if streak >= MASTERY_STREAK else None)
-        return replace(
-            self,
-            box=box,
-            streak=streak,
-            due=step + 1 + (BOX_INTERVALS[box] - 1 if correct else 0),
-            attempts=self.attempts + 1,
-            correct=self.correct + int(correct),
-            mastered_on=mastered_on,
-            last_practised=when,
-        )
-
-    def bar(self) -> float:
-        """Progress towards mastery, 0.0 to 1.0: the streak, or 1.0 once mastered."""
-        return 1.0 if self.mastered else min(self.streak, MASTERY_STREAK) / MASTERY_STREAK
+def parse_time(text: str) -> _dt.datetime:
+    """The inverse of :func:`now_text`; raises :class:`InvalidInputError` for anything else."""
+    try:
+        moment = _dt.datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ")
+    except (TypeError, ValueError):
+        raise InvalidInputError(f"{text!r} is not a time like 2026-12-01T09:30:00Z", field="time") from None
+    return moment.replace(tzinfo=_dt.UTC)
 
 
 @dataclass(frozen=True)
 class MasteryAttempt:
-    """One scored case: the rule, the generated case's seed, the answer and how it was reached.
+    """One served case: which case it was, what was answered, and how.
 
-    ``correct`` is the first check's verdict, and false when the worked answer
-    was revealed before a correct check. Taught in ``04_practice.ipynb``.
+    ``rule``, ``seed`` and ``facet`` regenerate the case exactly;
+    ``options`` are the reasons offered, in the order shown. ``answer`` is
+    the answer at the scored check (``None`` when there was none), and
+    ``correct`` that check's verdict. Taught in ``04_practice.ipynb``.
     """
 
+    number: int
     rule: str
     seed: int
-    answer: Mapping[str, Any]
+    facet: str | None
+    facets: tuple[str, ...]
+    options: tuple[str, ...]
+    answer: Mapping[str, Any] | None
+    outcome: str
     correct: bool
     hints: int
     revealed: bool
-    time: str
+    served: str
+    answered: str | None
+    fields_wrong: tuple[str, ...] = ()
     rules_missed: tuple[str, ...] = ()
 
+    @property
+    def unaided(self) -> bool:
+        """True for an unaided, correct first try: the only outcome that counts."""
+        return self.outcome == "correct"
+
+    def seconds(self) -> int | None:
+        """Seconds from serving the case to its scored check (None when it was never checked)."""
+        if self.answered is None:
+            return None
+        return int((parse_time(self.answered) - parse_time(self.served)).total_seconds())
+
     def to_data(self) -> dict[str, Any]:
-        """The attempt as stored in a progress file."""
+        """The attempt as a progress file stores it."""
         return {
+            "number": self.number,
             "rule": self.rule,
             "seed": self.seed,
-            "answer": dict(self.answer),
+            "facet": self.facet,
+            "facets": list(self.facets),
+            "options": list(self.options),
+            "answer": None if self.answer is None else dict(self.answer),
+            "outcome": self.outcome,
             "correct": self.correct,
             "hints": self.hints,
             "revealed": self.revealed,
-            "time": self.time,
+            "served": self.served,
+            "answered": self.answered,
+            "fields_wrong": list(self.fields_wrong),
             "rules_missed": list(self.rules_missed),
         }
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> MasteryAttempt:
+        """An attempt from a progress file (already checked against the schema)."""
+        return cls(
+            number=data["number"],
+            rule=data["rule"],
+            seed=data["seed"],
+            facet=data["facet"],
+            facets=tuple(data["facets"]),
+            options=tuple(data["options"]),
+            answer=data["answer"],
+            outcome=data["outcome"],
+            correct=data["correct"],
+            hints=data["hints"],
+            revealed=data["revealed"],
+            served=data["served"],
+            answered=data["answered"],
+            fields_wrong=tuple(data["fields_wrong"]),
+            rules_missed=tuple(data["rules_missed"]),
+        )
+
+
+@dataclass(frozen=True)
+class RuleState:
+    """Where one rule stands: streak, mastery (and how often it was lost), and its review card.
+
+    ``card`` is the rule's FSRS card as ``fsrs.Card.to_dict()`` gives it
+    (``None`` before its first scored case). Taught in ``04_practice.ipynb``.
+    """
+
+    rule: str
+    streak: int = 0
+    mastered_on: str | None = None
+    times_mastered: int = 0
+    times_lost: int = 0
+    attempts: int = 0
+    unaided: int = 0
+    last_case: int = 0
+    ready_at: int = 0
+    reviewed: int = 0
+    last_practised: str | None = None
+    card: Mapping[str, Any] | None = None
+
+    @property
+    def mastered(self) -> bool:
+        """True while the rule is mastered (mastery is lost again by any outcome but ``correct``)."""
+        return self.mastered_on is not None
+
+    @property
+    def correct(self) -> int:
+        """Unaided correct first tries: the only ones that count (another name for :attr:`unaided`)."""
+        return self.unaided
+
+    def review_due(self) -> str | None:
+        """When the rule's review is due, as a time text (None before its first scored case)."""
+        if self.card is None:
+            return None
+        return now_text(_dt.datetime.fromisoformat(self.card["due"]))
+
+    def bar(self) -> float:
+        """Progress towards mastery, 0.0 to 1.0."""
+        return 1.0 if self.mastered else min(self.streak, MASTERY_STREAK) / MASTERY_STREAK
+
+    def to_data(self) -> dict[str, Any]:
+        """The state as a progress file stores it (a claim: the trainer rebuilds it from the attempts)."""
+        return {
+            "rule": self.rule,
+            "streak": self.streak,
+            "mastered_on": self.mastered_on,
+            "times_mastered": self.times_mastered,
+            "times_lost": self.times_lost,
+            "attempts": self.attempts,
+            "unaided": self.unaided,
+            "last_practised": self.last_practised,
+            "review_due": self.review_due(),
+        }
+
+
+@dataclass(frozen=True)
+class FacetState:
+    """One look-alike kind: secured once a case it decides was answered unaided, lost by a slip."""
+
+    facet: str
+    secured: bool = False
+    seen: int = 0
+    last_case: int = 0
+
+    def to_data(self) -> dict[str, Any]:
+        """The facet's state as a progress file stores it (a claim, rebuilt by the trainer)."""
+        return {"facet": self.facet, "secured": self.secured, "seen": self.seen}
+
+
+@functools.cache
+def _scheduler() -> Any:
+    """FSRS-6 with default parameters, whole days and no fuzz, so a replay is exact."""
+    from fsrs import Scheduler
+
+    return Scheduler(learning_steps=(), relearning_steps=(), enable_fuzzing=False)
+
+
+def _review(card: Mapping[str, Any] | None, index: int, unaided: bool, when: str) -> dict[str, Any]:
+    from fsrs import Card, Rating
+
+    current = Card.from_dict(dict(card)) if card is not None else Card(card_id=index + 1)  # type: ignore[arg-type]
+    moment = parse_time(when)
+    if current.last_review is None:
+        current.due = moment
+    reviewed, _log = _scheduler().review_card(
+        current, Rating.Good if unaided else Rating.Again, review_datetime=moment
+    )
+    return reviewed.to_dict()
 
 
 @dataclass
 class Mastery:
-    """A trainee's mastery of every rule: states, every attempt, and the next case to serve.
+    """A trainee's mastery of every rule and facet, and what to serve next.
 
-    ``seed`` makes the generated cases reproducible: the n-th case of a rule is
-    ``generate(rule, seed * 1000 + n)``, so cases never repeat for a trainee.
-    Taught in ``04_practice.ipynb``.
+    ``seed`` fixes the order new rules are met and each rule's case seeds: the
+    n-th case of a rule (from 0) has seed ``seed * 10_000 + n``, so cases never
+    repeat within a drill. Taught in ``04_practice.ipynb``.
     """
 
     rules: tuple[str, ...]
     seed: int
+    facets: tuple[str, ...] = ()
     states: dict[str, RuleState] = field(default_factory=dict)
+    facet_states: dict[str, FacetState] = field(default_factory=dict)
     attempts: list[MasteryAttempt] = field(default_factory=list)
-    trainee: str = ""
-    started: str = field(default_factory=_now)
+
+    #: The largest seed a drill may have, so case seeds stay below the check-out's range.
+    MAX_SEED = 99_999
 
     @classmethod
-    def start(cls, rules: Sequence[Rule], *, seed: int, trainee: str = "") -> Mastery:
-        """A fresh start over ``rules``: every rule in box 0, due now."""
-        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-            raise InvalidInputError(f"seed is {seed!r}, expected a whole number from 0", field="seed")
-        ids = tuple(rule.id for rule in rules)
+    def start(cls, rules: Sequence[str], *, seed: int, facets: Sequence[str] = ()) -> Mastery:
+        """A fresh start: nothing shown yet, every rule open."""
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= cls.MAX_SEED:
+            raise InvalidInputError(
+                f"seed is {seed!r}, expected a whole number from 0 to {cls.MAX_SEED}", field="seed"
+            )
+        ids = tuple(rules)
         if not ids or len(set(ids)) != len(ids):
             raise InvalidInputError("mastery needs a list of distinct rules", field="rules")
-        return cls(ids, seed, {rule: RuleState(rule) for rule in ids}, trainee=trainee)
+        return cls(
+            ids,
+            seed,
+            tuple(facets),
+            {rule: RuleState(rule) for rule in ids},
+            {facet: FacetState(facet) for facet in facets},
+        )
+
+    @classmethod
+    def replay(
+        cls, rules: Sequence[str], *, seed: int, facets: Sequence[str], attempts: Iterable[MasteryAttempt]
+    ) -> Mastery:
+        """The state these attempts lead to, from a fresh start: what a trainer trusts."""
+        mastery = cls.start(rules, seed=seed, facets=facets)
+        for attempt in attempts:
+            mastery.record(attempt)
+        return mastery
+
+    # --- what has been shown -----------------------------------------------------------
 
     @property
     def step(self) -> int:
-        """How many cases have been scored."""
+        """How many cases have been served and scored."""
         return len(self.attempts)
 
-    def next_rule(self) -> str:
-        """The rule most due: smallest due step, then not mastered, then lower box, then file order."""
-        order = {rule: index for index, rule in enumerate(self.rules)}
-        return min(
-            self.rules,
-            key=lambda r: (
-                self.states[r].due,
-                self.states[r].mastered,
-                self.states[r].box,
-                order[r],
-            ),
+    @property
+    def mastered(self) -> list[str]:
+        """The rules mastered now, in rule order."""
+        return [rule for rule in self.rules if self.states[rule].mastered]
+
+    @property
+    def secured(self) -> list[str]:
+        """The facets secured now, in facet order."""
+        return [facet for facet in self.facets if self.facet_states[facet].secured]
+
+    @property
+    def complete(self) -> bool:
+        """True while every rule is mastered and every facet secured."""
+        return len(self.mastered) == len(self.rules) and len(self.secured) == len(self.facets)
+
+    def due(self, now: str) -> list[str]:
+        """The mastered rules whose spaced review is due at ``now``, earliest first."""
+        moment = parse_time(now)
+        due = [
+            (state.card["due"], rule)
+            for rule, state in self.states.items()
+            if state.mastered
+            and state.card is not None
+            and _dt.datetime.fromisoformat(state.card["due"]) <= moment
+        ]
+        return [rule for _when, rule in sorted(due)]
+
+    def record(self, attempt: MasteryAttempt) -> MasteryAttempt:
+        """Take one scored case into the state; ``attempt.number`` must be the next case number."""
+        if attempt.rule not in self.states:
+            raise InvalidInputError(f"{attempt.rule!r} is not a rule of this drill", field="rule")
+        if attempt.outcome not in OUTCOMES:
+            raise InvalidInputError(f"{attempt.outcome!r} is not an outcome", field="outcome")
+        if attempt.number != self.step + 1:
+            raise InvalidInputError(
+                f"case number {attempt.number} follows case {self.step}; expected {self.step + 1}",
+                field="number",
+            )
+        state = self.states[attempt.rule]
+        unaided = attempt.unaided
+        streak = state.streak + 1 if unaided else 0
+        mastered_on, times_mastered, times_lost = state.mastered_on, state.times_mastered, state.times_lost
+        if mastered_on is None and streak >= MASTERY_STREAK:
+            mastered_on, times_mastered = attempt.answered or attempt.served, times_mastered + 1
+        elif mastered_on is not None and not unaided:
+            mastered_on, times_lost = None, times_lost + 1
+        when = attempt.answered or attempt.served
+        reviewed = state.reviewed + 1 if (state.mastered and unaided) else 0
+        if mastered_on is not None:
+            ready_at = attempt.number + REVIEW_GAP * 2 ** min(reviewed, 6)
+        else:
+            ready_at = attempt.number + 1 + (SUCCESS_GAP if unaided else MISS_GAP)
+        self.states[attempt.rule] = replace(
+            state,
+            streak=streak,
+            mastered_on=mastered_on,
+            times_mastered=times_mastered,
+            times_lost=times_lost,
+            attempts=state.attempts + 1,
+            unaided=state.unaided + int(unaided),
+            last_case=attempt.number,
+            ready_at=ready_at,
+            reviewed=reviewed,
+            last_practised=when,
+            card=_review(state.card, self.rules.index(attempt.rule), unaided, when),
         )
+        for facet in attempt.facets:
+            if facet in self.facet_states:
+                old = self.facet_states[facet]
+                self.facet_states[facet] = FacetState(facet, unaided, old.seen + 1, attempt.number)
+        self.attempts.append(attempt)
+        return attempt
+
+    # --- what to serve next ---------------------------------------------------------------
+
+    def _order(self) -> dict[str, int]:
+        """A seeded order of the rules, so new rules arrive interleaved across both checks."""
+        shuffled = list(self.rules)
+        random.Random(f"order:{self.seed}").shuffle(shuffled)
+        return {rule: index for index, rule in enumerate(shuffled)}
+
+    def next_rule(self, now: str) -> str:
+        """The rule to serve next: a due review first, then the open rule most ready, else extra practice.
+
+        The rule just served is never served again at once while another rule
+        is a candidate.
+        """
+        last = self.attempts[-1].rule if self.attempts else None
+        due = [rule for rule in self.due(now) if rule != last]
+        if due:
+            return due[0]
+        order = self._order()
+        number = self.step + 1
+        open_rules = [
+            rule
+            for rule in self.rules
+            if not self.states[rule].mastered or self.states[rule].ready_at <= number
+        ]
+        if not open_rules and len(self.secured) < len(self.facets):
+            open_rules = list(self.rules)
+        candidates = [rule for rule in open_rules if rule != last] or open_rules
+        if candidates:
+            return min(
+                candidates,
+                key=lambda r: (
+                    max(self.states[r].ready_at - number, 0),
+                    0 if self.states[r].attempts and not self.states[r].streak else 1,
+                    self.states[r].last_case,
+                    order[r],
+                ),
+            )
+        # Everything is mastered and nothing is due: extra practice on the rule reviewed longest ago.
+        rest = [rule for rule in self.rules if rule != last] or list(self.rules)
+        return min(rest, key=lambda r: (self.states[r].last_case, order[r]))
+
+    def next_facet(self, rule: str, makes: Sequence[str]) -> str | None:
+        """The facet to ask ``rule``'s generator for: the first not secured, else the one seen longest ago."""
+        kinds = [facet for facet in self.facets if facet in makes]
+        if not kinds:
+            return None
+        open_kinds = [facet for facet in kinds if not self.facet_states[facet].secured]
+        if open_kinds:
+            return min(open_kinds, key=lambda f: (self.facet_states[f].last_case, kinds.index(f)))
+        return min(kinds, key=lambda f: (self.facet_states[f].last_case, kinds.index(f)))
 
     def case_seed(self, rule: str) -> int:
         """The seed of the next fresh case for ``rule``."""
         served = sum(1 for attempt in self.attempts if attempt.rule == rule)
-        return self.seed * 1000 + served
+        return self.seed * 10_000 + served
 
-    def next_case(self) -> PracticeCase:
-        """A fresh generated case for the rule most due."""
-        rule = self.next_rule()
-        return generate(rule, self.case_seed(rule))
-
-    def record(
-        self,
-        rule: str,
-        seed: int,
-        *,
-        answer: Mapping[str, Any],
-        correct: bool,
-        hints: int = 0,
-        revealed: bool = False,
-        rules_missed: Iterable[str] = (),
-        when: str | None = None,
-    ) -> MasteryAttempt:
-        """Score one case of ``rule``; a reveal before a correct check scores as a miss."""
-        if rule not in self.states:
-            raise InvalidInputError(f"{rule!r} is not a rule of this drill", field="rule")
-        when = when or _now()
-        scored = bool(correct) and not revealed
-        attempt = MasteryAttempt(rule, seed, dict(answer), scored, hints, revealed, when, tuple(rules_missed))
-        self.states[rule] = self.states[rule].after(scored, self.step, when)
-        self.attempts.append(attempt)
-        return attempt
-
-    @property
-    def mastered(self) -> list[str]:
-        """The rules mastered so far, in file order."""
-        return [rule for rule in self.rules if self.states[rule].mastered]
-
-    @property
-    def complete(self) -> bool:
-        """True when every rule is mastered."""
-        return len(self.mastered) == len(self.rules)
+    # --- summaries --------------------------------------------------------------------------
 
     def completion(self) -> dict[str, Any] | None:
-        """The completion summary once every rule is mastered: date, cases, hints, reveals."""
+        """The summary while the drill is complete: when, cases, unaided first tries, hints, reveals."""
         if not self.complete:
             return None
         return {
-            "completed_on": max(s.mastered_on or "" for s in self.states.values()),
+            "completed_on": max(self.states[r].mastered_on or "" for r in self.rules),
             "cases_worked": self.step,
-            "correct_first_tries": sum(a.correct for a in self.attempts),
+            "correct_first_tries": sum(a.unaided for a in self.attempts),
             "hints_used": sum(a.hints for a in self.attempts),
             "reveals": sum(a.revealed for a in self.attempts),
         }
 
     def hardest(self, limit: int = 5) -> list[tuple[str, int]]:
-        """The rules missed most often, with their miss counts (most first, then file order)."""
+        """The rules with most cases not answered unaided, with their counts (most first, then rule order)."""
         misses = {rule: 0 for rule in self.rules}
         for attempt in self.attempts:
-            if not attempt.correct:
+            if not attempt.unaided:
                 misses[attempt.rule] += 1
         ranked = sorted(self.rules, key=lambda r: (-misses[r], self.rules.index(r)))
         return [(rule, misses[rule]) for rule in ranked[:limit] if misses[rule]]

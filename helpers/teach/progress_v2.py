@@ -1,13 +1,20 @@
-"""Progress files, version 2: mastery per rule, every attempt, and the set course, saved safely.
+"""Progress files (version 3): every attempt of the mastery drill and the set course, saved safely.
 
-A version 2 file holds the trainee's name (as they typed it), a random
+A version 3 file holds the trainee's name (as they typed it), a random
 ``attempt_id`` for this drill, the ``content_hash`` of the rules, vocabulary and
-generators it was practised on, the mastery state of every rule with every
-attempt, and the set-course drill of version 1 (or ``null``). It follows
-``fixtures/schemas/progress-v2.schema.json``; loading checks it against the schema.
+generators it was practised on, every attempt of the mastery drill (what case,
+what was answered, hints, reveals, times), the states those attempts lead to,
+and the set-course drill (or ``null``). It follows
+``fixtures/schemas/progress-v3.schema.json``, checked with ``fastjsonschema``
+(pure Python, so it also runs in the browser edition).
 
-* A version 1 file is migrated on load: it becomes the set course, with a fresh
-  mastery record. A newer version is refused with a clear message.
+* The states in a file are claims. On load they are **rebuilt from the
+  attempts** (:meth:`helpers.teach.mastery.Mastery.replay`), so an edited state
+  changes nothing; a trainer's view re-grades every attempt as well.
+* Versions 1 and 2 are migrated on load. A version 1 file becomes the set
+  course. A version 2 file's mastery attempts were made on an older course with
+  other cases, so they are kept under ``earlier`` (shown, never counted) and
+  mastery starts afresh. A newer version is refused with a clear message.
 * Saving never loses work. A file changed since this drill last read or wrote it
   (another window or process saved there) is refused, as is a file of another
   drill (for example, your own earlier drill after **Start again**) unless the
@@ -25,88 +32,101 @@ self-reported and not tamper-proof. Taught in ``04_practice.ipynb`` and
 from __future__ import annotations
 
 import contextlib
-import datetime as _dt
+import functools
 import hashlib
 import json
 import os
 import secrets
 import stat
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import JSONLoadError, ProgressFileError, describe_value
+from ..core.errors import InvalidInputError, JSONLoadError, ProgressFileError, describe_value
 from ..core.files import write_atomically
-from ..core.jsonio import loads_strict
+from ..core.jsonio import load_json_file, loads_strict
+from ..core.paths import fixtures_dir
 from .drill import PROGRESS_FORMAT, Progress
 from .generators import generators_fingerprint
-from .mastery import Mastery, MasteryAttempt, RuleState
+from .mastery import Mastery, MasteryAttempt, now_text
 from .practice_cases import PracticeCase, practice_cases
 from .progress_files import progress_from_data, shown_path
 from .rules import Rule, load_rules
-from .schema import load_schema, schema_problems
+from .session import DrillSession
 
 __all__ = [
-    "PROGRESS_V2",
+    "PROGRESS_V3",
     "TraineeProgress",
     "trainee_progress_to_data",
     "trainee_progress_from_data",
     "load_trainee_progress",
     "save_trainee_progress",
     "new_attempt_path",
+    "schema_validator",
 ]
 
-PROGRESS_V2 = 2
+PROGRESS_V3 = 3
 #: A lock older than this (seconds) was left by a save that died; it is cleared.
 _STALE_LOCK = 30.0
 
 
 def _now() -> str:
-    return _dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+    return now_text()
 
 
 @dataclass
 class TraineeProgress:
-    """Everything a version 2 progress file holds, plus what this drill last saw of the file.
+    """Everything a progress file holds, plus what this drill last saw of the file.
 
     ``file_digest`` is the SHA-256 of the file as this drill last read or wrote
     it; a save finding anything else there refuses. Taught in ``04_practice.ipynb``.
     """
 
-    mastery: Mastery
+    session: DrillSession
     course: Progress | None = None
     attempt_id: str = field(default_factory=lambda: secrets.token_hex(8))
     content_hash: str = ""
     saved: str = ""
     migrated_from: int | None = None
     file_digest: str | None = None
+    earlier: dict[str, Any] | None = None
+
+    @property
+    def mastery(self) -> Mastery:
+        """The mastery record (states rebuilt from the attempts)."""
+        return self.session.mastery
 
     @property
     def trainee(self) -> str:
         """The trainee's name as they typed it (self-reported)."""
-        return self.mastery.trainee
+        return self.session.trainee
 
 
 def trainee_progress_to_data(progress: TraineeProgress, *, saved: str | None = None) -> dict[str, Any]:
-    """The progress as a version 2 JSON object (what :func:`save_trainee_progress` writes)."""
-    m = progress.mastery
+    """The progress as a version 3 JSON object (what :func:`save_trainee_progress` writes)."""
+    s = progress.session
+    m = s.mastery
     return {
         "format": PROGRESS_FORMAT,
-        "version": PROGRESS_V2,
-        "trainee": m.trainee,
+        "version": PROGRESS_V3,
+        "trainee": s.trainee,
         "attempt_id": progress.attempt_id,
         "content_hash": progress.content_hash or generators_fingerprint(),
         "saved": saved or _now(),
         "mastery": {
             "seed": m.seed,
-            "started": m.started,
+            "started": s.started,
+            "check": s.check_name,
             "rules": list(m.rules),
-            "states": [_state_data(m.states[rule]) for rule in m.rules],
+            "facets": list(m.facets),
+            "states": [m.states[rule].to_data() for rule in m.rules],
+            "facet_states": [m.facet_states[facet].to_data() for facet in m.facets],
             "attempts": [a.to_data() for a in m.attempts],
         },
         "course": _course_data(progress.course),
+        "earlier": progress.earlier,
     }
 
 
@@ -117,17 +137,23 @@ def _course_data(course: Progress | None) -> dict[str, Any] | None:
     return {k: v for k, v in course.to_data().items() if k not in ("format", "version")}
 
 
-def _state_data(state: RuleState) -> dict[str, Any]:
-    return {
-        "rule": state.rule,
-        "box": state.box,
-        "streak": state.streak,
-        "due": state.due,
-        "attempts": state.attempts,
-        "correct": state.correct,
-        "mastered_on": state.mastered_on,
-        "last_practised": state.last_practised,
-    }
+@functools.cache
+def schema_validator() -> Callable[[Any], Any]:
+    """The version 3 schema, compiled once by ``fastjsonschema``."""
+    import fastjsonschema
+
+    schema = load_json_file(fixtures_dir() / "schemas" / "progress-v3.schema.json")
+    return fastjsonschema.compile(schema)  # type: ignore[no-any-return]
+
+
+def _schema_problem(data: Any) -> str | None:
+    import fastjsonschema
+
+    try:
+        schema_validator()(data)
+    except fastjsonschema.JsonSchemaException as exc:
+        return str(exc.message).replace("data.", "", 1).replace("data ", "the file ", 1)
+    return None
 
 
 def trainee_progress_from_data(
@@ -137,7 +163,7 @@ def trainee_progress_from_data(
     cases: Sequence[PracticeCase] | None = None,
     source: str = "<data>",
 ) -> TraineeProgress:
-    """Read a version 1 or 2 progress object; version 1 is migrated, newer versions refused.
+    """Read a version 1, 2 or 3 progress object; 1 and 2 are migrated, newer versions refused.
 
     Raises :class:`~helpers.core.errors.ProgressFileError` naming what is wrong.
     """
@@ -153,43 +179,87 @@ def trainee_progress_from_data(
         legacy = progress_from_data(
             data, cases=cases if cases is not None else practice_cases(), rules=rules, source=source
         )
-        return TraineeProgress(Mastery.start(rules, seed=legacy.seed), legacy, migrated_from=1)
-    if isinstance(version, bool) or not isinstance(version, int) or version != PROGRESS_V2:
-        newer = isinstance(version, int) and not isinstance(version, bool) and version > PROGRESS_V2
+        seed = legacy.seed if 0 <= legacy.seed <= Mastery.MAX_SEED else 0
+        return TraineeProgress(DrillSession.start(seed=seed, rules=rules), legacy, migrated_from=1)
+    if version == 2 and not isinstance(version, bool):
+        return _from_v2(data, rules=rules, cases=cases, bad=bad, source=source)
+    if isinstance(version, bool) or not isinstance(version, int) or version != PROGRESS_V3:
+        newer = isinstance(version, int) and not isinstance(version, bool) and version > PROGRESS_V3
         hint = "; it was written by a newer version of the helpers, so update them" if newer else ""
-        raise bad(f"has version {describe_value(version)}; these helpers read versions 1 and 2{hint}")
-    problems = schema_problems(data, load_schema("progress-v2"))
-    if problems:
-        raise bad("does not follow the progress schema: " + "; ".join(problems[:3]))
-    known = {rule.id for rule in rules}
+        raise bad(f"has version {describe_value(version)}; these helpers read versions 1, 2 and 3{hint}")
+    problem = _schema_problem(data)
+    if problem:
+        raise bad(f"does not follow the progress schema: {problem}")
     m = data["mastery"]
+    known = {rule.id for rule in rules}
     unknown = [r for r in m["rules"] if r not in known]
     if unknown:
         raise bad(f"mastery.rules has {describe_value(unknown[0])}, which is not a rule here")
-    if len(set(m["rules"])) != len(m["rules"]) or [s["rule"] for s in m["states"]] != m["rules"]:
-        raise bad("mastery.states must hold one state per rule, in the order of mastery.rules")
-    for index, raw in enumerate(m["attempts"]):
-        if raw["rule"] not in m["rules"]:
-            raise bad(
-                f"mastery.attempts[{index}].rule {describe_value(raw['rule'])} is not a rule of this drill"
-            )
-    mastery = Mastery(
-        tuple(m["rules"]),
-        m["seed"],
-        {s["rule"]: RuleState(**s) for s in m["states"]},
-        [MasteryAttempt(**{**a, "rules_missed": tuple(a["rules_missed"])}) for a in m["attempts"]],
-        trainee=data["trainee"],
-        started=m["started"],
-    )
-    course: Progress | None = None
-    if data["course"] is not None:
-        course = progress_from_data(
-            {"format": PROGRESS_FORMAT, "version": 1, **data["course"]},
-            cases=cases if cases is not None else practice_cases(),
-            rules=rules,
-            source=f"{source} (course)",
+    try:
+        mastery = Mastery.replay(
+            m["rules"],
+            seed=m["seed"],
+            facets=m["facets"],
+            attempts=(MasteryAttempt.from_data(a) for a in m["attempts"]),
         )
-    return TraineeProgress(mastery, course, data["attempt_id"], data["content_hash"], data["saved"], None)
+    except InvalidInputError as exc:
+        raise bad(f"mastery.attempts cannot be replayed: {exc.message}") from None
+    session = DrillSession(
+        mastery, rules=rules, trainee=data["trainee"], started=m["started"], check=m["check"]
+    )
+    return TraineeProgress(
+        session,
+        _course(data["course"], rules=rules, cases=cases, source=source),
+        data["attempt_id"],
+        data["content_hash"],
+        data["saved"],
+        None,
+        earlier=data["earlier"],
+    )
+
+
+def _course(
+    raw: Any, *, rules: Sequence[Rule], cases: Sequence[PracticeCase] | None, source: str
+) -> Progress | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, Mapping):
+        raise ProgressFileError("course must be an object or null", path=source)
+    return progress_from_data(
+        {"format": PROGRESS_FORMAT, "version": 1, **raw},
+        cases=cases if cases is not None else practice_cases(),
+        rules=rules,
+        source=f"{source} (course)",
+    )
+
+
+def _from_v2(
+    data: Mapping[str, Any],
+    *,
+    rules: Sequence[Rule],
+    cases: Sequence[PracticeCase] | None,
+    bad: Callable[[str], ProgressFileError],
+    source: str,
+) -> TraineeProgress:
+    """A version 2 file: its course is kept, its mastery attempts become ``earlier`` practice."""
+    mastery = data.get("mastery")
+    if not isinstance(mastery, Mapping) or not isinstance(mastery.get("attempts"), list):
+        raise bad("is a version 2 file without a mastery.attempts list")
+    seed = mastery.get("seed")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= Mastery.MAX_SEED:
+        seed = 0
+    trainee = data.get("trainee") if isinstance(data.get("trainee"), str) else ""
+    content = data.get("content_hash") if isinstance(data.get("content_hash"), str) else None
+    session = DrillSession.start(seed=seed, trainee=trainee, rules=rules)
+    earlier = {"version": 2, "content_hash": content, "attempts": list(mastery["attempts"])}
+    attempt_id = data.get("attempt_id")
+    return TraineeProgress(
+        session,
+        _course(data.get("course"), rules=rules, cases=cases, source=source),
+        attempt_id if isinstance(attempt_id, str) and len(attempt_id) == 16 else secrets.token_hex(8),
+        migrated_from=2,
+        earlier=earlier,
+    )
 
 
 def _regular_or_missing(path: Path) -> os.stat_result | None:
@@ -220,7 +290,7 @@ def load_trainee_progress(
     rules: Sequence[Rule] | None = None,
     cases: Sequence[PracticeCase] | None = None,
 ) -> TraineeProgress:
-    """Read a progress file (version 1 or 2) without changing it. Taught in ``04_practice.ipynb``."""
+    """Read a progress file (version 1, 2 or 3) without changing it. Taught in ``04_practice.ipynb``."""
     path = Path(path).expanduser()
     if _regular_or_missing(path) is None:
         raise ProgressFileError("does not exist; save your progress there first", path=shown_path(path))
@@ -260,7 +330,7 @@ def _lock(target: Path) -> Iterator[None]:
 
 
 def save_trainee_progress(progress: TraineeProgress, path: str | Path, *, overwrite: bool = False) -> Path:
-    """Write ``progress`` as a version 2 file at ``path``, atomically; returns the file written.
+    """Write ``progress`` as a version 3 file at ``path``, atomically; returns the file written.
 
     Refuses, leaving the file as it was, when the file changed since this drill
     last read or wrote it, or holds another drill's progress (unless
@@ -288,8 +358,8 @@ def save_trainee_progress(progress: TraineeProgress, path: str | Path, *, overwr
                 why = (
                     "was saved from another window since this drill last saved it"
                     if same_drill
-                    else f"holds another drill's progress ({len(earlier.mastery.attempts)} cases worked"
-                    f"{', by ' + earlier.trainee if earlier.trainee else ''})"
+                    else f"holds your earlier progress ({len(earlier.mastery.attempts)} cases worked"
+                    f"{', by ' + earlier.trainee if earlier.trainee else ''}, from another drill)"
                 )
                 raise ProgressFileError(
                     f"{why}; nothing was written. Load it to carry on, overwrite it on purpose, "

@@ -1,0 +1,381 @@
+"""The drill engine: serve a case, take hints, check once, reveal, and keep the evidence.
+
+:class:`DrillSession` is the one headless engine behind the mastery drill
+(:class:`helpers.widgets.MasteryDrill` is a thin view over it). Scripts and
+tests drive it directly::
+
+    from helpers.teach.session import DrillSession
+    from helpers.teach.grading import Answer
+    s = DrillSession.start(seed=7)
+    view = s.next_case()     # view.label, view.check, view.input, view.reason_options: [(text, rule_id), ...]
+    s.hint()                 # -> str, the next rung
+    r = s.check(Answer(...)) # r.correct: bool, r.text: str; only the first check of a case is scored
+    s.reveal()               # -> str; the case then counts as missed
+    s.mastered, s.complete   # rule ids mastered; whether every rule is
+
+A :class:`CaseView` carries only what the trainee sees: a neutral label, the
+supplied input (and any context the check does not read, under other keys),
+the IDs to mark and the shuffled reasons. It never holds the expected output,
+the keyed rule or the case's seed. ``copy.deepcopy(session)`` gives an
+independent session; nothing is written until
+:func:`helpers.teach.progress_v2.save_trainee_progress` is called. Taught in
+``04_practice.ipynb``.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+from ..core.chardiff import visible_text
+from ..core.errors import InvalidInputError
+from .generators import GENERATORS, generate
+from .grading import Answer, Grade, answer_fields, candidate_ids, grade, hints, reason_options
+from .keyed import FACETS
+from .mastery import Mastery, MasteryAttempt, now_text
+from .practice_cases import PracticeCase
+from .render import display_json
+from .rules import Rule, load_rules
+
+__all__ = ["CaseView", "CheckResult", "DrillSession", "DEFAULT_DRILL_SEED", "HOLD_LABELS"]
+
+#: The seed a drill starts from unless told otherwise.
+DEFAULT_DRILL_SEED = 5
+
+#: What the hold box means for each check (held for staff labels; refused by the check).
+HOLD_LABELS = {
+    "target-scope": "Hold: needs staff labels",
+    "sentinels": "Refuse: the check cannot run on this input",
+}
+
+
+def _frozen(value: Any) -> Any:
+    """A read-only deep copy of a JSON value, so a view can't be used to change the case."""
+    if isinstance(value, Mapping):
+        return MappingProxyType({key: _frozen(item) for key, item in value.items()})
+    if isinstance(value, list | tuple):
+        return tuple(_frozen(item) for item in value)
+    return value
+
+
+@dataclass(frozen=True)
+class CaseView:
+    """What the trainee sees of one case, and nothing more.
+
+    ``input`` is the check's input (``original``/``rewritten``/``unresolved`` or
+    ``baseline``/``proposed``), plus any context the check does not read under
+    other keys. ``fields`` are the output's two lists and its flag;
+    ``reason_options`` are ``(text, rule_id)`` pairs in the order shown.
+    """
+
+    number: int
+    label: str
+    check: str
+    input: Mapping[str, Any]
+    fields: tuple[str, str, str]
+    ids: tuple[str, ...]
+    reason_options: tuple[tuple[str, str], ...]
+    hold_label: str
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> CaseView:
+        return self  # immutable all the way down
+
+    def text(self) -> str:
+        """The case as plain text, look-alike characters shown as ``⟨U+XXXX⟩``."""
+        return f"{self.label} ({self.check})\n{visible_text(display_json(_plain(self.input)))}"
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, tuple):
+        return [_plain(item) for item in value]
+    return value
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """The verdict on one check: right or not, the feedback, and whether it was the scored check.
+
+    ``mistakes`` are ``(field, message)`` pairs that name the field and the
+    rule, never the expected ID or value. ``outcome`` is the scored outcome
+    (``correct``, ``helped`` or ``missed``) on the scored check, else None.
+    """
+
+    correct: bool
+    text: str
+    scored: bool
+    outcome: str | None
+    mistakes: tuple[tuple[str, str], ...]
+    rule: str | None
+
+
+@dataclass
+class _Open:
+    """The case being worked: the private half that the view leaves out."""
+
+    view: CaseView
+    case: PracticeCase
+    rule: str
+    seed: int
+    facet: str | None
+    served: str
+    hints_used: int = 0
+    revealed: bool = False
+    scored: MasteryAttempt | None = None
+
+
+class DrillSession:
+    """A trainee's mastery drill: fresh generated cases until every rule and facet is shown.
+
+    ``clock`` returns the current UTC time (tests pass a fake one to move
+    through days). Taught in ``04_practice.ipynb``.
+    """
+
+    def __init__(
+        self,
+        mastery: Mastery,
+        *,
+        rules: Sequence[Rule] | None = None,
+        trainee: str = "",
+        started: str | None = None,
+        check: str | None = None,
+        clock: Callable[[], _dt.datetime] | None = None,
+    ) -> None:
+        every = list(rules) if rules is not None else load_rules()
+        known = {rule.id: rule for rule in every}
+        missing = [rule for rule in mastery.rules if rule not in known]
+        if missing:
+            raise InvalidInputError(f"{missing[0]!r} is not a rule here", field="rules")
+        self.rules = every
+        self.mastery = mastery
+        self.trainee = trainee
+        self.check_name = check
+        self._clock = clock
+        self.started = started or self.now()
+        self._open: _Open | None = None
+
+    @classmethod
+    def start(
+        cls,
+        *,
+        seed: int = DEFAULT_DRILL_SEED,
+        trainee: str = "",
+        check: str | None = None,
+        rules: Sequence[Rule] | None = None,
+        clock: Callable[[], _dt.datetime] | None = None,
+    ) -> DrillSession:
+        """A fresh drill over every rule (or one check's rules), nothing shown yet."""
+        every = list(rules) if rules is not None else load_rules()
+        chosen = [rule.id for rule in every if check is None or rule.check == check]
+        if not chosen:
+            raise InvalidInputError(f"no rules for check {check!r}", field="check")
+        makes = {facet for rule in chosen for facet in GENERATORS[rule].facets}
+        facets = [facet for facet in FACETS if facet in makes]
+        mastery = Mastery.start(chosen, seed=seed, facets=facets)
+        return cls(mastery, rules=every, trainee=trainee, check=check, clock=clock)
+
+    # --- time -----------------------------------------------------------------------------
+
+    def now(self) -> str:
+        """The current time as progress files write it."""
+        return now_text(self._clock() if self._clock is not None else None)
+
+    # --- what has been shown ----------------------------------------------------------------
+
+    @property
+    def mastered(self) -> list[str]:
+        """The rules mastered now."""
+        return self.mastery.mastered
+
+    @property
+    def complete(self) -> bool:
+        """True while every rule is mastered and every look-alike kind secured."""
+        return self.mastery.complete
+
+    @property
+    def attempts(self) -> list[MasteryAttempt]:
+        """Every scored case, in order."""
+        return list(self.mastery.attempts)
+
+    def due(self) -> list[str]:
+        """The mastered rules whose spaced review is due now."""
+        return self.mastery.due(self.now())
+
+    @property
+    def current(self) -> CaseView | None:
+        """The case being worked, if any."""
+        return self._open.view if self._open is not None else None
+
+    @property
+    def current_scored(self) -> MasteryAttempt | None:
+        """The current case's scored attempt, once it has one."""
+        return self._open.scored if self._open is not None else None
+
+    @property
+    def hints_used(self) -> int:
+        """Hints shown on the current case."""
+        return self._open.hints_used if self._open is not None else 0
+
+    # --- working a case ---------------------------------------------------------------------
+
+    def next_case(self) -> CaseView:
+        """Serve the next case. Leaving the current one unchecked scores it as skipped."""
+        if self._open is not None and self._open.scored is None:
+            self._score("skipped", None, None)
+        now = self.now()
+        rule = self.mastery.next_rule(now)
+        facet = self.mastery.next_facet(rule, GENERATORS[rule].facets)
+        seed = self.mastery.case_seed(rule)
+        case = generate(rule, seed, facet=facet)
+        number = self.mastery.step + 1
+        options = reason_options(case, rules=self.rules, salt=f"{self.mastery.seed}:{number}")
+        first, second, flag = answer_fields(case.check)
+        view = CaseView(
+            number=number,
+            label=f"Drill case {number}",
+            check=case.check,
+            input=_frozen({**case.input, **getattr(case, "context", {})}),
+            fields=(first, second, flag),
+            ids=tuple(candidate_ids(case)),
+            reason_options=tuple((f"{r.id}: {r.statement}", r.id) for r in options),
+            hold_label=HOLD_LABELS[case.check],
+        )
+        self._open = _Open(view, case, rule, seed, facet, now)
+        return view
+
+    def _need_open(self) -> _Open:
+        if self._open is None:
+            raise InvalidInputError("no case is open: call next_case() first", field="case")
+        return self._open
+
+    def hint(self) -> str:
+        """The next rung of the hint ladder; a hinted answer no longer counts as unaided."""
+        current = self._need_open()
+        ladder = hints(current.case, rules=self.rules)
+        if current.hints_used < len(ladder):
+            current.hints_used += 1
+        return ladder[current.hints_used - 1]
+
+    def shown_hints(self) -> list[str]:
+        """The rungs of the hint ladder shown so far on the current case."""
+        if self._open is None:
+            return []
+        return hints(self._open.case, rules=self.rules)[: self._open.hints_used]
+
+    @property
+    def hints_left(self) -> int:
+        """How many rungs of the ladder are still unseen on the current case."""
+        if self._open is None:
+            return 0
+        return max(len(hints(self._open.case, rules=self.rules)) - self._open.hints_used, 0)
+
+    def check(self, answer: Answer) -> CheckResult:
+        """Grade ``answer``; the first check of a case is scored, later ones only give feedback."""
+        current = self._need_open()
+        if answer.check != current.case.check:
+            raise InvalidInputError(
+                f"the answer is for {answer.check!r}, the case is {current.case.check!r}", field="check"
+            )
+        result = grade(current.case, answer, ask_reason=True, rules=self.rules)
+        scored = current.scored is None
+        outcome: str | None = None
+        if scored:
+            if not result.correct:
+                outcome = "missed"
+            elif current.hints_used or current.revealed:
+                outcome = "helped"
+            else:
+                outcome = "correct"
+            self._score(outcome, answer, result)
+        return CheckResult(
+            correct=result.correct,
+            text=self._feedback_text(result, outcome, scored),
+            scored=scored,
+            outcome=outcome,
+            mistakes=tuple((m.field, m.message) for m in result.mistakes),
+            rule=current.rule if current.scored is not None else None,
+        )
+
+    def reveal(self) -> str:
+        """The worked answer as text; before a check, the case is scored as revealed (a miss)."""
+        current = self._need_open()
+        current.revealed = True
+        if current.scored is None:
+            self._score("revealed", None, None)
+        case = current.case
+        return (
+            f"Expected output: {visible_text(display_json(case.expected))}\n"
+            f"Decision: {visible_text(case.decision)}.\nReason: {visible_text(case.reason)}\n"
+            f"The rule: {self._statement(current.rule)}"
+        )
+
+    def worked_case(self) -> PracticeCase | None:
+        """The current case with its expected output, once it has been scored (for showing the answer)."""
+        if self._open is None or self._open.scored is None:
+            return None
+        return self._open.case
+
+    # --- scoring ----------------------------------------------------------------------------
+
+    def _statement(self, rule_id: str) -> str:
+        known = {rule.id: rule for rule in self.rules}
+        return f"{rule_id}: {known[rule_id].statement}" if rule_id in known else rule_id
+
+    def _feedback_text(self, result: Grade, outcome: str | None, scored: bool) -> str:
+        lines = ["Fully correct." if result.correct else "Not yet right:"]
+        lines += [f"- {m.field}: {m.message}" for m in result.mistakes]
+        current = self._open
+        assert current is not None
+        if scored:
+            lines.append(_OUTCOME_TEXT[outcome or "missed"])
+            lines.append(f"This case was about {self._statement(current.rule)}")
+        else:
+            lines.append("This case was already scored; checking again gives feedback only.")
+        return "\n".join(lines)
+
+    def _score(self, outcome: str, answer: Answer | None, result: Grade | None) -> MasteryAttempt:
+        current = self._need_open()
+        stored = None
+        if answer is not None:
+            stored = {
+                "check": answer.check,
+                "missing": sorted(answer.missing),
+                "second": sorted(answer.second),
+                "flag": answer.flag,
+                "hold": answer.hold,
+                "reason": answer.reason,
+            }
+        wrong = tuple(dict.fromkeys(m.field for m in result.mistakes)) if result is not None else ()
+        missed = tuple(result.rules_missed) if result is not None else (current.rule,)
+        attempt = MasteryAttempt(
+            number=current.view.number,
+            rule=current.rule,
+            seed=current.seed,
+            facet=current.facet,
+            facets=tuple(getattr(current.case, "facets", ())),
+            options=tuple(rule_id for _text, rule_id in current.view.reason_options),
+            answer=stored,
+            outcome=outcome,
+            correct=bool(result and result.correct),
+            hints=current.hints_used,
+            revealed=current.revealed,
+            served=current.served,
+            answered=self.now() if answer is not None else None,
+            fields_wrong=wrong,
+            rules_missed=() if outcome == "correct" else missed,
+        )
+        current.scored = self.mastery.record(attempt)
+        return attempt
+
+
+_OUTCOME_TEXT = {
+    "correct": "Scored: correct first try, unaided.",
+    "helped": "Scored: right, but helped by a hint, so it does not count towards mastery.",
+    "missed": "Scored: missed. This rule comes round again soon.",
+    "revealed": "Scored: missed, because the worked answer was shown before a check.",
+    "skipped": "Scored: missed, because the case was skipped.",
+}
