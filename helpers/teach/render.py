@@ -34,6 +34,7 @@ __all__ = [
     "json_html",
     "cases_table",
     "supplied_input",
+    "inputs_table",
     "reveal_html",
     "worked_answer",
     "details_html",
@@ -94,7 +95,8 @@ STYLE = (
     ".eic-error{color:" + _WRONG + "}"
     ".eic-w .eic-reason,.eic-w .eic-reason .widget-radio-box{height:auto}"
     ".eic-w .eic-reason .widget-radio-box label{height:auto!important;line-height:1.35!important;"
-    "white-space:normal;margin:0.25em 0;max-width:48em}"
+    "white-space:normal;margin:0.25em 0;max-width:48em;display:flex!important;align-items:flex-start;gap:0.4em}"
+    ".eic-w .eic-reason .widget-radio-box input{flex:none;margin-top:0.2em}"
     ".jp-Notebook:has(.eic-exercise) .eic-static-reveal,"
     "body[data-voila]:has(.eic-exercise) .eic-static-reveal{display:none}"
     "</style>"
@@ -197,13 +199,44 @@ def cases_table(cases: Sequence[Case]) -> HtmlBlock:
     return HtmlBlock(scroll_region(table, "The cases"), "\n".join(text_rows))
 
 
-def supplied_input(case: Case) -> HtmlBlock:
-    """The case's supplied input as compact JSON, invisible characters shown."""
+#: The label of a case's context: what the trainee sees beside the input, which the check never reads.
+CONTEXT_LABEL = "Context (shown for you; the check does not read it)"
+
+
+def supplied_input(case: Case, *, label: str | None = None) -> HtmlBlock:
+    """The case's supplied input as compact JSON, invisible characters shown, then any context.
+
+    A practice case's context (an earlier key, a rubric revision) follows the
+    input, labelled as context the check does not read. ``label`` (such as
+    ``"Case 1"``) replaces the case's id, which may name what the case is about.
+    """
+    context = getattr(case, "context", None) or {}
+    context_html = f"<p><b>{esc(CONTEXT_LABEL)}</b>:</p>{json_html(context)}" if context else ""
+    context_text = f"\n{CONTEXT_LABEL}:\n{display_json(context)}" if context else ""
+    shown = esc(label) if label is not None else f'<code class="eic-id">{esc_id(case.id)}</code>'
+    plain = visible_text(label) if label is not None else visible_id(case.id)
     return HtmlBlock(
-        f'<p><b>Supplied input</b> for <code class="eic-id">{esc_id(case.id)}</code>:</p>'
-        f"{json_html(case.input)}{_query_html(case.input)}",
-        f"Supplied input for {visible_id(case.id)}:\n{display_json(case.input)}{_query_text(case.input)}",
+        f"<p><b>Supplied input</b> for {shown}:</p>"
+        f"{json_html(case.input)}{_query_html(case.input)}{context_html}",
+        f"Supplied input for {plain}:\n{display_json(case.input)}{_query_text(case.input)}{context_text}",
     )
+
+
+def inputs_table(cases: Sequence[Case]) -> HtmlBlock:
+    """The cases' supplied inputs only, numbered: what a trainee reads before working them.
+
+    The expected outputs, decisions and reasons are left for :func:`cases_table`,
+    shown after the exercises. Taught in ``02_target_scope.ipynb``.
+    """
+    head = '<th scope="col">Case</th><th scope="col">Supplied input</th>'
+    rows, text_rows = [], []
+    for number, case in enumerate(cases, 1):
+        rows.append(
+            f'<tr><th scope="row">Case {number}</th><td class="eic-json-cell">{json_html(case.input)}</td></tr>'
+        )
+        text_rows.append(f"Case {number}: {display_json(case.input)}")
+    table = f'<table class="eic-cases"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+    return HtmlBlock(scroll_region(table, "The supplied inputs"), "\n".join(text_rows))
 
 
 def _queries(record: Mapping[str, Any]) -> list[tuple[str, str]]:

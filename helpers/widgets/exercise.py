@@ -21,7 +21,7 @@ from ..teach.grading import (
     decisive_rules,
     grade,
     hints,
-    reason_choices,
+    reason_options,
 )
 from ..teach.render import (
     HIDE_SUMMARY,
@@ -34,33 +34,150 @@ from ..teach.render import (
     reveal_html,
 )
 from ..teach.rules import Rule
+from ..teach.session import HOLD_LABELS
 from .base import TextPicture, auto_layout, button, frame, html, id_checkbox, wrap_html, wrap_row
 
-__all__ = ["CaseExercise"]
+__all__ = ["CaseExercise", "AnswerControls"]
 
 #: The hint button's label: a name that makes sense alone.
 HINT_LABEL = "Show the next hint"
 
-_HOLD_LABELS = {
-    "target-scope": "Hold: needs staff labels",
-    "sentinels": "Refuse: the check cannot run on this input",
-}
+_HOLD_LABELS = HOLD_LABELS
+
+
+class AnswerControls:
+    """The controls a trainee answers with: IDs to tick in two lists, the flag, hold, and the reason.
+
+    Shared by the filled-case exercise and the drill. ``reason_options`` are
+    ``(text, rule_id)`` pairs in the order shown; each radio button sits beside
+    the first line of its label. ``on_change`` runs whenever any control changes.
+    """
+
+    def __init__(
+        self,
+        check: str,
+        ids: Sequence[str],
+        reason_options: Sequence[tuple[str, str]],
+        *,
+        on_change: Callable[[], None] | None = None,
+    ) -> None:
+        self.check = check
+        first, second, flag = answer_fields(check)
+        self.fields = (first, second, flag)
+        self.first_boxes = {i: id_checkbox(i, first) for i in ids}
+        self.second_boxes = {i: id_checkbox(i, second) for i in ids}
+        self.flag = w.RadioButtons(
+            options=[(f"{flag}: true", True), (f"{flag}: false", False)],
+            value=None,
+            description=flag,
+            layout=auto_layout(),
+        )
+        self.flag.add_class("eic-flag")
+        self.hold = w.Checkbox(
+            value=False, description=_HOLD_LABELS[check], indent=False, layout=auto_layout()
+        )
+        self.hold.add_class("eic-hold")
+        self.reason_ids = [rule_id for _text, rule_id in reason_options]
+        self.reason = w.RadioButtons(
+            options=list(reason_options), value=None, description="reason", layout=auto_layout()
+        )
+        self.reason.add_class("eic-reason")
+        self._on_change = on_change
+        for control in self.controls():
+            control.observe(self._changed, names="value")
+
+    def controls(self) -> list[w.ValueWidget]:
+        """Every control whose value is part of the answer."""
+        return [*self.first_boxes.values(), *self.second_boxes.values(), self.flag, self.hold, self.reason]
+
+    def _changed(self, _change: dict[str, Any]) -> None:
+        if self._on_change is not None:
+            self._on_change()
+
+    @property
+    def asks_reason(self) -> bool:
+        """True when there are reasons to pick from."""
+        return bool(self.reason_ids)
+
+    def rows(self) -> list[w.Widget]:
+        """The controls laid out: the two ID columns, the flag, hold, and the reason question."""
+        first, second, _flag = self.fields
+        rows: list[w.Widget] = [
+            wrap_row([_column(first, self.first_boxes), _column(second, self.second_boxes)]),
+            self.flag,
+            self.hold,
+        ]
+        if self.asks_reason:
+            rows += [html("<b>Why?</b> Pick the rule that decides this case."), self.reason]
+        return rows
+
+    def answer(self) -> Answer:
+        """The answer the controls currently show."""
+        return Answer(
+            self.check,
+            missing=frozenset(i for i, box in self.first_boxes.items() if box.value),
+            second=frozenset(i for i, box in self.second_boxes.items() if box.value),
+            flag=self.flag.value,
+            hold=self.hold.value,
+            reason=self.reason.value if self.asks_reason else None,
+        )
+
+    def set_answer(self, answer: Answer) -> None:
+        """Put ``answer`` into the controls (used by tests and simulated trainees)."""
+        for i, box in self.first_boxes.items():
+            box.value = i in answer.missing
+        for i, box in self.second_boxes.items():
+            box.value = i in answer.second
+        self.flag.value = answer.flag
+        self.hold.value = answer.hold
+        if self.asks_reason:
+            self.reason.value = answer.reason if answer.reason in self.reason_ids else None
+
+    def describe_lines(self) -> list[str]:
+        """The controls as plain-text lines, read from the live widgets."""
+
+        def ticks(field: str, boxes: dict[str, w.Checkbox]) -> str:
+            marks = "  ".join(f"[{'x' if b.value else ' '}] {visible_id(i)}" for i, b in boxes.items())
+            return f"  {field}: {marks}"
+
+        first, second, _ = self.fields
+        flag = "  ".join(
+            f"({'*' if self.flag.value is value else ' '}) {label.split(': ')[-1]}"
+            for label, value in self.flag.options
+        )
+        lines = [
+            ticks(first, self.first_boxes),
+            ticks(second, self.second_boxes),
+            f"  {self.flag.description}: {flag}",
+            f"  [{'x' if self.hold.value else ' '}] {self.hold.description}",
+        ]
+        if self.asks_reason:
+            picks = "  ".join(f"({'*' if self.reason.value == r else ' '}) {r}" for r in self.reason_ids)
+            lines.append(f"  reason: {picks}")
+        return lines
+
+
+def _column(field: str, boxes: dict[str, w.Checkbox]) -> w.VBox:
+    column = w.VBox([html(f"<b>{esc(field)}</b>"), *boxes.values()], layout=w.Layout(margin="0 3em 0 0"))
+    column.add_class(f"eic-column-{field}")
+    return column
 
 
 class CaseExercise(TextPicture):
     """Work one case: pick IDs, set the flag, check the answer, reveal the worked answer.
 
-    Drive it without a front end: set ``.value`` on the controls in
-    :attr:`first_boxes`, :attr:`second_boxes`, :attr:`flag` and :attr:`hold`,
-    then call ``check_button.click()`` or ``reveal_button.click()`` (a second
-    click hides the answer again). The flag is a labelled radio group, so its
-    state is exposed to assistive technology, not shown by styling alone.
+    Drive it without a front end: :meth:`set_answer` (or set ``.value`` on the
+    controls in :attr:`first_boxes`, :attr:`second_boxes`, :attr:`flag` and
+    :attr:`hold`), then call ``check_button.click()`` or ``reveal_button.click()``
+    (a second click hides the answer again). The flag is a labelled radio group,
+    so its state is exposed to assistive technology, not shown by styling alone.
 
     When the case has a deciding rule (every filled, practice and generated
-    case), :attr:`reason` asks for it too: the right rule or rules plus
-    distractors from the same check; pass ``ask_reason=False`` to leave it out.
-    :attr:`hint_button` steps down the hint ladder (rule, where to look, the
-    specific ID); :attr:`hints_used` counts the rungs shown. Taught in
+    case), :attr:`reason` asks for it too: the rule that decides it among rules
+    that don't, shuffled for the case; pass ``ask_reason=False`` to leave it out.
+    :attr:`hint_button` steps down the hint ladder (the method, where to look,
+    the rule), which never looks at the answer; :attr:`hints_used` counts the
+    rungs shown. ``label`` replaces the case's id in the heading. Taught in
     ``01_start_here.ipynb``.
     """
 
@@ -73,36 +190,29 @@ class CaseExercise(TextPicture):
         rules: Sequence[Rule] | None = None,
         on_hint: Callable[[int], None] | None = None,
         on_reveal: Callable[[], None] | None = None,
+        label: str | None = None,
     ) -> None:
         self.case = case
         self._on_graded = on_graded
         self._on_hint = on_hint
         self._on_reveal = on_reveal
         self._rules = list(rules) if rules is not None else None
-        self.asks_reason = ask_reason and bool(decisive_rules(case))
+        asks = ask_reason and bool(decisive_rules(case))
+        self.choices = reason_options(case, rules=self._rules) if asks else []
+        self.inputs = AnswerControls(
+            case.check,
+            candidate_ids(case),
+            [(f"{rule.id}: {rule.statement}", rule.id) for rule in self.choices],
+            on_change=self._changed,
+        )
+        self.asks_reason = self.inputs.asks_reason
+        self.first_boxes = self.inputs.first_boxes
+        self.second_boxes = self.inputs.second_boxes
+        self.flag = self.inputs.flag
+        self.hold = self.inputs.hold
+        self.reason = self.inputs.reason
         self.hints_used = 0
         self.revealed = False
-        self.choices = reason_choices(case, self._rules) if self.asks_reason else []
-        self.reason = w.RadioButtons(
-            options=[(f"{rule.id}: {rule.statement}", rule.id) for rule in self.choices],
-            value=None,
-            description="reason",
-            layout=auto_layout(),
-        )
-        self.reason.add_class("eic-reason")
-        first, second, flag = answer_fields(case.check)
-        ids = candidate_ids(case)
-        self.first_boxes = {i: id_checkbox(i, first) for i in ids}
-        self.second_boxes = {i: id_checkbox(i, second) for i in ids}
-        self.flag = w.RadioButtons(
-            options=[(f"{flag}: true", True), (f"{flag}: false", False)],
-            value=None,
-            description=flag,
-            layout=auto_layout(),
-        )
-        self.hold = w.Checkbox(
-            value=False, description=_HOLD_LABELS[case.check], indent=False, layout=auto_layout()
-        )
         self.live = html(css="eic-live")
         self.check_button = button("Check my answer", "eic-check", button_style="primary")
         self.reveal_button = button(REVEAL_SUMMARY, "eic-show-answer")
@@ -110,30 +220,18 @@ class CaseExercise(TextPicture):
         self.feedback = html(css="eic-feedback-area")
         self.hint_view = html(css="eic-hint-area")
         self.reveal = html(css="eic-reveal-area")
-        for control in (
-            *self.first_boxes.values(),
-            *self.second_boxes.values(),
-            self.flag,
-            self.hold,
-            self.reason,
-        ):
-            control.observe(self._changed, names="value")
         self.check_button.on_click(lambda _button: self.check())
         self.reveal_button.on_click(lambda _button: self.toggle_worked_answer())
         self.hint_button.on_click(lambda _button: self.hint())
-        reason_rows: list[w.Widget] = []
-        if self.asks_reason:
-            reason_rows = [
-                html("<b>Why?</b> Pick the rule that decides this case."),
-                self.reason,
-            ]
+        shown = label if label is not None else f'<code class="eic-id">{esc_id(case.id)}</code>'
         self.widget = frame(
             [
-                html(f'<b>Your answer</b> for <code class="eic-id">{esc_id(case.id)}</code>'),
-                wrap_row([self._column(first, self.first_boxes), self._column(second, self.second_boxes)]),
-                self.flag,
-                self.hold,
-                *reason_rows,
+                html(
+                    f"<b>Your answer</b> for {shown}"
+                    if label is None
+                    else f"<b>Your answer</b> for {esc(label)}"
+                ),
+                *self.inputs.rows(),
                 self.live,
                 wrap_row([self.check_button, self.hint_button, self.reveal_button]),
                 self.feedback,
@@ -142,42 +240,18 @@ class CaseExercise(TextPicture):
             ],
             "eic-exercise",
         )
-        self.flag.add_class("eic-flag")
-        self.hold.add_class("eic-hold")
+        self._label = label
         self._show_live()
-
-    @staticmethod
-    def _column(field: str, boxes: dict[str, w.Checkbox]) -> w.VBox:
-        column = w.VBox(
-            [html(f"<b>{esc(field)}</b>"), *boxes.values()],
-            layout=w.Layout(margin="0 3em 0 0"),
-        )
-        column.add_class(f"eic-column-{field}")
-        return column
 
     def answer(self) -> Answer:
         """The answer the controls currently show."""
-        return Answer(
-            self.case.check,
-            missing=frozenset(i for i, box in self.first_boxes.items() if box.value),
-            second=frozenset(i for i, box in self.second_boxes.items() if box.value),
-            flag=self.flag.value,
-            hold=self.hold.value,
-            reason=self.reason.value if self.asks_reason else None,
-        )
+        return self.inputs.answer()
 
     def set_answer(self, answer: Answer) -> None:
         """Put ``answer`` into the controls (used by tests and the practice drill)."""
-        for i, box in self.first_boxes.items():
-            box.value = i in answer.missing
-        for i, box in self.second_boxes.items():
-            box.value = i in answer.second
-        self.flag.value = answer.flag
-        self.hold.value = answer.hold
-        if self.asks_reason:
-            self.reason.value = answer.reason if answer.reason in {r.id for r in self.choices} else None
+        self.inputs.set_answer(answer)
 
-    def _changed(self, _change: dict[str, Any]) -> None:
+    def _changed(self) -> None:
         self.feedback.value = ""
         self._show_live()
 
@@ -186,18 +260,23 @@ class CaseExercise(TextPicture):
         self.live.value = wrap_html(f"<div><b>The JSON you are building</b></div>{json_html(built)}")
 
     def check(self) -> Grade:
-        """Grade the current answer and show feedback naming each field and rule to apply."""
+        """Grade the current answer and show feedback naming each field and rule to apply.
+
+        A fully correct answer clears the hints shown before it.
+        """
         result = grade(self.case, self.answer(), ask_reason=self.asks_reason, rules=self._rules)
         self.feedback.value = wrap_html(
             feedback_html(result.correct, [(m.field, m.message) for m in result.mistakes])
         )
+        if result.correct:
+            self.hint_view.value = ""
         if self._on_graded is not None:
             self._on_graded(result)
         return result
 
     def hint(self) -> str:
-        """Show the next rung of the hint ladder for the current answer (three rungs, then none)."""
-        ladder = hints(self.case, self.answer(), ask_reason=self.asks_reason, rules=self._rules)
+        """Show the next rung of the hint ladder (three rungs, then none); it never checks the answer."""
+        ladder = hints(self.case, rules=self._rules)
         if self.hints_used < len(ladder):
             self.hints_used += 1
             if self._on_hint is not None:
@@ -231,28 +310,12 @@ class CaseExercise(TextPicture):
 
     def describe(self) -> str:
         """A plain-text picture of the controls, read from the live widgets."""
-
-        def ticks(field: str, boxes: dict[str, w.Checkbox]) -> str:
-            marks = "  ".join(f"[{'x' if b.value else ' '}] {visible_id(i)}" for i, b in boxes.items())
-            return f"  {field}: {marks}"
-
-        first, second, _ = answer_fields(self.case.check)
-        flag = "  ".join(
-            f"({'*' if self.flag.value is value else ' '}) {label.split(': ')[-1]}"
-            for label, value in self.flag.options
+        heading = self._label if self._label is not None else visible_id(self.case.id)
+        return "\n".join(
+            [
+                f"Work-it-yourself widget: {heading}",
+                *self.inputs.describe_lines(),
+                f"  buttons: [{self.check_button.description}] [{self.hint_button.description}] "
+                f"[{self.reveal_button.description}]",
+            ]
         )
-        lines = [
-            f"Work-it-yourself widget: {visible_id(self.case.id)}",
-            ticks(first, self.first_boxes),
-            ticks(second, self.second_boxes),
-            f"  {self.flag.description}: {flag}",
-            f"  [{'x' if self.hold.value else ' '}] {self.hold.description}",
-        ]
-        if self.asks_reason:
-            picks = "  ".join(f"({'*' if self.reason.value == r.id else ' '}) {r.id}" for r in self.choices)
-            lines.append(f"  reason: {picks}")
-        lines.append(
-            f"  buttons: [{self.check_button.description}] [{self.hint_button.description}] "
-            f"[{self.reveal_button.description}]"
-        )
-        return "\n".join(lines)

@@ -1,28 +1,24 @@
-"""The mastery drill: fresh generated cases, served by spaced review, until every rule is mastered.
+"""The mastery drill: a thin view over :class:`helpers.teach.session.DrillSession`.
 
-Each case comes from :mod:`helpers.teach.generators` for the rule most due
-(:class:`helpers.teach.mastery.Mastery`), and is worked in the same
-:class:`~helpers.widgets.exercise.CaseExercise` as the filled cases, reason and
-hints included. The first check of a case scores it; a reveal before a correct
-check scores a miss; hints are recorded. Progress is a version 2 file
+The engine serves each case, grades it, keeps the hints and reveals, and
+decides mastery; this widget only shows the case and passes on the clicks.
+Cases carry neutral labels ("Drill case 12"), and the rule a case was about is
+named only once it is scored. Progress is a version 3 file
 (:mod:`helpers.teach.progress_v2`). Taught in ``04_practice.ipynb``.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import ipywidgets as w
 
-from ..core.chardiff import visible_text
 from ..core.errors import ProgressFileError
-from ..teach.drill import DEFAULT_SEED
-from ..teach.grading import Grade
-from ..teach.mastery import MASTERY_STREAK, Mastery, MasteryAttempt
-from ..teach.practice_cases import PracticeCase
+from ..teach.grading import Answer
+from ..teach.mastery import MASTERY_STREAK, MasteryAttempt
 from ..teach.progress_files import shown_path
 from ..teach.progress_v2 import (
     TraineeProgress,
@@ -32,67 +28,123 @@ from ..teach.progress_v2 import (
     trainee_progress_from_data,
     trainee_progress_to_data,
 )
-from ..teach.render import esc, supplied_input
+from ..teach.render import (
+    HIDE_SUMMARY,
+    REVEAL_SUMMARY,
+    esc,
+    feedback_html,
+    hint_html,
+    json_html,
+    reveal_html,
+)
 from ..teach.rules import Rule, load_rules
+from ..teach.session import DEFAULT_DRILL_SEED, CaseView, DrillSession
 from .base import TextPicture, button, frame, html, progress_path_box, wide_style, wrap_html, wrap_row
-from .exercise import CaseExercise
+from .exercise import HINT_LABEL, AnswerControls
 from .lite import ProgressTransfer
 
-__all__ = ["MasteryDrill", "DEFAULT_MASTERY_FILE", "rule_bar"]
+__all__ = ["MasteryDrill", "DEFAULT_MASTERY_FILE", "rule_bar", "FACET_NAMES"]
 
-#: Where the mastery drill saves by default (a version 2 progress file).
+#: Where the mastery drill saves by default (git-ignored in this project's checkout).
 DEFAULT_MASTERY_FILE = "integrity-mastery-progress.json"
 
+#: How each look-alike kind is named on the bars.
+FACET_NAMES = {
+    "case": "a change of case",
+    "outer-space": "a leading or trailing space",
+    "no-break-space": "a no-break space",
+    "nfd": "decomposed Unicode form (NFD)",
+    "zero-width": "a zero-width character",
+    "full-width": "full-width letters",
+    "homoglyph": "a Cyrillic or Greek look-alike letter",
+}
 
-#: Offered when Save refuses another drill's file (your own earlier drill after Start again).
+#: Offered when Save refuses a file holding your earlier progress (for example after Start again).
 _SAVE_CHOICES = (
-    "To keep both, press Save as a new attempt. To replace that file with this drill, tick "
-    "Overwrite with this drill and press Save progress again."
+    "That file holds your earlier progress, so it was kept. To keep both, press Save as a new attempt. "
+    "To replace it with this drill, tick Overwrite with this drill and press Save progress again."
 )
+
+_SKIP = "Skip this case (counts as a miss)"
+_NEXT = "Next case"
 
 
 def rule_bar(rule: str, streak: int, mastered: bool) -> str:
-    """One rule's bar as text: ``ts-lost ■■□ 2/3``, or ``… ■■■ mastered``."""
+    """One rule's bar as text: ``ts-lost ■■□ 2/3``, or ``… ■■■ ✔ mastered``."""
     filled = MASTERY_STREAK if mastered else min(streak, MASTERY_STREAK)
     blocks = "■" * filled + "□" * (MASTERY_STREAK - filled)
     return f"{rule} {blocks} " + ("✔ mastered" if mastered else f"{filled}/{MASTERY_STREAK}")
 
 
+def _input_html(view: CaseView) -> str:
+    """The supplied input, and any context beside it, as the trainee reads it."""
+    check_keys = {"original", "rewritten", "unresolved", "query", "rewritten_query", "baseline", "proposed"}
+    record = _plain(view.input)
+    supplied = {k: v for k, v in record.items() if k in check_keys}
+    context = {k: v for k, v in record.items() if k not in check_keys}
+    parts = [f"<p><b>Supplied input</b> for {esc(view.label)}:</p>{json_html(supplied)}"]
+    for key in ("query", "rewritten_query"):
+        if isinstance(supplied.get(key), str):
+            parts.append(
+                f"<p><b>{'Original' if key == 'query' else 'Rewritten'} query:</b> {esc(supplied[key])}</p>"
+            )
+    if context:
+        parts.append(
+            "<p><b>Context</b> (the check does not read this; it tells you what happened):</p>"
+            + json_html(context)
+        )
+    return "".join(parts)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, tuple):
+        return [_plain(item) for item in value]
+    return value
+
+
 class MasteryDrill(TextPicture):
     """Practise every rule on fresh generated cases until each is mastered; bars and a summary.
 
-    Drive it without a front end: answer :attr:`exercise` (``set_answer``,
-    ``check_button.click()``, ``hint_button.click()``, ``reveal_button.click()``),
-    then ``next_button.click()``; set ``path.value`` and click ``save_button``,
-    ``load_button``, ``restart_button``, ``new_attempt_button``, or tick
-    ``overwrite`` before saving. Nothing is written until a save button is
+    Drive it without a front end: :meth:`set_answer` (or the controls in
+    :attr:`inputs`), then ``check_button.click()``, ``hint_button.click()`` or
+    ``reveal_button.click()``, then ``next_button.click()``; set ``path.value``
+    and click ``save_button``, ``load_button``, ``new_attempt_button``, or tick
+    ``overwrite`` before saving. **Start again** asks to be confirmed
+    (``confirm_restart_button``). Nothing is written until a save button is
     pressed. Taught in ``04_practice.ipynb``.
     """
 
     def __init__(
         self,
         *,
-        seed: int = DEFAULT_SEED,
+        seed: int = DEFAULT_DRILL_SEED,
         trainee: str = "",
         check: str | None = None,
         path: str | Path = DEFAULT_MASTERY_FILE,
         rules: Sequence[Rule] | None = None,
+        session: DrillSession | None = None,
     ) -> None:
-        every = list(rules) if rules is not None else load_rules()
-        self.all_rules = every
-        self.rules = [rule for rule in every if check is None or rule.check == check]
-        self.progress = TraineeProgress(Mastery.start(self.rules, seed=seed, trainee=trainee))
-        self.exercise: CaseExercise | None = None
-        self.current: PracticeCase | None = None
-        self.current_rule = ""
-        self.current_seed = 0
-        self.scored: MasteryAttempt | None = None
+        self.all_rules = list(rules) if rules is not None else load_rules()
+        self._check = check
+        self.progress = TraineeProgress(
+            session or DrillSession.start(seed=seed, trainee=trainee, check=check, rules=self.all_rules)
+        )
+        self.saved_step: int | None = None
+        self.inputs: AnswerControls | None = None
 
         self.bars = html(css="eic-rule-bars")
         self.case_view = html(css="eic-case")
         self.slot = w.VBox()
+        self.check_button = button("Check my answer", "eic-check", button_style="primary")
+        self.hint_button = button(HINT_LABEL, "eic-hint")
+        self.reveal_button = button(REVEAL_SUMMARY, "eic-show-answer")
+        self.feedback = html(css="eic-feedback-area")
+        self.hint_view = html(css="eic-hint-area")
+        self.reveal = html(css="eic-reveal-area")
         self.scored_view = html(css="eic-scored")
-        self.next_button = button("Next case", "eic-next", disabled=True, button_style="primary")
+        self.next_button = button(_SKIP, "eic-next")
         self.summary_view = html(css="eic-summary")
         self.trainee = w.Text(
             value=trainee,
@@ -105,31 +157,49 @@ class MasteryDrill(TextPicture):
         self.save_button = button("Save progress", "eic-save")
         self.load_button = button("Load progress", "eic-load")
         self.restart_button = button("Start again", "eic-restart")
+        self.confirm_restart_button = button(
+            "Yes, start again", "eic-confirm-restart", button_style="warning"
+        )
+        self.cancel_restart_button = button("Keep this drill", "eic-cancel-restart")
+        self.confirm_row = wrap_row([self.confirm_restart_button, self.cancel_restart_button])
+        self.confirm_row.layout.display = "none"
         self.overwrite = w.Checkbox(
             value=False, description="Overwrite with this drill", indent=False, layout=w.Layout(width="auto")
         )
         self.overwrite.add_class("eic-overwrite")
         self.new_attempt_button = button("Save as a new attempt", "eic-new-attempt")
+        self.unsaved = html(css="eic-unsaved")
         self.file_status = html(css="eic-file-status")
         self.transfer = ProgressTransfer(self._dump, self._accept_upload, self._report)
 
-        self.next_button.on_click(lambda _button: self.next_case())
-        self.save_button.on_click(lambda _button: self.save())
-        self.load_button.on_click(lambda _button: self.load())
-        self.restart_button.on_click(lambda _button: self.restart())
-        self.new_attempt_button.on_click(lambda _button: self.save_new_attempt())
+        self.check_button.on_click(lambda _b: self.check())
+        self.hint_button.on_click(lambda _b: self.hint())
+        self.reveal_button.on_click(lambda _b: self.toggle_worked_answer())
+        self.next_button.on_click(lambda _b: self.next_case())
+        self.save_button.on_click(lambda _b: self.save())
+        self.load_button.on_click(lambda _b: self.load())
+        self.restart_button.on_click(lambda _b: self.ask_restart())
+        self.confirm_restart_button.on_click(lambda _b: self.restart())
+        self.cancel_restart_button.on_click(lambda _b: self.cancel_restart())
+        self.new_attempt_button.on_click(lambda _b: self.save_new_attempt())
 
         self.widget = frame(
             [
                 self.bars,
                 self.case_view,
                 self.slot,
+                wrap_row([self.check_button, self.hint_button, self.reveal_button]),
+                self.feedback,
+                self.hint_view,
+                self.reveal,
                 self.scored_view,
                 wrap_row([self.next_button]),
                 self.summary_view,
                 wrap_row([self.trainee, self.path]),
                 wrap_row([self.save_button, self.load_button, self.restart_button]),
+                self.confirm_row,
                 wrap_row([self.overwrite, self.new_attempt_button]),
+                self.unsaved,
                 self.file_status,
                 self.transfer.widget,
             ],
@@ -137,140 +207,162 @@ class MasteryDrill(TextPicture):
         )
         self._serve()
 
-    @property
-    def mastery(self) -> Mastery:
-        """The drill's mastery record (states, attempts)."""
-        return self.progress.mastery
+    # --- the engine -------------------------------------------------------------------------
 
-    # --- serving and scoring ----------------------------------------------------------
+    @property
+    def session(self) -> DrillSession:
+        """The engine behind the view."""
+        return self.progress.session
+
+    @property
+    def view(self) -> CaseView | None:
+        """The case on screen."""
+        return self.session.current
 
     def _serve(self) -> None:
-        self.scored = None
-        self.scored_view.value = ""
-        self.next_button.disabled = True
-        self._show_bars()
-        if self.mastery.complete:
-            self.current, self.exercise = None, None
-            self.slot.children = ()
-            self.case_view.value = wrap_html("<p><b>Every rule is mastered.</b> Your summary is below.</p>")
-            self.summary_view.value = wrap_html(self._completion_html())
-            return
-        self.summary_view.value = ""
-        rule = self.mastery.next_rule()
-        seed = self.mastery.case_seed(rule)
-        case = self.mastery.next_case()
-        self.current, self.current_rule, self.current_seed = case, rule, seed
-        self.exercise = CaseExercise(
-            case,
-            rules=self.all_rules,
-            on_graded=lambda grade: self._graded(case, grade),
-            on_reveal=lambda: self._revealed(case),
-        )
-        self.slot.children = (self.exercise.widget,)
-        self.case_view.value = wrap_html(
-            f"<p><b>Case {self.mastery.step + 1}, a fresh case:</b> {esc(visible_text(case.title))}</p>"
-            + supplied_input(case).html
-        )
+        """Show the case being worked, or serve the next one."""
+        view = self.session.current
+        if view is None or self.session.current_scored is not None:
+            view = self.session.next_case()
+        self._show(view)
 
-    def _record(self, grade: Grade | None) -> MasteryAttempt:
-        assert self.exercise is not None
-        answer = self.exercise.answer()
-        stored: dict[str, Any] = {**answer.as_dict(self.exercise.case), "reason": answer.reason}
-        attempt = self.mastery.record(
-            self.current_rule,
-            self.current_seed,
-            answer=stored,
-            correct=grade.correct if grade is not None else False,
-            hints=self.exercise.hints_used,
-            revealed=self.exercise.revealed,
-            rules_missed=grade.rules_missed if grade is not None else (self.current_rule,),
-        )
-        self.scored = attempt
-        self.next_button.disabled = False
+    def _show(self, view: CaseView) -> None:
+        self.inputs = AnswerControls(view.check, view.ids, view.reason_options)
+        self.slot.children = tuple(self.inputs.rows())
+        self.case_view.value = wrap_html(_input_html(view))
+        for area in (self.feedback, self.hint_view, self.reveal, self.scored_view):
+            area.value = ""
+        self.check_button.disabled = False
+        self.hint_button.disabled = False
+        self.reveal_button.description = REVEAL_SUMMARY
+        self.next_button.description = _SKIP
+        self.next_button.button_style = ""
         self._show_bars()
+        self._show_unsaved()
+
+    def set_answer(self, answer: Answer) -> None:
+        """Put ``answer`` into the controls."""
+        assert self.inputs is not None
+        self.inputs.set_answer(answer)
+
+    def check(self) -> None:
+        """Check the answer on screen; the first check scores the case."""
+        assert self.inputs is not None
+        result = self.session.check(self.inputs.answer())
+        self.feedback.value = wrap_html(feedback_html(result.correct, list(result.mistakes)))
+        if result.correct:
+            self.hint_view.value = ""
+        attempt = self.session.current_scored
+        if attempt is not None:
+            self.scored_view.value = wrap_html(self._scored_html(attempt, first=result.scored))
+        self._after_scoring()
+
+    def hint(self) -> None:
+        """Show the next rung of the hint ladder (a hinted answer is recorded as helped)."""
+        self.session.hint()
+        shown = self.session.shown_hints()
+        last = self.session.hints_left == 0
+        self.hint_button.disabled = last
+        self.hint_view.value = wrap_html(hint_html(shown, last=last))
+
+    def toggle_worked_answer(self) -> None:
+        """Show the worked answer (a miss if no check came first), or hide it again."""
+        if self.reveal.value:
+            self.reveal.value = ""
+            self.reveal_button.description = REVEAL_SUMMARY
+            return
+        self.session.reveal()
+        case = self.session.worked_case()
+        assert case is not None
+        self.reveal.value = wrap_html(reveal_html(case))
+        self.reveal_button.description = HIDE_SUMMARY
+        attempt = self.session.current_scored
+        assert attempt is not None
+        self.scored_view.value = wrap_html(self._scored_html(attempt, first=False))
+        self._after_scoring()
+
+    def _after_scoring(self) -> None:
+        if self.session.current_scored is not None:
+            self.next_button.description = _NEXT
+            self.next_button.button_style = "primary"
+        self._show_bars()
+        self._show_unsaved()
         self.transfer.refresh()
-        return attempt
-
-    def _graded(self, case: PracticeCase, grade: Grade) -> None:
-        if case is not self.current:
-            return
-        if self.scored is not None:
-            self.scored_view.value = wrap_html(
-                '<div class="eic-scored-note" role="status">This case was already scored; checking again '
-                "gives feedback but does not change your bars.</div>"
-            )
-            return
-        attempt = self._record(grade)
-        self.scored_view.value = wrap_html(_scored_html(attempt))
-        if self.mastery.complete:
-            self.summary_view.value = wrap_html(self._completion_html())
-
-    def _revealed(self, case: PracticeCase) -> None:
-        if case is not self.current or self.scored is not None:
-            return
-        self._record(None)
-        self.scored_view.value = wrap_html(
-            '<div class="eic-scored-note" role="status"><b>✘ Scored: missed.</b> You revealed the worked '
-            "answer before a correct check, so this case counts as a miss and the rule comes round again "
-            "soon. Read the answer, then press <b>Next case</b>.</div>"
-        )
 
     def next_case(self) -> None:
-        """Serve a fresh case for the rule most due, or the summary once every rule is mastered."""
-        self._serve()
-
-    def restart(self) -> None:
-        """Start a new drill (fresh cases, nothing scored); saving over the old file then needs consent."""
-        old = self.mastery
-        self.progress = TraineeProgress(
-            Mastery.start(self.rules, seed=old.seed + 1, trainee=self.trainee.value)
-        )
-        self.overwrite.value = False
-        self.file_status.value = wrap_html(
-            '<span role="status">Started again with fresh cases. Your earlier progress file is kept: Save '
-            "will not write over it unless you tick <b>Overwrite with this drill</b>, or press "
-            "<b>Save as a new attempt</b>.</span>"
-        )
-        self._serve()
+        """Serve the next case; leaving this one unchecked scores it as skipped (a miss)."""
+        self.session.next_case()
+        self._show(self.session.current)  # type: ignore[arg-type]
         self.transfer.refresh()
 
-    # --- display ----------------------------------------------------------------------
+    # --- display ----------------------------------------------------------------------------
 
     def bar_lines(self) -> list[str]:
-        """Each rule's bar as text, in the order of ``fixtures/rules.json``."""
-        states = self.mastery.states
-        return [rule_bar(r, states[r].streak, states[r].mastered) for r in self.mastery.rules]
+        """Each rule's bar as text, then each look-alike kind, in rule and facet order."""
+        m = self.session.mastery
+        lines = [rule_bar(r, m.states[r].streak, m.states[r].mastered) for r in m.rules]
+        for facet in m.facets:
+            mark = "✔ shown" if m.facet_states[facet].secured else "not yet shown"
+            lines.append(f"look-alike: {FACET_NAMES.get(facet, facet)} — {mark}")
+        return lines
 
     def _show_bars(self) -> None:
-        m = self.mastery
+        m = self.session.mastery
         items = "".join(
-            f'<li class="{"eic-mastered" if m.states[r].mastered else "eic-learning"}">'
-            f"<code>{esc(line)}</code></li>"
-            for r, line in zip(m.rules, self.bar_lines(), strict=True)
+            f'<li class="{"eic-mastered" if m.states[r].mastered else "eic-learning"}"><code>{esc(line)}</code></li>'
+            for r, line in zip(m.rules, self.bar_lines(), strict=False)
+        )
+        facets = "".join(f"<li><code>{esc(line)}</code></li>" for line in self.bar_lines()[len(m.rules) :])
+        due = self.session.due()
+        due_line = (
+            f"<p><b>Due for review today:</b> {esc(', '.join(due))}. They come first.</p>" if due else ""
+        )
+        complete = (
+            "<p><b>✔ Complete:</b> every rule mastered and every look-alike kind shown.</p>"
+            if (m.complete)
+            else ""
         )
         self.bars.value = wrap_html(
             f'<div role="status" aria-live="polite"><b>Mastery: {len(m.mastered)} of {len(m.rules)} rules '
-            f"mastered, {m.step} cases worked.</b> A rule is mastered after {MASTERY_STREAK} correct first "
-            f'tries in a row.</div><ul class="eic-bars" aria-label="Progress per rule">{items}</ul>'
+            f"mastered, {len(m.secured)} of {len(m.facets)} look-alike kinds shown, {m.step} cases worked."
+            f"</b> A rule is mastered after {MASTERY_STREAK} unaided correct first tries in a row; a miss, a "
+            f"skip, a reveal or a hint before the check takes it away again.</div>{complete}{due_line}"
+            f'<ul class="eic-bars" aria-label="Progress per rule">{items}</ul>'
+            + (f'<ul class="eic-bars" aria-label="Look-alike kinds">{facets}</ul>' if facets else "")
         )
 
-    def _completion_html(self) -> str:
-        done = self.mastery.completion()
-        if done is None:
-            return ""
+    def _scored_html(self, attempt: MasteryAttempt, *, first: bool) -> str:
+        texts = {
+            "correct": "<b>✔ Scored: correct first try, unaided.</b>",
+            "helped": "<b>◐ Scored: right, but helped by a hint</b>, so it does not count towards mastery.",
+            "missed": "<b>✘ Scored: missed.</b> This rule comes round again soon.",
+            "revealed": "<b>✘ Scored: missed</b>, because the worked answer was shown before a check.",
+            "skipped": "<b>✘ Scored: missed</b>, because the case was skipped.",
+        }
+        statement = next((r.statement for r in self.all_rules if r.id == attempt.rule), "")
+        again = "" if first else " Checking again gives feedback but does not change your bars."
         return (
-            '<div class="eic-feedback eic-correct" role="status"><b>✔ Every rule mastered.</b><ul>'
-            f"<li>Completed on: {esc(str(done['completed_on'])[:10])}</li>"
-            f"<li>Cases worked: {done['cases_worked']}</li>"
-            f"<li>Correct first tries: {done['correct_first_tries']}</li>"
-            f"<li>Hints used: {done['hints_used']}</li>"
-            f"<li>Reveals: {done['reveals']}</li></ul>"
-            "Save your progress to keep this record.</div>"
+            f'<div class="eic-scored-note" role="status">{texts[attempt.outcome]}{again} '
+            f"This case was about <code>{esc(attempt.rule)}</code>: {esc(statement)} "
+            f"Press <b>{_NEXT}</b> when you are ready.</div>"
         )
+
+    def _show_unsaved(self) -> None:
+        step = self.session.mastery.step
+        if self.saved_step == step:
+            self.unsaved.value = wrap_html('<span role="status">✔ Everything is saved.</span>')
+        elif step == 0:
+            self.unsaved.value = ""
+        else:
+            since = step - (self.saved_step or 0)
+            self.unsaved.value = wrap_html(
+                f'<span role="status"><b>● Unsaved work:</b> {since} case{"s" if since != 1 else ""} '
+                "since the last save. Press <b>Save progress</b> to keep them.</span>"
+            )
 
     def completion_text(self) -> str:
-        """The completion summary as text, or "" while rules remain."""
-        done = self.mastery.completion()
+        """The completion summary as text, or "" while rules or look-alike kinds remain."""
+        done = self.session.mastery.completion()
         if done is None:
             return ""
         return (
@@ -278,7 +370,41 @@ class MasteryDrill(TextPicture):
             f"{done['hints_used']} hints used, {done['reveals']} reveals"
         )
 
-    # --- progress files -------------------------------------------------------------------
+    # --- starting again -----------------------------------------------------------------------
+
+    def ask_restart(self) -> None:
+        """Ask before throwing this drill away."""
+        self.confirm_row.layout.display = "flex"
+        self._report(
+            '<span role="alert"><b>Start again?</b> This drill is replaced by a fresh one; your progress '
+            "file is kept. Press <b>Yes, start again</b> or <b>Keep this drill</b>.</span>"
+        )
+
+    def cancel_restart(self) -> None:
+        """Keep the drill as it is."""
+        self.confirm_row.layout.display = "none"
+        self._report('<span role="status">Kept this drill.</span>')
+
+    def restart(self) -> None:
+        """Start a new drill (fresh cases, nothing scored); saving over the old file then needs consent."""
+        self.confirm_row.layout.display = "none"
+        old = self.session.mastery.seed
+        self.progress = TraineeProgress(
+            DrillSession.start(
+                seed=(old + 1) % 100_000, trainee=self.trainee.value, check=self._check, rules=self.all_rules
+            )
+        )
+        self.saved_step = None
+        self.overwrite.value = False
+        self._report(
+            '<span role="status">Started again with fresh cases. Your earlier progress file is kept: Save '
+            "will not write over it unless you tick <b>Overwrite with this drill</b>, or press "
+            "<b>Save as a new attempt</b>.</span>"
+        )
+        self._serve()
+        self.transfer.refresh()
+
+    # --- progress files -------------------------------------------------------------------------
 
     def _report(self, markup: str) -> None:
         self.file_status.value = wrap_html(markup)
@@ -289,36 +415,48 @@ class MasteryDrill(TextPicture):
 
     def save(self, *, path: str | Path | None = None) -> Path | None:
         """Save to :attr:`path` (or ``path``); refuse another drill's file unless :attr:`overwrite` is ticked."""
-        self.mastery.trainee = self.trainee.value
+        self.session.trainee = self.trainee.value
         target = path if path is not None else self.path.value
         try:
             written = save_trainee_progress(self.progress, target, overwrite=self.overwrite.value)
         except ProgressFileError as exc:
-            self._error("Not saved", exc, _SAVE_CHOICES if "another drill" in exc.message else "")
+            self._error("Not saved", exc, _SAVE_CHOICES if "your earlier progress" in exc.message else "")
             return None
         self.overwrite.value = False
+        self.saved_step = self.session.mastery.step
         self._report(
-            f'<span class="eic-saved" role="status">✔ Saved {self.mastery.step} cases worked to '
+            f'<span class="eic-saved" role="status">✔ Saved {self.saved_step} cases worked to '
             f"<code>{esc(shown_path(written))}</code>.</span>"
         )
+        self._show_unsaved()
         self.transfer.refresh()
         return written
 
     def save_new_attempt(self) -> Path | None:
         """Save under a fresh name beside :attr:`path` (``name-2.json``, …), keeping the earlier file."""
-        fresh = new_attempt_path(self.path.value)
-        self.path.value = str(fresh)
+        self.path.value = str(new_attempt_path(self.path.value))
         return self.save()
 
     def _adopt(self, progress: TraineeProgress) -> None:
-        known = {rule.id: rule for rule in self.all_rules}
-        self.rules = [known[r] for r in progress.mastery.rules]
         self.progress = progress
         self.trainee.value = progress.trainee
+        self.saved_step = progress.mastery.step
         self._serve()
 
+    def _loaded_note(self, progress: TraineeProgress) -> str:
+        due = progress.session.due()
+        parts = [f"{progress.mastery.step} cases worked"]
+        if due:
+            parts.append(f"due for review today: {', '.join(due)}")
+        if progress.earlier:
+            parts.append(
+                f"{len(progress.earlier['attempts'])} cases from an earlier course are kept in the file, "
+                "but mastery starts afresh on the current cases"
+            )
+        return "; ".join(parts)
+
     def load(self) -> TraineeProgress | None:
-        """Load a version 2 (or 1) progress file from :attr:`path` and carry on where it stopped."""
+        """Load a progress file (version 1, 2 or 3) from :attr:`path` and carry on where it stopped."""
         try:
             progress = load_trainee_progress(self.path.value, rules=self.all_rules)
         except ProgressFileError as exc:
@@ -326,8 +464,8 @@ class MasteryDrill(TextPicture):
             return None
         self._adopt(progress)
         self._report(
-            f'<span class="eic-loaded" role="status">✔ Loaded {self.mastery.step} cases worked from '
-            f"<code>{esc(shown_path(self.path.value))}</code>.</span>"
+            f'<span class="eic-loaded" role="status">✔ Loaded from <code>{esc(shown_path(self.path.value))}'
+            f"</code>: {esc(self._loaded_note(progress))}.</span>"
         )
         self.transfer.refresh()
         return progress
@@ -339,40 +477,28 @@ class MasteryDrill(TextPicture):
     def _accept_upload(self, data: Any, source: str) -> str:
         progress = trainee_progress_from_data(data, rules=self.all_rules, source=source)
         self._adopt(progress)
-        return f"Loaded {self.mastery.step} cases worked from the upload {source}."
+        return f"Loaded from the upload {source}: {self._loaded_note(progress)}."
 
     def describe(self) -> str:
         """A plain-text picture of the drill: bars, the case, the buttons."""
-        m = self.mastery
+        m = self.session.mastery
         lines = [
-            f"Mastery drill: seed {m.seed}, {len(m.mastered)} of {len(m.rules)} rules mastered, "
-            f"{m.step} cases worked",
+            f"Mastery drill: {len(m.mastered)} of {len(m.rules)} rules mastered, "
+            f"{len(m.secured)} of {len(m.facets)} look-alike kinds shown, {m.step} cases worked",
             *(f"  {line}" for line in self.bar_lines()),
         ]
-        if self.current is not None and self.exercise is not None:
-            lines.append(f"  Case {m.step + 1}: {visible_text(self.current.title)}")
-            lines.append(self.exercise.describe())
-        else:
-            lines.append(f"  {self.completion_text()}")
+        view = self.session.current
+        if view is not None and self.inputs is not None:
+            lines.append(f"  {view.label} ({view.check})")
+            lines.extend(self.inputs.describe_lines())
         lines.append(
-            f"  buttons: [{self.next_button.description}] [{self.save_button.description}] "
-            f"[{self.load_button.description}] [{self.restart_button.description}] "
-            f"[{self.new_attempt_button.description}]  "
+            f"  buttons: [{self.check_button.description}] [{self.hint_button.description}] "
+            f"[{self.reveal_button.description}] [{self.next_button.description}]"
+        )
+        lines.append(
+            f"  [{self.save_button.description}] [{self.load_button.description}] "
+            f"[{self.restart_button.description}] [{self.new_attempt_button.description}]  "
             f"[{'x' if self.overwrite.value else ' '}] {self.overwrite.description}"
         )
         lines.append(f"  {self.path.description}: {self.path.value}")
         return "\n".join(lines)
-
-
-def _scored_html(attempt: MasteryAttempt) -> str:
-    hints = f" You used {attempt.hints} hint{'s' if attempt.hints != 1 else ''}." if attempt.hints else ""
-    if attempt.correct:
-        return (
-            f'<div class="eic-scored-note" role="status"><b>✔ Scored: correct first try.</b>{hints} '
-            f"The bar for <code>{esc(attempt.rule)}</code> moved. Press <b>Next case</b>.</div>"
-        )
-    return (
-        f'<div class="eic-scored-note" role="status"><b>✘ Scored: missed.</b>{hints} '
-        f"<code>{esc(attempt.rule)}</code> goes back to the first box and comes round again soon. Fix it "
-        "above if you like (the hints still help), then press <b>Next case</b>.</div>"
-    )
