@@ -54,8 +54,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 import helpers
 from helpers.core.chardiff import visible_id
 from helpers.teach.cases import Case
-from helpers.teach.grading import Answer, answer_fields, candidate_ids, correct_answer, grade, reason_choices
-from helpers.teach.mastery import Mastery
+from helpers.teach.grading import Answer, answer_fields, candidate_ids, correct_answer, grade, reason_options
 from helpers.teach.practice import (
     DEFAULT_PROGRESS_FILE,
     DEFAULT_SEED,
@@ -66,6 +65,7 @@ from helpers.teach.practice import (
 )
 from helpers.teach.render import HIDE_SUMMARY, REVEAL_SUMMARY, display_json
 from helpers.teach.rules import load_rules
+from helpers.teach.session import DEFAULT_DRILL_SEED, DrillSession
 from helpers.widgets.mastery import rule_bar
 
 pytestmark = pytest.mark.browser
@@ -257,16 +257,24 @@ class ExerciseWidget:
     """
 
     def __init__(
-        self, notebook: NotebookPage, case: Case, report: BrowserReport, *, within: Locator | None = None
+        self,
+        notebook: NotebookPage,
+        case: Case,
+        report: BrowserReport,
+        *,
+        within: Locator | None = None,
+        label: str | None = None,
     ) -> None:
         self.page = notebook.page
         self.case = case
         self.report = report
-        self.root = (
-            (within if within is not None else notebook.panel)
-            .locator(".eic-exercise")
-            .filter(has=self.page.locator("code").filter(has_text=_verbatim(visible_id(case.id))))
-        )
+        exercises = (within if within is not None else notebook.panel).locator(".eic-exercise")
+        if label is None:
+            self.root = exercises.filter(
+                has=self.page.locator("code").filter(has_text=_verbatim(visible_id(case.id)))
+            )
+        else:
+            self.root = exercises.filter(has_text=_verbatim(f"Your answer for {label}"))
         expect(self.root).to_have_count(1)
 
     def _checkbox(self, field: str, case_id: str) -> Locator:
@@ -362,7 +370,8 @@ def test_filled_case_through_the_widget(lab: Lab, case: Case) -> None:
     """Wrong answer: targeted feedback. Right answer: fully correct. Reveal and <details> agree."""
     notebook = lab.notebook(CASE_NOTEBOOK[case.check])
     before = len(notebook.console_errors)
-    widget = ExerciseWidget(notebook, case, lab.report)
+    number = [c.id for c in helpers.filled_cases(case.check)].index(case.id) + 1
+    widget = ExerciseWidget(notebook, case, lab.report, label=f"Case {number}")
 
     wrong = WRONG_ANSWERS[case.id]
     widget.give(wrong.answer(case))
@@ -528,58 +537,85 @@ def test_practice_drill_through_the_widget(lab: Lab) -> None:
 # --- the mastery drill ------------------------------------------------------
 
 
-def test_mastery_drill_works_one_generated_case(lab: Lab) -> None:
-    """In 04: a hint, a wrong answer with leak-free feedback, a right answer, and a rule bar that moves."""
-    mastery = Mastery.start(load_rules(), seed=DEFAULT_SEED)
-    rule = mastery.next_rule()
-    seed = mastery.case_seed(rule)
-    case = mastery.next_case()
-    wrong = Answer(case.check, flag=False, reason=rule)  # nothing ticked: the list is incomplete
-    assert not grade(case, wrong, ask_reason=True).correct
+class DrillWidget:
+    """The mastery drill in 04, driven only through its own controls."""
 
+    def __init__(self, notebook: NotebookPage) -> None:
+        self.page = notebook.page
+        self.root = notebook.panel.locator(".eic-mastery")
+        expect(self.root).to_have_count(1)
+
+    def _tick(self, field: str, case_id: str, wanted: bool) -> None:
+        checkbox = self.root.locator(f".eic-column-{field} .widget-checkbox.eic-{field}").filter(
+            has=self.page.locator("label.widget-label-basic > span").filter(
+                has_text=_verbatim(f"{field}: {visible_id(case_id)}")
+            )
+        )
+        expect(checkbox).to_have_count(1)
+        box = checkbox.locator('input[type="checkbox"]')
+        if box.is_checked() != wanted:
+            checkbox.locator("label.widget-label-basic").click()
+        expect(box).to_be_checked(checked=wanted)
+
+    def give(self, view, answer: Answer) -> None:
+        """Put ``answer`` to the case ``view`` shows into the controls by clicking."""
+        first, second, flag = view.fields
+        for case_id in view.ids:
+            if case_id in answer.missing:
+                self._tick(first, case_id, True)
+            if case_id in answer.second:
+                self._tick(second, case_id, True)
+        if answer.hold:
+            self.root.locator(".widget-checkbox.eic-hold label.widget-label-basic").click()
+        elif answer.flag is not None:
+            self.root.locator(".eic-flag").get_by_role(
+                "radio", name=f"{flag}: {'true' if answer.flag else 'false'}", exact=True
+            ).check()
+        text = dict((rule_id, text) for text, rule_id in view.reason_options)[answer.reason]
+        radio = self.root.locator(".eic-reason").get_by_role("radio", name=text, exact=True)
+        radio.check()
+        expect(radio).to_be_checked()
+
+
+def test_a_full_mastery_run_with_a_perfect_strategy(lab: Lab) -> None:
+    """In 04: every case answered right on the first try, unaided, until every rule is mastered.
+
+    A twin :class:`DrillSession` with the same seed says what each case is; the page must show the
+    same neutral label, and never the rule before the check. A hint on the first case is shown
+    and leaves the answer unchecked. The final page is screenshotted.
+    """
+    from trainees import _blind_answer
+
+    twin = DrillSession.start(seed=DEFAULT_DRILL_SEED)
     notebook = lab.notebook(PRACTICE_NOTEBOOK)
     before = len(notebook.console_errors)
-    drill = notebook.panel.locator(".eic-mastery")
-    expect(drill).to_have_count(1)
-    bars = drill.locator(".eic-rule-bars")
-    expect(bars.locator("li").filter(has_text=_exact(rule_bar(rule, 0, False)))).to_have_count(1)
-    widget = ExerciseWidget(notebook, case, lab.report, within=drill)
-
-    # A hint: the first rung names the rule, not an ID.
-    widget.root.locator("button.eic-hint").click()
-    hint = widget.root.locator(".eic-hint-area .eic-hints")
-    expect(hint).to_contain_text(f"Hint 1 of 3, the rule: {rule}.")
-    expect(hint).to_have_attribute("role", "status")
-
-    # A wrong answer: the field and the rule, never an unmarked ID or the expected flag.
-    widget.give(wrong)
-    feedback = widget.check()
-    expect(feedback).to_have_class(re.compile(r"\beic-wrong\b"))
-    expect(feedback).to_contain_text("✘ Not yet")
-    shown = feedback.text_content() or ""
-    for case_id in candidate_ids(case):
-        assert visible_id(case_id) not in shown, (case_id, shown)
-    assert not re.search(r"\b(true|false)\b", shown), shown
-    expect(drill.locator(".eic-scored")).to_contain_text("✘ Scored: missed.")
-    _expect_no_axe_violations(notebook)
-
-    # The right answer is fully correct (the first check already scored the case).
-    widget.give(correct_answer(case))
-    feedback = widget.check()
-    expect(feedback).to_contain_text("✔ Fully correct")
-    drill.locator("button.eic-next").click()
-
-    # The next rule's fresh case, right on the first try: its bar moves.
-    mastery.record(rule, seed, answer={}, correct=False, hints=1)
-    following_rule = mastery.next_rule()
-    following = mastery.next_case()
-    expect(bars.locator("li").filter(has_text=_exact(rule_bar(following_rule, 0, False)))).to_have_count(1)
-    widget = ExerciseWidget(notebook, following, lab.report, within=drill)
-    widget.give(correct_answer(following))
-    expect(widget.check()).to_contain_text("✔ Fully correct")
-    expect(drill.locator(".eic-scored")).to_contain_text("✔ Scored: correct first try.")
-    expect(bars.locator("li").filter(has_text=_exact(rule_bar(following_rule, 1, False)))).to_have_count(1)
-    expect(bars).to_contain_text("2 cases worked")
+    drill = DrillWidget(notebook)
+    bars = drill.root.locator(".eic-rule-bars")
+    scored = drill.root.locator(".eic-scored")
+    while not twin.complete:
+        view = twin.next_case()
+        case_area = drill.root.locator(".eic-case")
+        expect(case_area).to_contain_text(f"Supplied input for {view.label}:")
+        answer = _blind_answer(view, None)
+        drill.give(view, answer)
+        expect(scored).to_have_text("")  # nothing scored, and the rule not named, before the check
+        drill.root.locator("button.eic-check").click()
+        result = twin.check(answer)
+        assert result.outcome == "correct"
+        expect(drill.root.locator(".eic-feedback-area .eic-feedback")).to_contain_text("Fully correct")
+        expect(scored).to_contain_text("✔ Scored: correct first try, unaided.")
+        expect(bars).to_contain_text(f"{twin.mastery.step} cases worked")
+        if view.number == 1:
+            _expect_no_axe_violations(notebook)
+        drill.root.locator("button.eic-next").click()
+    steps = twin.mastery.step
+    assert steps <= 4 * len(twin.mastery.rules)
+    expect(bars).to_contain_text(f"{len(twin.mastery.rules)} of {len(twin.mastery.rules)} rules mastered")
+    expect(bars).to_contain_text("Complete: every rule mastered and every look-alike kind shown")
+    for rule in twin.mastery.rules:
+        expect(bars.locator("li").filter(has_text=_exact(rule_bar(rule, 3, True)))).to_have_count(1)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    drill.root.locator(".eic-rule-bars").screenshot(path=str(SCREENSHOTS / "mastery-complete.png"))
     assert not notebook.error_outputs()
     _no_new_console_errors(notebook, before)
 
@@ -840,7 +876,7 @@ def test_one_case_worked_with_the_keyboard_alone(lab: Lab) -> None:
     """
     notebook = lab.notebook("01_start_here.ipynb")
     case = helpers.get_case("reordered-targets")
-    widget = ExerciseWidget(notebook, case, lab.report)
+    widget = ExerciseWidget(notebook, case, lab.report, label="the example case")
     page = notebook.page
     widget.root.get_by_role("checkbox", name="missing: induction", exact=True).focus()
     name_js = """() => {
@@ -862,7 +898,7 @@ def test_one_case_worked_with_the_keyboard_alone(lab: Lab) -> None:
     page.keyboard.press("Tab")
     assert page.evaluate(name_js) == "Hold: needs staff labels"
     # The reason: each option is its own tab stop, named by its rule id and statement.
-    for rule in reason_choices(case):
+    for rule in reason_options(case):
         page.keyboard.press("Tab")
         assert page.evaluate(name_js) == f"{rule.id}: {rule.statement}"
         if rule.id == "ts-order":

@@ -1,4 +1,4 @@
-"""Mastery per rule with spaced review, and version 2 progress files that never lose work."""
+"""Progress files (version 3) that never lose work; the drill's own rules are in test_session.py."""
 
 from __future__ import annotations
 
@@ -10,12 +10,13 @@ import threading
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
+from trainees import _blind_answer
 
-from helpers.core.errors import InvalidInputError, ProgressFileError
+from helpers.core.errors import ProgressFileError
 from helpers.core.paths import fixtures_dir
-from helpers.teach.mastery import BOX_INTERVALS, MASTERY_STREAK, Mastery
+from helpers.teach.grading import Answer
 from helpers.teach.progress_v2 import (
     TraineeProgress,
     load_trainee_progress,
@@ -25,126 +26,34 @@ from helpers.teach.progress_v2 import (
     trainee_progress_to_data,
 )
 from helpers.teach.rules import load_rules
+from helpers.teach.session import DrillSession
 
 RULES = load_rules()
 SAMPLES = fixtures_dir() / "sample_progress"
 
 
-def fresh(seed: int = 1, trainee: str = "Test") -> Mastery:
-    return Mastery.start(RULES, seed=seed, trainee=trainee)
+def fresh(seed: int = 1, trainee: str = "Test") -> DrillSession:
+    return DrillSession.start(seed=seed, trainee=trainee, rules=RULES)
 
 
-def work(m: Mastery, correct: bool, **kwargs) -> str:
-    case = m.next_case()
-    rule = case.rules[0]
-    m.record(rule, m.case_seed(rule), answer=dict(case.expected), correct=correct, **kwargs)
-    return rule
+def work(s: DrillSession, correct: bool, hints: int = 0) -> None:
+    """Serve a case and answer it right or wrong, after ``hints`` hints."""
+    view = s.next_case()
+    for _ in range(hints):
+        s.hint()
+    s.check(_blind_answer(view, None) if correct else Answer(view.check, flag=None))
 
 
-# --- mastery ---------------------------------------------------------------------------------
+# --- progress files ----------------------------------------------------------------------------
 
 
-def test_three_correct_first_tries_in_a_row_master_a_rule():
-    m = Mastery.start(RULES[:1], seed=3)
-    rule = RULES[0].id
-    for n in range(MASTERY_STREAK - 1):
-        work(m, True)
-        assert not m.states[rule].mastered, n
-    work(m, True)
-    assert m.states[rule].mastered and m.complete
-    assert m.completion()["cases_worked"] == MASTERY_STREAK
-
-
-def test_a_miss_resets_the_streak_and_brings_the_rule_back_next():
-    m = fresh()
-    first = work(m, True)
-    assert m.states[first].box == 1
-    second = work(m, False)
-    state = m.states[second]
-    assert (state.box, state.streak, state.due) == (0, 0, m.step)
-    work(m, True)
-    again = work(m, True)
-    assert m.next_rule() != again
-
-
-def test_a_reveal_before_a_correct_check_scores_as_a_miss_and_hints_are_recorded():
-    m = fresh()
-    rule = work(m, True, revealed=True, hints=2)
-    attempt = m.attempts[-1]
-    assert (attempt.correct, attempt.revealed, attempt.hints) == (False, True, 2)
-    assert m.states[rule].streak == 0
-
-
-def test_the_drill_serves_the_rule_most_due():
-    m = fresh()
-    served = [work(m, True) for _ in RULES]
-    assert served == [rule.id for rule in RULES]  # every rule due at first, in file order
-    m2 = fresh()
-    missed = work(m2, False)  # due again at the next step
-    for _ in RULES[1:]:
-        work(m2, True)  # each correct one comes round only two or more cases later
-    assert m2.next_rule() == missed
-    assert m2.states[missed].due < min(m2.states[r.id].due for r in RULES[1:])
-
-
-def test_every_case_is_fresh():
-    m = fresh()
-    seen = set()
-    for _ in range(60):
-        case = m.next_case()
-        assert (case.rules[0], m.case_seed(case.rules[0])) not in seen
-        seen.add((case.rules[0], m.case_seed(case.rules[0])))
-        work(m, True)
-
-
-@given(outcomes=st.lists(st.booleans(), max_size=120), seed=st.integers(0, 50))
-def test_mastery_follows_the_rule_on_any_history(outcomes, seed):
-    m = fresh(seed)
-    history: dict[str, list[bool]] = {}
+@settings(max_examples=25, deadline=None)
+@given(outcomes=st.lists(st.booleans(), max_size=30), trainee=st.text(max_size=12))
+def test_a_version_3_file_round_trips(outcomes, trainee):
+    s = fresh(2, trainee)
     for correct in outcomes:
-        rule = work(m, correct)
-        history.setdefault(rule, []).append(correct)
-    for rule, results in history.items():
-        state = m.states[rule]
-        run, best = 0, 0
-        for ok in results:
-            run = run + 1 if ok else 0
-            best = max(best, run)
-        assert state.mastered == (best >= MASTERY_STREAK)
-        assert state.streak == run
-        assert 0 <= state.box < len(BOX_INTERVALS)
-        assert state.due > 0 and state.attempts == len(results)
-    assert m.complete == all(m.states[r.id].mastered for r in RULES)
-
-
-def test_completion_summary_counts_cases_hints_and_reveals():
-    m = fresh()
-    while not m.complete:
-        work(m, True, hints=1)
-    summary = m.completion()
-    assert summary["cases_worked"] == m.step == MASTERY_STREAK * len(RULES)
-    assert summary["hints_used"] == m.step and summary["reveals"] == 0
-    assert summary["completed_on"].endswith("Z")
-
-
-def test_a_bad_start_is_refused():
-    with pytest.raises(InvalidInputError, match="seed is -1"):
-        Mastery.start(RULES, seed=-1)
-    with pytest.raises(InvalidInputError, match="distinct rules"):
-        Mastery.start([RULES[0], RULES[0]], seed=1)
-    with pytest.raises(InvalidInputError, match="not a rule of this drill"):
-        fresh().record("nope", 1, answer={}, correct=True)
-
-
-# --- progress files, version 2 ---------------------------------------------------------------
-
-
-@given(outcomes=st.lists(st.booleans(), max_size=40), trainee=st.text(max_size=12))
-def test_a_version_2_file_round_trips(outcomes, trainee):
-    m = fresh(2, trainee)
-    for correct in outcomes:
-        work(m, correct, hints=int(not correct))
-    progress = TraineeProgress(m)
+        work(s, correct, hints=int(not correct))
+    progress = TraineeProgress(s)
     data = trainee_progress_to_data(progress)
     back = trainee_progress_from_data(json.loads(json.dumps(data)))
     assert trainee_progress_to_data(back, saved=data["saved"]) == data
@@ -168,28 +77,32 @@ def test_every_sample_progress_file_loads():
 def test_a_newer_version_is_refused_with_a_clear_message(tmp_path):
     path = tmp_path / "p.json"
     data = json.loads((SAMPLES / "ben.json").read_text("utf-8"))
-    path.write_text(json.dumps({**data, "version": 3}), encoding="utf-8")
-    with pytest.raises(ProgressFileError, match=r"version 3; these helpers read versions 1 and 2; .*newer"):
+    path.write_text(json.dumps({**data, "version": 4}), encoding="utf-8")
+    with pytest.raises(
+        ProgressFileError, match=r"version 4; these helpers read versions 1, 2 and 3; .*newer"
+    ):
         load_trainee_progress(path)
 
 
 def test_a_file_breaking_the_schema_names_the_place(tmp_path):
     data = json.loads((SAMPLES / "ben.json").read_text("utf-8"))
-    data["mastery"]["states"][2]["box"] = -1
+    data["mastery"]["states"][2]["streak"] = -1
     path = tmp_path / "p.json"
     path.write_text(json.dumps(data), encoding="utf-8")
-    with pytest.raises(ProgressFileError, match=r"mastery\.states\[2\]\.box is -1, below the minimum 0"):
+    with pytest.raises(
+        ProgressFileError, match=r"schema: mastery\.states\[2\]\.streak must be bigger than or equal to 0"
+    ):
         load_trainee_progress(path)
 
 
 def test_after_start_again_save_refuses_the_earlier_drill_unless_told(tmp_path):
     path = tmp_path / "progress.json"
     first = TraineeProgress(fresh())
-    work(first.mastery, True)
+    work(first.session, True)
     save_trainee_progress(first, path)
     before = path.read_bytes()
     again = TraineeProgress(fresh(), file_digest=first.file_digest)  # Start again: a new drill
-    with pytest.raises(ProgressFileError, match=r"another drill's progress .*save as a new attempt"):
+    with pytest.raises(ProgressFileError, match=r"your earlier progress .*save as a new attempt"):
         save_trainee_progress(again, path)
     assert path.read_bytes() == before
     other = new_attempt_path(path)
@@ -212,9 +125,9 @@ def test_a_second_window_saving_the_same_drill_is_not_silently_lost(tmp_path):
     one = TraineeProgress(fresh())
     save_trainee_progress(one, path)
     two = load_trainee_progress(path)
-    work(two.mastery, True)
+    work(two.session, True)
     save_trainee_progress(two, path)
-    work(one.mastery, False)
+    work(one.session, False)
     with pytest.raises(ProgressFileError, match="saved from another window"):
         save_trainee_progress(one, path)
     assert load_trainee_progress(path).mastery.step == 1
@@ -225,6 +138,7 @@ import sys, time
 from helpers.teach.mastery import Mastery
 from helpers.teach.progress_v2 import TraineeProgress, save_trainee_progress
 from helpers.teach.rules import load_rules
+from helpers.teach.session import DrillSession
 from helpers.core.errors import ProgressFileError
 p = TraineeProgress(Mastery.start(load_rules(), seed=int(sys.argv[2]), trainee=sys.argv[2]))
 while time.time() < float(sys.argv[3]):
@@ -286,7 +200,7 @@ def test_saving_through_a_symlink_writes_its_target_and_keeps_the_link(tmp_path)
     save_trainee_progress(TraineeProgress(fresh()), real)
     link.symlink_to(real)
     progress = load_trainee_progress(link)
-    work(progress.mastery, True)
+    work(progress.session, True)
     written = save_trainee_progress(progress, link)
     assert written == real.resolve() and link.is_symlink()
     assert load_trainee_progress(real).mastery.step == 1

@@ -1,0 +1,201 @@
+"""The mastery drill widget: a thin view over the drill engine, driven with no front end."""
+
+from __future__ import annotations
+
+import base64
+import datetime
+import html
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from trainees import _blind_answer
+
+from helpers.teach.grading import Answer, answer_fields, correct_answer
+from helpers.teach.progress_v2 import load_trainee_progress
+from helpers.widgets import DataCheckPanel, MasteryDrill, PracticeDrill
+from helpers.widgets.lite import LITE_SAVE_NOTE
+
+
+def _right(drill: MasteryDrill) -> None:
+    view = drill.view
+    assert view is not None
+    drill.set_answer(_blind_answer(view, None))
+    drill.check_button.click()
+    drill.next_button.click()
+
+
+def test_the_drill_runs_to_completion_and_says_so() -> None:
+    drill = MasteryDrill(check="sentinels")
+    assert "sk-changed □□□ 0/3" in drill.describe()
+    while not drill.session.complete:
+        _right(drill)
+    rules = len(drill.session.mastery.rules)
+    assert drill.session.mastery.step <= 4 * rules
+    assert "✔ Complete" in drill.bars.value
+    assert "sk-changed ■■■ ✔ mastered" in drill.describe()
+    assert "0 hints used, 0 reveals" in drill.completion_text()
+
+
+def test_the_case_is_labelled_by_number_and_its_rule_named_only_after_the_check() -> None:
+    drill = MasteryDrill()
+    view = drill.view
+    assert view is not None
+    shown = drill.case_view.value + drill.describe()
+    assert f"</b> for {view.label}:" in drill.case_view.value
+    rule = drill.session._open.rule  # what the engine keeps to itself
+    assert rule not in drill.case_view.value and "This case was about" not in shown
+    drill.check_button.click()  # blank: wrong
+    assert drill.session.attempts[-1].outcome == "missed"
+    assert (
+        "✘ Scored: missed." in drill.scored_view.value and f"<code>{rule}</code>" in drill.scored_view.value
+    )
+    drill.set_answer(_blind_answer(view, None))
+    drill.check_button.click()
+    assert drill.session.mastery.step == 1  # only the first check counts
+    assert "does not change your bars" in drill.scored_view.value
+    assert "Fully correct" in drill.feedback.value
+
+
+def test_a_hinted_answer_is_helped_a_reveal_is_a_miss_and_hints_clear_when_fully_correct() -> None:
+    drill = MasteryDrill()
+    drill.hint_button.click()
+    assert "Hint 1 of 3" in drill.hint_view.value
+    drill.set_answer(_blind_answer(drill.view, None))
+    drill.check_button.click()
+    assert drill.session.attempts[-1].outcome == "helped"
+    assert "helped by a hint" in drill.scored_view.value
+    assert drill.hint_view.value == ""  # old hints cleared after "Fully correct"
+    drill.next_button.click()
+    drill.reveal_button.click()
+    assert drill.session.attempts[-1].outcome == "revealed"
+    assert "Expected structured output" in drill.reveal.value
+    drill.reveal_button.click()
+    assert drill.reveal.value == ""
+
+
+def test_skipping_a_case_counts_as_a_miss() -> None:
+    drill = MasteryDrill()
+    assert drill.next_button.description == "Skip this case (counts as a miss)"
+    drill.next_button.click()
+    assert [a.outcome for a in drill.session.attempts] == ["skipped"]
+
+
+def test_an_unsaved_work_indicator_and_start_again_asks_first(tmp_path: Path) -> None:
+    path = tmp_path / "p.json"
+    drill = MasteryDrill(path=path, trainee="Ada")
+    _right(drill)
+    assert "Unsaved work" in drill.unsaved.value and "1 case since" in drill.unsaved.value
+    drill.save_button.click()
+    assert "Everything is saved" in drill.unsaved.value
+    drill.restart_button.click()
+    assert drill.session.mastery.step == 1  # not yet: it asks first
+    assert drill.confirm_row.layout.display == "flex"
+    drill.cancel_restart_button.click()
+    assert drill.session.mastery.step == 1 and drill.confirm_row.layout.display == "none"
+    drill.restart_button.click()
+    drill.confirm_restart_button.click()
+    assert drill.session.mastery.step == 0
+
+
+def test_save_load_start_again_overwrite_and_new_attempt(tmp_path: Path) -> None:
+    path = tmp_path / "p.json"
+    drill = MasteryDrill(path=path, trainee="Ada")
+    _right(drill)
+    _right(drill)
+    assert drill.save() == path
+    assert "✔ Saved 2 cases worked" in drill.file_status.value
+    assert load_trainee_progress(path).mastery.step == 2
+
+    other = MasteryDrill(path=path)
+    assert other.load() is not None
+    assert other.session.mastery.step == 2 and other.trainee.value == "Ada"
+    assert "2 cases worked" in other.file_status.value
+
+    drill.restart_button.click()
+    drill.confirm_restart_button.click()
+    assert drill.session.mastery.step == 0
+    assert drill.save() is None
+    status = drill.file_status.value
+    assert (
+        "✘ Not saved" in status and "your earlier progress" in status and "another drill&#x27;s" not in status
+    )
+    assert "press Save as a new attempt" in status
+    assert load_trainee_progress(path).mastery.step == 2  # left as it was
+    drill.new_attempt_button.click()
+    assert Path(drill.path.value) == tmp_path / "p-2.json"
+    assert load_trainee_progress(tmp_path / "p-2.json").mastery.step == 0
+    drill.path.value = str(path)
+    drill.overwrite.value = True
+    assert drill.save() == path
+    assert load_trainee_progress(path).mastery.step == 0
+    assert drill.overwrite.value is False  # consent is for one save only
+
+
+def test_a_missing_or_damaged_file_is_refused_with_its_message(tmp_path: Path) -> None:
+    drill = MasteryDrill(path=tmp_path / "none.json")
+    assert drill.load() is None and "does not exist" in drill.file_status.value
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"a": 1, "a": 2}', encoding="utf-8")
+    drill.path.value = str(bad)
+    assert drill.load() is None and 'role="alert"' in drill.file_status.value
+
+
+def _upload(transfer, name: str, content: bytes) -> None:
+    when = datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC)
+    item = {
+        "name": name,
+        "type": "",
+        "size": len(content),
+        "content": memoryview(content),
+        "last_modified": when,
+    }
+    transfer.upload.value = (item,)
+
+
+@pytest.mark.parametrize("make", [MasteryDrill, PracticeDrill])
+def test_download_and_upload_progress(make) -> None:
+    drill = make()
+    if isinstance(drill, MasteryDrill):
+        _right(drill)
+    else:
+        assert drill.exercise is not None and drill.current is not None
+        drill.exercise.set_answer(correct_answer(drill.current))
+        drill.exercise.check_button.click()
+    link = drill.transfer.download.value
+    assert 'download="' in link and "Download progress (" in link
+    payload = re.search(r"base64,([A-Za-z0-9+/=]+)", link).group(1)
+    data = json.loads(base64.b64decode(payload))
+    fresh = make()
+    _upload(fresh.transfer, "mine.json", json.dumps(data).encode())
+    assert "✔ Loaded" in fresh.file_status.value and re.search(r"\b1 (checked )?case", fresh.file_status.value)
+    assert fresh.transfer.upload.value == ()
+    _upload(fresh.transfer, "broken.json", b'{"format": 1, "format": 2}')
+    assert "✘ Not loaded" in fresh.file_status.value and "broken.json" in fresh.file_status.value
+    _upload(fresh.transfer, "other.json", b"[]")
+    assert "✘ Not loaded" in fresh.file_status.value
+
+
+def test_the_browser_edition_says_where_save_goes_and_to_upload_data(monkeypatch) -> None:
+    assert MasteryDrill().transfer.note.value == ""
+    monkeypatch.setattr(sys, "platform", "emscripten")
+    assert "clearing the site&#x27;s data loses it" in MasteryDrill().transfer.note.value
+    assert html.escape(LITE_SAVE_NOTE, quote=True) in PracticeDrill().transfer.note.value
+    panel = DataCheckPanel(run=False)
+    assert "use the Upload buttons, not the path box" in panel.lite_note.value
+
+
+def test_the_mastery_drill_text_picture_is_deterministic() -> None:
+    assert MasteryDrill().describe() == MasteryDrill().describe()
+    drill = MasteryDrill()
+    assert set(answer_fields(drill.view.check)) <= set(drill.describe().replace(":", " ").split())
+
+
+def test_a_wrong_hold_answer_is_still_only_feedback() -> None:
+    drill = MasteryDrill()
+    view = drill.view
+    drill.set_answer(Answer(view.check, hold=True))
+    drill.check_button.click()
+    assert drill.session.mastery.step == 1

@@ -1,0 +1,346 @@
+"""The drill engine: only unaided first tries count, mastery can be lost, review is spaced in days."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import datetime as dt
+import itertools
+import json
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from trainees import Clock, _blind_answer
+
+from helpers.core.errors import InvalidInputError, ProgressFileError
+from helpers.teach.grading import Answer
+from helpers.teach.keyed import keyed_rule
+from helpers.teach.mastery import MASTERY_STREAK, OUTCOMES, Mastery, MasteryAttempt, now_text
+from helpers.teach.progress_v2 import (
+    TraineeProgress,
+    load_trainee_progress,
+    save_trainee_progress,
+    trainee_progress_from_data,
+    trainee_progress_to_data,
+)
+from helpers.teach.session import CaseView, DrillSession
+
+T0 = "2026-12-01T09:00:00Z"
+
+
+def attempt(number: int, rule: str, outcome: str, *, when: str = T0, facets: tuple[str, ...] = ()):
+    return MasteryAttempt(
+        number=number,
+        rule=rule,
+        seed=number,
+        facet=None,
+        facets=facets,
+        options=(),
+        answer=None,
+        outcome=outcome,
+        correct=outcome in ("correct", "helped"),
+        hints=1 if outcome == "helped" else 0,
+        revealed=outcome == "revealed",
+        served=when,
+        answered=when,
+    )
+
+
+def feed(mastery: Mastery, *items: tuple[str, str]) -> None:
+    for rule, outcome in items:
+        mastery.record(attempt(mastery.step + 1, rule, outcome))
+
+
+def test_three_unaided_correct_first_tries_master_a_rule() -> None:
+    m = Mastery.start(["a", "b"], seed=1)
+    feed(m, ("a", "correct"), ("a", "correct"))
+    assert m.mastered == []
+    feed(m, ("a", "correct"))
+    assert m.mastered == ["a"] and m.states["a"].times_mastered == 1
+
+
+@pytest.mark.parametrize("slip", ["helped", "missed", "revealed", "skipped"])
+def test_only_an_unaided_correct_try_counts_and_any_other_outcome_ends_the_streak(slip: str) -> None:
+    m = Mastery.start(["a"], seed=1)
+    feed(m, ("a", "correct"), ("a", "correct"), ("a", slip), ("a", "correct"), ("a", "correct"))
+    assert m.states["a"].streak == 2 and not m.states["a"].mastered
+
+
+def test_a_miss_after_mastery_takes_the_mastery_away_and_it_can_be_regained() -> None:
+    m = Mastery.start(["a"], seed=1)
+    feed(m, *[("a", "correct")] * 3, ("a", "missed"), ("a", "missed"))
+    state = m.states["a"]
+    assert not state.mastered and state.times_lost == 1 and state.streak == 0
+    feed(m, *[("a", "correct")] * MASTERY_STREAK)
+    assert m.states["a"].mastered and m.states["a"].times_mastered == 2
+
+
+def test_a_facet_is_secured_by_an_unaided_case_and_lost_by_a_slip_on_one() -> None:
+    m = Mastery.start(["a"], seed=1, facets=["nfd"])
+    m.record(attempt(1, "a", "correct", facets=("nfd",)))
+    assert m.secured == ["nfd"]
+    feed(m, ("a", "correct"), ("a", "correct"))
+    assert m.complete
+    m.record(attempt(4, "a", "missed", facets=("nfd",)))
+    assert m.secured == [] and not m.complete
+
+
+def test_attempts_must_arrive_in_order() -> None:
+    m = Mastery.start(["a"], seed=1)
+    with pytest.raises(InvalidInputError, match="case number 3"):
+        m.record(attempt(3, "a", "correct"))
+    with pytest.raises(InvalidInputError, match="not a rule"):
+        m.record(attempt(1, "zz", "correct"))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["a", "b", "c"]), st.sampled_from(OUTCOMES)), max_size=40))
+def test_the_state_is_a_function_of_the_attempts_alone(items: list[tuple[str, str]]) -> None:
+    m = Mastery.start(["a", "b", "c"], seed=3)
+    feed(m, *items)
+    again = Mastery.replay(["a", "b", "c"], seed=3, facets=[], attempts=m.attempts)
+    assert again.states == m.states
+    for rule in "abc":
+        outcomes = [o for r, o in items if r == rule]
+        tail = 0
+        for outcome in reversed(outcomes):
+            if outcome != "correct":
+                break
+            tail += 1
+        assert m.states[rule].streak == tail
+        assert m.states[rule].mastered == (tail >= MASTERY_STREAK)
+
+
+def test_a_missed_rule_comes_back_after_two_other_cases_and_never_twice_running() -> None:
+    m = Mastery.start(["a", "b", "c", "d", "e", "f"], seed=2)
+    first = m.next_rule(T0)
+    feed(m, (first, "missed"))
+    served = []
+    for _ in range(3):
+        rule = m.next_rule(T0)
+        served.append(rule)
+        feed(m, (rule, "correct"))
+    assert first not in served[:2] and served[2] == first
+    assert all(x != y for x, y in itertools.pairwise(served))
+
+
+def test_review_is_spaced_in_days_and_a_due_rule_is_served_first() -> None:
+    m = Mastery.start(["a", "b"], seed=1)
+    feed(m, *[("a", "correct")] * 3)
+    assert m.due(T0) == []
+    due_on = m.states["a"].review_due()
+    assert due_on is not None and due_on > "2026-12-02"
+    feed(m, ("b", "missed"))
+    later = "2027-03-01T09:00:00Z"
+    assert m.due(later) == ["a"]
+    assert m.next_rule(later) == "a"  # before "b", which is open and was missed
+
+
+# --- the session ---------------------------------------------------------------------------------
+
+
+def test_a_view_exposes_nothing_of_the_answer_key() -> None:
+    s = DrillSession.start(seed=7, clock=Clock())
+    for _ in range(40):
+        view = s.next_case()
+        assert view.label == f"Drill case {view.number}"
+        fields = {f.name for f in dataclasses.fields(CaseView)}
+        assert fields == {
+            "number",
+            "label",
+            "check",
+            "input",
+            "fields",
+            "ids",
+            "reason_options",
+            "hold_label",
+        }
+        text = json.dumps(_plain(view.input)) + view.label
+        assert "expected" not in text and "seed" not in text
+        # The rule ids appear only as options, and every option is offered.
+        assert len(view.reason_options) == 5
+        with pytest.raises(TypeError):
+            view.input["original" if view.check == "target-scope" else "baseline"] = []  # type: ignore[index]
+        s.check(_blind_answer(view, None))
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def test_only_the_first_check_scores_and_the_rule_is_named_only_after_it() -> None:
+    s = DrillSession.start(seed=3, clock=Clock())
+    view = s.next_case()
+    wrong = Answer(view.check, flag=None)
+    first = s.check(wrong)
+    assert first.scored and first.outcome == "missed" and not first.correct
+    assert "This case was about" in first.text
+    right = s.check(_blind_answer(view, None))
+    assert right.correct and not right.scored and right.outcome is None
+    assert s.attempts[-1].outcome == "missed"
+
+
+def test_a_hinted_answer_is_recorded_as_helped_and_hints_never_check_the_answer() -> None:
+    s = DrillSession.start(seed=4, clock=Clock())
+    view = s.next_case()
+    rungs = []
+    while s.hints_left:
+        rungs.append(s.hint())
+    assert len(rungs) == 3
+    for rung in rungs:
+        assert "already right" not in rung and "Tick " not in rung and "Untick " not in rung
+    result = s.check(_blind_answer(view, None))
+    assert result.correct and result.outcome == "helped"
+    assert s.attempts[-1].hints == 3 and not s.attempts[-1].unaided
+
+
+def test_revealing_before_a_check_and_skipping_both_count_as_misses() -> None:
+    s = DrillSession.start(seed=5, clock=Clock())
+    s.next_case()
+    assert "Expected output" in s.reveal()
+    assert s.attempts[-1].outcome == "revealed"
+    s.next_case()
+    s.next_case()  # the second case is skipped
+    assert [a.outcome for a in s.attempts] == ["revealed", "skipped"]
+
+
+def test_cases_are_interleaved_and_never_announce_their_rule() -> None:
+    s = DrillSession.start(seed=6, clock=Clock())
+    checks, rules = [], []
+    for _ in range(30):
+        view = s.next_case()
+        checks.append(view.check)
+        s.check(_blind_answer(view, None))
+        rules.append(s.attempts[-1].rule)
+    assert len(set(checks[:10])) == 2
+    assert all(a != b for a, b in itertools.pairwise(rules))
+
+
+def test_a_deep_copy_is_an_independent_session() -> None:
+    s = DrillSession.start(seed=8, clock=Clock())
+    view = s.next_case()
+    twin = copy.deepcopy(s)
+    s.check(_blind_answer(view, None))
+    assert len(s.attempts) == 1 and twin.attempts == [] and twin.current == view
+    twin.reveal()
+    assert s.attempts[-1].outcome == "correct" and twin.attempts[-1].outcome == "revealed"
+
+
+def test_the_keyed_reason_is_always_offered() -> None:
+    s = DrillSession.start(seed=9, clock=Clock())
+    for _ in range(60):
+        view = s.next_case()
+        record = {k: v for k, v in _plain(view.input).items() if k not in ("earlier_key", "rubric_revision")}
+        context = {k: v for k, v in _plain(view.input).items() if k in ("earlier_key", "rubric_revision")}
+        assert keyed_rule(view.check, record, context) in [r for _t, r in view.reason_options]
+        s.check(_blind_answer(view, None))
+
+
+# --- progress files, version 3 ---------------------------------------------------------------------
+
+
+class DayClock(Clock):
+    def jump(self, days: int) -> None:
+        self.now += dt.timedelta(days=days)
+
+
+def _worked(seed: int, cases: int, clock: Clock) -> DrillSession:
+    s = DrillSession.start(seed=seed, trainee="Asha", clock=clock)
+    for _ in range(cases):
+        view = s.next_case()
+        s.check(_blind_answer(view, None))
+    return s
+
+
+def test_a_saved_drill_reloads_exactly_and_says_which_rules_are_due_days_later(tmp_path) -> None:
+    clock = DayClock()
+    s = _worked(1, 80, clock)
+    assert s.complete
+    path = tmp_path / "progress.json"
+    save_trainee_progress(TraineeProgress(s), path)
+    loaded = load_trainee_progress(path)
+    assert loaded.mastery.states == s.mastery.states and loaded.mastery.attempts == s.mastery.attempts
+    loaded.session._clock = clock  # reopened a month later
+    clock.jump(30)
+    due = loaded.session.due()
+    assert due and set(due) <= set(s.mastered)
+    view = loaded.session.next_case()
+    assert loaded.session._open is not None and loaded.session._open.rule == due[0]
+    assert view.number == s.mastery.step + 1
+
+
+def test_claimed_states_are_rebuilt_from_the_attempts(tmp_path) -> None:
+    s = _worked(2, 12, Clock())
+    data = trainee_progress_to_data(TraineeProgress(s))
+    for state in data["mastery"]["states"]:
+        state.update(streak=9, mastered_on=T0, times_mastered=1)
+    loaded = trainee_progress_from_data(data)
+    assert loaded.mastery.states == s.mastery.states
+
+
+def test_a_file_whose_attempts_cannot_be_replayed_is_refused() -> None:
+    s = _worked(2, 3, Clock())
+    data = trainee_progress_to_data(TraineeProgress(s))
+    data["mastery"]["attempts"][1]["number"] = 7
+    with pytest.raises(ProgressFileError, match="cannot be replayed"):
+        trainee_progress_from_data(data)
+
+
+@pytest.mark.parametrize(
+    ("where", "value"),
+    [
+        ("attempt_id", "0123456789abcdef\n"),
+        ("saved", "٢٠٢٦-12-01T09:00:00Z"),
+        ("saved", "2026-12-01T09:00:00Z\n"),
+    ],
+)
+def test_the_schema_is_anchored_and_takes_ascii_digits_only(where: str, value: str) -> None:
+    data = trainee_progress_to_data(TraineeProgress(DrillSession.start(seed=1)))
+    data[where] = value
+    with pytest.raises(ProgressFileError, match="schema"):
+        trainee_progress_from_data(data)
+
+
+def test_version_2_practice_is_kept_as_earlier_and_mastery_starts_afresh() -> None:
+    v2 = {
+        "format": "eval-integrity-practice-progress",
+        "version": 2,
+        "trainee": "Ben",
+        "attempt_id": "0123456789abcdef",
+        "content_hash": "377a81a79e73181d",
+        "saved": T0,
+        "mastery": {
+            "seed": 4,
+            "started": T0,
+            "rules": ["ts-lost"],
+            "states": [],
+            "attempts": [{"rule": "ts-lost"}],
+        },
+        "course": None,
+    }
+    loaded = trainee_progress_from_data(v2)
+    assert loaded.migrated_from == 2 and loaded.mastery.step == 0 and loaded.trainee == "Ben"
+    assert loaded.earlier == {
+        "version": 2,
+        "content_hash": "377a81a79e73181d",
+        "attempts": [{"rule": "ts-lost"}],
+    }
+    again = trainee_progress_from_data(trainee_progress_to_data(loaded))
+    assert again.earlier == loaded.earlier
+
+
+def test_a_newer_version_is_refused() -> None:
+    with pytest.raises(ProgressFileError, match="newer version"):
+        trainee_progress_from_data({"format": "eval-integrity-practice-progress", "version": 4})
+
+
+def test_now_text_is_utc_to_the_second() -> None:
+    moment = dt.datetime(2026, 12, 1, 10, 30, 5, 999, tzinfo=dt.timezone(dt.timedelta(hours=1)))
+    assert now_text(moment) == "2026-12-01T09:30:05Z"
