@@ -3,7 +3,7 @@
 
     python3 tasks.py test [PYTEST ARGS]   run every test, strict nbval included
     python3 tasks.py lint                 ruff check, ruff format --check and mypy (all three run)
-    python3 tasks.py lab [LAB ARGS]       open the notebooks in JupyterLab
+    python3 tasks.py lab [LAB ARGS]       open the notebooks in JupyterLab (a working copy in .lab/)
     python3 tasks.py notebooks [NB ...]   re-execute notebooks (all by default), storing outputs
     python3 tasks.py site [-o DIR]        render the notebooks to a static site in site/ (open site/index.html)
     python3 tasks.py app                  open the notebooks as a code-free app (Voila, 127.0.0.1)
@@ -135,18 +135,58 @@ def _root_flags() -> list[str]:
     return ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
 
 
+#: The git-ignored working copy of the notebooks that ``lab`` serves, so Lab's autosave never
+#: changes the committed notebooks (their stored outputs are what CI checks).
+LAB_COPY = ROOT / ".lab"
+
+
+def prepare_lab_copy(source: Path = NOTEBOOKS, copy: Path = LAB_COPY) -> Path:
+    """Bring the working copy up to date with the committed notebooks; return its folder.
+
+    A notebook is copied when the working copy lacks it. When the committed notebook has
+    changed since it was copied, the trainee's copy is moved to ``earlier/`` first, so
+    nothing they did is lost. Progress files and anything else in the copy are left alone.
+    """
+    import shutil
+
+    copy.mkdir(exist_ok=True)
+    ledger = copy / ".copied-from.json"
+    copied = json.loads(ledger.read_text(encoding="utf-8")) if ledger.is_file() else {}
+    for path in sorted(source.glob("[0-9][0-9]_*.ipynb")):
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        target = copy / path.name
+        if target.exists() and copied.get(path.name) == digest:
+            continue
+        if target.exists():
+            earlier = copy / "earlier"
+            earlier.mkdir(exist_ok=True)
+            number = 1
+            while (kept := earlier / f"{path.stem}-{number}.ipynb").exists():
+                number += 1
+            target.replace(kept)
+            _say(f"the course changed: your copy of {path.name} is kept as {kept.relative_to(copy)}")
+        shutil.copyfile(path, target)
+        copied[path.name] = digest
+    downloads = source / "downloads"
+    if downloads.is_dir():
+        shutil.copytree(downloads, copy / "downloads", dirs_exist_ok=True)
+    ledger.write_text(json.dumps(copied, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    return copy
+
+
 def lab(extra: list[str]) -> None:
-    """Open JupyterLab on the start page, serving only on this machine."""
+    """Open JupyterLab on the start page, serving only on this machine, from the working copy."""
     setup()
+    folder = prepare_lab_copy()
     _run(
         BIN / "jupyter",
         "lab",
-        f"--ServerApp.root_dir={NOTEBOOKS}",
+        f"--ServerApp.root_dir={folder}",
         "--ServerApp.ip=127.0.0.1",
         "--LabApp.default_url=/lab/tree/01_start_here.ipynb",
         *_root_flags(),
         *extra,
-        cwd=NOTEBOOKS,
+        cwd=folder,
     )
 
 
