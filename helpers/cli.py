@@ -15,7 +15,7 @@ from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
 from .core.checks import CHECKS, run_check
 from .core.errors import CheckInputError, JSONLoadError
-from .core.jsonio import JsonLine, dumps_compact
+from .core.jsonio import JsonLine, dumps_compact, dumps_compact_deep
 from .core.outcomes import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_HELD, EXIT_PASS, EXIT_USAGE, code_for
 
 if TYPE_CHECKING:
@@ -221,7 +221,8 @@ def _line_writer(out: IO[bytes], carry: bool) -> Callable[[Any], None]:
             return
         obj = output_object(outcome, carry=True)
         plain = all(type(obj.get(name, "")) is str for name in ("id", "query"))
-        write((dumps_line(obj) if plain else dumps_compact(obj).encode("utf-8")) + b"\n")
+        # A carried value may be nested as deep as the readers allow: write it without recursion.
+        write((dumps_line(obj) if plain else dumps_compact_deep(obj).encode("utf-8")) + b"\n")
 
     return write_line
 
@@ -342,7 +343,7 @@ def _run_check_command(
     elif options.summary == "json":
         from .data.reports import summary_json
 
-        out.write(dumps_compact(summary_json(summary)).encode("utf-8") + b"\n")
+        out.write(dumps_compact_deep(summary_json(summary)).encode("utf-8") + b"\n")
     out.flush()
     if summary.records == 0:
         what = "no input lines" if options.format == "jsonl" else "no rows after the header"

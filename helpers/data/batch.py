@@ -155,20 +155,36 @@ def outcomes(records: Iterable[JsonLine], check: str) -> Iterator[Outcome]:
 _CARRIED = ("id", "query")
 
 
+def _finite_or_none(value: Any) -> Any:
+    return None if isinstance(value, float) and not math.isfinite(value) else value
+
+
 def json_safe(value: Any) -> Any:
     """``value`` with non-finite numbers as ``None``, as ``JSON.stringify`` writes them.
 
     Python reads ``1e400`` as infinity; a carried id like that must still be writable.
+    A value as read from JSON (lists, dicts and scalars) is copied with a stack of its
+    own, not by recursion, so any depth the readers accept works in any caller.
 
     Taught in ``05_check_your_data.ipynb``.
     """
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if isinstance(value, list):
-        return [json_safe(item) for item in value]
-    if isinstance(value, dict):
-        return {key: json_safe(item) for key, item in value.items()}
-    return value
+    if not isinstance(value, (list, dict)):
+        return _finite_or_none(value)
+    top: list[Any] = [None]
+    pending: list[tuple[Any, Any]] = [([value], top)]
+    while pending:
+        source, target = pending.pop()
+        for key, item in source.items() if isinstance(source, dict) else enumerate(source):
+            if isinstance(item, list):
+                copy: Any = [None] * len(item)
+            elif isinstance(item, dict):
+                copy = dict.fromkeys(item)
+            else:
+                target[key] = _finite_or_none(item)
+                continue
+            target[key] = copy
+            pending.append((item, copy))
+    return top[0]
 
 
 def error_object(line: int, exc: CheckInputError) -> dict[str, Any]:
