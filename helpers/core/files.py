@@ -15,6 +15,9 @@ evidence is written this way).
 ...     print("refused: the file is kept")
 refused: the file is kept
 
+:class:`PendingFile` does the same for a file written in pieces (the command line's
+``--results``): it takes its place only once it is whole.
+
 Taught in ``03_sentinel_answer_key.ipynb`` (baselines) and ``04_practice.ipynb`` (progress).
 """
 
@@ -24,7 +27,7 @@ import os
 import tempfile
 from pathlib import Path
 
-__all__ = ["write_atomically"]
+__all__ = ["write_atomically", "PendingFile"]
 
 
 def _mode_for(path: Path) -> int:
@@ -66,3 +69,52 @@ def write_atomically(path: str | Path, data: str | bytes, *, replace: bool = Tru
     finally:
         tmp.unlink(missing_ok=True)
     return path
+
+
+class PendingFile:
+    """A file written in pieces to a temporary file beside ``path``, which takes its place only on :meth:`commit`.
+
+    Until then ``path`` is as it was (absent, or its earlier contents), so a run that
+    stops part-way (Ctrl-C, a full disk) never leaves half a file that passes for a whole
+    one; :meth:`abort` removes the temporary file. The caller writes to :attr:`fd`, which
+    this object owns and closes. No ``fsync``: the file is whole or absent for readers,
+    not proof against a power cut. Taught in ``05_check_your_data.ipynb``.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.fd, name = tempfile.mkstemp(dir=self.path.parent, prefix=f".{self.path.name}.", suffix=".partial")
+        self.tmp: Path | None = Path(name)
+        try:
+            os.fchmod(self.fd, _mode_for(self.path))
+        except OSError:
+            self.abort()
+            raise
+
+    def commit(self) -> None:
+        """Close the descriptor and put the finished file in place of ``path``.
+
+        Raises :class:`OSError` when either fails; then :meth:`abort` cleans up.
+        """
+        if self.tmp is None:
+            raise ValueError("this file was already committed or aborted")
+        if self.fd >= 0:
+            fd, self.fd = self.fd, -1
+            os.close(fd)
+        os.replace(self.tmp, self.path)
+        self.tmp = None
+
+    def abort(self) -> None:
+        """Close the descriptor if it is still open and remove the temporary file; never raises."""
+        if self.fd >= 0:
+            fd, self.fd = self.fd, -1
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        if self.tmp is not None:
+            tmp, self.tmp = self.tmp, None
+            try:
+                tmp.unlink()
+            except OSError:
+                pass
