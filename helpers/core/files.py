@@ -40,6 +40,14 @@ def _mode_for(path: Path) -> int:
         return 0o666 & ~umask
 
 
+def _temp_prefix(path: Path) -> str:
+    """``.NAME.`` for the temporary file beside ``path``, the name cut so the whole fits in 255 bytes."""
+    name = path.name
+    while len(os.fsencode(name)) > 200:  # leaves room for the random part and the suffix
+        name = name[:-1]
+    return f".{name}."
+
+
 def write_atomically(path: str | Path, data: str | bytes, *, replace: bool = True) -> Path:
     """Write ``data`` (text as UTF-8) to ``path`` atomically; returns the path.
 
@@ -49,7 +57,7 @@ def write_atomically(path: str | Path, data: str | bytes, *, replace: bool = Tru
     """
     path = Path(path)
     payload = data.encode("utf-8") if isinstance(data, str) else data
-    handle, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    handle, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=_temp_prefix(path), suffix=".tmp")
     tmp = Path(tmp_name)
     try:
         os.fchmod(handle, _mode_for(path))
@@ -83,7 +91,9 @@ class PendingFile:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self.fd, name = tempfile.mkstemp(dir=self.path.parent, prefix=f".{self.path.name}.", suffix=".partial")
+        self.fd, name = tempfile.mkstemp(
+            dir=self.path.parent, prefix=_temp_prefix(self.path), suffix=".partial"
+        )
         self.tmp: Path | None = Path(name)
         try:
             os.fchmod(self.fd, _mode_for(self.path))
