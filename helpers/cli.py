@@ -435,6 +435,13 @@ def _rebaseline(reason: str, fixtures: str | None, err: IO[str]) -> int:
     except CheckInputError as exc:
         err.write(f"python -m helpers rebaseline: {exc}\n")
         return EXIT_BAD_INPUT
+    except OSError as exc:  # a full disk, a read-only folder: nothing changed, so it can be retried
+        where = f" {exc.filename}" if exc.filename else ""
+        err.write(
+            f"python -m helpers rebaseline: cannot write{where}: {exc.strerror or exc}; "
+            "nothing was changed, so fix that and run it again\n"
+        )
+        return EXIT_USAGE
     kept = f"; version {new.version - 1} is kept in retained/" if new.version > 1 else ""
     err.write(f"wrote worked-answer baseline version {new.version} ({len(new.answers)} answers){kept}\n")
     return EXIT_PASS

@@ -101,17 +101,37 @@ class PendingFile:
             self.abort()
             raise
 
-    def commit(self) -> None:
+    def write(self, data: bytes, *, sync: bool = False) -> None:
+        """Write all of ``data`` at the end; with ``sync``, flush it to disk too."""
+        view = memoryview(data)
+        while view:
+            view = view[os.write(self.fd, view) :]
+        if sync:
+            os.fsync(self.fd)
+
+    def commit(self, *, replace: bool = True) -> None:
         """Close the descriptor and put the finished file in place of ``path``.
 
-        Raises :class:`OSError` when either fails; then :meth:`abort` cleans up.
+        ``replace=False`` refuses an existing ``path`` (:class:`FileExistsError`), never
+        overwriting it. Raises :class:`OSError` when any step fails; then :meth:`abort`
+        cleans up.
         """
         if self.tmp is None:
             raise ValueError("this file was already committed or aborted")
         if self.fd >= 0:
             fd, self.fd = self.fd, -1
             os.close(fd)
-        os.replace(self.tmp, self.path)
+        if replace:
+            os.replace(self.tmp, self.path)
+        elif hasattr(os, "link"):
+            os.link(self.tmp, self.path)  # fails if path exists: never overwrites
+            self.tmp.unlink()
+        else:  # no hard links (the browser edition): create exclusively, then copy
+            with open(self.path, "xb") as target:
+                target.write(self.tmp.read_bytes())
+                target.flush()
+                os.fsync(target.fileno())
+            self.tmp.unlink()
         self.tmp = None
 
     def abort(self) -> None:
