@@ -13,8 +13,8 @@ from test_batch import VARIANTS, _line, corrupt_file, scope_records, sentinel_re
 
 from helpers.cli import _run_check_command, check_lines
 from helpers.core.jsonio import MAX_NESTING, dumps_compact, dumps_compact_deep, iter_json_lines
-from helpers.data.batch import json_safe
 from helpers.core.paths import fixtures_dir
+from helpers.data.batch import json_safe
 
 SAMPLE = fixtures_dir() / "sample_data"
 SEVERITY = (0, 1, 3, 4)
@@ -150,7 +150,9 @@ def test_carry_writes_values_nested_up_to_the_limit(run_cli, tmp_path, field, de
         expected = f'{{"line":1,{carried},"missing":[],"added":[],"preserved":true}}\n'
         code = 0
     else:
-        expected = '{"line":1,"field":null,"error":"arrays or objects are nested more than 500 levels deep"}\n'
+        expected = (
+            '{"line":1,"field":null,"error":"arrays or objects are nested more than 500 levels deep"}\n'
+        )
         code = 4
     done = run_cli("target-scope", "--carry", "q.jsonl")
     assert (done.returncode, done.stderr, done.stdout.decode("utf-8")) == (code, b"", expected)
@@ -176,7 +178,10 @@ def test_json_safe_copies_any_depth_without_recursion():
         inner = inner[0]
     assert inner == [None]
     assert dumps_compact_deep(copy) == dumps_compact_deep(deep)
-    assert json_safe({"a": [float("nan"), {"b": float("-inf")}], "c": 1.5}) == {"a": [None, {"b": None}], "c": 1.5}
+    assert json_safe({"a": [float("nan"), {"b": float("-inf")}], "c": 1.5}) == {
+        "a": [None, {"b": None}],
+        "c": 1.5,
+    }
 
 
 # --- summaries -----------------------------------------------------------------

@@ -143,7 +143,9 @@ def test_a_read_only_folder_is_refused_when_the_lock_cannot_be_made(tmp_path, mo
         return real_open(path, flags, *args, **kwargs)
 
     monkeypatch.setattr(os, "open", read_only)
-    with pytest.raises(ProgressFileError, match=r"cannot be written: .*lock file .*\(Read-only file system\)"):
+    with pytest.raises(
+        ProgressFileError, match=r"cannot be written: .*lock file .*\(Read-only file system\)"
+    ):
         save_trainee_progress(drill(), tmp_path / "progress.json")
     assert list(tmp_path.iterdir()) == []
 

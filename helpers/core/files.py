@@ -23,6 +23,7 @@ Taught in ``03_sentinel_answer_key.ipynb`` (baselines) and ``04_practice.ipynb``
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 from pathlib import Path
@@ -138,13 +139,9 @@ class PendingFile:
         """Close the descriptor if it is still open and remove the temporary file; never raises."""
         if self.fd >= 0:
             fd, self.fd = self.fd, -1
-            try:
+            with contextlib.suppress(OSError):
                 os.close(fd)
-            except OSError:
-                pass
         if self.tmp is not None:
             tmp, self.tmp = self.tmp, None
-            try:
+            with contextlib.suppress(OSError):
                 tmp.unlink()
-            except OSError:
-                pass

@@ -95,7 +95,9 @@ def refusing_os_errors(doing: str, *, path_arg: int = 0) -> Callable[[_F], _F]:
                 raise
             except (OSError, ValueError) as exc:
                 path = kwargs["path"] if "path" in kwargs else args[path_arg]
-                raise ProgressFileError(f"cannot be {doing} ({_problem(exc)})", path=shown_path(path)) from None
+                raise ProgressFileError(
+                    f"cannot be {doing} ({_problem(exc)})", path=shown_path(path)
+                ) from None
 
         return guarded  # type: ignore[return-value]
 
