@@ -19,8 +19,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
+import signal
 import subprocess
 import sys
+import threading
+import time
+import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
@@ -174,20 +179,86 @@ def prepare_lab_copy(source: Path = NOTEBOOKS, copy: Path = LAB_COPY) -> Path:
     return copy
 
 
+#: The page ``tasks.py lab`` opens on, under the server's address.
+LAB_START_PAGE = "/lab/tree/01_start_here.ipynb"
+_SERVER_URL = re.compile(r"(http://(?:127\.0\.0\.1|localhost):\d+)/[^\s?]*\?token=([0-9A-Za-z]+)")
+
+
+def _ready(base: str, token: str) -> bool:
+    """True once the server answers its status API."""
+    try:
+        with urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2) as reply:
+            return reply.status == 200
+    except (OSError, ValueError):
+        return False
+
+
+def serve_and_announce(command: list[str], cwd: Path, page: str, *, quiet: float = 1.0) -> int:
+    """Run a Jupyter server, relaying its log, and print ``Open: URL`` last, on its own line.
+
+    The link (with the server's token) is printed once the server answers and its log
+    has been quiet for ``quiet`` seconds, so it is not buried among the start-up lines.
+    Ctrl-C goes to the server as usual (it asks before shutting down). Returns its exit status.
+    """
+    server = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert server.stdout is not None
+    found: list[tuple[str, str]] = []
+    last_line = [time.monotonic()]
+
+    def relay() -> None:
+        for line in server.stdout:  # type: ignore[union-attr]
+            sys.stderr.write(line)
+            sys.stderr.flush()
+            last_line[0] = time.monotonic()
+            if not found and (match := _SERVER_URL.search(line)):
+                found.append((match.group(1), match.group(2)))
+
+    reader = threading.Thread(target=relay, daemon=True)
+    reader.start()
+    # Stopped with SIGTERM (or a closed terminal), stop the server too rather than leave it running.
+    signal.signal(signal.SIGTERM, lambda *_: server.terminate())
+    announced = False
+    try:
+        while True:
+            try:
+                if not announced and found and _ready(*found[0]):
+                    while time.monotonic() - last_line[0] < quiet and server.poll() is None:
+                        time.sleep(0.1)
+                    base, token = found[0]
+                    print(f"\nOpen: {base}{page}?token={token}\n", flush=True)
+                    announced = True
+                if server.poll() is not None:
+                    break
+                time.sleep(0.1)
+            except KeyboardInterrupt:  # the server got it too, and decides; keep relaying
+                continue
+    finally:
+        if server.poll() is None:
+            server.terminate()
+            server.wait(timeout=30)
+    reader.join(timeout=5)
+    return server.returncode
+
+
 def lab(extra: list[str]) -> None:
-    """Open JupyterLab on the start page, serving only on this machine, from the working copy."""
+    """Open JupyterLab on the start page, from the working copy, on this machine; the link is printed last."""
     setup()
     folder = prepare_lab_copy()
-    _run(
-        BIN / "jupyter",
-        "lab",
-        f"--ServerApp.root_dir={folder}",
-        "--ServerApp.ip=127.0.0.1",
-        "--LabApp.default_url=/lab/tree/01_start_here.ipynb",
-        *_root_flags(),
-        *extra,
-        cwd=folder,
+    code = serve_and_announce(
+        [
+            str(BIN / "jupyter"),
+            "lab",
+            f"--ServerApp.root_dir={folder}",
+            "--ServerApp.ip=127.0.0.1",
+            f"--LabApp.default_url={LAB_START_PAGE}",
+            *_root_flags(),
+            *extra,
+        ],
+        folder,
+        LAB_START_PAGE,
     )
+    if code:
+        raise SystemExit(code)
 
 
 def _stable_widget_ids(name: str, index: int, cell: dict) -> None:

@@ -9,17 +9,28 @@ command line").
 from __future__ import annotations
 
 import os
+import stat
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
 from .core.checks import CHECKS, run_check
 from .core.errors import CheckInputError, JSONLoadError
-from .core.jsonio import JsonLine, dumps_compact
-from .core.outcomes import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_HELD, EXIT_PASS, EXIT_USAGE, code_for
+from .core.jsonio import JsonLine, dumps_compact, dumps_compact_deep
+from .core.outcomes import (
+    EXIT_BAD_INPUT,
+    EXIT_FAILED,
+    EXIT_HELD,
+    EXIT_INTERRUPTED,
+    EXIT_PASS,
+    EXIT_USAGE,
+    code_for,
+)
 
 if TYPE_CHECKING:
     import argparse
+
+    from .core.files import PendingFile
 
 __all__ = [
     "main",
@@ -61,6 +72,7 @@ exit status (the most serious outcome over all lines wins)
      (an unwritable path, a full disk, a closed standard output, --results
      naming an input, a reader that closed the pipe early; with a summary,
      a standard error that cannot take the bad lines)
+  130  interrupted (Ctrl-C); --results FILE is not written
 """
     + """
 differences from the reference evaluators (the seeds' JavaScript evaluate
@@ -122,7 +134,8 @@ real data files (taught in notebooks/05_check_your_data.ipynb)
                               and exit status 4, without running the check.
 
   JSON Lines and CSV are read one record at a time: memory stays flat however
-  long the file is. Every bad record is reported with its line number, and the
+  long the file is. A file that grows while it is read is checked as far as
+  it went when the run opened it. Every bad record is reported with its line number, and the
   run goes on. Exit statuses are the same with or without the options below.
 
 output options
@@ -152,7 +165,8 @@ output options
                    With either summary, every bad record is also written to
                    standard error as "FILE, line N: message".
   --max-failures N how many failures (or problems) a summary lists (default 20)
-  --results FILE   with a summary, also write the per-record lines to FILE
+  --results FILE   with a summary, also write the per-record lines to FILE;
+                   it appears only when the run ends normally
 
   The most-often-lost counts stay exact while at most 10000 distinct targets
   are lost; beyond that they come from a bounded (Misra-Gries) count, and
@@ -221,7 +235,8 @@ def _line_writer(out: IO[bytes], carry: bool) -> Callable[[Any], None]:
             return
         obj = output_object(outcome, carry=True)
         plain = all(type(obj.get(name, "")) is str for name in ("id", "query"))
-        write((dumps_line(obj) if plain else dumps_compact(obj).encode("utf-8")) + b"\n")
+        # A carried value may be nested as deep as the readers allow: write it without recursion.
+        write((dumps_line(obj) if plain else dumps_compact_deep(obj).encode("utf-8")) + b"\n")
 
     return write_line
 
@@ -262,9 +277,24 @@ def _names_an_input(path: str, inputs: Iterable[tuple[int, int] | None]) -> bool
 
 
 def _open_results(path: str) -> Any:
-    """``--results FILE`` opened for writing, as a :class:`_Sink` (its errors exit 2)."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
-    return _Sink(fd, path, owned=True)
+    """``--results FILE`` opened for writing, as a :class:`_Sink` (its errors exit 2).
+
+    A regular file (or a new one) is written beside its place and takes it only when
+    the run finishes (:class:`~helpers.core.files.PendingFile`), so an interrupted or
+    failed run never leaves a partial file; a device or a pipe is written as it goes.
+    """
+    from .core.files import PendingFile
+
+    target = os.path.realpath(path)
+    try:
+        regular = stat.S_ISREG(os.stat(target).st_mode)
+    except FileNotFoundError:
+        regular = True
+    if not regular:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
+        return _Sink(fd, path, owned=True)
+    pending = PendingFile(target)
+    return _Sink(pending.fd, path, pending=pending)
 
 
 def _run_check_command(
@@ -285,8 +315,10 @@ def _run_check_command(
         stream: Any = _Unclosed(sys.stdin.buffer)
         source = "<stdin>"
     else:
+        from .data.inputs import open_snapshot
+
         try:
-            stream = open(file, "rb")  # noqa: SIM115 - closed below
+            stream = open_snapshot(file)  # a regular file is read as far as it went at the start
         except OSError as exc:
             err.write(f"{prog}: cannot open {file}: {exc.strerror}\n")
             return EXIT_USAGE
@@ -342,7 +374,7 @@ def _run_check_command(
     elif options.summary == "json":
         from .data.reports import summary_json
 
-        out.write(dumps_compact(summary_json(summary)).encode("utf-8") + b"\n")
+        out.write(dumps_compact_deep(summary_json(summary)).encode("utf-8") + b"\n")
     out.flush()
     if summary.records == 0:
         what = "no input lines" if options.format == "jsonl" else "no rows after the header"
@@ -403,6 +435,13 @@ def _rebaseline(reason: str, fixtures: str | None, err: IO[str]) -> int:
     except CheckInputError as exc:
         err.write(f"python -m helpers rebaseline: {exc}\n")
         return EXIT_BAD_INPUT
+    except OSError as exc:  # a full disk, a read-only folder: nothing changed, so it can be retried
+        where = f" {exc.filename}" if exc.filename else ""
+        err.write(
+            f"python -m helpers rebaseline: cannot write{where}: {exc.strerror or exc}; "
+            "nothing was changed, so fix that and run it again\n"
+        )
+        return EXIT_USAGE
     kept = f"; version {new.version - 1} is kept in retained/" if new.version > 1 else ""
     err.write(f"wrote worked-answer baseline version {new.version} ({len(new.answers)} answers){kept}\n")
     return EXIT_PASS
@@ -700,9 +739,17 @@ class _Sink:
     LIMIT = 1 << 16
 
     def __init__(
-        self, fd: int, name: str, *, usable: bool = True, owned: bool = False, file: Any = None
+        self,
+        fd: int,
+        name: str,
+        *,
+        usable: bool = True,
+        owned: bool = False,
+        file: Any = None,
+        pending: PendingFile | None = None,
     ) -> None:
         self.fd = fd
+        self.pending = pending  # owns ``fd``: the file takes its place on close, is removed on discard
         self.file = file  # a replaced sys.stdout's binary buffer, written instead of ``fd``
         self.name = name
         self.usable = usable
@@ -744,6 +791,13 @@ class _Sink:
     def close(self) -> None:
         """Write what is left and close (an owned descriptor); errors raise :class:`_OutputFailed`."""
         self.flush()
+        if self.pending is not None:
+            try:
+                self.pending.commit()
+            except OSError as exc:
+                raise _OutputFailed(self.name, exc) from None
+            self.fd, self.pending = -1, None
+            return
         if self.owned and self.fd >= 0:
             fd, self.fd = self.fd, -1
             try:
@@ -755,6 +809,10 @@ class _Sink:
         """Drop what is left unwritten and close, quietly (after a failure)."""
         self.parts = []
         self.size = 0
+        if self.pending is not None:
+            self.pending.abort()
+            self.fd, self.pending = -1, None
+            return
         if self.owned and self.fd >= 0:
             fd, self.fd = self.fd, -1
             try:
@@ -844,7 +902,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     reader that closes the pipe early with ``| head``) ends the run with
     :data:`EXIT_USAGE` and one line on standard error, never a traceback or a
     status that reads as a verdict. So does a standard error that cannot take
-    the bad lines a summary reports there.
+    the bad lines a summary reports there. Ctrl-C ends it with
+    :data:`~helpers.core.outcomes.EXIT_INTERRUPTED` (130) and one line.
     """
     global _STDIN_CLOSED, _STDOUT, _STDERR
     _STDIN_CLOSED = not _claim(0) or sys.stdin is None
@@ -861,6 +920,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             _STDOUT.discard()
             _STDERR.write(exc.line())
             code = EXIT_USAGE
+        except KeyboardInterrupt:  # Ctrl-C: one line, no traceback; --results was not put in place
+            _STDOUT.discard()
+            _STDERR.write("python -m helpers: interrupted; not every line was written\n")
+            code = EXIT_INTERRUPTED
         except SystemExit as exc:  # argparse: --help (0) or a usage error (2)
             _STDOUT.flush()
             code = exc.code if isinstance(exc.code, int) else EXIT_USAGE

@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 from test_batch import VARIANTS, _line, corrupt_file, scope_records, sentinel_records
 
 from helpers.cli import _run_check_command, check_lines
-from helpers.core.jsonio import dumps_compact, iter_json_lines
+from helpers.core.jsonio import MAX_NESTING, dumps_compact, dumps_compact_deep, iter_json_lines
 from helpers.core.paths import fixtures_dir
+from helpers.data.batch import json_safe
 
 SAMPLE = fixtures_dir() / "sample_data"
 SEVERITY = (0, 1, 3, 4)
@@ -134,6 +135,53 @@ def test_carry_on_json_lines(run_cli):
         '{"line":2,"id":null,"missing":[],"added":[],"preserved":true}',  # as JSON.stringify writes it
         '{"line":3,"field":null,"error":"not valid JSON: Expecting value (column 1)"}',
     ]
+
+
+@pytest.mark.parametrize("field", ["query", "id"])
+@pytest.mark.parametrize("depth", range(MAX_NESTING - 4, MAX_NESTING + 1))
+def test_carry_writes_values_nested_up_to_the_limit(run_cli, tmp_path, field, depth):
+    """A carried value nested as deep as the readers allow is written, never a RecursionError."""
+    other = "id" if field == "query" else "query"
+    deep = "[" * depth + "]" * depth
+    record = f'{{"{other}":"r","original":["a"],"rewritten":["a"],"{field}":{deep}}}'
+    (tmp_path / "q.jsonl").write_text(record + "\n", encoding="utf-8")
+    if depth < MAX_NESTING:  # the record itself is one level more
+        carried = {"query": f'"id":"r","query":{deep}', "id": f'"id":{deep},"query":"r"'}[field]
+        expected = f'{{"line":1,{carried},"missing":[],"added":[],"preserved":true}}\n'
+        code = 0
+    else:
+        expected = (
+            '{"line":1,"field":null,"error":"arrays or objects are nested more than 500 levels deep"}\n'
+        )
+        code = 4
+    done = run_cli("target-scope", "--carry", "q.jsonl")
+    assert (done.returncode, done.stderr, done.stdout.decode("utf-8")) == (code, b"", expected)
+    summary = run_cli("target-scope", "--carry", "--summary", "--results", "out.jsonl", "q.jsonl")
+    assert summary.returncode == code and b"Traceback" not in summary.stderr, summary.stderr
+    assert (tmp_path / "out.jsonl").read_text(encoding="utf-8") == expected
+    failing = record.replace('"rewritten":["a"]', '"rewritten":["b"]')
+    (tmp_path / "q.jsonl").write_text(failing + "\n", encoding="utf-8")
+    done = run_cli("target-scope", "--summary-json", "q.jsonl")
+    assert b"Traceback" not in done.stderr, done.stderr
+    if depth < MAX_NESTING:
+        (kept,) = json.loads(done.stdout)["failures"]
+        assert kept[field] == json.loads(deep) and done.returncode == 1
+
+
+def test_json_safe_copies_any_depth_without_recursion():
+    deep: list = [1e400]
+    for _ in range(5 * MAX_NESTING):
+        deep = [deep, {"k": deep[0] if isinstance(deep[0], float) else 1}]
+    copy = json_safe(deep)
+    inner = copy
+    for _ in range(5 * MAX_NESTING):
+        inner = inner[0]
+    assert inner == [None]
+    assert dumps_compact_deep(copy) == dumps_compact_deep(deep)
+    assert json_safe({"a": [float("nan"), {"b": float("-inf")}], "c": 1.5}) == {
+        "a": [None, {"b": None}],
+        "c": 1.5,
+    }
 
 
 # --- summaries -----------------------------------------------------------------

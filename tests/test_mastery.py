@@ -135,12 +135,10 @@ def test_a_second_window_saving_the_same_drill_is_not_silently_lost(tmp_path):
 
 _SAVER = """
 import sys, time
-from helpers.teach.mastery import Mastery
 from helpers.teach.progress_v2 import TraineeProgress, save_trainee_progress
-from helpers.teach.rules import load_rules
 from helpers.teach.session import DrillSession
 from helpers.core.errors import ProgressFileError
-p = TraineeProgress(Mastery.start(load_rules(), seed=int(sys.argv[2]), trainee=sys.argv[2]))
+p = TraineeProgress(DrillSession.start(seed=int(sys.argv[2]), trainee=sys.argv[2]))
 while time.time() < float(sys.argv[3]):
     pass
 try:

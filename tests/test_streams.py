@@ -6,10 +6,13 @@ shell's own redirections (``>/dev/full``, ``>&-``, ``2>&-``, ``2>/dev/full``).
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -154,3 +157,103 @@ def test_output_is_written_in_large_chunks_not_per_line(inputs):
     done = shell("target-scope many.jsonl | cat", inputs)
     assert done.returncode == 0
     assert done.stdout == b'{"missing":[],"added":[],"preserved":true}\n' * 50_000
+
+
+# --- Ctrl-C and a file that grows while it is read -------------------------------------
+
+
+def _start(args: list[str], cwd: Path, **extra: object) -> subprocess.Popen[bytes]:
+    """``python -m helpers ARGS`` started in its own process group, as a terminal's foreground job."""
+    env = {**os.environ, "PYTHONPATH": str(project_root())}
+    env.update({key: str(value) for key, value in extra.items()})
+    return subprocess.Popen(
+        [sys.executable, "-m", "helpers", *args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=cwd,
+        env=env,
+        start_new_session=True,
+    )
+
+
+def _wait_for(condition, what: str) -> None:
+    deadline = time.monotonic() + 30
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.01)
+
+
+def _has_open(pid: int, path: Path) -> bool:
+    fds = Path(f"/proc/{pid}/fd")
+    try:
+        return any(os.path.realpath(fd) == str(path) for fd in fds.iterdir())
+    except OSError:
+        return False
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+def _assert_interrupted(done_err: bytes, code: int) -> None:
+    err = done_err.decode("utf-8", "replace")
+    assert code == 130, (code, err)
+    assert err == "python -m helpers: interrupted; not every line was written\n", err
+
+
+linux_only = pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs /proc")
+
+
+@linux_only
+def test_ctrl_c_on_the_serial_path_exits_130_and_leaves_no_partial_results(tmp_path):
+    (tmp_path / "out.jsonl").write_text("an earlier run's results\n", encoding="utf-8")
+    run = _start(["target-scope", "--summary", "--results", "out.jsonl"], tmp_path)
+    assert run.stdin is not None
+    run.stdin.write(OK.encode() * 1000)
+    run.stdin.flush()  # and standard input stays open: the run waits for more
+    _wait_for(lambda: any(tmp_path.glob(".out.jsonl.*.partial")), "the results file to be started")
+    os.killpg(run.pid, signal.SIGINT)
+    out, err = run.communicate(timeout=30)
+    _assert_interrupted(err, run.returncode)
+    assert out == b""
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.jsonl"]
+    assert (tmp_path / "out.jsonl").read_text(encoding="utf-8") == "an earlier run's results\n"
+
+
+@linux_only
+def test_ctrl_c_on_the_parallel_path_exits_130_and_stops_the_worker(tmp_path):
+    data = tmp_path / "many.jsonl"
+    data.write_text(OK * 400_000, encoding="utf-8")
+    # Standard output is a pipe nobody reads yet, so the run blocks while the worker exists.
+    run = _start(["target-scope", "many.jsonl"], tmp_path, HELPERS_PARALLEL_MIN_BYTES=1)
+    _wait_for(lambda: _children(run.pid), "the worker to start")
+    (worker,) = _children(run.pid)
+    os.killpg(run.pid, signal.SIGINT)
+    _, err = run.communicate(timeout=30)
+    _assert_interrupted(err, run.returncode)
+    assert not Path(f"/proc/{worker}").exists(), "the worker was left behind"
+
+
+@linux_only
+@pytest.mark.parametrize("min_bytes", [1, 1 << 40], ids=["two cores", "serial"])
+@pytest.mark.parametrize("options", [[], ["--carry"], ["--summary-json"]])
+def test_a_file_that_grows_while_it_is_read_is_checked_as_far_as_it_went_at_the_start(
+    tmp_path, min_bytes, options
+):
+    data = tmp_path / "growing.jsonl"
+    lines = 200_000
+    data.write_text(OK * lines, encoding="utf-8")
+    run = _start(["target-scope", *options, "growing.jsonl"], tmp_path, HELPERS_PARALLEL_MIN_BYTES=min_bytes)
+    _wait_for(lambda: _has_open(run.pid, data), "the input to be opened")
+    with data.open("a", encoding="utf-8") as writer:  # a writer still appending
+        writer.write(BAD * 1000)
+    out, err = run.communicate(timeout=60)
+    assert (run.returncode, err) == (0, b"")
+    if options == ["--summary-json"]:
+        assert json.loads(out)["records"] == lines
+    else:
+        assert out.count(b"\n") == lines and b'"error"' not in out

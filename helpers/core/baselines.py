@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from .errors import BaselineError, CheckInputError, describe_value
-from .files import write_atomically
-from .jsonio import load_json_file
+from .files import PendingFile, write_atomically
+from .jsonio import load_json_file, loads_document
 from .validation import require_answer_key
 
 __all__ = [
@@ -84,6 +84,25 @@ def baseline_from_data(data: Any, *, where: str = "baseline") -> Baseline:
     return Baseline(version, data["revised_on"], data["reason"], answers)
 
 
+def _refuse_overlap(path: Path, retained_dir: Path) -> None:
+    """Refuse a retained folder that is a file, or that holds the baseline itself."""
+    if retained_dir.exists() and not retained_dir.is_dir():
+        raise BaselineError(
+            f"the retained folder {retained_dir} is a file, not a folder; choose a folder for the evidence",
+            field="retained_dir",
+        )
+    try:
+        inside = path.resolve().is_relative_to(retained_dir.resolve())
+    except (OSError, RuntimeError):  # a symbolic-link loop: nothing there can be written anyway
+        inside = False
+    if inside:
+        raise BaselineError(
+            f"the baseline {path} is inside its retained folder {retained_dir}, so revising it would "
+            "overwrite retained evidence; keep the baseline outside that folder",
+            field="retained_dir",
+        )
+
+
 def revise_baseline(
     path: str | Path,
     answers: Mapping[str, str],
@@ -94,32 +113,60 @@ def revise_baseline(
 ) -> Baseline:
     """Write a new explicit baseline, keeping the current one as retained evidence.
 
-    The current file (if any) is copied to ``retained_dir/v{N}.json`` first; an
-    existing retained file is never overwritten. The new file gets version N+1.
-    Taught in ``03_sentinel_answer_key.ipynb``.
+    The current file (if any) is copied to ``retained_dir/v{N}.json``; an existing
+    retained file is never overwritten. The new file gets version N+1. A first baseline
+    is created only where none exists, so of several runs at once exactly one wins and
+    the others are refused; the same holds for each revision, through its retained copy.
+
+    The writes are ordered so that a failed run (a full disk, a read-only folder: an
+    :class:`OSError`) changes nothing and can be retried: the new baseline is written in
+    full beside its place first, then the retained copy is made, and only then does the
+    new baseline take its place. Taught in ``03_sentinel_answer_key.ipynb``.
     """
     path, retained_dir = Path(path), Path(retained_dir)
     if not isinstance(reason, str) or not reason.strip():
         raise BaselineError("a baseline revision needs a non-empty reason", field="reason")
     answers = require_answer_key(answers, "answers")
+    _refuse_overlap(path, retained_dir)
     revised_on = revised_on or _dt.date.today().isoformat()
+    current_bytes: bytes | None = None
     version = 1
     if path.exists():
-        current = load_baseline(path)
-        keep = retained_dir / f"v{current.version}.json"
-        if keep.exists():
-            raise BaselineError(
-                f"{keep} already exists; retained evidence is never overwritten", field="version"
-            )
-        keep.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            write_atomically(keep, path.read_bytes(), replace=False)
-        except FileExistsError:
-            raise BaselineError(
-                f"{keep} already exists; retained evidence is never overwritten", field="version"
-            ) from None
+        current_bytes = path.read_bytes()
+        current = baseline_from_data(loads_document(current_bytes, source=str(path)), where=str(path))
         version = current.version + 1
     new = Baseline(version, revised_on, reason.strip(), answers)
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomically(path, _dump(new))
+    pending = PendingFile(path)
+    try:
+        pending.write(_dump(new).encode("utf-8"), sync=True)
+        if current_bytes is not None:
+            keep = retained_dir / f"v{version - 1}.json"
+            if keep.exists():
+                raise _evidence_exists(keep)
+            keep.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                write_atomically(keep, current_bytes, replace=False)
+            except FileExistsError:
+                raise _evidence_exists(keep) from None
+            try:
+                pending.commit()
+            except OSError:
+                keep.unlink(missing_ok=True)  # this run made it: undo, so a retry starts clean
+                raise
+        else:
+            try:
+                pending.commit(replace=False)
+            except FileExistsError:
+                raise BaselineError(
+                    f"{path} was created by another run while this one ran; nothing was written, "
+                    "so check it and revise it if needed",
+                    field="version",
+                ) from None
+    finally:
+        pending.abort()
     return new
+
+
+def _evidence_exists(keep: Path) -> BaselineError:
+    return BaselineError(f"{keep} already exists; retained evidence is never overwritten", field="version")

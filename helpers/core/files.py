@@ -15,16 +15,20 @@ evidence is written this way).
 ...     print("refused: the file is kept")
 refused: the file is kept
 
+:class:`PendingFile` does the same for a file written in pieces (the command line's
+``--results``): it takes its place only once it is whole.
+
 Taught in ``03_sentinel_answer_key.ipynb`` (baselines) and ``04_practice.ipynb`` (progress).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 from pathlib import Path
 
-__all__ = ["write_atomically"]
+__all__ = ["write_atomically", "PendingFile"]
 
 
 def _mode_for(path: Path) -> int:
@@ -37,6 +41,14 @@ def _mode_for(path: Path) -> int:
         return 0o666 & ~umask
 
 
+def _temp_prefix(path: Path) -> str:
+    """``.NAME.`` for the temporary file beside ``path``, the name cut so the whole fits in 255 bytes."""
+    name = path.name
+    while len(os.fsencode(name)) > 200:  # leaves room for the random part and the suffix
+        name = name[:-1]
+    return f".{name}."
+
+
 def write_atomically(path: str | Path, data: str | bytes, *, replace: bool = True) -> Path:
     """Write ``data`` (text as UTF-8) to ``path`` atomically; returns the path.
 
@@ -46,7 +58,7 @@ def write_atomically(path: str | Path, data: str | bytes, *, replace: bool = Tru
     """
     path = Path(path)
     payload = data.encode("utf-8") if isinstance(data, str) else data
-    handle, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    handle, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=_temp_prefix(path), suffix=".tmp")
     tmp = Path(tmp_name)
     try:
         os.fchmod(handle, _mode_for(path))
@@ -66,3 +78,70 @@ def write_atomically(path: str | Path, data: str | bytes, *, replace: bool = Tru
     finally:
         tmp.unlink(missing_ok=True)
     return path
+
+
+class PendingFile:
+    """A file written in pieces to a temporary file beside ``path``, which takes its place only on :meth:`commit`.
+
+    Until then ``path`` is as it was (absent, or its earlier contents), so a run that
+    stops part-way (Ctrl-C, a full disk) never leaves half a file that passes for a whole
+    one; :meth:`abort` removes the temporary file. The caller writes to :attr:`fd`, which
+    this object owns and closes. No ``fsync``: the file is whole or absent for readers,
+    not proof against a power cut. Taught in ``05_check_your_data.ipynb``.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.fd, name = tempfile.mkstemp(
+            dir=self.path.parent, prefix=_temp_prefix(self.path), suffix=".partial"
+        )
+        self.tmp: Path | None = Path(name)
+        try:
+            os.fchmod(self.fd, _mode_for(self.path))
+        except OSError:
+            self.abort()
+            raise
+
+    def write(self, data: bytes, *, sync: bool = False) -> None:
+        """Write all of ``data`` at the end; with ``sync``, flush it to disk too."""
+        view = memoryview(data)
+        while view:
+            view = view[os.write(self.fd, view) :]
+        if sync:
+            os.fsync(self.fd)
+
+    def commit(self, *, replace: bool = True) -> None:
+        """Close the descriptor and put the finished file in place of ``path``.
+
+        ``replace=False`` refuses an existing ``path`` (:class:`FileExistsError`), never
+        overwriting it. Raises :class:`OSError` when any step fails; then :meth:`abort`
+        cleans up.
+        """
+        if self.tmp is None:
+            raise ValueError("this file was already committed or aborted")
+        if self.fd >= 0:
+            fd, self.fd = self.fd, -1
+            os.close(fd)
+        if replace:
+            os.replace(self.tmp, self.path)
+        elif hasattr(os, "link"):
+            os.link(self.tmp, self.path)  # fails if path exists: never overwrites
+            self.tmp.unlink()
+        else:  # no hard links (the browser edition): create exclusively, then copy
+            with open(self.path, "xb") as target:
+                target.write(self.tmp.read_bytes())
+                target.flush()
+                os.fsync(target.fileno())
+            self.tmp.unlink()
+        self.tmp = None
+
+    def abort(self) -> None:
+        """Close the descriptor if it is still open and remove the temporary file; never raises."""
+        if self.fd >= 0:
+            fd, self.fd = self.fd, -1
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        if self.tmp is not None:
+            tmp, self.tmp = self.tmp, None
+            with contextlib.suppress(OSError):
+                tmp.unlink()

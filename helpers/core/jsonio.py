@@ -11,6 +11,7 @@ Taught in ``01_start_here.ipynb`` ("When the input is wrong").
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from .errors import CheckInputError, DuplicateKeyError, JSONLoadError, escape_surrogates
+from .jsonwalk import JsonStyle, NotJsonShaped, json_pieces
 
 __all__ = [
     "MAX_NESTING",
@@ -39,6 +41,7 @@ __all__ = [
     "loads_document",
     "iter_json_lines",
     "dumps_compact",
+    "dumps_compact_deep",
     "JsonLine",
 ]
 
@@ -329,3 +332,36 @@ def dumps_compact(value: Any) -> str:
     """
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     return escape_surrogates(text)
+
+
+def _compact_scalar(value: Any) -> str:
+    """One scalar as ``JSON.stringify`` writes it; a non-finite number is ``null``, as there."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "null"
+    if value is None or isinstance(value, (str, int, float)):
+        return json.dumps(value, ensure_ascii=False)
+    raise NotJsonShaped(f"{type(value).__name__} is not JSON-shaped")
+
+
+def _compact_key(key: Any) -> str:
+    if isinstance(key, str):
+        return json.dumps(key, ensure_ascii=False)
+    raise NotJsonShaped(f"an object key must be a string, not {type(key).__name__}")
+
+
+_COMPACT_STYLE = JsonStyle(",", ":", scalar=_compact_scalar, key=_compact_key, mappings=dict)
+
+
+def dumps_compact_deep(value: Any) -> str:
+    """:func:`dumps_compact` at any depth: written piece by piece, without recursion.
+
+    For values carried from input as given (``--carry``'s ``id`` and ``query``), which may
+    be nested up to :data:`MAX_NESTING` levels: Python's own writer recurses once per
+    level, on top of the caller's stack. A non-finite number is written as ``null``, as
+    ``JSON.stringify`` writes it; a value that is not JSON-shaped raises
+    :class:`~helpers.core.jsonwalk.NotJsonShaped` (a ``ValueError``).
+
+    >>> dumps_compact_deep({"id": "r", "query": [[["é"]], 1e400, True]})
+    '{"id":"r","query":[[["é"]],null,true]}'
+    """
+    return escape_surrogates("".join(json_pieces(value, _COMPACT_STYLE)))

@@ -28,6 +28,7 @@ __all__ = [
     "EXIT_USAGE",
     "EXIT_HELD",
     "EXIT_BAD_INPUT",
+    "EXIT_INTERRUPTED",
     "SEVERITY",
     "EXIT_MEANINGS",
     "worst_code",
@@ -44,6 +45,8 @@ EXIT_USAGE = 2
 EXIT_HELD = 3
 #: Bad input: a record could not be checked, or there were no records.
 EXIT_BAD_INPUT = 4
+#: Interrupted (Ctrl-C): 128 + SIGINT, as a shell reports a process that SIGINT ended.
+EXIT_INTERRUPTED = 130
 
 #: The verdict codes from least to most serious; the most serious wins.
 SEVERITY: tuple[int, ...] = (EXIT_PASS, EXIT_FAILED, EXIT_HELD, EXIT_BAD_INPUT)

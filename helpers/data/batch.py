@@ -155,20 +155,36 @@ def outcomes(records: Iterable[JsonLine], check: str) -> Iterator[Outcome]:
 _CARRIED = ("id", "query")
 
 
+def _finite_or_none(value: Any) -> Any:
+    return None if isinstance(value, float) and not math.isfinite(value) else value
+
+
 def json_safe(value: Any) -> Any:
     """``value`` with non-finite numbers as ``None``, as ``JSON.stringify`` writes them.
 
     Python reads ``1e400`` as infinity; a carried id like that must still be writable.
+    A value as read from JSON (lists, dicts and scalars) is copied with a stack of its
+    own, not by recursion, so any depth the readers accept works in any caller.
 
     Taught in ``05_check_your_data.ipynb``.
     """
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if isinstance(value, list):
-        return [json_safe(item) for item in value]
-    if isinstance(value, dict):
-        return {key: json_safe(item) for key, item in value.items()}
-    return value
+    if not isinstance(value, (list, dict)):
+        return _finite_or_none(value)
+    top: list[Any] = [None]
+    pending: list[tuple[Any, Any]] = [([value], top)]
+    while pending:
+        source, target = pending.pop()
+        for key, item in source.items() if isinstance(source, dict) else enumerate(source):
+            if isinstance(item, list):
+                copy: Any = [None] * len(item)
+            elif isinstance(item, dict):
+                copy = dict.fromkeys(item)
+            else:
+                target[key] = _finite_or_none(item)
+                continue
+            target[key] = copy
+            pending.append((item, copy))
+    return top[0]
 
 
 def error_object(line: int, exc: CheckInputError) -> dict[str, Any]:
@@ -716,34 +732,51 @@ def write_jsonl_file(
     ``min_bytes`` defaults to :data:`PARALLEL_MIN_BYTES`, or the environment
     variable ``HELPERS_PARALLEL_MIN_BYTES``. Taught in ``05_check_your_data.ipynb``.
     """
+    from .inputs import Snapshot
+
     split = None
     try:
         fd = stream.fileno()
         info = os.fstat(fd)
+        # A file that grows while it is read is checked as far as it went at the start:
+        # a snapshot (helpers.data.inputs.open_snapshot) knows how far; else its size now.
+        size = stream.size if isinstance(stream, Snapshot) else info.st_size
         if min_bytes is None:
             min_bytes = int(os.environ.get("HELPERS_PARALLEL_MIN_BYTES", PARALLEL_MIN_BYTES))
         if (
             hasattr(os, "fork")
             and (os.cpu_count() or 1) > 1
             and stat.S_ISREG(info.st_mode)
-            and info.st_size >= max(min_bytes, 1)
+            and size >= max(min_bytes, 1)
             and stream.tell() == 0
         ):
-            split = _split_point(fd, info.st_size)
+            split = _split_point(fd, size)
     except (OSError, ValueError, AttributeError):
         split = None
     if split is None:
         return write_jsonl(stream, summary, write)
     import pickle
+    import signal
     import tempfile
 
-    size = info.st_size
     spool = tempfile.TemporaryFile()  # noqa: SIM115 - closed below
     read_end, write_end = os.pipe()
-    pid = os.fork()
+    # SIGINT (Ctrl-C) is blocked across the fork, so neither process meets it half set up:
+    # then the worker dies of it quietly, and this process stops the worker and cleans up.
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        pid = os.fork()
+    except BaseException:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        for end in (read_end, write_end):
+            os.close(end)
+        spool.close()
+        raise
     if pid == 0:  # the worker: check the second part, then report its summary
         status = 70
         try:
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
             os.close(read_end)
             first = _count_lines(fd, split) + 1
             part = BatchSummary(check=summary.check, source=summary.source, max_failures=summary.max_failures)
@@ -756,20 +789,23 @@ def write_jsonl_file(
             status = 0
         finally:
             os._exit(status)
-    os.close(write_end)
+    chunks: list[bytes] = []
     try:
+        os.close(write_end)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         write_jsonl(_Range(fd, 0, split), summary, write)
-    except BaseException:
-        os.close(read_end)
-        os.kill(pid, 9)
-        os.waitpid(pid, 0)
+        while chunk := os.read(read_end, 1 << 16):
+            chunks.append(chunk)
+        _, status = os.waitpid(pid, 0)
+        pid = 0
+    except BaseException:  # Ctrl-C or a failed write: stop the worker, leave nothing behind
+        if pid:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
         spool.close()
         raise
-    chunks = []
-    while chunk := os.read(read_end, 1 << 16):
-        chunks.append(chunk)
-    os.close(read_end)
-    _, status = os.waitpid(pid, 0)
+    finally:
+        os.close(read_end)
     try:
         if status != 0 or not chunks:  # the worker failed: check the second part here
             write_jsonl(_Range(fd, split, size), summary, write, first_line=summary.records + 1)

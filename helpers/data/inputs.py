@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Literal
@@ -24,6 +25,8 @@ __all__ = [
     "resolve_input",
     "display_name",
     "open_input",
+    "open_snapshot",
+    "Snapshot",
     "KeyFormat",
     "ScopeFormat",
     "DuplicateIDError",
@@ -172,8 +175,80 @@ def open_input(item: InputFile) -> tuple[IO[bytes], str, int]:
     path = resolve_input(item)
     name = display_name(path)
     try:
-        stream = open(path, "rb")  # noqa: SIM115 - the caller closes it
-        size = os.fstat(stream.fileno()).st_size
+        stream = open_snapshot(path)
+        size = os.fstat(stream.fileno()).st_size if not isinstance(stream, Snapshot) else stream.size
     except OSError as exc:
         raise JSONLoadError(f"cannot be read ({exc.strerror})", source=str(item)) from None
     return stream, name, size
+
+
+class _Upto(io.RawIOBase):
+    """An open file's bytes up to ``end``, read with ``pread`` (its own offset is left alone)."""
+
+    def __init__(self, handle: IO[bytes], end: int) -> None:
+        super().__init__()
+        self._handle = handle
+        self._fd = handle.fileno()
+        self._pos = 0
+        self.end = end
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self._fd
+
+    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
+        size = min(len(buffer), self.end - self._pos)
+        if size <= 0:
+            return 0
+        data = os.pread(self._fd, size, self._pos)
+        buffer[: len(data)] = data
+        self._pos += len(data)
+        return len(data)
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        base = {io.SEEK_SET: 0, io.SEEK_CUR: self._pos, io.SEEK_END: self.end}[whence]
+        self._pos = max(0, base + offset)
+        return self._pos
+
+    def tell(self) -> int:
+        return self._pos
+
+    def close(self) -> None:
+        if not self.closed:
+            self._handle.close()
+        super().close()
+
+
+class Snapshot(io.BufferedReader):
+    """A regular file as it was when opened: reading stops at :attr:`size`, its size then.
+
+    A file that grows while it is read (a writer still appending) is checked only as
+    far as it went at the start, on every route (serial or on two cores), so a run
+    always ends and checks the same bytes. Taught in ``05_check_your_data.ipynb``.
+    """
+
+    def __init__(self, handle: IO[bytes], size: int) -> None:
+        super().__init__(_Upto(handle, size), buffer_size=1 << 18)
+        self.size = size
+
+
+def open_snapshot(path: str | os.PathLike[str]) -> IO[bytes]:
+    """Open ``path`` for binary reading; a regular file as a :class:`Snapshot` of its size now.
+
+    Anything else (a FIFO, a device, standard input by name) is read to its end, as
+    it comes. Raises :class:`OSError` as ``open`` does. Taught in ``05_check_your_data.ipynb``.
+    """
+    handle = open(path, "rb")  # noqa: SIM115 - closed with the snapshot, or returned
+    try:
+        info = os.fstat(handle.fileno())
+    except OSError:
+        handle.close()
+        raise
+    if not stat.S_ISREG(info.st_mode):
+        return handle
+    return Snapshot(handle, info.st_size)

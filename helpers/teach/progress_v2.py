@@ -19,8 +19,8 @@ and the set-course drill (or ``null``). It follows
   (another window or process saved there) is refused, as is a file of another
   drill (for example, your own earlier drill after **Start again**) unless the
   trainee asks to overwrite it; :func:`new_attempt_path` offers a fresh name.
-  Two saves at the same moment cannot both succeed: a lock file beside the
-  target makes the second one wait its turn and then be refused.
+  Two saves at the same moment cannot both succeed: a lock beside the target
+  makes the second one wait its turn and then be refused (:mod:`.progress_lock`).
 * Only regular files are read or written: a FIFO, device or folder is refused.
   A symbolic link is followed: the file it points to is replaced, and the link stays.
 
@@ -31,21 +31,18 @@ self-reported and not tamper-proof. Taught in ``04_practice.ipynb`` and
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
 import json
 import os
 import secrets
 import stat
-import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..core.errors import InvalidInputError, JSONLoadError, ProgressFileError, describe_value
-from ..core.files import write_atomically
 from ..core.jsonio import load_json_file, loads_strict
 from ..core.paths import fixtures_dir
 from .drill import PROGRESS_FORMAT, Progress
@@ -53,6 +50,7 @@ from .generators import generators_fingerprint
 from .mastery import Mastery, MasteryAttempt, now_text
 from .practice_cases import PracticeCase, practice_cases
 from .progress_files import progress_from_data, shown_path
+from .progress_lock import progress_path, refusing_os_errors, save_lock, write_progress_text
 from .rules import Rule, load_rules
 from .session import DrillSession
 
@@ -68,8 +66,6 @@ __all__ = [
 ]
 
 PROGRESS_V3 = 3
-#: A lock older than this (seconds) was left by a save that died; it is cleared.
-_STALE_LOCK = 30.0
 
 
 def _now() -> str:
@@ -284,6 +280,7 @@ def _read(path: Path) -> tuple[Any, str]:
         raise ProgressFileError(f"is not a progress file: {exc.detail}", path=shown_path(path)) from None
 
 
+@refusing_os_errors("read")
 def load_trainee_progress(
     path: str | Path,
     *,
@@ -291,7 +288,7 @@ def load_trainee_progress(
     cases: Sequence[PracticeCase] | None = None,
 ) -> TraineeProgress:
     """Read a progress file (version 1, 2 or 3) without changing it. Taught in ``04_practice.ipynb``."""
-    path = Path(path).expanduser()
+    path = progress_path(path, doing="read")
     if _regular_or_missing(path) is None:
         raise ProgressFileError("does not exist; save your progress there first", path=shown_path(path))
     data, digest = _read(path)
@@ -300,35 +297,7 @@ def load_trainee_progress(
     return progress
 
 
-@contextlib.contextmanager
-def _lock(target: Path) -> Iterator[None]:
-    """Hold ``target``'s lock file; a second saver waits up to 5 s, then is refused."""
-    lock = target.with_name(f".{target.name}.lock")
-    deadline = time.monotonic() + 5.0
-    while True:
-        try:
-            handle = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
-            break
-        except FileExistsError:
-            with contextlib.suppress(FileNotFoundError):
-                if time.time() - lock.stat().st_mtime > _STALE_LOCK:
-                    lock.unlink()
-                    continue
-            if time.monotonic() > deadline:
-                raise ProgressFileError(
-                    "is being saved by another drill right now; nothing was written, so try again",
-                    path=shown_path(target),
-                ) from None
-            time.sleep(0.02)
-    try:
-        os.write(handle, f"{os.getpid()}\n".encode())
-        os.close(handle)
-        yield
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            lock.unlink()
-
-
+@refusing_os_errors("written", path_arg=1)
 def save_trainee_progress(progress: TraineeProgress, path: str | Path, *, overwrite: bool = False) -> Path:
     """Write ``progress`` as a version 3 file at ``path``, atomically; returns the file written.
 
@@ -337,14 +306,14 @@ def save_trainee_progress(progress: TraineeProgress, path: str | Path, *, overwr
     ``overwrite`` is true, and then only a valid progress file is replaced), or
     is not a regular file. Taught in ``04_practice.ipynb``.
     """
-    given = Path(path).expanduser()
+    given = progress_path(path, doing="written")
     target = Path(os.path.realpath(given)) if given.is_symlink() else given
     if not target.parent.is_dir():
         raise ProgressFileError(
             f"cannot be written: the folder {shown_path(target.parent)} does not exist",
             path=shown_path(given),
         )
-    with _lock(target):
+    with save_lock(target):
         if _regular_or_missing(target) is not None:
             data, digest = _read(target)
             try:
@@ -367,17 +336,15 @@ def save_trainee_progress(progress: TraineeProgress, path: str | Path, *, overwr
                     path=shown_path(given),
                 )
         text = json.dumps(trainee_progress_to_data(progress), ensure_ascii=False, indent=1) + "\n"
-        try:
-            write_atomically(target, text)
-        except OSError as exc:
-            raise ProgressFileError(f"cannot be written ({exc.strerror})", path=shown_path(given)) from None
+        write_progress_text(target, text, shown=shown_path(given))
     progress.file_digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
     return target
 
 
+@refusing_os_errors("used")
 def new_attempt_path(path: str | Path) -> Path:
     """The first free name beside ``path`` for a new attempt: ``name-2.json``, ``name-3.json``, …"""
-    path = Path(path).expanduser()
+    path = progress_path(path)
     number = 2
     while True:
         candidate = path.with_name(f"{path.stem}-{number}{path.suffix}")
