@@ -9,7 +9,7 @@ or were added: allowed, but worth seeing. Taught in ``05_check_your_data.ipynb``
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,7 +17,7 @@ from ..core.errors import CheckInputError, JSONLoadError, describe_value
 from ..core.ordering import sorted_ids
 from .answer_keys import AnswerKey
 from .batch import KeyCheck, check_answer_keys
-from .inputs import DuplicateIDError
+from .inputs import DuplicateIDError, InputFile, KeyFormat
 
 __all__ = [
     "SentinelIDs",
@@ -26,6 +26,7 @@ __all__ = [
     "read_sentinel_ids",
     "outside_changes",
     "check_sentinel_subset",
+    "check_subset_files",
     "subset_check_json",
     "subset_check_text",
 ]
@@ -142,6 +143,37 @@ def check_sentinel_subset(baseline: AnswerKey, proposed: AnswerKey, sentinels: S
     check = check_answer_keys(cut, proposed)
     outside = None if check.result is None else outside_changes(baseline, proposed, sentinels.ids)
     return SubsetCheck(check, sentinels, len(baseline.answers), outside)
+
+
+def check_subset_files(
+    baseline: InputFile,
+    proposed: InputFile,
+    sentinels: InputFile,
+    *,
+    format: KeyFormat,
+    id_columns: Sequence[str] = (),
+    answer_column: str | None = None,
+) -> SubsetCheck:
+    """Read two answer keys and a sentinel list (paths or uploads) and check only those sentinels.
+
+    Taught in ``05_check_your_data.ipynb``.
+    """
+    from .inputs import open_input
+    from .key_formats import read_key
+
+    keys = []
+    for item in (baseline, proposed):
+        stream, name, _size = open_input(item)
+        with stream:
+            keys.append(
+                read_key(
+                    stream, source=name, format=format, id_columns=id_columns, answer_column=answer_column
+                )
+            )
+    stream, name, _size = open_input(sentinels)
+    with stream:
+        listed = read_sentinel_ids(stream, source=name)
+    return check_sentinel_subset(keys[0], keys[1], listed)
 
 
 def subset_check_json(subset: SubsetCheck, *, limit: int = 20) -> dict[str, Any]:
