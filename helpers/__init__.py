@@ -33,6 +33,8 @@ _EXPORTS: dict[str, tuple[str, str | None]] = {
     "generators": ("helpers.teach.generators", None),
     "mastery": ("helpers.teach.mastery", None),
     "grading": ("helpers.teach.grading", None),
+    "key_formats": ("helpers.data.key_formats", None),
+    "key_subset": ("helpers.data.key_subset", None),
     "mistakes": ("helpers.teach.mistakes", None),
     "practice": ("helpers.teach.practice", None),
     "render": ("helpers.teach.render", None),
@@ -108,6 +110,8 @@ if TYPE_CHECKING:  # what the lazy names are, for type checkers and editors
     from .core.target_scope import check_target_scope as check_target_scope
     from .core.target_scope import check_target_scope_input as check_target_scope_input
     from .data import batch as batch
+    from .data import key_formats as key_formats
+    from .data import key_subset as key_subset
     from .data import reports as reports
     from .data import sources as sources
     from .teach import chart as chart

@@ -132,6 +132,28 @@ real data files (taught in notebooks/05_check_your_data.ipynb)
                               or, when a key has problems, one line per problem
                               {"source":FILE,"line":N|null,"field":...,"error":...}
                               and exit status 4, without running the check.
+  target-scope --format parquet
+                              a Parquet table whose columns are a record's
+                              fields: original, rewritten (lists of strings),
+                              optional id, query, rewritten_query, unresolved.
+                              Rows are checked as JSON Lines records are, and
+                              numbered from 1. Needs the parquet extra.
+  sentinels --format FORMAT   the format of both keys (see docs/formats.md):
+    trec-qrels                "query iteration document relevance", one space
+                              or tab between fields
+    beir-tsv                  header query-id<TAB>corpus-id<TAB>score
+    lm-eval-samples           lm-evaluation-harness samples: doc_id, target
+    parquet                   --id-column COL (twice, query then document, for
+                              qrels) and --answer-column COL; needs the parquet
+                              extra (pip install 'eval-integrity-helpers[parquet]')
+                              A judgement's ID is the JSON array
+                              ["query","document"]; the answer is the label as
+                              written (1 and 01 differ); nothing is trimmed.
+  sentinels ... --sentinels IDS
+                              check only the IDs listed in IDS (one a line,
+                              written as the key's IDs are) of a full baseline;
+                              with a summary, the other judgements that changed,
+                              were dropped or were added are counted apart.
 
   JSON Lines and CSV are read one record at a time: memory stays flat however
   long the file is. A file that grows while it is read is checked as far as
@@ -205,6 +227,24 @@ class _DataOptions(NamedTuple):
     baseline: str | None = None
     proposed: str | None = None
     key_format: str | None = None
+    id_columns: tuple[str, ...] = ()
+    answer_column: str | None = None
+    sentinels: str | None = None
+
+
+#: The answer-key formats of ``sentinels --format`` (``helpers.data.key_formats.KEY_FORMATS``).
+_KEY_FORMATS = ("json", "jsonl", "trec-qrels", "beir-tsv", "lm-eval-samples", "parquet")
+
+
+def _missing_parquet() -> str | None:
+    """Why Parquet cannot be read here (pyarrow is missing: name the extra), or ``None``."""
+    from .data.parquet_tables import MissingExtraError, require_pyarrow
+
+    try:
+        require_pyarrow()
+    except MissingExtraError as exc:
+        return exc.message
+    return None
 
 
 def _report_bad(err: IO[str], source: str) -> Callable[[Any], None]:
@@ -308,6 +348,9 @@ def _run_check_command(
 
     options = options or _DataOptions()
     prog = f"python -m helpers {check}"
+    if options.format == "parquet" and (missing := _missing_parquet()) is not None:
+        err.write(f"{prog}: {missing}\n")
+        return EXIT_USAGE
     if file is None or file == "-":
         if _STDIN_CLOSED:
             err.write(f"{prog}: cannot read standard input: it is closed\n")
@@ -377,7 +420,9 @@ def _run_check_command(
         out.write(dumps_compact_deep(summary_json(summary)).encode("utf-8") + b"\n")
     out.flush()
     if summary.records == 0:
-        what = "no input lines" if options.format == "jsonl" else "no rows after the header"
+        what = {"jsonl": "no input lines", "parquet": "no rows"}.get(
+            options.format, "no rows after the header"
+        )
         err.write(f"{prog}: {source} has {what}; nothing was checked\n")
     return summary.exit_code
 
@@ -385,19 +430,25 @@ def _run_check_command(
 def _run_key_command(options: _DataOptions, out: IO[bytes], err: IO[str]) -> int:
     """``sentinels --baseline FILE --proposed FILE``: compare two answer-key files."""
     from .data.batch import check_answer_keys
+    from .data.key_formats import read_key
     from .data.reports import key_check_json, key_check_text, key_error_object
-    from .data.sources import SourceFormatError, key_format_for, load_answer_key
+    from .data.sources import SourceFormatError, key_format_for
 
     prog = "python -m helpers sentinels"
-    keys = []
-    for file in (options.baseline, options.proposed):
-        assert file is not None
+    if options.key_format == "parquet" and (missing := _missing_parquet()) is not None:
+        err.write(f"{prog}: {missing}\n")
+        return EXIT_USAGE
+    keys: list[Any] = []
+    sentinels: Any = None
+    for file in (options.baseline, options.proposed, options.sentinels):
+        if file is None:
+            continue
         try:
-            fmt = options.key_format or key_format_for(file)
+            fmt = options.key_format or ("" if len(keys) == 2 else key_format_for(file))
         except SourceFormatError:
             err.write(
                 f"{prog}: cannot tell the format of {file} from its name; "
-                "use --key-format json or --key-format jsonl\n"
+                "use --format (or --key-format) json or jsonl, or name another format\n"
             )
             return EXIT_USAGE
         try:
@@ -406,7 +457,22 @@ def _run_key_command(options: _DataOptions, out: IO[bytes], err: IO[str]) -> int
             err.write(f"{prog}: cannot open {file}: {exc.strerror}\n")
             return EXIT_USAGE
         with stream:
-            keys.append(load_answer_key(stream, source=file, format=fmt))  # type: ignore[arg-type]
+            if len(keys) == 2:
+                from .data.key_subset import read_sentinel_ids
+
+                sentinels = read_sentinel_ids(stream, source=file)
+                break
+            keys.append(
+                read_key(
+                    stream,
+                    source=file,
+                    format=fmt,  # type: ignore[arg-type]
+                    id_columns=options.id_columns,
+                    answer_column=options.answer_column,
+                )
+            )
+    if options.sentinels is not None:
+        return _write_subset_check(keys[0], keys[1], sentinels, options, out, err)
     result = check_answer_keys(keys[0], keys[1])
     if options.summary is None:
         if result.result is not None:
@@ -423,6 +489,33 @@ def _run_key_command(options: _DataOptions, out: IO[bytes], err: IO[str]) -> int
             out.write(dumps_compact(data).encode("utf-8") + b"\n")
     out.flush()
     return result.exit_code
+
+
+def _write_subset_check(
+    baseline: Any, proposed: Any, sentinels: Any, options: _DataOptions, out: IO[bytes], err: IO[str]
+) -> int:
+    """``--sentinels FILE``: check only the listed sentinels; a summary counts the other changes."""
+    from .data.key_subset import check_sentinel_subset, subset_check_json, subset_check_text
+    from .data.reports import key_error_object
+
+    subset = check_sentinel_subset(baseline, proposed, sentinels)
+    result = subset.check
+    if options.summary is None:
+        if result.result is not None:
+            out.write(dumps_compact(result.result.as_dict()).encode("utf-8") + b"\n")
+        for problem in result.errors:
+            out.write(dumps_compact(key_error_object(problem)).encode("utf-8") + b"\n")
+    else:
+        for problem in result.errors:
+            err.write(f"{problem}\n")
+        if options.summary == "text":
+            text = subset_check_text(subset, limit=options.max_failures)
+            out.write(text.encode("utf-8", "backslashreplace"))
+        else:
+            data = subset_check_json(subset, limit=options.max_failures)
+            out.write(dumps_compact(data).encode("utf-8") + b"\n")
+    out.flush()
+    return subset.exit_code
 
 
 def _rebaseline(reason: str, fixtures: str | None, err: IO[str]) -> int:
@@ -522,9 +615,9 @@ def _add_data_options(command: argparse.ArgumentParser, check: str) -> None:
     if check == "target-scope":
         data.add_argument(
             "--format",
-            choices=("jsonl", "csv"),
+            choices=("jsonl", "csv", "parquet"),
             default="jsonl",
-            help="input format (default: jsonl)",
+            help="input format (default: jsonl; parquet needs the parquet extra)",
         )
         data.add_argument(
             "--list-separator",
@@ -535,9 +628,23 @@ def _add_data_options(command: argparse.ArgumentParser, check: str) -> None:
         data.add_argument("--baseline", metavar="FILE", help="the baseline answer key (with --proposed)")
         data.add_argument("--proposed", metavar="FILE", help="the proposed answer key (with --baseline)")
         data.add_argument(
+            "--format",
             "--key-format",
-            choices=("json", "jsonl"),
-            help="format of both answer keys (default: from each file's name)",
+            dest="key_format",
+            choices=_KEY_FORMATS,
+            help="format of both answer keys (default: json or jsonl, from each file's name)",
+        )
+        data.add_argument(
+            "--id-column",
+            action="append",
+            metavar="COL",
+            help="parquet: the ID column; give it twice (query, then document) for a qrels table",
+        )
+        data.add_argument("--answer-column", metavar="COL", help="parquet: the answer column")
+        data.add_argument(
+            "--sentinels",
+            metavar="IDS",
+            help="check only these IDs of a full baseline (a file, one ID a line)",
         )
     output = command.add_argument_group("output (see below)")
     output.add_argument(
@@ -582,6 +689,9 @@ def _data_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         baseline=getattr(args, "baseline", None),
         proposed=getattr(args, "proposed", None),
         key_format=getattr(args, "key_format", None),
+        id_columns=tuple(getattr(args, "id_column", None) or ()),
+        answer_column=getattr(args, "answer_column", None),
+        sentinels=getattr(args, "sentinels", None),
     )
     if options.max_failures < 0:
         parser.error("--max-failures must be 0 or more")
@@ -599,8 +709,16 @@ def _data_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
             parser.error("give either FILE or --baseline and --proposed, not both")
         if options.carry or options.results is not None:
             parser.error("--carry and --results apply to record files, not to two keys")
-    elif options.key_format is not None:
-        parser.error("--key-format goes with --baseline and --proposed")
+    elif options.key_format is not None or options.sentinels is not None:
+        parser.error("--format, --key-format and --sentinels go with --baseline and --proposed")
+    if options.key_format == "parquet":
+        if len(options.id_columns) not in (1, 2) or options.answer_column is None:
+            parser.error(
+                "--format parquet needs --answer-column and --id-column "
+                "(once, or twice: query then document, for a qrels table)"
+            )
+    elif options.id_columns or options.answer_column is not None:
+        parser.error("--id-column and --answer-column apply only with --format parquet")
     return options
 
 

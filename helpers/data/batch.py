@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 import os
 import stat
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -826,7 +826,7 @@ def record_outcomes(
     format: ScopeFormat = "jsonl",
     list_separator: str | None = None,
 ) -> Iterator[Outcome]:
-    """Outcomes of a record file in either format; a bad CSV header is one bad-input outcome.
+    """Outcomes of a record file (JSON Lines, CSV or Parquet); a bad header is one bad-input outcome.
 
     Sentinel records come only as JSON Lines. Taught in ``05_check_your_data.ipynb``.
     """
@@ -834,13 +834,18 @@ def record_outcomes(
         if list_separator is not None:
             raise ValueError("a list separator applies only to CSV input")
         return outcomes_jsonl(stream, check, source=source)
-    if format != "csv" or check != "target-scope":
+    if format not in ("csv", "parquet") or check != "target-scope":
         raise ValueError(f"{check} records cannot be read as {format!r}; use JSON Lines")
 
     from .sources import SourceFormatError, iter_scope_csv
 
     def csv_outcomes() -> Iterator[Outcome]:
         try:
+            if format == "parquet":
+                from .scope_tables import iter_scope_parquet
+
+                yield from outcomes(iter_scope_parquet(stream, source=source), check)
+                return
             yield from outcomes(iter_scope_csv(stream, source=source, list_separator=list_separator), check)
         except SourceFormatError as exc:
             yield (exc.line or 1, EXIT_BAD_INPUT, None, exc, None)
@@ -952,16 +957,24 @@ def check_key_files(
     proposed: InputFile,
     *,
     format: KeyFormat | None = None,
+    id_columns: Sequence[str] = (),
+    answer_column: str | None = None,
 ) -> KeyCheck:
-    """Read two answer keys (paths or uploads; ``.json`` or ``.jsonl``) and check the sentinels.
+    """Read two answer keys (paths or uploads) and check the sentinels.
 
-    Taught in ``05_check_your_data.ipynb``.
+    The format defaults to the one each name gives (``.json`` or ``.jsonl``); the
+    others are read by :mod:`helpers.data.key_formats` (a Parquet key needs its
+    columns named). Taught in ``05_check_your_data.ipynb``.
     """
-    from .sources import load_answer_key, open_input
+    from .key_formats import read_key
+    from .sources import key_format_for, open_input
 
     keys = []
     for item in (baseline, proposed):
         stream, name, _size = open_input(item)
         with stream:
-            keys.append(load_answer_key(stream, source=name, format=format))
+            fmt = format or key_format_for(name)
+            keys.append(
+                read_key(stream, source=name, format=fmt, id_columns=id_columns, answer_column=answer_column)
+            )
     return check_answer_keys(keys[0], keys[1])

@@ -38,8 +38,8 @@ __all__ = [
 ]
 
 
-ScopeFormat = Literal["jsonl", "csv"]
-KeyFormat = Literal["json", "jsonl"]
+ScopeFormat = Literal["jsonl", "csv", "parquet"]
+KeyFormat = Literal["json", "jsonl", "trec-qrels", "beir-tsv", "lm-eval-samples", "parquet"]
 
 SCOPE_CSV_REQUIRED: tuple[str, ...] = ("id", "original", "rewritten")
 SCOPE_CSV_OPTIONAL: tuple[str, ...] = ("query", "rewritten_query", "unresolved")
@@ -73,7 +73,7 @@ class DuplicateIDError(JSONLoadError):
 
 
 def scope_format_for(name: str) -> ScopeFormat:
-    """``"csv"`` for a ``.csv`` name, ``"jsonl"`` for ``.jsonl``/``.ndjson``; else raise.
+    """``"csv"`` for ``.csv``, ``"jsonl"`` for ``.jsonl``/``.ndjson``, ``"parquet"`` for ``.parquet``; else raise.
 
     Taught in ``05_check_your_data.ipynb``.
     """
@@ -82,6 +82,8 @@ def scope_format_for(name: str) -> ScopeFormat:
         return "csv"
     if suffix in _JSONL_SUFFIXES:
         return "jsonl"
+    if suffix == ".parquet":
+        return "parquet"
     raise SourceFormatError(
         "cannot tell the format from the name; use .jsonl or .csv, or name the format",
         source=name,
