@@ -460,19 +460,19 @@ def _practice_generate(rule: str, seed: int, count: int) -> int:
     return EXIT_PASS
 
 
-def _cohort(paths: Sequence[str], csv_path: str | None) -> int:
-    """``cohort``: the trainer's table over progress files (taught in ``06_trainer.ipynb``)."""
-    from .teach.cohort import cohort_csv, cohort_text, load_cohort, progress_paths
+def _cohort(paths: Sequence[str], csv_path: str | None, as_json: bool = False, checkouts: Sequence[str] = ()) -> int:
+    """``cohort``: the trainer's table over progress files, re-graded (taught in ``06_trainer.ipynb``)."""
+    from .teach.cohort import cohort_csv, cohort_json_lines, cohort_text, load_cohort, progress_paths
 
     files = progress_paths(paths)
-    if csv_path is not None and any(_same_file(str(f), csv_path) for f in files if f.exists()):
+    if csv_path is not None and any(_same_file(str(f), csv_path) for f in files if os.path.lexists(f)):
         _STDERR.write(f"python -m helpers cohort: --csv {csv_path} is one of the progress files\n")
         return EXIT_USAGE
-    cohort = load_cohort(files)
+    cohort = load_cohort(files, checkouts=checkouts)
     if not cohort.trainees and not cohort.unreadable:
         _STDERR.write("python -m helpers cohort: no progress files found\n")
         return EXIT_BAD_INPUT
-    _STDOUT.write(cohort_text(cohort).encode("utf-8"))
+    _STDOUT.write((cohort_json_lines(cohort) if as_json else cohort_text(cohort)).encode("utf-8", "backslashreplace"))
     if csv_path is not None and _write_text(cohort_csv(cohort), csv_path, "cohort") != EXIT_PASS:
         return EXIT_USAGE
     return EXIT_BAD_INPUT if cohort.unreadable else EXIT_PASS
@@ -716,6 +716,18 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
         cohort.add_argument("paths", nargs="+", metavar="PATH", help="a progress file or a folder of them")
         cohort.add_argument(
             "--csv", metavar="FILE", help="also write the table as CSV (one row per trainee and rule)"
+        )
+        cohort.add_argument(
+            "--json",
+            action="store_true",
+            help="print one JSON object per trainee (and per file not read): trainee, file, ready, problems, ...",
+        )
+        cohort.add_argument(
+            "--checkouts",
+            metavar="PATH",
+            action="append",
+            default=[],
+            help="graded check-outs (checkout grade --json output), a file or a folder; may be repeated",
         )
     checkout = sub.add_parser(
         "checkout",
@@ -1042,5 +1054,5 @@ def _main(argv: Sequence[str] | None) -> int:
     if args.command == "checkout":
         return _checkout_issue(args) if args.checkout_command == "issue" else _checkout_grade(args)
     if args.command == "cohort":
-        return _cohort(args.paths, args.csv)
+        return _cohort(args.paths, args.csv, args.json, args.checkouts)
     return _rebaseline(args.reason, args.fixtures, _STDERR)  # type: ignore[arg-type]
