@@ -460,7 +460,9 @@ def _practice_generate(rule: str, seed: int, count: int) -> int:
     return EXIT_PASS
 
 
-def _cohort(paths: Sequence[str], csv_path: str | None, as_json: bool = False, checkouts: Sequence[str] = ()) -> int:
+def _cohort(
+    paths: Sequence[str], csv_path: str | None, as_json: bool = False, checkouts: Sequence[str] = ()
+) -> int:
     """``cohort``: the trainer's table over progress files, re-graded (taught in ``06_trainer.ipynb``)."""
     from .teach.cohort import cohort_csv, cohort_json_lines, cohort_text, load_cohort, progress_paths
 
@@ -472,7 +474,9 @@ def _cohort(paths: Sequence[str], csv_path: str | None, as_json: bool = False, c
     if not cohort.trainees and not cohort.unreadable:
         _STDERR.write("python -m helpers cohort: no progress files found\n")
         return EXIT_BAD_INPUT
-    _STDOUT.write((cohort_json_lines(cohort) if as_json else cohort_text(cohort)).encode("utf-8", "backslashreplace"))
+    _STDOUT.write(
+        (cohort_json_lines(cohort) if as_json else cohort_text(cohort)).encode("utf-8", "backslashreplace")
+    )
     if csv_path is not None and _write_text(cohort_csv(cohort), csv_path, "cohort") != EXIT_PASS:
         return EXIT_USAGE
     return EXIT_BAD_INPUT if cohort.unreadable else EXIT_PASS

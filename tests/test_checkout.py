@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
 import re
 from pathlib import Path
@@ -50,7 +51,7 @@ def issued() -> co.Issued:
 def test_a_paper_mixes_every_rule_interleaved_from_checkout_seeds(issued):
     rules = [rec["made_for"] for rec in issued.key["cases"]]
     assert set(rules) == RULE_IDS
-    assert all(a != b for a, b in zip(rules, rules[1:], strict=False))
+    assert all(a != b for a, b in itertools.pairwise(rules))
     assert all(rec["seed"] in co.CHECKOUT_SEEDS for rec in issued.key["cases"])
     assert all(rec["seed"] >= 10**9 for rec in issued.key["cases"])
     assert {rec["check"] for rec in issued.key["cases"]} == {"target-scope", "sentinels"}
@@ -139,7 +140,7 @@ def test_threshold_ninety_percent_fully_correct_and_every_lookalike(issued):
 def test_verdicts_per_field_and_rule_name_what_was_wrong(issued):
     target = issued.key["cases"][0]
     answer, action = _right(target)
-    first, _second, flag = answer_fields(target["check"])
+    _first, _second, _flag = answer_fields(target["check"])
     bad = Answer(
         answer.check,
         answer.missing,
@@ -265,7 +266,7 @@ def test_any_paper_verifies_against_its_own_digests_and_hides_its_seeds(seed, co
     assert str(seed) not in text or len(str(seed)) < 4
     assert all(str(r["seed"]) not in text for r in issued.key["cases"])
     rules = [r["made_for"] for r in issued.key["cases"]]
-    assert all(a != b for a, b in zip(rules, rules[1:], strict=False))
+    assert all(a != b for a, b in itertools.pairwise(rules))
 
 
 # --- the widget ---------------------------------------------------------------------------

@@ -117,14 +117,21 @@ def test_readiness_needs_clean_evidence_and_a_passed_checkout(tmp_path):
     forger = {**_ben(), "trainee": "Forger", "attempt_id": "00000000000000f0"}
     _verdicts_flipped(forger)
     _put(progress, "forger.json", forger)
-    _put(progress, "old.json", {**_ben(), "trainee": "Old", "attempt_id": "00000000000000f1", "content_hash": "1" * 16})
+    _put(
+        progress,
+        "old.json",
+        {**_ben(), "trainee": "Old", "attempt_id": "00000000000000f1", "content_hash": "1" * 16},
+    )
     _put(progress, "unchecked.json", {**_ben(), "trainee": "Unchecked", "attempt_id": "00000000000000f2"})
     for name in ("Ben", "Forger", "Old"):
         issued = co.issue_checkout(name, count=4, seed=3)
         answers = {}
         for rec in issued.key["cases"]:
             a = co.grading.correct_answer(co._case(rec))
-            answers[rec["label"]] = (co.Answer(a.check, a.missing, a.second, a.flag, a.hold, rec["rule"]), rec["action"])
+            answers[rec["label"]] = (
+                co.Answer(a.check, a.missing, a.second, a.flag, a.hold, rec["rule"]),
+                rec["action"],
+            )
         result = co.grade_checkout(co.answers_data(issued.paper, answers), issued.key)
         (results / f"{name}.json").write_text(json.dumps(result.to_data()))
     cohort = load_cohort([progress], checkouts=[results])
@@ -152,7 +159,7 @@ def _hostile(folder: Path) -> None:
     fake = {**_ben(), "attempt_id": "00000000000000a3", "trainee": "Eve\nAsha: complete\x1b[2J\r"}
     _put(folder, "escape.json", fake)
     _put(folder, "long.json", {**_ben(), "attempt_id": "00000000000000a4", "trainee": "N" * 300})
-    _put(folder, "formula.json", {**_ben(), "attempt_id": "00000000000000a5", "trainee": "=HYPERLINK(\"x\")"})
+    _put(folder, "formula.json", {**_ben(), "attempt_id": "00000000000000a5", "trainee": '=HYPERLINK("x")'})
     big = folder / "big.json"
     with big.open("wb") as handle:
         handle.truncate(MAX_FILE_BYTES + 1)
@@ -167,7 +174,7 @@ def test_hostile_files_are_refused_with_reasons_and_the_rest_still_shown(tmp_pat
     assert "cannot be read" in refused["mem.json"]
     assert "over the 20 MB limit" in refused["big.json"]
     names = {t.name for t in cohort.trainees}
-    assert {"Ben", "Ben\ud800", "Empty", "N" * 300, "=HYPERLINK(\"x\")"} <= names
+    assert {"Ben", "Ben\ud800", "Empty", "N" * 300, '=HYPERLINK("x")'} <= names
     empty = next(t for t in cohort.trainees if t.name == "Empty")
     assert empty.completion() == "0 of 0 rules mastered" and any("no rules" in p for p in empty.problems)
     text = cohort_text(cohort)
@@ -180,7 +187,7 @@ def test_hostile_files_are_refused_with_reasons_and_the_rest_still_shown(tmp_pat
     for name in ("loop.json", "mem.json", "big.json"):
         assert name in html
     rows = list(csv.reader(io.StringIO(cohort_csv(cohort))))
-    assert any(row[0] == "'=HYPERLINK(\"x\")" for row in rows)
+    assert any(row[0] == '\'=HYPERLINK("x")' for row in rows)
     assert not any(cell.startswith("=") for row in rows for cell in row)
     assert sum(row[3] == "not read" for row in rows) == len(cohort.unreadable)
     lines = [json.loads(x) for x in cohort_json_lines(cohort).splitlines()]
@@ -194,7 +201,15 @@ def test_the_cli_shows_the_whole_hostile_cohort_and_exits_4(tmp_path):
     _hostile(folder)
     for args in ([], ["--json"]):
         done = subprocess.run(
-            [sys.executable, "-m", "helpers", "cohort", str(folder), str(tmp_path / ("x" * 300 + ".json")), *args],
+            [
+                sys.executable,
+                "-m",
+                "helpers",
+                "cohort",
+                str(folder),
+                str(tmp_path / ("x" * 300 + ".json")),
+                *args,
+            ],
             capture_output=True,
             timeout=120,
             check=False,
@@ -209,7 +224,11 @@ def test_the_cli_shows_the_whole_hostile_cohort_and_exits_4(tmp_path):
 
 @pytest.mark.parametrize(
     "field, value",
-    [("content_hash", "0123456789abcdef\n"), ("saved", "2026-11-02T13:30:00Z\n"), ("saved", "٢٠٢٦-11-02T13:30:00Z")],
+    [
+        ("content_hash", "0123456789abcdef\n"),
+        ("saved", "2026-11-02T13:30:00Z\n"),
+        ("saved", "٢٠٢٦-11-02T13:30:00Z"),
+    ],
 )
 def test_the_schema_refuses_a_trailing_newline_and_non_ascii_digits(tmp_path, field, value):
     data = _ben()

@@ -749,7 +749,7 @@ def grade_checkout(
     for index, raw in enumerate(rows):
         label = raw.get("label") if isinstance(raw, Mapping) else None
         where = f"answers[{index}]"
-        if label not in records:
+        if not isinstance(label, str) or label not in records:
             raise CheckoutFileError(
                 f"{where}.label is {describe_value(label)}, not a case of this paper", path=source
             )
