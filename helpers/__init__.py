@@ -28,6 +28,7 @@ _EXPORTS: dict[str, tuple[str, str | None]] = {
     "batch": ("helpers.data.batch", None),
     "chardiff": ("helpers.core.chardiff", None),
     "chart": ("helpers.teach.chart", None),
+    "checkout": ("helpers.teach.checkout", None),
     "cohort": ("helpers.teach.cohort", None),
     "gallery": ("helpers.teach.gallery", None),
     "generators": ("helpers.teach.generators", None),
@@ -35,6 +36,7 @@ _EXPORTS: dict[str, tuple[str, str | None]] = {
     "grading": ("helpers.teach.grading", None),
     "key_formats": ("helpers.data.key_formats", None),
     "key_subset": ("helpers.data.key_subset", None),
+    "item_analysis": ("helpers.teach.item_analysis", None),
     "mistakes": ("helpers.teach.mistakes", None),
     "practice": ("helpers.teach.practice", None),
     "render": ("helpers.teach.render", None),
@@ -115,9 +117,11 @@ if TYPE_CHECKING:  # what the lazy names are, for type checkers and editors
     from .data import reports as reports
     from .data import sources as sources
     from .teach import chart as chart
+    from .teach import checkout as checkout
     from .teach import cohort as cohort
     from .teach import generators as generators
     from .teach import grading as grading
+    from .teach import item_analysis as item_analysis
     from .teach import mastery as mastery
     from .teach import practice as practice
     from .teach import render as render

@@ -592,22 +592,73 @@ def _practice_generate(rule: str, seed: int, count: int) -> int:
     return EXIT_PASS
 
 
-def _cohort(paths: Sequence[str], csv_path: str | None) -> int:
-    """``cohort``: the trainer's table over progress files (taught in ``06_trainer.ipynb``)."""
-    from .teach.cohort import cohort_csv, cohort_text, load_cohort, progress_paths
+def _cohort(
+    paths: Sequence[str], csv_path: str | None, as_json: bool = False, checkouts: Sequence[str] = ()
+) -> int:
+    """``cohort``: the trainer's table over progress files, re-graded (taught in ``06_trainer.ipynb``)."""
+    from .teach.cohort import cohort_csv, cohort_json_lines, cohort_text, load_cohort, progress_paths
 
     files = progress_paths(paths)
-    if csv_path is not None and any(_same_file(str(f), csv_path) for f in files if f.exists()):
+    if csv_path is not None and any(_same_file(str(f), csv_path) for f in files if os.path.lexists(f)):
         _STDERR.write(f"python -m helpers cohort: --csv {csv_path} is one of the progress files\n")
         return EXIT_USAGE
-    cohort = load_cohort(files)
+    cohort = load_cohort(files, checkouts=checkouts)
     if not cohort.trainees and not cohort.unreadable:
         _STDERR.write("python -m helpers cohort: no progress files found\n")
         return EXIT_BAD_INPUT
-    _STDOUT.write(cohort_text(cohort).encode("utf-8"))
+    _STDOUT.write(
+        (cohort_json_lines(cohort) if as_json else cohort_text(cohort)).encode("utf-8", "backslashreplace")
+    )
     if csv_path is not None and _write_text(cohort_csv(cohort), csv_path, "cohort") != EXIT_PASS:
         return EXIT_USAGE
     return EXIT_BAD_INPUT if cohort.unreadable else EXIT_PASS
+
+
+def _checkout_issue(args: Any) -> int:
+    """``checkout issue``: a check-out paper for one trainee, and its key (taught in ``07_checkout.ipynb``)."""
+    from .core.errors import CheckoutFileError
+    from .teach.checkout import issue_checkout, write_checkout
+
+    try:
+        issued = issue_checkout(args.trainee, count=args.count, seed=args.seed)
+        paper, key, baseline = write_checkout(issued, args.output, args.key, force=args.force)
+    except CheckInputError as exc:
+        _STDERR.write(f"python -m helpers checkout issue: {exc.message}\n")
+        return EXIT_USAGE
+    except CheckoutFileError as exc:
+        _STDERR.write(f"python -m helpers checkout issue: {exc}\n")
+        return EXIT_USAGE
+    _STDERR.write(
+        f"wrote the paper {paper} ({len(issued.paper['cases'])} cases) for the trainee; "
+        f"kept the key {key} and its baseline {baseline} for the trainer\n"
+    )
+    return EXIT_PASS
+
+
+def _checkout_grade(args: Any) -> int:
+    """``checkout grade``: verdicts per case, field and rule, and pass or fail (exit 0 or 1)."""
+    import json
+
+    from .core.errors import CheckoutFileError
+    from .teach.checkout import grade_files, result_csv, result_text
+
+    if args.csv is not None and any(
+        _same_file(f, args.csv) for f in (args.answers, args.key) if os.path.exists(f)
+    ):
+        _STDERR.write(f"python -m helpers checkout grade: --csv {args.csv} is one of the input files\n")
+        return EXIT_USAGE
+    try:
+        result = grade_files(args.answers, args.key, args.baseline)
+    except CheckoutFileError as exc:
+        _STDERR.write(f"python -m helpers checkout grade: {exc}; nothing was graded\n")
+        return EXIT_BAD_INPUT
+    if args.json:
+        _STDOUT.write((json.dumps(result.to_data(), ensure_ascii=False, indent=1) + "\n").encode("utf-8"))
+    else:
+        _STDOUT.write(result_text(result).encode("utf-8"))
+    if args.csv is not None and _write_text(result_csv(result), args.csv, "checkout grade") != EXIT_PASS:
+        return EXIT_USAGE
+    return EXIT_PASS if result.passed else EXIT_FAILED
 
 
 def _add_data_options(command: argparse.ArgumentParser, check: str) -> None:
@@ -827,6 +878,68 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
         cohort.add_argument(
             "--csv", metavar="FILE", help="also write the table as CSV (one row per trainee and rule)"
         )
+        cohort.add_argument(
+            "--json",
+            action="store_true",
+            help="print one JSON object per trainee (and per file not read): trainee, file, ready, problems, ...",
+        )
+        cohort.add_argument(
+            "--checkouts",
+            metavar="PATH",
+            action="append",
+            default=[],
+            help="graded check-outs (checkout grade --json output), a file or a folder; may be repeated",
+        )
+    checkout = sub.add_parser(
+        "checkout",
+        formatter_class=Parser.plain,
+        help="an unaided check-out: issue a paper and its key, grade the answers",
+        description=(
+            "Issue a trainee's check-out paper (generated cases from seeds disjoint from practice, "
+            "neutral labels, no rule names or seeds) and keep its answer key, guarded by a baseline "
+            "beside it; then grade the trainee's answers against the key."
+        ),
+    )
+    if wanted("checkout"):
+        steps = checkout.add_subparsers(dest="checkout_command", required=True, metavar="STEP")
+        issue = steps.add_parser(
+            "issue",
+            formatter_class=Parser.plain,
+            help="write a paper for one trainee and keep its key",
+            description=(
+                "Write the paper (-o EXAM.json) for the trainee, the key for the trainer (default "
+                "EXAM.key.json beside it, or --key KEY) and the key's baseline (KEY.baseline.json). "
+                "An existing file is never replaced without --force. Exit status 2 when nothing was written."
+            ),
+        )
+        issue.add_argument("--trainee", required=True, help="the trainee's name, as the trainer records it")
+        issue.add_argument(
+            "--count", type=int, default=24, help="cases on the paper (default 24, at most 200)"
+        )
+        issue.add_argument(
+            "--seed", type=int, default=None, help="make the paper reproducible (kept in the key only)"
+        )
+        issue.add_argument("-o", "--output", required=True, metavar="EXAM", help="where to write the paper")
+        issue.add_argument("--key", metavar="KEY", help="where to keep the key (default: EXAM.key.json)")
+        issue.add_argument("--force", action="store_true", help="replace existing files")
+        grade = steps.add_parser(
+            "grade",
+            formatter_class=Parser.plain,
+            help="grade an answers file against its key",
+            description=(
+                "Grade the trainee's answers: verdicts per case, per field and per rule, and a pass "
+                "(at least 90% of cases fully correct, and every look-alike case) or not. The key is "
+                "refused unless it matches its baseline. Exit status 0 passed, 1 not passed, 4 nothing "
+                "graded (a refused key or answers that do not fit the paper), 2 a usage error."
+            ),
+        )
+        grade.add_argument("answers", metavar="ANSWERS", help="the answers file the check-out wrote")
+        grade.add_argument("--key", required=True, metavar="KEY", help="the paper's key")
+        grade.add_argument(
+            "--baseline", metavar="FILE", help="the key's baseline (default: KEY.baseline.json)"
+        )
+        grade.add_argument("--csv", metavar="FILE", help="also write one row per case as CSV")
+        grade.add_argument("--json", action="store_true", help="print the graded result as JSON")
     return parser
 
 
@@ -1123,6 +1236,8 @@ def _main(argv: Sequence[str] | None) -> int:
         return _export_example(args.check, args.output)
     if args.command == "practice":
         return _practice_generate(args.rule, args.seed, args.count)
+    if args.command == "checkout":
+        return _checkout_issue(args) if args.checkout_command == "issue" else _checkout_grade(args)
     if args.command == "cohort":
-        return _cohort(args.paths, args.csv)
+        return _cohort(args.paths, args.csv, args.json, args.checkouts)
     return _rebaseline(args.reason, args.fixtures, _STDERR)  # type: ignore[arg-type]

@@ -43,9 +43,11 @@ def test_cohort_prints_the_table_and_writes_the_csv(run_cli, tmp_path):
     done = run_cli("cohort", str(SAMPLES), "--csv", str(out))
     assert done.returncode == 0, done.stderr
     text = done.stdout.decode("utf-8")
-    assert text.startswith("Self-reported progress files") and "Asha: complete on" in text
+    assert (
+        text.startswith("Progress files re-graded from their attempts") and "; complete on 2026-11-" in text
+    )
     rows = list(csv.DictReader(io.StringIO(out.read_text("utf-8"))))
-    assert {row["trainee"] for row in rows} == {"Asha", "Ben", "Chen", "dana-v1"}
+    assert {row["trainee"] for row in rows} == {"Asha", "Ben", "Chen", "dana-v1", "Erin", "Fran"}
 
 
 def test_cohort_lists_an_unreadable_file_and_exits_4(run_cli, tmp_path):

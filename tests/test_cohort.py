@@ -25,18 +25,22 @@ RULES = load_rules()
 
 def test_the_sample_cohort_reads_every_file():
     cohort = load_cohort([SAMPLES])
-    assert [t.name for t in cohort.trainees] == ["Asha", "Ben", "Chen", "dana-v1"]
+    assert [t.name for t in cohort.trainees] == ["Asha", "Ben", "Chen", "dana-v1", "Erin", "Fran"]
     assert cohort.unreadable == ()
-    asha, ben, _chen, dana = cohort.trainees
+    asha, ben, _chen, dana, erin, fran = cohort.trainees
+    assert not asha.problems and not ben.problems
+    assert any("verdicts do not match their attempts" in p for p in erin.problems)
+    assert any("the claimed state does not match its attempts" in p for p in erin.problems)
+    assert fran.version == 2 and any("older course" in p for p in fran.problems)
     assert asha.completion().startswith("complete on 2026-11-")
     assert all(asha.status(rule.id) == "mastered" for rule in RULES)
-    assert ben.completion() == f"{len(ben.progress.mastery.mastered)} of {len(RULES)} rules mastered"
+    assert ben.completion() == f"{len(ben.mastered)} of {len(RULES)} rules mastered"
     assert dana.version == 1 and dana.completion().startswith("set course only: ")
 
 
 def test_the_text_table_has_a_row_per_rule_and_says_it_is_self_reported():
     text = cohort_text(load_cohort([SAMPLES]))
-    assert text.startswith("Self-reported progress files")
+    assert text.startswith("Progress files re-graded from their attempts")
     for rule in RULES:
         assert any(line.startswith(rule.id + " ") for line in text.splitlines())
     assert "hardest rules" in text and "content hash" in text

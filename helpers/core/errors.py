@@ -23,6 +23,7 @@ __all__ = [
     "DuplicateKeyError",
     "BaselineError",
     "ProgressFileError",
+    "CheckoutFileError",
     "BuildError",
     "describe_value",
     "escape_surrogates",
@@ -180,6 +181,18 @@ class ProgressFileError(ValueError):
 
     The file is left exactly as it was. Taught in ``04_practice.ipynb``
     ("Keeping your progress").
+    """
+
+    def __init__(self, message: str, *, path: str) -> None:
+        super().__init__(f"{path}: {message}")
+        self.message = message
+        self.path = path
+
+
+class CheckoutFileError(ValueError):
+    """A check-out paper, key, baseline or answers file is corrupt, foreign or does not match.
+
+    Grading fails closed: nothing is graded. Taught in ``07_checkout.ipynb``.
     """
 
     def __init__(self, message: str, *, path: str) -> None:

@@ -11,6 +11,7 @@ Taught in ``06_trainer.ipynb``.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -42,6 +43,18 @@ def load_schema(name: str) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ValueError(f"{schema_path(name)} is not a JSON Schema object")
     return data
+
+
+@functools.lru_cache(maxsize=64)
+def _pattern(source: str) -> re.Pattern[str]:
+    """A schema pattern with JSON Schema's (ECMA-262) meaning in Python.
+
+    ``\\d`` and ``\\w`` match ASCII only, and a final ``$`` matches only at the very
+    end: Python's ``$`` also matches before a trailing newline, so it becomes ``\\Z``.
+    """
+    if source.endswith("$") and not source.endswith("\\$"):
+        source = source[:-1] + r"\Z"
+    return re.compile(source, re.ASCII)
 
 
 def _is(value: Any, kind: str) -> bool:
@@ -83,7 +96,7 @@ def schema_problems(
     if isinstance(value, str):
         if len(value) < schema.get("minLength", 0):
             problems.append(f"{here} is shorter than {schema['minLength']} characters")
-        if "pattern" in schema and not re.search(schema["pattern"], value):
+        if "pattern" in schema and not _pattern(schema["pattern"]).search(value):
             problems.append(f"{here} is {describe_value(value)}, which does not match {schema['pattern']}")
     if isinstance(value, list):
         if "maxItems" in schema and len(value) > schema["maxItems"]:

@@ -4,11 +4,13 @@
 * :class:`TargetScopeSandbox` and :class:`SentinelSandbox`: edit an input, see the result live.
 * :class:`MasteryDrill`: fresh generated cases until every rule is mastered (``04_practice.ipynb``).
 * :class:`PracticeDrill`: the set course, a scored drill over the practice cases (``04_practice.ipynb``).
+* :class:`CheckoutWidget`: sit a check-out paper, one try per case (``07_checkout.ipynb``).
 * :class:`DataCheckPanel`: check a whole file, by path or upload (``05_check_your_data.ipynb``).
 
 Taught in ``01_start_here.ipynb``.
 """
 
+from .checkout import CheckoutWidget
 from .data import DataCheckPanel
 from .exercise import CaseExercise
 from .mastery import MasteryDrill
@@ -17,6 +19,7 @@ from .sandbox import SentinelSandbox, TargetScopeSandbox
 
 __all__ = [
     "CaseExercise",
+    "CheckoutWidget",
     "DataCheckPanel",
     "MasteryDrill",
     "PracticeDrill",

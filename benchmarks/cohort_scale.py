@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""The trainer's view at scale: a synthetic cohort of progress files, read and re-graded by ``cohort``.
+
+    .venv/bin/python benchmarks/cohort_scale.py                 # 1,000 trainees x 1,000 attempts
+    .venv/bin/python benchmarks/cohort_scale.py --trainees 50   # a smaller cohort
+    .venv/bin/python benchmarks/cohort_scale.py --keep DIR      # write the cohort to DIR and keep it
+
+Run by hand, never by the test suite. The cohort is written into a temporary
+folder: each trainee drills with a fixed-seed simulated learner (right about
+85% of the time) through :class:`helpers.teach.mastery.Mastery`, so every
+attempt is a genuine generated case with an honestly graded verdict. Ten such
+drills are made and copied under different names and attempt ids, so writing
+the cohort is quick; nothing in ``cohort`` caches across files, so the copies
+cost what distinct drills would.
+
+Then the command line runs as a trainer runs it, measured from outside with
+``/usr/bin/time -v`` (wall time and peak resident set size of the whole process):
+
+    python -m helpers cohort DIR --json > /dev/null
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from helpers.teach.grading import Answer, correct_answer, grade  # noqa: E402
+from helpers.teach.mastery import Mastery  # noqa: E402
+from helpers.teach.progress_v2 import TraineeProgress, trainee_progress_to_data  # noqa: E402
+from helpers.teach.rules import load_rules  # noqa: E402
+
+
+def _drill(seed: int, attempts: int) -> dict:
+    """One simulated trainee's version 2 progress object with ``attempts`` attempts."""
+    rules = load_rules()
+    rng = random.Random(seed)
+    mastery = Mastery.start(rules, seed=seed, trainee=f"template {seed}")
+    mastery.started = "2026-11-02T09:00:00Z"
+    for step in range(attempts):
+        rule = mastery.next_rule()
+        case_seed = mastery.case_seed(rule)
+        case = mastery.next_case()
+        answer = correct_answer(case) if rng.random() < 0.85 else Answer(case.check)
+        result = grade(case, answer, ask_reason=True, rules=rules)
+        data = answer.as_dict(case) | {"reason": answer.reason}
+        minute = 9 * 60 + step
+        when = f"2026-11-{2 + minute // 1440:02d}T{minute // 60 % 24:02d}:{minute % 60:02d}:00Z"
+        mastery.record(
+            rule, case_seed, answer=data, correct=result.correct, rules_missed=result.rules_missed, when=when
+        )
+    progress = TraineeProgress(mastery, attempt_id=f"{seed:016x}")
+    return trainee_progress_to_data(progress, saved="2026-11-30T09:00:00Z")
+
+
+def write_cohort(folder: Path, trainees: int, attempts: int, templates: int = 10) -> int:
+    """Write the cohort; returns its size in bytes."""
+    made = [_drill(seed, attempts) for seed in range(1, templates + 1)]
+    size = 0
+    for number in range(trainees):
+        data = dict(made[number % templates])
+        data["trainee"] = f"Trainee {number:04d}"
+        data["attempt_id"] = f"{number:016x}"
+        text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+        (folder / f"trainee-{number:04d}.json").write_text(text, encoding="utf-8")
+        size += len(text.encode("utf-8"))
+    return size
+
+
+def measure(folder: Path, output: str = "json") -> dict[str, float]:
+    """Run ``cohort`` (``--json``, or the text table) under ``/usr/bin/time -v``: wall seconds and peak MB."""
+    command = ["/usr/bin/time", "-v", sys.executable, "-m", "helpers", "cohort", str(folder)]
+    command += ["--json"] if output == "json" else []
+    done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, check=False)
+    wall = re.search(r"Elapsed \(wall clock\) time.*: (?:(\d+):)?(\d+):([\d.]+)", done.stderr)
+    peak = re.search(r"Maximum resident set size \(kbytes\): (\d+)", done.stderr)
+    if wall is None or peak is None:
+        raise SystemExit(f"/usr/bin/time gave no figures:\n{done.stderr[-2000:]}")
+    hours, minutes, seconds = wall.groups()
+    total = int(hours or 0) * 3600 + int(minutes) * 60 + float(seconds)
+    lines = done.stdout.count("\n")
+    return {
+        "seconds": round(total, 1),
+        "peak_mb": round(int(peak.group(1)) / 1024, 1),
+        "exit": done.returncode,
+        "lines": lines,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--trainees", type=int, default=1000)
+    parser.add_argument("--attempts", type=int, default=1000)
+    parser.add_argument("--output", choices=("json", "text"), default="json", help="what cohort prints")
+    parser.add_argument("--keep", metavar="DIR", help="write the cohort here and keep it (reused if present)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = Path(args.keep) if args.keep else Path(scratch)
+        folder.mkdir(parents=True, exist_ok=True)
+        if not any(folder.glob("*.json")):
+            size = write_cohort(folder, args.trainees, args.attempts)
+        else:
+            size = sum(p.stat().st_size for p in folder.glob("*.json"))
+        figures = measure(folder, args.output)
+    print(
+        json.dumps(
+            {
+                "trainees": args.trainees,
+                "attempts": args.attempts,
+                "cohort_mb": round(size / 2**20, 1),
+                "output": args.output,
+                **figures,
+            }
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,900 @@
+"""The check-out: an unaided paper of generated cases, its guarded answer key, and grading.
+
+A trainer issues a **paper** for one trainee and keeps its **key**:
+
+* The paper holds only what a trainee may see: a neutral label per case
+  ("Check-out case 7"), the check, the supplied input (and any context the
+  case shows), the reason options in a shuffled order, and the next actions in
+  a shuffled order. No rule id outside the options, no title, no seed, no
+  expected output.
+* Cases mix every rule, interleaved, plus transfer items (combined faults,
+  look-alike IDs). Their seeds come from :data:`CHECKOUT_SEEDS`,
+  ``[10**9, 2*10**9)``, disjoint from practice, whose seeds stay below 10**9.
+* The key holds each case whole (input, expected output, keyed rule, the
+  reasons the grader accepts, the keyed next action, seed), so grading never
+  depends on the generators still making the same case. It is an answer key,
+  so it is guarded the way the project guards its own worked answers: a
+  baseline beside it (``KEY.baseline.json``, written through
+  :func:`helpers.core.baselines.revise_baseline`) maps each label to a digest of
+  its case, and grading runs :func:`helpers.core.sentinels.check_sentinels` over
+  it; a changed, missing or extra entry refuses the key.
+
+Each case asks for the output (the drill's :class:`~helpers.teach.grading.Answer`
+fields), the reason and the next action. A check-out **passes** when at least
+:data:`PASS_SHARE` of its cases are fully correct and every look-alike case is.
+
+A trainee with a live kernel can compute any check: the check-out measures
+their own reading, on their honour. Taught in ``07_checkout.ipynb``.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as _dt
+import hashlib
+import io
+import json
+import random
+import secrets
+import unicodedata
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..core.baselines import load_baseline, revise_baseline
+from ..core.errors import CheckInputError, CheckoutFileError, JSONLoadError, describe_value
+from ..core.files import write_atomically
+from ..core.jsonio import dumps_compact, load_json_file
+from ..core.paths import fixtures_dir
+from ..core.sentinels import check_sentinels
+from . import generators, grading
+from .cases import spreadsheet_safe
+from .grading import Answer, answer_fields, decisive_rules
+from .practice_cases import PracticeCase
+from .rules import Rule, load_rules
+
+__all__ = [
+    "CHECKOUT_SEEDS",
+    "ACTIONS",
+    "PASS_SHARE",
+    "PAPER_FORMAT",
+    "KEY_FORMAT",
+    "ANSWERS_FORMAT",
+    "RESULT_FORMAT",
+    "Issued",
+    "CaseVerdict",
+    "CheckoutResult",
+    "issue_checkout",
+    "keyed_action",
+    "key_baseline_path",
+    "key_digests",
+    "verify_key",
+    "write_checkout",
+    "load_paper",
+    "load_key",
+    "answers_data",
+    "write_answers",
+    "grade_checkout",
+    "grade_files",
+    "result_text",
+    "result_csv",
+    "load_result",
+    "paper_case",
+    "CheckoutSitting",
+    "sample_paper_path",
+]
+
+#: Check-out seeds: disjoint from practice, which uses seeds below 10**9.
+CHECKOUT_SEEDS = range(10**9, 2 * 10**9)
+#: The next actions a check-out case offers; the key holds one of them.
+ACTIONS: tuple[str, ...] = (
+    "repair the target list",
+    "hold for staff labels",
+    "hold the key before scoring",
+    "accept",
+    "issue a new baseline with the old one kept",
+)
+#: The share of cases that must be fully correct (output, reason and next action) to pass.
+PASS_SHARE = 0.9
+#: Rules whose cases turn on IDs or answers that look alike.
+LOOKALIKE_RULES = frozenset({"ts-exact-ids", "sk-whitespace-case", "sk-invisible"})
+#: The rules a paper draws its extra cases from, beyond one case per rule: combined faults and look-alikes.
+TRANSFER_RULES: tuple[str, ...] = (
+    "ts-several",
+    "ts-exact-ids",
+    "sk-invisible",
+    "sk-whitespace-case",
+    "sk-missing",
+    "ts-lost",
+)
+
+PAPER_FORMAT = "eval-integrity-checkout-paper"
+KEY_FORMAT = "eval-integrity-checkout-key"
+ANSWERS_FORMAT = "eval-integrity-checkout-answers"
+RESULT_FORMAT = "eval-integrity-checkout-result"
+VERSION = 1
+#: The baseline entry that guards the key's own fields (trainee, paper id, seed, …).
+_HEADER = "(key)"
+
+
+def _now() -> str:
+    return _dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+def sample_paper_path() -> Path:
+    """``fixtures/checkout/sample-paper.json``: a committed sample paper (its key beside it)."""
+    return fixtures_dir() / "checkout" / "sample-paper.json"
+
+
+def keyed_action(case: Any, keyed_rule: str) -> str:
+    """The next action a case calls for, from its expected output and keyed rule.
+
+    An authorised rubric change calls for a new baseline (old one kept); an
+    unresolved target for staff labels; a refused empty baseline for holding the
+    key (nothing can be scored until the sentinel baseline is supplied); a
+    preserved scope or an intact key for accepting; else repairing the target
+    list or holding the key before scoring. Taught in ``07_checkout.ipynb``.
+    """
+    expected = case.expected
+    if keyed_rule == "sk-rubric-change":
+        return ACTIONS[4]
+    if "held" in expected:
+        return ACTIONS[1]
+    if "error" in expected:
+        return ACTIONS[2]
+    if case.check == "target-scope":
+        return ACTIONS[3] if expected.get("preserved") else ACTIONS[0]
+    return ACTIONS[3] if expected.get("intact") else ACTIONS[2]
+
+
+# --- building a paper -------------------------------------------------------------------
+
+
+def _fold_char(char: str) -> str:
+    name = unicodedata.name(char, "")
+    for script in ("CYRILLIC", "GREEK"):
+        if name.startswith(script + " "):
+            try:
+                return unicodedata.lookup("LATIN" + name[len(script) :])
+            except KeyError:
+                return char
+    return char
+
+
+def _looks(text: str) -> str:
+    """``text`` as a careless reader sees it: case, spaces, width, form, invisibles and homoglyphs ignored."""
+    text = unicodedata.normalize("NFKC", text)
+    text = "".join(_fold_char(c) for c in text if unicodedata.category(c) != "Cf" and not c.isspace())
+    return text.casefold()
+
+
+def _has_lookalikes(case: Any) -> bool:
+    ids = grading.candidate_ids(case)
+    folded = [_looks(i) for i in ids]
+    if len(set(folded)) < len(folded):
+        return True
+    if case.check == "sentinels":
+        base, prop = case.input.get("baseline") or {}, case.input.get("proposed") or {}
+        if isinstance(base, Mapping) and isinstance(prop, Mapping):
+            return any(
+                k in prop and prop[k] != v and _looks(str(prop[k])) == _looks(str(v)) for k, v in base.items()
+            )
+    return False
+
+
+def _facets(rule_id: str) -> list[str]:
+    """The look-alike kinds the rule's generator can be asked for."""
+    return list(generators.GENERATORS[rule_id].facets)
+
+
+def _generate(rule_id: str, seed: int, facet: str | None) -> PracticeCase:
+    return generators.generate(rule_id, seed, facet=facet)
+
+
+def _plan(count: int, rng: random.Random, rules: Sequence[Rule]) -> list[tuple[str, str | None]]:
+    """Which (rule, facet) each case is made for: every rule once, then transfer items, interleaved."""
+    ids = [r.id for r in rules if r.id in generators.GENERATORS]
+    base = list(ids)
+    rng.shuffle(base)
+    items: list[tuple[str, str | None]] = [(rule, None) for rule in base[:count]]
+    extra_pool: list[tuple[str, str | None]] = []
+    for rule in ids:
+        extra_pool += [(rule, facet) for facet in _facets(rule)]
+    extra_pool += [(rule, None) for rule in TRANSFER_RULES if rule in ids]
+    rng.shuffle(extra_pool)
+    index = 0
+    while len(items) < count and extra_pool:
+        items.append(extra_pool[index % len(extra_pool)])
+        index += 1
+    return _interleave(items, rng)
+
+
+def _interleave(items: list[tuple[str, str | None]], rng: random.Random) -> list[tuple[str, str | None]]:
+    """A random order with no rule twice in a row wherever the counts allow it."""
+    rest = list(items)
+    rng.shuffle(rest)
+    out: list[tuple[str, str | None]] = []
+    while rest:
+        counts = Counter(rule for rule, _ in rest)
+        last = out[-1][0] if out else None
+        allowed = [i for i, (rule, _) in enumerate(rest) if rule != last] or list(range(len(rest)))
+        top = max(counts[rest[i][0]] for i in allowed)
+        if 2 * top > len(rest):  # one rule would otherwise be left to follow itself
+            allowed = [i for i in allowed if counts[rest[i][0]] == top]
+        out.append(rest.pop(rng.choice(allowed)))
+    return out
+
+
+def _reason_ids(case: PracticeCase, rules: Sequence[Rule], rng: random.Random) -> list[str]:
+    """The reasons offered: the keyed rule among rules that don't apply, shuffled for this paper."""
+    ids = [rule.id for rule in grading.reason_options(case, rules=rules)]
+    rng.shuffle(ids)
+    return ids
+
+
+def _keyed_rule(case: PracticeCase, made_for: str) -> str:
+    """The rule that decides the case (the generated case's first rule)."""
+    right = decisive_rules(case)
+    return right[0] if right else made_for
+
+
+@dataclass(frozen=True)
+class Issued:
+    """A paper and its key, as JSON-ready objects. Taught in ``07_checkout.ipynb``."""
+
+    paper: dict[str, Any]
+    key: dict[str, Any]
+
+
+def issue_checkout(
+    trainee: str,
+    *,
+    count: int = 24,
+    seed: int | None = None,
+    rules: Sequence[Rule] | None = None,
+    issued: str | None = None,
+) -> Issued:
+    """Make a check-out paper of ``count`` cases for ``trainee`` and its key.
+
+    ``seed`` makes the paper reproducible (a fresh random one by default); it is
+    kept in the key only. Taught in ``07_checkout.ipynb``.
+    """
+    if not isinstance(trainee, str) or not trainee.strip():
+        raise CheckInputError("trainee must be a non-empty name", field="trainee")
+    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 200:
+        raise CheckInputError(f"count is {describe_value(count)}, expected 1 to 200", field="count")
+    if seed is None:
+        seed = secrets.randbelow(2**63)
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise CheckInputError(f"seed is {describe_value(seed)}, expected a whole number from 0", field="seed")
+    rules = list(rules) if rules is not None else load_rules()
+    by_id = {r.id: r for r in rules}
+    rng = random.Random(f"checkout:{seed}")
+    paper_id = f"{rng.getrandbits(64):016x}"
+    plan = _plan(count, rng, rules)
+    case_seeds = rng.sample(CHECKOUT_SEEDS, len(plan))
+    paper_cases, key_cases = [], []
+    for number, ((rule_id, facet), case_seed) in enumerate(zip(plan, case_seeds, strict=True), start=1):
+        case = _generate(rule_id, case_seed, facet)
+        label = f"Check-out case {number}"
+        local = random.Random(f"checkout:{seed}:{label}")
+        options = _reason_ids(case, rules, local)
+        actions = list(ACTIONS)
+        local.shuffle(actions)
+        keyed = _keyed_rule(case, rule_id)
+        context = dict(getattr(case, "context", None) or {})
+        shown: dict[str, Any] = {"label": label, "check": case.check, "input": dict(case.input)}
+        if context:
+            shown["context"] = context
+        shown["reason_options"] = [
+            {"rule": r, "statement": by_id[r].statement if r in by_id else r} for r in options
+        ]
+        shown["actions"] = actions
+        paper_cases.append(shown)
+        key_cases.append(
+            {
+                "label": label,
+                "check": case.check,
+                "input": dict(case.input),
+                "context": context,
+                "expected": dict(case.expected),
+                "rule": keyed,
+                "reasons_accepted": list(decisive_rules(case)) or [keyed],
+                "action": keyed_action(case, keyed),
+                "lookalike": keyed in LOOKALIKE_RULES or _has_lookalikes(case),
+                "made_for": rule_id,
+                "facet": facet,
+                "seed": case_seed,
+                "case_id": case.id,
+                "title": case.title,
+            }
+        )
+    when = issued or _now()
+    paper = {
+        "format": PAPER_FORMAT,
+        "version": VERSION,
+        "paper_id": paper_id,
+        "trainee": trainee,
+        "issued": when,
+        "cases": paper_cases,
+    }
+    key = {
+        "format": KEY_FORMAT,
+        "version": VERSION,
+        "paper_id": paper_id,
+        "trainee": trainee,
+        "issued": when,
+        "seed": seed,
+        "content_hash": generators.generators_fingerprint(),
+        "pass_share": PASS_SHARE,
+        "cases": key_cases,
+    }
+    return Issued(paper, key)
+
+
+# --- the key and its baseline ---------------------------------------------------------------
+
+
+def _digest(value: Any) -> str:
+    return hashlib.sha256(dumps_compact(value).encode("utf-8")).hexdigest()
+
+
+def key_digests(key: Mapping[str, Any]) -> dict[str, str]:
+    """Each case label's digest, and the key's own fields under ``"(key)"``: the key as a sentinel answer key."""
+    header = {k: v for k, v in key.items() if k != "cases"}
+    found = {_HEADER: _digest(header)}
+    for case in key.get("cases") or []:
+        label = case.get("label") if isinstance(case, Mapping) else None
+        if not isinstance(label, str) or label in found:
+            raise CheckoutFileError(
+                f"has a case with the label {describe_value(label)}, expected distinct labels", path="key"
+            )
+        found[label] = _digest(case)
+    return found
+
+
+def key_baseline_path(key_path: str | Path) -> Path:
+    """``EXAM.key.json`` → ``EXAM.key.baseline.json``: where the key's baseline lives."""
+    path = Path(key_path)
+    stem = path.name[: -len(".json")] if path.name.endswith(".json") else path.name
+    return path.with_name(f"{stem}.baseline.json")
+
+
+def verify_key(key: Mapping[str, Any], baseline_answers: Mapping[str, str], *, source: str = "key") -> None:
+    """Refuse a key that does not match its baseline: a changed, missing or extra entry.
+
+    Runs the project's own sentinel check, with the baseline's digests as sentinels.
+    Raises :class:`~helpers.core.errors.CheckoutFileError`. Taught in ``07_checkout.ipynb``.
+    """
+    try:
+        current = key_digests(key)
+    except CheckoutFileError as exc:
+        raise CheckoutFileError(exc.message, path=source) from None
+    try:
+        result = check_sentinels(baseline_answers, current)
+    except CheckInputError as exc:
+        raise CheckoutFileError(f"its baseline cannot be used: {exc.message}", path=source) from None
+    extra = sorted(set(current) - set(baseline_answers))
+    problems = []
+    if result.changed:
+        problems.append("changed since it was issued: " + ", ".join(result.changed))
+    if result.missing:
+        problems.append("missing from the key: " + ", ".join(result.missing))
+    if extra:
+        problems.append("not in its baseline: " + ", ".join(extra))
+    if problems:
+        raise CheckoutFileError(
+            "does not match its baseline, so it is not graded (" + "; ".join(problems) + ")", path=source
+        )
+
+
+def _write_new(path: Path, text: str, force: bool) -> None:
+    if force:
+        write_atomically(path, text)
+        return
+    try:
+        write_atomically(path, text, replace=False)
+    except FileExistsError:
+        raise CheckoutFileError(
+            "already exists; nothing was written (use --force to replace it)", path=str(path)
+        ) from None
+
+
+def write_checkout(
+    issued: Issued, paper_path: str | Path, key_path: str | Path | None = None, *, force: bool = False
+) -> tuple[Path, Path, Path]:
+    """Write the paper, the key (default ``PAPER.key.json`` beside it) and the key's baseline.
+
+    An existing file is never replaced unless ``force``; a replaced baseline's
+    earlier version is kept under ``retained/`` beside it. Returns the three paths.
+    Taught in ``07_checkout.ipynb``.
+    """
+    paper_path = Path(paper_path)
+    if key_path is None:
+        stem = paper_path.name[: -len(".json")] if paper_path.name.endswith(".json") else paper_path.name
+        key_path = paper_path.with_name(f"{stem}.key.json")
+    key_path = Path(key_path)
+    baseline_path = key_baseline_path(key_path)
+    names = {paper_path.resolve(), key_path.resolve(), baseline_path.resolve()}
+    if len(names) < 3:
+        raise CheckoutFileError(
+            "the paper, key and baseline must be three different files", path=str(paper_path)
+        )
+    if not force:
+        for path in (paper_path, key_path, baseline_path):
+            if path.exists() or path.is_symlink():
+                raise CheckoutFileError(
+                    "already exists; nothing was written (use --force to replace it)", path=str(path)
+                )
+    try:
+        _write_new(key_path, json.dumps(issued.key, ensure_ascii=False, indent=1) + "\n", force)
+        revise_baseline(
+            baseline_path,
+            key_digests(issued.key),
+            reason=f"check-out key {issued.key['paper_id']} issued for {issued.key['trainee']}",
+            retained_dir=baseline_path.parent / "retained",
+            revised_on=issued.key["issued"][:10],
+        )
+        _write_new(paper_path, json.dumps(issued.paper, ensure_ascii=False, indent=1) + "\n", force)
+    except OSError as exc:
+        raise CheckoutFileError(f"cannot be written ({exc.strerror})", path=str(paper_path)) from None
+    except CheckInputError as exc:
+        raise CheckoutFileError(exc.message, path=str(baseline_path)) from None
+    return paper_path, key_path, baseline_path
+
+
+def _read(path: str | Path, fmt: str) -> dict[str, Any]:
+    try:
+        data = load_json_file(path)
+    except JSONLoadError as exc:
+        raise CheckoutFileError(exc.detail, path=str(path)) from None
+    if not isinstance(data, dict) or data.get("format") != fmt:
+        raise CheckoutFileError(
+            f'is not a check-out file of this kind (it has no "format": "{fmt}")', path=str(path)
+        )
+    if data.get("version") != VERSION or isinstance(data.get("version"), bool):
+        raise CheckoutFileError(
+            f"has version {describe_value(data.get('version'))}; these helpers read version {VERSION}",
+            path=str(path),
+        )
+    if not isinstance(data.get("cases", []), list):
+        raise CheckoutFileError("cases must be a list", path=str(path))
+    return data
+
+
+def load_paper(path: str | Path) -> dict[str, Any]:
+    """Read a check-out paper strictly. Taught in ``07_checkout.ipynb``."""
+    paper = _read(path, PAPER_FORMAT)
+    for index, case in enumerate(paper.get("cases") or []):
+        if not isinstance(case, dict) or not {"label", "check", "input", "reason_options", "actions"} <= set(
+            case
+        ):
+            raise CheckoutFileError(f"cases[{index}] is not a check-out case", path=str(path))
+        if case["check"] not in ("target-scope", "sentinels"):
+            raise CheckoutFileError(
+                f"cases[{index}].check is {describe_value(case['check'])}", path=str(path)
+            )
+    return paper
+
+
+def load_key(path: str | Path, baseline: str | Path | None = None) -> dict[str, Any]:
+    """Read a key and refuse it unless it matches its baseline (default ``KEY.baseline.json``)."""
+    key = _read(path, KEY_FORMAT)
+    baseline_path = Path(baseline) if baseline is not None else key_baseline_path(path)
+    if not baseline_path.exists():
+        raise CheckoutFileError(
+            f"has no baseline at {baseline_path}, so it cannot be trusted and is not graded", path=str(path)
+        )
+    try:
+        answers = load_baseline(baseline_path).answers
+    except CheckInputError as exc:
+        raise CheckoutFileError(f"its baseline cannot be read: {exc.message}", path=str(path)) from None
+    verify_key(key, answers, source=str(path))
+    return key
+
+
+# --- answers -------------------------------------------------------------------------------
+
+
+def answers_data(
+    paper: Mapping[str, Any], answers: Mapping[str, tuple[Answer, str | None]]
+) -> dict[str, Any]:
+    """An answers file's object: for each label answered, the output fields, reason and next action."""
+    rows = []
+    for case in paper["cases"]:
+        label = case["label"]
+        if label not in answers:
+            continue
+        answer, action = answers[label]
+        first, second, flag = answer_fields(case["check"])
+        rows.append(
+            {
+                "label": label,
+                first: sorted(answer.missing),
+                second: sorted(answer.second),
+                flag: answer.flag,
+                "hold": answer.hold,
+                "reason": answer.reason,
+                "action": action,
+            }
+        )
+    return {
+        "format": ANSWERS_FORMAT,
+        "version": VERSION,
+        "paper_id": paper["paper_id"],
+        "trainee": paper["trainee"],
+        "submitted": _now(),
+        "answers": rows,
+    }
+
+
+def write_answers(data: Mapping[str, Any], path: str | Path, *, overwrite: bool = False) -> Path:
+    """Write an answers file atomically; an existing file is replaced only with ``overwrite``."""
+    path = Path(path)
+    text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+    try:
+        if overwrite:
+            return write_atomically(path, text)
+        return write_atomically(path, text, replace=False)
+    except FileExistsError:
+        raise CheckoutFileError(
+            "already exists; nothing was written (choose another name, or overwrite it on purpose)",
+            path=str(path),
+        ) from None
+    except OSError as exc:
+        raise CheckoutFileError(f"cannot be written ({exc.strerror})", path=str(path)) from None
+
+
+def _strings(value: Any, where: str, source: str) -> frozenset[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise CheckoutFileError(f"{where} must be a list of IDs", path=source)
+    return frozenset(value)
+
+
+def _parse_answer(raw: Any, check: str, where: str, source: str) -> tuple[Answer, str | None]:
+    first, second, flag = answer_fields(check)
+    expected = {"label", first, second, flag, "hold", "reason", "action"}
+    if not isinstance(raw, Mapping) or set(raw) != expected:
+        raise CheckoutFileError(f"{where} must have the fields {sorted(expected)}", path=source)
+    if raw[flag] is not None and not isinstance(raw[flag], bool):
+        raise CheckoutFileError(
+            f"{where}.{flag} is {describe_value(raw[flag])}, expected true, false or null", path=source
+        )
+    if not isinstance(raw["hold"], bool):
+        raise CheckoutFileError(
+            f"{where}.hold is {describe_value(raw['hold'])}, expected true or false", path=source
+        )
+    for name in ("reason", "action"):
+        if raw[name] is not None and not isinstance(raw[name], str):
+            raise CheckoutFileError(
+                f"{where}.{name} is {describe_value(raw[name])}, expected text or null", path=source
+            )
+    answer = Answer(
+        check,
+        missing=_strings(raw[first], f"{where}.{first}", source),
+        second=_strings(raw[second], f"{where}.{second}", source),
+        flag=raw[flag],
+        hold=raw["hold"],
+        reason=raw["reason"],
+    )
+    return answer, raw["action"]
+
+
+# --- grading -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CaseVerdict:
+    """One case graded: fully correct or not, each field's verdict, and the rules missed."""
+
+    label: str
+    rule: str
+    lookalike: bool
+    answered: bool
+    fields: dict[str, bool]
+    rules_missed: tuple[str, ...]
+
+    @property
+    def correct(self) -> bool:
+        """True when the case was answered and every field is right."""
+        return self.answered and all(self.fields.values())
+
+
+@dataclass(frozen=True)
+class CheckoutResult:
+    """A graded check-out: verdicts per case, per field and per rule, and pass or fail."""
+
+    trainee: str
+    paper_id: str
+    key_digest: str
+    cases: tuple[CaseVerdict, ...]
+    pass_share: float = PASS_SHARE
+    graded: str = field(default_factory=_now)
+
+    @property
+    def fully_correct(self) -> int:
+        """How many cases are fully correct."""
+        return sum(c.correct for c in self.cases)
+
+    @property
+    def lookalikes(self) -> tuple[int, int]:
+        """(look-alike cases fully correct, look-alike cases)."""
+        items = [c for c in self.cases if c.lookalike]
+        return sum(c.correct for c in items), len(items)
+
+    @property
+    def passed(self) -> bool:
+        """At least :data:`PASS_SHARE` of cases fully correct, and every look-alike case."""
+        right, total = self.lookalikes
+        return bool(self.cases) and self.fully_correct >= self.pass_share * len(self.cases) and right == total
+
+    def per_field(self) -> dict[str, tuple[int, int]]:
+        """For each field: (cases where it is right, cases that ask it)."""
+        counts: dict[str, list[int]] = {}
+        for case in self.cases:
+            for name, ok in case.fields.items():
+                entry = counts.setdefault(name, [0, 0])
+                entry[0] += ok and case.answered
+                entry[1] += 1
+        return {name: (right, total) for name, (right, total) in counts.items()}
+
+    def per_rule(self) -> dict[str, tuple[int, int]]:
+        """For each keyed rule: (cases fully correct, cases)."""
+        counts: dict[str, list[int]] = {}
+        for case in self.cases:
+            entry = counts.setdefault(case.rule, [0, 0])
+            entry[0] += case.correct
+            entry[1] += 1
+        return {rule: (right, total) for rule, (right, total) in counts.items()}
+
+    def to_data(self) -> dict[str, Any]:
+        """The graded result as JSON (what ``checkout grade --json`` prints, and ``cohort --checkouts`` reads)."""
+        right, total = self.lookalikes
+        return {
+            "format": RESULT_FORMAT,
+            "version": VERSION,
+            "trainee": self.trainee,
+            "paper_id": self.paper_id,
+            "key_digest": self.key_digest,
+            "graded": self.graded,
+            "passed": self.passed,
+            "threshold": f"at least {self.pass_share:.0%} of cases fully correct, and every look-alike case",
+            "fully_correct": self.fully_correct,
+            "cases_total": len(self.cases),
+            "lookalike_correct": right,
+            "lookalike_total": total,
+            "per_field": {k: list(v) for k, v in self.per_field().items()},
+            "per_rule": {k: list(v) for k, v in self.per_rule().items()},
+            "cases": [
+                {
+                    "label": c.label,
+                    "rule": c.rule,
+                    "lookalike": c.lookalike,
+                    "answered": c.answered,
+                    "correct": c.correct,
+                    "fields": c.fields,
+                    "rules_missed": list(c.rules_missed),
+                }
+                for c in self.cases
+            ],
+        }
+
+
+def _case(record: Mapping[str, Any]) -> PracticeCase:
+    return PracticeCase(
+        check=record["check"],
+        id=record.get("case_id", record["label"]),
+        title=record.get("title", ""),
+        input=record["input"],
+        expected=record["expected"],
+        decision="",
+        reason="",
+        rules=tuple(record["reasons_accepted"]),
+    )
+
+
+def _field_names(check: str) -> tuple[str, ...]:
+    first, second, flag = answer_fields(check)
+    return (first, second, flag, "held" if check == "target-scope" else "refused", "reason", "action")
+
+
+def grade_checkout(
+    answers: Mapping[str, Any], key: Mapping[str, Any], *, source: str = "answers"
+) -> CheckoutResult:
+    """Grade an answers object against a verified key; an unanswered case is wrong in every field.
+
+    Raises :class:`~helpers.core.errors.CheckoutFileError` when the answers are
+    not for this paper or are malformed. Taught in ``07_checkout.ipynb``.
+    """
+    if not isinstance(answers, Mapping) or answers.get("format") != ANSWERS_FORMAT:
+        raise CheckoutFileError(
+            f'is not a check-out answers file (it has no "format": "{ANSWERS_FORMAT}")', path=source
+        )
+    if answers.get("paper_id") != key.get("paper_id"):
+        raise CheckoutFileError(
+            f"answers paper {describe_value(answers.get('paper_id'))}, but the key is for paper "
+            f"{describe_value(key.get('paper_id'))}",
+            path=source,
+        )
+    records = {c["label"]: c for c in key["cases"]}
+    given: dict[str, tuple[Answer, str | None]] = {}
+    rows = answers.get("answers")
+    if not isinstance(rows, list):
+        raise CheckoutFileError("answers must be a list", path=source)
+    for index, raw in enumerate(rows):
+        label = raw.get("label") if isinstance(raw, Mapping) else None
+        where = f"answers[{index}]"
+        if not isinstance(label, str) or label not in records:
+            raise CheckoutFileError(
+                f"{where}.label is {describe_value(label)}, not a case of this paper", path=source
+            )
+        if label in given:
+            raise CheckoutFileError(f"{where}: {label} is answered twice", path=source)
+        given[label] = _parse_answer(raw, records[label]["check"], where, source)
+    verdicts = []
+    for label, record in records.items():
+        case = _case(record)
+        names = _field_names(case.check)
+        if label not in given:
+            verdicts.append(
+                CaseVerdict(
+                    label, record["rule"], bool(record["lookalike"]), False, dict.fromkeys(names, False), ()
+                )
+            )
+            continue
+        answer, action = given[label]
+        result = grading.grade(case, answer, ask_reason=False)
+        wrong = {m.field for m in result.mistakes}
+        fields = {name: name not in wrong for name in names[:4]}
+        fields["reason"] = answer.reason in record["reasons_accepted"]
+        fields["action"] = action == record["action"]
+        missed = [m.rule for m in result.mistakes]
+        if not fields["reason"]:
+            missed.append(record["rule"])
+        verdicts.append(
+            CaseVerdict(
+                label, record["rule"], bool(record["lookalike"]), True, fields, tuple(dict.fromkeys(missed))
+            )
+        )
+    share = key.get("pass_share", PASS_SHARE)
+    return CheckoutResult(
+        str(key["trainee"]),
+        str(key["paper_id"]),
+        _digest(key),
+        tuple(verdicts),
+        float(share) if isinstance(share, int | float) and not isinstance(share, bool) else PASS_SHARE,
+    )
+
+
+def grade_files(
+    answers_path: str | Path, key_path: str | Path, baseline: str | Path | None = None
+) -> CheckoutResult:
+    """Read and verify the key, read the answers, and grade them."""
+    key = load_key(key_path, baseline)
+    try:
+        answers = load_json_file(answers_path)
+    except JSONLoadError as exc:
+        raise CheckoutFileError(exc.detail, path=str(answers_path)) from None
+    return grade_checkout(answers, key, source=str(answers_path))
+
+
+def result_text(result: CheckoutResult) -> str:
+    """A graded check-out as plain text: the verdict, then per rule, per field and per case."""
+    right, total = result.lookalikes
+    verdict = "PASSED" if result.passed else "NOT PASSED"
+    lines = [
+        f"Check-out {result.paper_id} for {_plain(result.trainee)}: {verdict}",
+        f"  {result.fully_correct} of {len(result.cases)} cases fully correct (needed: at least "
+        f"{result.pass_share:.0%}); look-alike cases {right} of {total} (needed: all)",
+        "per rule (cases fully correct):",
+        *(f"  {rule}: {ok} of {n}" for rule, (ok, n) in result.per_rule().items()),
+        "per field (cases right):",
+        *(f"  {name}: {ok} of {n}" for name, (ok, n) in result.per_field().items()),
+        "per case:",
+    ]
+    for case in result.cases:
+        if not case.answered:
+            lines.append(f"  {case.label}: not answered")
+            continue
+        wrong = [name for name, ok in case.fields.items() if not ok]
+        lines.append(f"  {case.label}: " + ("correct" if not wrong else "wrong in " + ", ".join(wrong)))
+    return "\n".join(lines) + "\n"
+
+
+def _plain(text: str) -> str:
+    """``text`` safe for a terminal: control characters and lone surrogates escaped."""
+    return "".join(c if c.isprintable() and not "\ud800" <= c <= "\udfff" else ascii(c)[1:-1] for c in text)
+
+
+def result_csv(result: CheckoutResult) -> str:
+    """One row per case, spreadsheet-safe: label, rule, look-alike, answered, correct, each field."""
+    names = list(dict.fromkeys(n for c in result.cases for n in c.fields))
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n", quoting=csv.QUOTE_ALL)
+    writer.writerow(
+        ["trainee", "paper_id", "label", "rule", "lookalike", "answered", "correct", *names, "rules_missed"]
+    )
+    for c in result.cases:
+        cells = [
+            result.trainee,
+            result.paper_id,
+            c.label,
+            c.rule,
+            str(c.lookalike).lower(),
+            str(c.answered).lower(),
+            str(c.correct).lower(),
+            *(
+                "" if n not in c.fields else ("right" if c.fields[n] and c.answered else "wrong")
+                for n in names
+            ),
+            " ".join(c.rules_missed),
+        ]
+        writer.writerow([spreadsheet_safe(cell) for cell in cells])
+    return buffer.getvalue()
+
+
+def load_result(path: str | Path) -> dict[str, Any]:
+    """Read a graded check-out (``checkout grade --json`` output); raises ``CheckoutFileError``."""
+    data = _read(path, RESULT_FORMAT)
+    if not isinstance(data.get("trainee"), str) or not isinstance(data.get("passed"), bool):
+        raise CheckoutFileError("needs a trainee name and a passed verdict", path=str(path))
+    return data
+
+
+def paper_case(case: Mapping[str, Any]) -> PracticeCase:
+    """A paper's case as a case object with no answer in it (for the IDs to offer and the input shown)."""
+    return PracticeCase(
+        check=case["check"],
+        id=case["label"],
+        title="",
+        input=case["input"],
+        expected={},
+        decision="",
+        reason="",
+    )
+
+
+class CheckoutSitting:
+    """One sitting of a paper: each case served once, one try, no feedback; then the answers written.
+
+    Headless: :class:`helpers.widgets.CheckoutWidget` draws it. Taught in ``07_checkout.ipynb``.
+    """
+
+    def __init__(self, paper: Mapping[str, Any]) -> None:
+        self.paper = paper
+        self.cases: list[Mapping[str, Any]] = list(paper["cases"])
+        self.index = 0
+        self.answers: dict[str, tuple[Answer, str | None]] = {}
+        self.saved_to: Path | None = None
+
+    @property
+    def done(self) -> bool:
+        """True once every case has been answered."""
+        return self.index >= len(self.cases)
+
+    def current(self) -> Mapping[str, Any] | None:
+        """The case being answered, or None when the paper is done."""
+        return None if self.done else self.cases[self.index]
+
+    def submit(self, answer: Answer, action: str | None) -> None:
+        """Record the answer to the current case and move on; a case is never served again."""
+        case = self.current()
+        if case is None:
+            raise CheckInputError("every case of this paper is answered", field="answer")
+        if answer.check != case["check"]:
+            raise CheckInputError(
+                f"answer is for {answer.check!r}, the case is {case['check']!r}", field="check"
+            )
+        self.answers[case["label"]] = (answer, action)
+        self.index += 1
+
+    def answers_data(self) -> dict[str, Any]:
+        """The answers so far, as an answers file holds them."""
+        return answers_data(self.paper, self.answers)
+
+    def save(self, path: str | Path, *, overwrite: bool = False) -> Path:
+        """Write the answers file; an existing file is replaced only with ``overwrite``."""
+        self.saved_to = write_answers(self.answers_data(), path, overwrite=overwrite)
+        return self.saved_to
