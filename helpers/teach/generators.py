@@ -622,18 +622,14 @@ def _sizes(rng: random.Random, faulty_max: int = 3, least: int = 1) -> tuple[int
 
 
 def _sk_changed(rng: random.Random, vocab: Vocabulary, _facet: str | None) -> Made:
-    size, count = _sizes(rng)
+    size, count = _sizes(rng, least=2)
     baseline = _sentinels(rng, vocab, size)
     targets = sorted_ids(rng.sample(sorted(baseline), count))
     proposed = dict(baseline)
     for s in targets:
         proposed[s] = _plain_change(baseline[s], vocab, rng)
     room = 8 - size
-    new = (
-        _new_cases(rng, vocab, rng.randint(1, min(2, room)))
-        if room and (size == 1 or rng.random() < 0.4)
-        else {}
-    )
+    new = _new_cases(rng, vocab, rng.randint(1, min(2, room))) if room and rng.random() < 0.15 else {}
     edits = "; ".join(f"{s} went from {visible(baseline[s])} to {visible(proposed[s])}" for s in targets)
     return Made(
         {"baseline": baseline, "proposed": _with_new(rng, _proposed(rng, proposed), new)},
@@ -796,7 +792,7 @@ def _sk_several(rng: random.Random, vocab: Vocabulary, _facet: str | None) -> Ma
     proposed = {s: a for s, a in baseline.items() if s not in gone}
     for s in changed:
         proposed[s] = _plain_change(baseline[s], vocab, rng)
-    new = _new_cases(rng, vocab, 1) if size < 8 and rng.random() < 0.25 else {}
+    new = _new_cases(rng, vocab, 1) if size < 8 and rng.random() < 0.1 else {}
     return Made(
         {"baseline": baseline, "proposed": _with_new(rng, _proposed(rng, proposed), new)},
         f"{_names(gone)} {_verb(gone, 'is', 'are')} absent from the proposed key and {_names(changed)} "

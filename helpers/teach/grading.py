@@ -193,10 +193,10 @@ def reason_options(case: Case, *, rules: Sequence[Rule] | None = None, salt: str
     The keyed rule, plus wrong options of the same check chosen only among the
     rules that do not apply to the case (:func:`helpers.teach.keyed.applies`),
     so each one's "why not" sentence is true of it. The wrong options are
-    picked so that the keyed option's rank by text length is spread as evenly
-    as the eligible rules allow, and the order is shuffled from the case's id
-    and ``salt``: neither the position nor the length of an option gives the
-    answer away. Raises ``ValueError`` when the case has no keyed rule or too
+    picked so that the keyed option is the shortest or the longest shown about
+    one time in five, as far as the eligible rules allow, and the order is
+    shuffled from the case's id and ``salt``: neither the position nor the
+    length of an option gives the answer away. Raises ``ValueError`` when the case has no keyed rule or too
     few rules are eligible. Taught in ``04_practice.ipynb``.
     """
     right = decisive_rules(case)
@@ -220,8 +220,10 @@ def reason_options(case: Case, *, rules: Sequence[Rule] | None = None, salt: str
     length = len(_shown(keyed_rule))
     shorter = [rule for rule in eligible if len(_shown(rule)) < length]
     longer = [rule for rule in eligible if len(_shown(rule)) >= length]
+    # A rank drawn evenly from all five, then moved into what the eligible rules allow: the keyed
+    # option is the shortest or the longest shown about one time in five unless the pool forces it.
     low, high = max(0, wanted - len(longer)), min(wanted, len(shorter))
-    below = rng.randint(low, high)
+    below = min(max(rng.randint(0, wanted), low), high)
     chosen = [keyed_rule, *rng.sample(shorter, below), *rng.sample(longer, wanted - below)]
     rng.shuffle(chosen)
     return chosen
