@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Project commands. Each one builds ``.venv`` from requirements.txt first.
 
-    python3 tasks.py test [PYTEST ARGS]   run every test, strict nbval included
+    python3 tasks.py test [--all] [ARGS]  run every test, strict nbval included (--all: every seed, as CI)
     python3 tasks.py lint                 ruff check, ruff format --check and mypy (all three run)
     python3 tasks.py lab [LAB ARGS]       open the notebooks in JupyterLab (a working copy in .lab/)
     python3 tasks.py notebooks [NB ...]   re-execute notebooks (all by default), storing outputs
@@ -94,7 +94,9 @@ def test(extra: list[str]) -> None:
     With no arguments, in two steps: everything but the browser tests on two
     workers (``pytest-xdist``, one file per worker, so a notebook's cells stay
     together), then the browser tests one at a time, since each drives its own
-    server and Chromium. With arguments, one pytest run with exactly those.
+    server and Chromium. ``--all`` (what CI runs) sets ``EIC_ALL_TESTS=1``, so the
+    tests that sample (the simulated trainees) take every seed. With other
+    arguments, one pytest run with exactly those.
     """
     setup()
     pytest: list[str | Path] = [
@@ -106,11 +108,19 @@ def test(extra: list[str]) -> None:
         "--nbval-sanitize-with",
         ROOT / "tests" / "nbval_sanitize.cfg",
     ]
+    env = dict(os.environ)
+    if extra[:1] == ["--all"]:
+        env["EIC_ALL_TESTS"] = "1"
+        extra = extra[1:]
     if extra:
-        _run(*pytest, *extra, cwd=ROOT)
+        _run(*pytest, *extra, cwd=ROOT, env=env)
         return
-    _run(*pytest, "-n", "2", "--dist", "loadfile", "-m", "not browser", "tests", "notebooks", cwd=ROOT)
-    _run(*pytest, "-m", "browser", "tests", cwd=ROOT)
+    _say("step 1 of 2: everything but the browser tests, on two workers")
+    _run(
+        *pytest, "-n", "2", "--dist", "loadfile", "-m", "not browser", "tests", "notebooks", cwd=ROOT, env=env
+    )
+    _say("step 2 of 2: the browser tests, one at a time")
+    _run(*pytest, "-m", "browser", "-v", "tests", cwd=ROOT, env=env)
 
 
 def lint() -> None:

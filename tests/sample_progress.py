@@ -1,7 +1,8 @@
-"""The sample progress files in ``fixtures/sample_progress/``, made by simulated trainees.
+"""The sample progress files in ``fixtures/sample_progress/``, made by simulated trainees,
+and the sample check-out paper in ``fixtures/checkout/``.
 
 Run ``.venv/bin/python tests/sample_progress.py`` after the course changes (the
-rules, the vocabulary or the generators); ``test_cohort.py`` fails while the
+rules, the vocabulary or the generators); ``test_samples.py`` fails while the
 committed files differ from what this writes. ``dana-v1.json`` (a version 1
 file) and ``fran-old-course.json`` (a version 2 file from an older course) are
 kept as they were.
@@ -17,12 +18,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from trainees import BLIND_SPOTS, _blind_answer  # noqa: E402
+from trainees import BLIND_SPOTS, _blind_answer
 
-from helpers.core.paths import fixtures_dir  # noqa: E402
-from helpers.teach.grading import Answer  # noqa: E402
-from helpers.teach.progress_v2 import TraineeProgress, trainee_progress_to_data  # noqa: E402
-from helpers.teach.session import DrillSession  # noqa: E402
+from helpers.core.paths import fixtures_dir
+from helpers.teach.grading import Answer
+from helpers.teach.progress_v2 import TraineeProgress, trainee_progress_to_data
+from helpers.teach.session import DrillSession
 
 FOLDER = fixtures_dir() / "sample_progress"
 SAVED = "2026-11-30T12:00:00Z"
@@ -86,17 +87,49 @@ def samples() -> dict[str, dict[str, Any]]:
     for attempt in forged["mastery"]["attempts"]:
         attempt.update(outcome="correct", correct=True, hints=0, revealed=False, rules_missed=[])
         if attempt["answer"] is None:
-            attempt["answer"] = {"check": "sentinels", "missing": [], "second": [], "flag": True, "hold": False, "reason": None}
+            attempt["answer"] = {
+                "check": "sentinels",
+                "missing": [],
+                "second": [],
+                "flag": True,
+                "hold": False,
+                "reason": None,
+            }
     for state in forged["mastery"]["states"]:
-        state.update(streak=3, mastered_on="2026-11-30T10:00:00Z", times_mastered=1, unaided=state["attempts"])
+        state.update(
+            streak=3, mastered_on="2026-11-30T10:00:00Z", times_mastered=1, unaided=state["attempts"]
+        )
     files["erin-forged.json"] = forged
     return files
 
 
+def sample_checkout() -> Any:
+    """The sample check-out paper and its key (seed 7, issued on a fixed day)."""
+    from helpers.teach.checkout import issue_checkout
+
+    return issue_checkout("Sample trainee", seed=7, issued="2026-12-01T09:00:00Z")
+
+
+def text(data: Any) -> str:
+    """A fixture file's text."""
+    return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+
+
 def main() -> None:
+    import shutil
+    import tempfile
+
+    from helpers.teach.checkout import sample_paper_path, write_checkout
+
     for name, data in samples().items():
-        (FOLDER / name).write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        (FOLDER / name).write_text(text(data), encoding="utf-8")
         print(f"wrote {FOLDER / name}")
+    paper = sample_paper_path()
+    with tempfile.TemporaryDirectory() as scratch:
+        written = write_checkout(sample_checkout(), Path(scratch) / paper.name)
+        for path in written:
+            shutil.copyfile(path, paper.parent / path.name)
+            print(f"wrote {paper.parent / path.name}")
 
 
 if __name__ == "__main__":

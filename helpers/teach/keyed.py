@@ -14,6 +14,7 @@ Standard library only. Taught in ``04_practice.ipynb``.
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
@@ -143,7 +144,12 @@ _STEPS: tuple[tuple[str, Callable[[str], str]], ...] = (
 
 
 def _skeleton(text: str, kinds: Iterable[str]) -> str:
-    allowed = set(kinds)
+    return _skeleton_of(text, frozenset(kinds))
+
+
+@functools.lru_cache(maxsize=65536)
+def _skeleton_of(text: str, allowed: frozenset[str]) -> str:
+    """``text`` with the ``allowed`` kinds of difference normalised away (cached: the drill asks often)."""
     for kind, step in _STEPS:
         if kind in allowed:
             text = step(text)

@@ -399,6 +399,13 @@ class Mastery:
             return due[0]
         order = self._order()
         number = self.step + 1
+        review = [
+            rule
+            for rule in self.rules
+            if self.states[rule].mastered and self.states[rule].ready_at <= number and rule != last
+        ]
+        if review:  # a mastered rule due for its check in this sitting comes first
+            return min(review, key=lambda r: (self.states[r].ready_at, order[r]))
         open_rules = [
             rule
             for rule in self.rules
