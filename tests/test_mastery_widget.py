@@ -104,25 +104,26 @@ def test_every_case_blank_and_right_answers(case: Case) -> None:
 
 
 @pytest.mark.parametrize("case", CASES[:6] + GENERATED[::5], ids=lambda c: f"{c.check}/{c.id}")
-def test_the_hint_ladder_goes_rule_then_where_then_the_specific_fix(case: Case) -> None:
-    answer = Answer(case.check)
-    ladder = hints(case, answer, ask_reason=True, rules=RULES)
+def test_the_hint_ladder_goes_method_then_where_then_the_rule(case: Case) -> None:
+    ladder = hints(case, rules=RULES)
     assert [rung.split(",")[0] for rung in ladder] == ["Hint 1 of 3", "Hint 2 of 3", "Hint 3 of 3"]
-    first = grade(case, answer, ask_reason=True, rules=RULES).mistakes[0]
-    assert first.rule in ladder[0] and RULE_BY_ID[first.rule].statement in ladder[0]
-    assert "where to look" in ladder[1] and f"`{first.field}`" in ladder[1]
-    _assert_leak_free(case, answer, ladder[:2], "")
-    assert "specific fix" in ladder[2]
+    (rule,) = decisive_rules(case)
+    assert "the method" in ladder[0] and "where to look" in ladder[1]
+    assert rule in ladder[2] and RULE_BY_ID[rule].statement in ladder[2]
+    assert rule not in ladder[0] + ladder[1]
+    # The ladder is the case's alone: it never pre-checks an answer or names what to tick.
+    _assert_leak_free(case, Answer(case.check), ladder, "")
+    assert all("already right" not in rung and "Tick " not in rung for rung in ladder)
 
 
-def test_hint_three_names_the_id_and_the_widget_then_points_to_the_worked_answer() -> None:
+def test_hint_three_names_the_rule_then_points_to_the_worked_answer() -> None:
     case = helpers.get_case("lost-comparison")
     exercise = CaseExercise(case)
     exercise.flag.value = False
     shown = [exercise.hint() for _ in range(3)]
-    assert shown[0].startswith("Hint 1 of 3, the rule: ts-lost")
-    assert "refresher" not in shown[0] + shown[1]
-    assert "`refresher`" in shown[2]
+    assert shown[0].startswith("Hint 1 of 3, the method")
+    assert all("refresher" not in rung for rung in shown)
+    assert shown[2].startswith("Hint 3 of 3, the rule that decides this case: ts-lost.")
     assert exercise.hints_used == 3 and exercise.hint_button.disabled
     assert "Next comes the worked answer" in exercise.hint_view.value
     assert 'role="status"' in exercise.hint_view.value
