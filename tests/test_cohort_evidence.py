@@ -65,7 +65,13 @@ def _one_case_three_times(d):
 
 def _verdicts_flipped(d):
     for a in d["mastery"]["attempts"]:
-        a["correct"], a["outcome"], a["rules_missed"], a["hints"], a["revealed"] = True, "correct", [], 0, False
+        a["correct"], a["outcome"], a["rules_missed"], a["hints"], a["revealed"] = (
+            True,
+            "correct",
+            [],
+            0,
+            False,
+        )
 
 
 @pytest.mark.parametrize(
@@ -157,7 +163,12 @@ def _hostile(folder: Path) -> None:
     empty["mastery"] = {**empty["mastery"], "rules": [], "states": [], "attempts": []}
     _put(folder, "empty.json", empty)
     one = {**_ben(), "attempt_id": "00000000000000a6", "trainee": "One"}
-    one["mastery"] = {**one["mastery"], "rules": ["ts-lost"], "states": one["mastery"]["states"][:1], "attempts": []}
+    one["mastery"] = {
+        **one["mastery"],
+        "rules": ["ts-lost"],
+        "states": one["mastery"]["states"][:1],
+        "attempts": [],
+    }
     _put(folder, "one-rule.json", one)
     os.symlink("loop.json", folder / "loop.json")
     os.symlink("/proc/self/mem", folder / "mem.json")

@@ -170,7 +170,9 @@ def test_download_and_upload_progress(make) -> None:
     data = json.loads(base64.b64decode(payload))
     fresh = make()
     _upload(fresh.transfer, "mine.json", json.dumps(data).encode())
-    assert "✔ Loaded" in fresh.file_status.value and re.search(r"\b1 (checked )?case", fresh.file_status.value)
+    assert "✔ Loaded" in fresh.file_status.value and re.search(
+        r"\b1 (checked )?case", fresh.file_status.value
+    )
     assert fresh.transfer.upload.value == ()
     _upload(fresh.transfer, "broken.json", b'{"format": 1, "format": 2}')
     assert "✘ Not loaded" in fresh.file_status.value and "broken.json" in fresh.file_status.value

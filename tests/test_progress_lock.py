@@ -19,7 +19,6 @@ import pytest
 from helpers.core.errors import ProgressFileError
 from helpers.core.paths import project_root
 from helpers.teach import progress_lock
-from helpers.teach.session import DrillSession
 from helpers.teach.progress_lock import lock_path
 from helpers.teach.progress_v2 import (
     TraineeProgress,
@@ -28,6 +27,7 @@ from helpers.teach.progress_v2 import (
     save_trainee_progress,
 )
 from helpers.teach.rules import load_rules
+from helpers.teach.session import DrillSession
 
 RULES = load_rules()
 

@@ -139,7 +139,8 @@ def schema_validator() -> Callable[[Any], Any]:
     import fastjsonschema
 
     schema = load_json_file(fixtures_dir() / "schemas" / "progress-v3.schema.json")
-    return fastjsonschema.compile(schema)  # type: ignore[no-any-return]
+    validate: Callable[[Any], Any] = fastjsonschema.compile(schema)
+    return validate
 
 
 def _schema_problem(data: Any) -> str | None:
@@ -148,7 +149,7 @@ def _schema_problem(data: Any) -> str | None:
     try:
         schema_validator()(data)
     except fastjsonschema.JsonSchemaException as exc:
-        return str(exc.message).replace("data.", "", 1).replace("data ", "the file ", 1)
+        return str(exc).replace("data.", "", 1).replace("data ", "the file ", 1)
     return None
 
 
@@ -244,7 +245,8 @@ def _from_v2(
     seed = mastery.get("seed")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= Mastery.MAX_SEED:
         seed = 0
-    trainee = data.get("trainee") if isinstance(data.get("trainee"), str) else ""
+    given = data.get("trainee")
+    trainee = given if isinstance(given, str) else ""
     content = data.get("content_hash") if isinstance(data.get("content_hash"), str) else None
     session = DrillSession.start(seed=seed, trainee=trainee, rules=rules)
     earlier = {"version": 2, "content_hash": content, "attempts": list(mastery["attempts"])}
