@@ -166,7 +166,7 @@ def test_no_page_names_an_external_url_at_all(pages) -> None:
 def test_widgets_show_their_text_picture_with_a_note(pages) -> None:
     page = pages["02_target_scope.html"]
     assert page.count('class="jp-RenderedText jp-OutputArea-output eic-static-widget"') == 4
-    assert "Work-it-yourself widget: lost-comparison" in page
+    assert "Work-it-yourself widget: Case 1" in page
     assert "widget-view+json" not in page
     assert "python3 tasks.py app" in page
 
