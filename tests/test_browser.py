@@ -274,7 +274,10 @@ class ExerciseWidget:
                 has=self.page.locator("code").filter(has_text=_verbatim(visible_id(case.id)))
             )
         else:
-            self.root = exercises.filter(has_text=_verbatim(f"Your answer for {label}"))
+            heading = re.compile(rf"Your answer for {re.escape(label)}(?![0-9])")
+            self.root = exercises.filter(
+                has=self.page.locator(".widget-html-content").filter(has_text=heading)
+            )
         expect(self.root).to_have_count(1)
 
     def _checkbox(self, field: str, case_id: str) -> Locator:
@@ -596,6 +599,9 @@ def test_a_full_mastery_run_with_a_perfect_strategy(lab: Lab) -> None:
         view = twin.next_case()
         case_area = drill.root.locator(".eic-case")
         expect(case_area).to_contain_text(f"Supplied input for {view.label}:")
+        # The new case's own controls are in place (the heading comes with them).
+        heading = drill.root.locator(".eic-answer-heading")
+        expect(heading).to_have_text(_verbatim(f"Your answer for {view.label}"))
         answer = _blind_answer(view, None)
         drill.give(view, answer)
         expect(scored).to_have_text("")  # nothing scored, and the rule not named, before the check
@@ -607,6 +613,8 @@ def test_a_full_mastery_run_with_a_perfect_strategy(lab: Lab) -> None:
         expect(bars).to_contain_text(f"{twin.mastery.step} cases worked")
         if view.number == 1:
             _expect_no_axe_violations(notebook)
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            drill.root.screenshot(path=str(SCREENSHOTS / "mastery-case.png"))
         drill.root.locator("button.eic-next").click()
     steps = twin.mastery.step
     assert steps <= 4 * len(twin.mastery.rules)

@@ -228,7 +228,8 @@ class MasteryDrill(TextPicture):
 
     def _show(self, view: CaseView) -> None:
         self.inputs = AnswerControls(view.check, view.ids, view.reason_options)
-        self.slot.children = tuple(self.inputs.rows())
+        heading = html(f"<b>Your answer</b> for {esc(view.label)}", css="eic-answer-heading")
+        self.slot.children = (heading, *self.inputs.rows())
         self.case_view.value = wrap_html(_input_html(view))
         for area in (self.feedback, self.hint_view, self.reveal, self.scored_view):
             area.value = ""
