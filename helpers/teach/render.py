@@ -563,3 +563,60 @@ def queries_block(*, original: str, rewritten: str) -> HtmlBlock:
         f'<table class="eic-queries">{rows}</table>',
         f"Original query:  {visible_text(original)}\nRewritten query: {visible_text(rewritten)}",
     )
+
+
+#: The functions that decide each check, as the notebooks show them ("The check itself").
+DECIDING: dict[str, tuple[str, ...]] = {
+    "target-scope": ("helpers.core.target_scope:check_target_scope", "helpers.core.target_scope:_compare"),
+    "sentinels": ("helpers.core.sentinels:check_sentinels",),
+}
+
+
+def deciding_functions(check: str) -> list[Callable[..., Any]]:
+    """The functions that decide ``check``, in the order the notebook shows them."""
+    import importlib
+
+    found = []
+    for name in DECIDING[check]:
+        module, _, attribute = name.partition(":")
+        found.append(getattr(importlib.import_module(module), attribute))
+    return found
+
+
+def source_block(check: str) -> HtmlBlock:
+    """The source of the functions that decide ``check``, highlighted: the code that runs.
+
+    Read with :func:`inspect.getsource` as the notebook runs, so the page can never
+    show other code than the check's own. Highlighted with Pygments' ``xcode``
+    style, whose colours all reach a 4.5:1 contrast on white. Taught in
+    ``02_target_scope.ipynb`` and ``03_sentinel_answer_key.ipynb`` ("The check itself").
+    """
+    import inspect
+
+    from pygments import highlight
+    from pygments.formatters import HtmlFormatter
+    from pygments.lexers import PythonLexer
+
+    code = "\n\n".join(inspect.getsource(function).rstrip() for function in deciding_functions(check))
+    shown = highlight(code, PythonLexer(), HtmlFormatter(style="xcode", noclasses=True, nobackground=True))
+    label = f"The source of the {check} check"
+    return HtmlBlock(
+        f'<div class="eic-source" role="region" aria-label="{esc(label)}">{shown}</div>',
+        code + "\n",
+    )
+
+
+def evaluator_run(check: str) -> HtmlBlock:
+    """Run the check over its filled cases with asserts, as the seed's evaluator does; one summary line.
+
+    Raises ``AssertionError`` naming the case when an output differs from the
+    seed's expected object, key order included. Taught in ``02_target_scope.ipynb``.
+    """
+    from .cases import filled_cases
+
+    cases = filled_cases(check)
+    for case in cases:
+        got = run_check(check, case.input).as_dict()
+        assert got == case.expected and list(got) == list(case.expected), f"{case.id}: {got!r}"
+    summary = dumps_compact({"checked": len(cases), "caseIds": [case.id for case in cases]})
+    return HtmlBlock(f'<pre class="eic-json">{esc(summary)}</pre>', summary)
