@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from lab_session import CHROMIUM_FLAGS, chromium_executable
-from playwright.sync_api import Page, Route, sync_playwright
+from playwright.sync_api import ConsoleMessage, Page, Route, sync_playwright
 
 #: The same browser and flags as the JupyterLab browser tests (``EIC_CHROMIUM`` overrides).
 FLAGS = CHROMIUM_FLAGS
@@ -27,10 +27,11 @@ def require_chromium() -> Path:
 
 @dataclass
 class Watch:
-    """Every request the page made, and those refused because they left the allowed places."""
+    """Every request the page made, those refused because they left the allowed places, and console errors."""
 
     requested: list[str] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)
+    console_errors: list[str] = field(default_factory=list)
 
 
 @contextmanager
@@ -38,7 +39,8 @@ def offline_page(allowed: Callable[[str], bool]) -> Iterator[tuple[Page, Watch]]
     """A fresh Chromium page whose requests go through only when ``allowed(url)``.
 
     Every other request is aborted and recorded in ``Watch.refused``; every
-    request at all is recorded in ``Watch.requested``. The browser is closed on exit.
+    request at all is recorded in ``Watch.requested``, and every console error and
+    uncaught page error in ``Watch.console_errors``. The browser is closed on exit.
     """
     executable = require_chromium()
     watch = Watch()
@@ -51,6 +53,10 @@ def offline_page(allowed: Callable[[str], bool]) -> Iterator[tuple[Page, Watch]]
             watch.refused.append(url)
             handle.abort()
 
+    def console(message: ConsoleMessage) -> None:
+        if message.type == "error":
+            watch.console_errors.append(f"console.error: {message.text} (at {message.location.get('url')})")
+
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(executable), args=FLAGS)
         try:
@@ -61,6 +67,8 @@ def offline_page(allowed: Callable[[str], bool]) -> Iterator[tuple[Page, Watch]]
             page = context.new_page()
             page.on("request", lambda request: watch.requested.append(request.url))
             page.on("websocket", lambda socket: watch.requested.append(socket.url))
+            page.on("console", console)
+            page.on("pageerror", lambda error: watch.console_errors.append(f"pageerror: {error}"))
             yield page, watch
         finally:
             browser.close()

@@ -8,27 +8,21 @@ anywhere but that server.
 
 from __future__ import annotations
 
+import json
 import re
-import shutil
-import socket
-import subprocess
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
-from dataclasses import dataclass
-from pathlib import Path
+from contextlib import contextmanager
 
-import psutil
 import pytest
+from app_server import App, running_app
 from axe_check import axe_violations, describe
-from lab_session import stop_process
-from offline_chromium import offline_page, require_chromium
-from playwright.sync_api import expect
+from offline_chromium import Watch, offline_page, require_chromium
+from playwright.sync_api import Page, expect
 
 import helpers
 from helpers.core.paths import project_root
-from helpers.publish.app import CULL_IDLE_SECONDS, CULL_INTERVAL_SECONDS, voila_command, voila_environment
+from helpers.publish.app import CULL_IDLE_SECONDS, CULL_INTERVAL_SECONDS
 from helpers.publish.downloads import downloads_dir
 
 pytestmark = pytest.mark.browser
@@ -37,75 +31,12 @@ pytestmark = pytest.mark.browser
 RENDER_TIMEOUT_MS = 180_000
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-@dataclass
-class App:
-    """A running app: its address and the log it writes."""
-
-    base_url: str
-    log: Path
-    pid: int
-
-    def log_tail(self) -> str:
-        """The end of Voilà's log, for failure messages."""
-        return "\n".join(self.log.read_text(errors="replace").splitlines()[-30:])
-
-
-def _stop(process: subprocess.Popen[bytes]) -> None:
-    """Stop Voilà by its PID; then anything left in its own process group (its kernels)."""
-    stop_process(process, timeout=30)
-
-
 @pytest.fixture(scope="module")
 def app(tmp_path_factory) -> Iterator[App]:
     """The app serving a scratch copy of the notebooks; stopped by PID afterwards."""
     require_chromium()
-    home = tmp_path_factory.mktemp("app")
-    notebooks = home / "notebooks"
-    shutil.copytree(
-        project_root() / "notebooks", notebooks, ignore=shutil.ignore_patterns(".ipynb_checkpoints")
-    )
-    port = _free_port()
-    env = voila_environment()
-    env.update(
-        JUPYTER_CONFIG_DIR=str(home / "config"),
-        JUPYTER_RUNTIME_DIR=str(home / "runtime"),
-        IPYTHONDIR=str(home / "ipython"),
-    )
-    log = home / "voila.log"
-    with log.open("wb") as sink:
-        process = subprocess.Popen(
-            voila_command(notebooks, port=port, open_browser=False),
-            cwd=notebooks,
-            env=env,
-            stdout=sink,
-            stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL,
-            start_new_session=True,
-        )
-    running = App(f"http://127.0.0.1:{port}", log, process.pid)
-    try:
-        deadline = time.monotonic() + 90
-        while True:
-            if process.poll() is not None:
-                pytest.fail(f"Voilà exited with {process.returncode}:\n{running.log_tail()}")
-            try:
-                with urllib.request.urlopen(running.base_url + "/", timeout=2) as response:
-                    if response.status == 200:
-                        break
-            except (urllib.error.URLError, OSError):
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"Voilà did not answer within 90 s:\n{running.log_tail()}")
-            time.sleep(0.2)
+    with running_app(tmp_path_factory.mktemp("app")) as running:
         yield running
-    finally:
-        _stop(process)
 
 
 def _on_the_app(app: App):
@@ -113,12 +44,27 @@ def _on_the_app(app: App):
     return lambda url: url.startswith(prefixes)
 
 
+@contextmanager
+def app_page(app: App) -> Iterator[tuple[Page, Watch]]:
+    """A browser page that may reach only the app; the test fails on any console or page error."""
+    with offline_page(_on_the_app(app)) as (page, watch):
+        yield page, watch
+    assert not watch.console_errors, "browser console errors in the app:\n" + "\n".join(watch.console_errors)
+
+
+def _exercise(page: Page, case_id: str):
+    """The exercise of a filled case, found by its neutral label ("Case N", numbered as in its notebook)."""
+    case = helpers.get_case(case_id)
+    number = [c.id for c in helpers.filled_cases(case.check)].index(case_id) + 1
+    return page.locator(".eic-exercise").filter(has_text=re.compile(rf"Your answer for Case {number}(?!\d)"))
+
+
 def test_a_case_is_worked_through_in_the_app(app: App) -> None:
     case = helpers.get_case("lost-comparison")
     allowed = _on_the_app(app)
-    with offline_page(allowed) as (page, watch):
+    with app_page(app) as (page, watch):
         page.goto(f"{app.base_url}/voila/render/02_target_scope.ipynb", timeout=RENDER_TIMEOUT_MS)
-        exercise = page.locator(".eic-exercise").filter(has_text=f"for {case.id}")
+        exercise = _exercise(page, case.id)
         exercise.wait_for(timeout=RENDER_TIMEOUT_MS)
 
         # Code is hidden: no editor, and no cell source anywhere on the page.
@@ -149,9 +95,9 @@ def test_a_case_is_worked_through_in_the_app(app: App) -> None:
 
 def test_a_wrong_answer_is_not_marked_correct(app: App) -> None:
     """The feedback comes from the kernel: a wrong answer gets the rule, not a pass."""
-    with offline_page(_on_the_app(app)) as (page, _watch):
+    with app_page(app) as (page, _watch):
         page.goto(f"{app.base_url}/voila/render/02_target_scope.ipynb", timeout=RENDER_TIMEOUT_MS)
-        exercise = page.locator(".eic-exercise").filter(has_text="for new-target")
+        exercise = _exercise(page, "new-target")
         exercise.wait_for(timeout=RENDER_TIMEOUT_MS)
         exercise.get_by_role("radio", name="preserved: true", exact=True).check()
         exercise.get_by_role("button", name="Check my answer").click()
@@ -162,7 +108,7 @@ def test_a_wrong_answer_is_not_marked_correct(app: App) -> None:
 
 
 def test_the_app_serves_the_downloads_but_not_the_notebooks(app: App) -> None:
-    with offline_page(_on_the_app(app)) as (page, _watch):
+    with app_page(app) as (page, _watch):
         for name in ("target_scope_cases.csv", "target_scope_example.py"):
             # The notebook's relative link, followed from its page in the app.
             response = page.request.get(f"{app.base_url}/voila/render/downloads/{name}")
@@ -171,30 +117,44 @@ def test_the_app_serves_the_downloads_but_not_the_notebooks(app: App) -> None:
         assert page.request.get(f"{app.base_url}/voila/files/02_target_scope.ipynb").status == 403
 
 
-NOTEBOOK_NAMES = sorted(
-    p.name
-    for p in (project_root() / "notebooks").glob("[0-9][0-9]_*.ipynb")
-    if p.name[:2] in {"01", "02", "03", "04", "05"}
-)
+#: Every numbered notebook: the banner links each one.
+NOTEBOOK_NAMES = sorted(p.name for p in (project_root() / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+
+
+def _shows_widgets(name: str) -> bool:
+    """Whether the stored notebook displays a widget (so its app page must show one too)."""
+    notebook = json.loads((project_root() / "notebooks" / name).read_text(encoding="utf-8"))
+    return any(
+        "application/vnd.jupyter.widget-view+json" in output.get("data", {})
+        for cell in notebook["cells"]
+        if cell["cell_type"] == "code"
+        for output in cell.get("outputs", [])
+    )
+
 
 #: Text written for JupyterLab that the app must not show.
 NOTEBOOK_ONLY = ("Run ▸ Run All Cells", "No kernel?", "PracticeDrill(seed=7)")
 
 
 def test_the_app_opens_on_the_start_page_reads_as_an_app_and_passes_axe(app: App) -> None:
-    """/ opens 01_start_here; every page has the app's banner, no notebook-only guidance, no axe violation."""
+    """/ opens 01_start_here; every page has the app's banner linking every numbered notebook,
+    no notebook-only guidance, no axe violation and no console error."""
     found = {}
-    with offline_page(_on_the_app(app)) as (page, _watch):
+    with app_page(app) as (page, _watch):
         page.goto(app.base_url + "/", timeout=RENDER_TIMEOUT_MS)
         page.wait_for_url("**/voila/render/01_start_here.ipynb", timeout=RENDER_TIMEOUT_MS)
         for index, name in enumerate(NOTEBOOK_NAMES):
             if index:
-                # The notebooks link to each other: follow the banner's link.
-                page.locator(".eic-app-banner a").filter(has_text=re.compile(name[3:7], re.I)).first.click()
+                # Follow the banner's link to the next notebook.
+                page.locator(f'.eic-app-banner a[href="{name}"]').click()
                 page.wait_for_url(f"**/voila/render/{name}", timeout=RENDER_TIMEOUT_MS)
             page.locator(".eic-app-banner").wait_for(timeout=RENDER_TIMEOUT_MS)
+            links = page.locator(".eic-app-banner a").evaluate_all(
+                "links => links.map(a => a.getAttribute('href'))"
+            )
+            assert links == NOTEBOOK_NAMES, f"{name}'s banner links {links}"
             page.locator("#rendered_cells").wait_for(state="visible", timeout=RENDER_TIMEOUT_MS)
-            if name != "01_start_here.ipynb":
+            if _shows_widgets(name):
                 page.locator(".jupyter-widgets").first.wait_for(timeout=RENDER_TIMEOUT_MS)
             shown = page.locator("body").inner_text()
             for text in NOTEBOOK_ONLY:
@@ -211,30 +171,27 @@ def test_the_app_opens_on_the_start_page_reads_as_an_app_and_passes_axe(app: App
     assert not found, "axe-core violations in the app:\n" + "\n".join(f"{n}:\n{t}" for n, t in found.items())
 
 
-def _kernels(app: App) -> list[psutil.Process]:
-    """The kernel processes the app's Voilà has started and not yet ended."""
-    running = []
-    for child in psutil.Process(app.pid).children(recursive=True):
-        try:
-            if child.status() != psutil.STATUS_ZOMBIE and "ipykernel_launcher" in " ".join(child.cmdline()):
-                running.append(child)
-        except (psutil.NoSuchProcess, psutil.ZombieProcess):
-            continue  # it ended while being looked at
-    return running
+def test_the_console_check_sees_an_error(app: App) -> None:
+    """The console check above can fail: an error logged on an app page fails it."""
+    with pytest.raises(AssertionError, match="probe console error"), app_page(app) as (page, _watch):
+        page.goto(f"{app.base_url}/voila/render/01_start_here.ipynb", timeout=RENDER_TIMEOUT_MS)
+        page.locator(".eic-app-banner").wait_for(timeout=RENDER_TIMEOUT_MS)
+        with page.expect_console_message(lambda message: message.type == "error"):
+            page.evaluate("() => console.error('probe console error')")
 
 
 def test_a_closed_pages_kernel_ends_within_a_minute(app: App) -> None:
     """Open two pages, close them: their kernels are culled (idle, nothing connected) in under a minute."""
-    with offline_page(_on_the_app(app)) as (page, _watch):
+    with app_page(app) as (page, _watch):
         for name in ("02_target_scope.ipynb", "03_sentinel_answer_key.ipynb"):
             page.goto(f"{app.base_url}/voila/render/{name}", timeout=RENDER_TIMEOUT_MS)
             page.locator(".eic-exercise").first.wait_for(timeout=RENDER_TIMEOUT_MS)
-            assert _kernels(app), "an open page has a kernel"
+            assert app.kernels(), "an open page has a kernel"
     limit = CULL_IDLE_SECONDS + CULL_INTERVAL_SECONDS + 20
     deadline = time.monotonic() + limit
-    while _kernels(app) and time.monotonic() < deadline:
+    while app.kernels() and time.monotonic() < deadline:
         time.sleep(1)
-    left = _kernels(app)
+    left = app.kernels()
     assert not left, (
         f"{len(left)} kernels still running {limit} s after their pages closed:\n{app.log_tail()}"
     )

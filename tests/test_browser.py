@@ -29,6 +29,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from axe_check import axe_violations, describe
@@ -578,6 +579,13 @@ class DrillWidget:
         radio = self.root.locator(".eic-reason").get_by_role("radio", name=text, exact=True)
         radio.check()
         expect(radio).to_be_checked()
+        # The kernel has the whole answer once the live JSON and the reason show it.
+        live = self.root.locator(".eic-live .widget-html-content")
+        shown = SimpleNamespace(
+            input={k: list(v) if isinstance(v, tuple) else v for k, v in view.input.items()}
+        )
+        expect(live.locator("pre.eic-json")).to_have_text(_verbatim(display_json(answer.as_dict(shown))))
+        expect(live).to_contain_text(f"Reason: {answer.reason}")
 
 
 def test_a_full_mastery_run_with_a_perfect_strategy(lab: Lab) -> None:

@@ -180,12 +180,15 @@ RULES = {rule.id: rule for rule in load_rules()}
 class Exercise:
     """A work-it-yourself widget, found by its classes and its case ID, driven by clicks."""
 
-    def __init__(self, page: LitePage, case: Case, within: Locator) -> None:
+    def __init__(self, page: LitePage, case: Case, within: Locator, *, label: str | None = None) -> None:
         self.page = page.page
         self.case = case
-        self.root = within.locator(".eic-exercise").filter(
-            has=self.page.locator("code").filter(has_text=_exact(case.id))
-        )
+        if label is None:
+            marker = self.page.locator("code").filter(has_text=_exact(case.id))
+        else:
+            heading = re.compile(rf"Your answer for {re.escape(label)}(?![0-9])")
+            marker = self.page.locator(".widget-html-content").filter(has_text=heading)
+        self.root = within.locator(".eic-exercise").filter(has=marker)
         expect(self.root).to_have_count(1)
 
     def _tick(self, checkbox: Locator, wanted: bool) -> None:
@@ -295,7 +298,8 @@ def test_target_scope_notebook_works_offline(lite: LiteRun) -> None:
     _assert_ran_clean(page)
     assert page.execute("import sys; print(sys.version_info[:2])").strip() == "(3, 14)"
     case = next(c for c in helpers.filled_cases() if c.id == CASE_ID)
-    widget = Exercise(page, case, page.panel)
+    number = [c.id for c in helpers.filled_cases(case.check)].index(case.id) + 1
+    widget = Exercise(page, case, page.panel, label=f"Case {number}")
     widget.give(correct_answer(case))
     feedback = widget.check()
     expect(feedback).to_have_class(re.compile(r"\beic-correct\b"))

@@ -104,6 +104,13 @@ def _plain(value: Any) -> Any:
     return value
 
 
+class _Shown:
+    """What :meth:`Answer.as_dict` reads of a case: only its input, as the trainee sees it."""
+
+    def __init__(self, record: dict[str, Any]) -> None:
+        self.input = record
+
+
 class MasteryDrill(TextPicture):
     """Practise every rule on fresh generated cases until each is mastered; bars and a summary.
 
@@ -137,6 +144,7 @@ class MasteryDrill(TextPicture):
         self.bars = html(css="eic-rule-bars")
         self.case_view = html(css="eic-case")
         self.slot = w.VBox()
+        self.live = html(css="eic-live")
         self.check_button = button("Check my answer", "eic-check", button_style="primary")
         self.hint_button = button(HINT_LABEL, "eic-hint")
         self.reveal_button = button(REVEAL_SUMMARY, "eic-show-answer")
@@ -227,9 +235,10 @@ class MasteryDrill(TextPicture):
         self._show(view)
 
     def _show(self, view: CaseView) -> None:
-        self.inputs = AnswerControls(view.check, view.ids, view.reason_options)
+        self.inputs = AnswerControls(view.check, view.ids, view.reason_options, on_change=self._show_live)
         heading = html(f"<b>Your answer</b> for {esc(view.label)}", css="eic-answer-heading")
-        self.slot.children = (heading, *self.inputs.rows())
+        self.slot.children = (heading, *self.inputs.rows(), self.live)
+        self._show_live()
         self.case_view.value = wrap_html(_input_html(view))
         for area in (self.feedback, self.hint_view, self.reveal, self.scored_view):
             area.value = ""
@@ -240,6 +249,19 @@ class MasteryDrill(TextPicture):
         self.next_button.button_style = ""
         self._show_bars()
         self._show_unsaved()
+
+    def _show_live(self) -> None:
+        """The JSON the answer stands for, and the reason picked, as the controls change."""
+        view = self.session.current
+        if view is None or self.inputs is None:
+            return
+        answer = self.inputs.answer()
+        built = answer.as_dict(_Shown(_plain(view.input)))  # type: ignore[arg-type]
+        reason = f"<code>{esc(answer.reason)}</code>" if answer.reason else "not picked yet"
+        self.live.value = wrap_html(
+            f"<div><b>The JSON you are building</b></div>{json_html(built)}<div>Reason: {reason}</div>"
+        )
+        self.feedback.value = ""
 
     def set_answer(self, answer: Answer) -> None:
         """Put ``answer`` into the controls."""
