@@ -321,8 +321,36 @@ def run_process(argv: list[str]) -> dict[str, Any]:
 # --- peers and workloads ---------------------------------------------------------------
 
 
-def plan(folder: Path) -> dict[str, dict[str, list[str]]]:
-    """For each workload, each peer's command line."""
+def _ours_from(tree: Path) -> list[str]:
+    """Our command line, run from the ``helpers`` package in ``tree`` (a copy of another commit)."""
+    code = (
+        f"import runpy, sys; sys.path.insert(0, {str(tree)!r}); "
+        "runpy.run_module('helpers', run_name='__main__', alter_sys=True)"
+    )
+    return [str(OUR_PYTHON), "-c", code]
+
+
+def plan(
+    folder: Path, before: Path | None = None, only_ours: bool = False
+) -> dict[str, dict[str, list[str]]]:
+    """For each workload, each peer's command line.
+
+    With ``before`` (a folder holding another commit's ``helpers/``), each of our peers runs
+    twice per round, once as ``..., before`` from that folder: before and after in one run.
+    With ``only_ours``, the other peers are left out.
+    """
+    workloads = _plan(folder)
+    for peers in workloads.values():
+        for name in [peer for peer in peers if peer.startswith("ours")]:
+            if before is not None:
+                peers[f"{name}, before"] = _ours_from(before) + peers[name][3:]
+        if only_ours:
+            for name in [peer for peer in peers if not peer.startswith("ours")]:
+                del peers[name]
+    return workloads
+
+
+def _plan(folder: Path) -> dict[str, dict[str, list[str]]]:
     f = lambda name: str(folder / name)  # noqa: E731
     ours = [str(OUR_PYTHON), "-m", "helpers"]
     node = [NODE, str(HERE / "reference.mjs")]
@@ -355,7 +383,11 @@ def plan(folder: Path) -> dict[str, dict[str, list[str]]]:
     }
 
 
-OK_STATUS = {"ours": {0, 1}, "ours, one record": {0, 1}, "ours, one record, stdin": {0, 1}}
+OK_STATUS = {
+    f"{name}{when}": {0, 1}
+    for name in ("ours", "ours, one record", "ours, one record, stdin")
+    for when in ("", ", before")
+}
 
 
 def sample_lines(head: bytes, limit: int) -> list[bytes]:
@@ -408,10 +440,12 @@ def count_lines(path: Path) -> int:
     return lines + (last != b"\n")
 
 
-def measure_all(folder: Path, repeat: int, slow: float) -> dict[str, Any]:
+def measure_all(
+    folder: Path, repeat: int, slow: float, before: Path | None = None, only_ours: bool = False
+) -> dict[str, Any]:
     """Every peer on every workload; a peer whose first run takes over ``slow`` seconds runs once."""
     figures: dict[str, Any] = {}
-    for workload, peers in plan(folder).items():
+    for workload, peers in plan(folder, before, only_ours).items():
         edge = workload.startswith("edge")
         rounds = 1 if edge else repeat
         # one output line per input line; the two-file key comparison writes one line
@@ -642,6 +676,13 @@ def main(argv: list[str]) -> int:
     )
     parser.add_argument("--keep", metavar="DIR", help="write the inputs to DIR and keep them")
     parser.add_argument(
+        "--before",
+        metavar="TREE",
+        help="also run our peers from the helpers/ in TREE (e.g. `git archive HEAD~1 helpers | tar -x -C TREE`)",
+    )
+    parser.add_argument("--only-ours", action="store_true", help="leave out the reference and DuckDB peers")
+    parser.add_argument("--inputs", metavar="DIR", help="use the inputs already in DIR (from --keep)")
+    parser.add_argument(
         "--report", metavar="FILE", help="print the tables for figures saved earlier with --json"
     )
     parser.add_argument("--generate", nargs=2, metavar=("DIR", "SIZE"), help=argparse.SUPPRESS)
@@ -659,11 +700,13 @@ def main(argv: list[str]) -> int:
     repeat = 1 if args.quick else args.repeat
     info = machine()
     with tempfile.TemporaryDirectory(prefix="eic-compare-") as tmp:
-        folder = Path(args.keep) if args.keep else Path(tmp)
-        folder.mkdir(parents=True, exist_ok=True)
-        print(f"generating inputs in {folder} ...", file=sys.stderr)
-        subprocess.run([sys.executable, __file__, "--generate", str(folder), size], check=True)
-        figures = measure_all(folder, repeat, args.slow)
+        folder = Path(args.inputs or args.keep or tmp)
+        if not args.inputs:
+            folder.mkdir(parents=True, exist_ok=True)
+            print(f"generating inputs in {folder} ...", file=sys.stderr)
+            subprocess.run([sys.executable, __file__, "--generate", str(folder), size], check=True)
+        before = Path(args.before).resolve() if args.before else None
+        figures = measure_all(folder, repeat, args.slow, before, args.only_ours)
     info["loadavg_after"] = os.getloadavg()
     figures.update(
         {

@@ -27,6 +27,7 @@ __all__ = [
     "BuildError",
     "describe_value",
     "escape_surrogates",
+    "error_object",
 ]
 
 _MAX_SHOWN = 60
@@ -212,3 +213,13 @@ class BuildError(ValueError):
         super().__init__(message if path is None else f"{path}: {message}")
         self.message = message
         self.path = path
+
+
+def error_object(line: int, exc: CheckInputError) -> dict[str, Any]:
+    """The output object for a bad record: ``{"line": N, "field": ..., "error": ...}``.
+
+    The message is the error's own, without the source and line a loader puts in front.
+    Taught in ``05_check_your_data.ipynb``.
+    """
+    message = exc.detail if isinstance(exc, JSONLoadError) else exc.message
+    return {"line": line, "field": exc.field, "error": message}
