@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
 from .core.checks import CHECKS, run_check
-from .core.errors import CheckInputError, error_object
+from .core.errors import CheckInputError, HelpersError, error_object
 from .core.jsonio import JsonLine, dumps_compact, dumps_compact_deep
 from .core.outcomes import (
     EXIT_BAD_INPUT,
@@ -895,7 +895,7 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-class _OutputFailed(Exception):
+class _OutputFailed(HelpersError):
     """Writing to an output failed; ``error`` is the ``OSError``, or ``None`` if it was closed."""
 
     def __init__(self, name: str, error: OSError | None) -> None:
