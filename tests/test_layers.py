@@ -40,9 +40,21 @@ def test_the_import_contracts_hold():
 @pytest.mark.parametrize(
     ("module", "line", "broken"),
     [
-        ("core/ordering.py", "from ..teach import cases", "helpers.core is not allowed to import helpers.teach"),
-        ("data/reports.py", "from ..publish import site", "helpers.data is not allowed to import helpers.publish"),
-        ("publish/site.py", "from ..widgets import base", "helpers.publish is not allowed to import helpers.widgets"),
+        (
+            "core/ordering.py",
+            "from ..teach import cases",
+            "helpers.core is not allowed to import helpers.teach",
+        ),
+        (
+            "data/reports.py",
+            "from ..publish import site",
+            "helpers.data is not allowed to import helpers.publish",
+        ),
+        (
+            "publish/site.py",
+            "from ..widgets import base",
+            "helpers.publish is not allowed to import helpers.widgets",
+        ),
         ("cli.py", "from .widgets import base", "Nothing imports the widgets BROKEN"),
         ("teach/render.py", "import ipywidgets", "Only widgets import ipywidgets BROKEN"),
         ("core/ordering.py", "def f():\n    from . import checks", "No import cycles BROKEN"),
@@ -96,7 +108,8 @@ def _outside_the_standard_library(package: Path) -> list[str]:
         f"{path.relative_to(package.parent)}:{line}: {target}"
         for path in sorted((package / "core").rglob("*.py"))
         for target, line in _imports(path)
-        if (top := target.split(".")[0]) not in sys.stdlib_module_names and top not in ("helpers", "__future__")
+        if (top := target.split(".")[0]) not in sys.stdlib_module_names
+        and top not in ("helpers", "__future__")
     ]
 
 

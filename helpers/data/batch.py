@@ -495,6 +495,7 @@ def check_blocks(
     verified = fastpath.verified
     deep_min = DEEP_TEXT_MIN
     preserved = PRESERVED_LINE
+    same_lists = check == "target-scope" and not carry
     emit = write is not None
     passes = 0
     number = first_line - 1
@@ -514,7 +515,24 @@ def check_blocks(
                         colons = item.count(b":")
                         if colons and not (type(value) is dict and colons == len(value)):
                             value = verified(item, value, colons)
+                if same_lists and type(value) is dict and len(value) == 2:
+                    # Most rewrites repeat their list: what fast_target_scope decides first, without a call.
+                    original = value.get("original")
+                    if type(original) is list and original == value.get("rewritten"):
+                        try:
+                            "".join(original)
+                        except TypeError:
+                            pass
+                        else:
+                            if "" not in original:
+                                passes += 1
+                                append(preserved)
+                                continue
                 result = None if value is None else fast(value)
+                if result is PRESERVED and not carry:  # the common case first
+                    passes += 1
+                    append(preserved)
+                    continue
                 if result is None:
                     outcome = _exact_outcome(number, item, source, exact)
             else:  # a record another reader parsed
@@ -532,18 +550,20 @@ def check_blocks(
                             outcome = (number, EXIT_BAD_INPUT, None, exc, value)
                         else:
                             outcome = (number, code_for(checked), checked, None, value)
-            if result is not None:
-                if not carry:
-                    if result is PRESERVED:
+                    elif result is PRESERVED and not carry:
                         passes += 1
-                        if emit:
-                            append(preserved)
+                        append(preserved)
                         continue
-                    if type(result) is TargetScopeResult and full():  # counted, no outcome built
-                        count_failure(result.missing, result.added)
-                        if emit:
-                            append(dumps_line(result.as_dict()) + b"\n")
-                        continue
+            if result is not None:
+                if not carry and type(result) is TargetScopeResult and full():  # counted, no outcome built
+                    missing, added = result.missing, result.added
+                    count_failure(missing, added)
+                    if emit:
+                        append(
+                            dumps_line({"missing": list(missing), "added": list(added), "preserved": False})
+                        )
+                        append(b"\n")
+                    continue
                 outcome = (number, code_for(result), result, None, value)
             if emit:
                 append(output_line(outcome, carry=carry))

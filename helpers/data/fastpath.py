@@ -147,7 +147,19 @@ def loads_fast(data: bytes) -> Any | None:
 def verified(data: bytes, value: Any, colons: int) -> Any | None:
     """``value``, which ``orjson`` parsed from ``data`` (holding ``colons`` colons), if no key
     was repeated; else ``None``. The second half of :func:`loads_fast`, which needs no second parse.
+
+    Any count ``L`` of parsed members is at most the members written, which are at most the
+    colons: so ``colons == L`` proves no member was lost, and no string holds a colon. The
+    members of the object and of the objects directly in it are counted first, without
+    looking at a string (a sentinel record of two million-ID keys is cleared this way).
     """
+    if type(value) is dict:
+        members = len(value)
+        for item in value.values():
+            if type(item) is dict:
+                members += len(item)
+        if members == colons:
+            return value
     if b"\\" in data and (b"\\u003a" in data or b"\\u003A" in data):
         return None
     try:
@@ -190,12 +202,14 @@ def fast_target_scope(record: Any) -> TargetScopeResult | NeedsStaffLabels | Non
 
     Taught in ``05_check_your_data.ipynb``.
     """
-    if type(record) is not dict or not _TARGET_SCOPE_FIELDS.issuperset(record):
+    if type(record) is not dict:
         return None
     original = record.get("original")
     rewritten = record.get("rewritten")
     if type(original) is not list or type(rewritten) is not list:
         return None
+    if len(record) > 2 and not _TARGET_SCOPE_FIELDS.issuperset(record):
+        return None  # (two keys that are both of these are exactly the required fields)
     same = original == rewritten
     try:  # strings only (joining a list is faster than walking it in Python)
         "".join(original)
@@ -226,7 +240,24 @@ def fast_target_scope(record: Any) -> TargetScopeResult | NeedsStaffLabels | Non
     if not changed:
         return PRESERVED
     missing = changed & before
-    return TargetScopeResult(missing=_sorted(missing), added=_sorted(changed - missing))
+    return _result(_sorted(missing), _sorted(changed - missing))
+
+
+#: Results met before, by their lists: results are immutable, so one object serves every equal one.
+_RESULTS: dict[tuple[tuple[str, ...], tuple[str, ...]], TargetScopeResult] = {}
+_RESULTS_MAX = 4096
+
+
+def _result(missing: tuple[str, ...], added: tuple[str, ...]) -> TargetScopeResult:
+    """``TargetScopeResult(missing, added)``, shared among equal ones (the same few changes recur
+    across a file, and building a frozen dataclass costs about a microsecond)."""
+    key = (missing, added)
+    found = _RESULTS.get(key)
+    if found is None:
+        found = TargetScopeResult(missing=missing, added=added)
+        if len(_RESULTS) < _RESULTS_MAX:
+            _RESULTS[key] = found
+    return found
 
 
 _STRINGS = frozenset((str,))
