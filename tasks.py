@@ -124,10 +124,10 @@ def test(extra: list[str]) -> None:
 
 
 def lint() -> None:
-    """Run ``ruff check``, ``ruff format --check`` and ``mypy``; fail if any of them fails.
+    """Run ``ruff check``, ``ruff format --check``, ``mypy`` and ``lint-imports``; fail if any fails.
 
-    All three always run, so one run reports every finding. Their settings are
-    in pyproject.toml (``[tool.ruff]``, ``[tool.mypy]``).
+    All four always run, so one run reports every finding. Their settings are
+    in pyproject.toml (``[tool.ruff]``, ``[tool.mypy]``, ``[tool.importlinter]``: the layers).
     """
     setup()
     failed = []
@@ -135,6 +135,7 @@ def lint() -> None:
         ("ruff check", [BIN / "ruff", "check", "."]),
         ("ruff format", [BIN / "ruff", "format", "--check", "."]),
         ("mypy", [BIN / "mypy"]),
+        ("import layers", [BIN / "lint-imports", "--no-cache"]),
     ):
         _say(name)
         if subprocess.run([str(a) for a in args], cwd=ROOT).returncode:

@@ -18,7 +18,8 @@ Workloads, generated deterministically (fixed seeds) into a temporary folder:
 * ``keys-1m``: a baseline and a proposed answer key of 1,000,000 sentinel IDs each (50
   answers changed, 50 missing, 1,000 new cases), as two ``.json`` objects for our command
   line, and as one JSON line ``{"baseline":{...},"proposed":{...}}`` for the reference (and
-  for our command line once more, ``ours, one record``);
+  for our command line once more, ``ours, one record``, and once read from standard input,
+  ``ours, one record, stdin``);
 * ``scope-100k``: one target-scope record with 100,000 IDs each side (10 lost, 10 added).
 
 A peer whose first run of a workload takes over ``--slow`` seconds (default 20: the
@@ -265,17 +266,22 @@ def ensure_duckdb() -> str:
 def run_process(argv: list[str]) -> dict[str, Any]:
     """Wall and CPU seconds, peak RSS, exit status, output line count and head of one process.
 
+    An ``argv`` ending in ``<``, PATH reads PATH as its standard input (else ``/dev/null``).
+
     Peak RSS comes from GNU time's ``%M`` where ``/usr/bin/time`` exists: Python starts a child
     with vfork, and a child's ``ru_maxrss`` then starts from this script's own peak, whereas
     GNU time's child starts from GNU time's (about 1.5 MB). Without it, ``os.wait4``'s figure is
     used, floored at this script's peak (reported with the figures).
     """
+    stdin: Any = subprocess.DEVNULL
+    if len(argv) > 2 and argv[-2] == "<":
+        argv, stdin = argv[:-2], open(argv[-1], "rb")  # noqa: SIM115 - closed below
     with tempfile.TemporaryFile() as err, tempfile.NamedTemporaryFile("r", suffix=".rss") as rss:
         command = [GNU_TIME, "-f", "%M", "-o", rss.name, *argv] if GNU_TIME else argv
         began = time.perf_counter()
-        proc = subprocess.Popen(
-            command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=err, cwd=ROOT
-        )
+        proc = subprocess.Popen(command, stdin=stdin, stdout=subprocess.PIPE, stderr=err, cwd=ROOT)
+        if stdin is not subprocess.DEVNULL:
+            stdin.close()
         fd = proc.stdout.fileno()
         head = bytearray()
         lines = 0
@@ -315,8 +321,36 @@ def run_process(argv: list[str]) -> dict[str, Any]:
 # --- peers and workloads ---------------------------------------------------------------
 
 
-def plan(folder: Path) -> dict[str, dict[str, list[str]]]:
-    """For each workload, each peer's command line."""
+def _ours_from(tree: Path) -> list[str]:
+    """Our command line, run from the ``helpers`` package in ``tree`` (a copy of another commit)."""
+    code = (
+        f"import runpy, sys; sys.path.insert(0, {str(tree)!r}); "
+        "runpy.run_module('helpers', run_name='__main__', alter_sys=True)"
+    )
+    return [str(OUR_PYTHON), "-c", code]
+
+
+def plan(
+    folder: Path, before: Path | None = None, only_ours: bool = False
+) -> dict[str, dict[str, list[str]]]:
+    """For each workload, each peer's command line.
+
+    With ``before`` (a folder holding another commit's ``helpers/``), each of our peers runs
+    twice per round, once as ``..., before`` from that folder: before and after in one run.
+    With ``only_ours``, the other peers are left out.
+    """
+    workloads = _plan(folder)
+    for peers in workloads.values():
+        for name in [peer for peer in peers if peer.startswith("ours")]:
+            if before is not None:
+                peers[f"{name}, before"] = _ours_from(before) + peers[name][3:]
+        if only_ours:
+            for name in [peer for peer in peers if not peer.startswith("ours")]:
+                del peers[name]
+    return workloads
+
+
+def _plan(folder: Path) -> dict[str, dict[str, list[str]]]:
     f = lambda name: str(folder / name)  # noqa: E731
     ours = [str(OUR_PYTHON), "-m", "helpers"]
     node = [NODE, str(HERE / "reference.mjs")]
@@ -337,6 +371,7 @@ def plan(folder: Path) -> dict[str, dict[str, list[str]]]:
         "keys-1m": {
             "ours": [*ours, "sentinels", "--baseline", f("baseline.json"), "--proposed", f("proposed.json")],
             "ours, one record": [*ours, "sentinels", f("keys.jsonl")],
+            "ours, one record, stdin": [*ours, "sentinels", "<", f("keys.jsonl")],
             "reference": [*node, "sentinels", f("keys.jsonl")],
         },
         "scope-100k": scope("scope-100k.jsonl"),
@@ -348,7 +383,11 @@ def plan(folder: Path) -> dict[str, dict[str, list[str]]]:
     }
 
 
-OK_STATUS = {"ours": {0, 1}, "ours, one record": {0, 1}}
+OK_STATUS = {
+    f"{name}{when}": {0, 1}
+    for name in ("ours", "ours, one record", "ours, one record, stdin")
+    for when in ("", ", before")
+}
 
 
 def sample_lines(head: bytes, limit: int) -> list[bytes]:
@@ -401,10 +440,12 @@ def count_lines(path: Path) -> int:
     return lines + (last != b"\n")
 
 
-def measure_all(folder: Path, repeat: int, slow: float) -> dict[str, Any]:
+def measure_all(
+    folder: Path, repeat: int, slow: float, before: Path | None = None, only_ours: bool = False
+) -> dict[str, Any]:
     """Every peer on every workload; a peer whose first run takes over ``slow`` seconds runs once."""
     figures: dict[str, Any] = {}
-    for workload, peers in plan(folder).items():
+    for workload, peers in plan(folder, before, only_ours).items():
         edge = workload.startswith("edge")
         rounds = 1 if edge else repeat
         # one output line per input line; the two-file key comparison writes one line
@@ -483,18 +524,25 @@ def machine() -> dict[str, Any]:
 # --- the report ------------------------------------------------------------------------------
 
 TARGETS = [
-    # (label, workload, peer, minimum peer/ours time ratio)
+    # (label, workload, peer, minimum peer/ours time ratio[, which of ours, default "ours"])
     ("1M records: >= 2.5x faster than the reference", "records-1m", "reference", 2.5),
     ("1M records: no slower than DuckDB (its faster query)", "records-1m", "DuckDB", 1.0),
     ("two 1M-ID keys: >= 2.5x faster than the reference", "keys-1m", "reference", 2.5),
+    (
+        "two 1M-ID keys, one record on stdin: >= 2x the reference",
+        "keys-1m",
+        "reference",
+        2.0,
+        "ours, one record, stdin",
+    ),
     ("100k-ID record: >= 100x faster than the reference", "scope-100k", "reference", 100.0),
 ]
 MAX_MEMORY_RATIO = 1.2
 
 
-def _ratio(figures: dict[str, Any], workload: str, peer: str) -> float | None:
+def _ratio(figures: dict[str, Any], workload: str, peer: str, mine: str = "ours") -> float | None:
     results = figures[workload]
-    ours = results["ours"].get("seconds")
+    ours = results.get(mine, {}).get("seconds")
     if peer == "DuckDB":
         times = [r["seconds"] for p, r in results.items() if p.startswith("DuckDB") and r.get("seconds")]
         theirs = min(times) if times else None
@@ -558,8 +606,8 @@ def report(figures: dict[str, Any]) -> str:
     out += ["", "| Target | figure | verdict |", "|---|---:|---|"]
     if figures["quick"]:
         out.append("| (quick run: the targets are for the full sizes; these verdicts mean nothing) | | |")
-    for label, workload, peer, minimum in TARGETS:
-        ratio = _ratio(figures, workload, peer)
+    for label, workload, peer, minimum, *mine in TARGETS:
+        ratio = _ratio(figures, workload, peer, *mine)
         out.append(
             f"| {label} | {ratio:.2f}x | {'met' if ratio and ratio >= minimum else '**missed**'} |"
             if ratio
@@ -628,6 +676,13 @@ def main(argv: list[str]) -> int:
     )
     parser.add_argument("--keep", metavar="DIR", help="write the inputs to DIR and keep them")
     parser.add_argument(
+        "--before",
+        metavar="TREE",
+        help="also run our peers from the helpers/ in TREE (e.g. `git archive HEAD~1 helpers | tar -x -C TREE`)",
+    )
+    parser.add_argument("--only-ours", action="store_true", help="leave out the reference and DuckDB peers")
+    parser.add_argument("--inputs", metavar="DIR", help="use the inputs already in DIR (from --keep)")
+    parser.add_argument(
         "--report", metavar="FILE", help="print the tables for figures saved earlier with --json"
     )
     parser.add_argument("--generate", nargs=2, metavar=("DIR", "SIZE"), help=argparse.SUPPRESS)
@@ -645,11 +700,13 @@ def main(argv: list[str]) -> int:
     repeat = 1 if args.quick else args.repeat
     info = machine()
     with tempfile.TemporaryDirectory(prefix="eic-compare-") as tmp:
-        folder = Path(args.keep) if args.keep else Path(tmp)
-        folder.mkdir(parents=True, exist_ok=True)
-        print(f"generating inputs in {folder} ...", file=sys.stderr)
-        subprocess.run([sys.executable, __file__, "--generate", str(folder), size], check=True)
-        figures = measure_all(folder, repeat, args.slow)
+        folder = Path(args.inputs or args.keep or tmp)
+        if not args.inputs:
+            folder.mkdir(parents=True, exist_ok=True)
+            print(f"generating inputs in {folder} ...", file=sys.stderr)
+            subprocess.run([sys.executable, __file__, "--generate", str(folder), size], check=True)
+        before = Path(args.before).resolve() if args.before else None
+        figures = measure_all(folder, repeat, args.slow, before, args.only_ours)
     info["loadavg_after"] = os.getloadavg()
     figures.update(
         {

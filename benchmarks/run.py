@@ -206,11 +206,11 @@ def _parse_keys_stdlib(baseline: str, proposed: str) -> int:
 
 
 def _check_lines(path: str) -> int:
-    from helpers.data.batch import BatchSummary, outcomes_jsonl, run
+    from helpers.data.batch import BatchSummary, check_records
 
     summary = BatchSummary("target-scope", path)
     with open(path, "rb") as stream:
-        run(outcomes_jsonl(stream, "target-scope", source=path), summary)
+        check_records(stream, summary)
     return summary.records
 
 

@@ -51,6 +51,7 @@ _EXPORTS: dict[str, tuple[str, str | None]] = {
     "CheckInputError": ("helpers.core.errors", "CheckInputError"),
     "DuplicateKeyError": ("helpers.core.errors", "DuplicateKeyError"),
     "EmptyBaselineError": ("helpers.core.errors", "EmptyBaselineError"),
+    "HelpersError": ("helpers.core.errors", "HelpersError"),
     "InvalidInputError": ("helpers.core.errors", "InvalidInputError"),
     "JSONLoadError": ("helpers.core.errors", "JSONLoadError"),
     "NeedsStaffLabels": ("helpers.core.target_scope", "NeedsStaffLabels"),
@@ -99,6 +100,7 @@ if TYPE_CHECKING:  # what the lazy names are, for type checkers and editors
     from .core.errors import CheckInputError as CheckInputError
     from .core.errors import DuplicateKeyError as DuplicateKeyError
     from .core.errors import EmptyBaselineError as EmptyBaselineError
+    from .core.errors import HelpersError as HelpersError
     from .core.errors import InvalidInputError as InvalidInputError
     from .core.errors import JSONLoadError as JSONLoadError
     from .core.jsonio import dumps_compact as dumps_compact
@@ -119,10 +121,12 @@ if TYPE_CHECKING:  # what the lazy names are, for type checkers and editors
     from .teach import chart as chart
     from .teach import checkout as checkout
     from .teach import cohort as cohort
+    from .teach import gallery as gallery
     from .teach import generators as generators
     from .teach import grading as grading
     from .teach import item_analysis as item_analysis
     from .teach import mastery as mastery
+    from .teach import mistakes as mistakes
     from .teach import practice as practice
     from .teach import render as render
     from .teach import report_html as report_html

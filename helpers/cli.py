@@ -11,11 +11,11 @@ from __future__ import annotations
 import os
 import stat
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
 from .core.checks import CHECKS, run_check
-from .core.errors import CheckInputError, JSONLoadError
+from .core.errors import CheckInputError, HelpersError, error_object
 from .core.jsonio import JsonLine, dumps_compact, dumps_compact_deep
 from .core.outcomes import (
     EXIT_BAD_INPUT,
@@ -196,21 +196,16 @@ output options
 """
 
 
-def _error_object(number: int, exc: CheckInputError) -> dict[str, Any]:
-    message = exc.detail if isinstance(exc, JSONLoadError) else exc.message
-    return {"line": number, "field": exc.field, "error": message}
-
-
 def check_lines(check: str, lines: Iterable[JsonLine]) -> Iterable[tuple[dict[str, Any], int]]:
     """Yield ``(output object, exit code)`` for each parsed JSON line."""
     for line in lines:
         if line.error is not None:
-            yield _error_object(line.number, line.error), EXIT_BAD_INPUT
+            yield error_object(line.number, line.error), EXIT_BAD_INPUT
             continue
         try:
             result = run_check(check, line.value)
         except CheckInputError as exc:
-            yield _error_object(line.number, exc), EXIT_BAD_INPUT
+            yield error_object(line.number, exc), EXIT_BAD_INPUT
             continue
         yield result.as_dict(), code_for(result)
 
@@ -245,40 +240,6 @@ def _missing_parquet() -> str | None:
     except MissingExtraError as exc:
         return exc.message
     return None
-
-
-def _report_bad(err: IO[str], source: str) -> Callable[[Any], None]:
-    """A callback writing each bad record to ``err`` as ``SOURCE, line N: message``."""
-
-    def report(outcome: Any) -> None:
-        error = outcome[3]
-        message = error.detail if isinstance(error, JSONLoadError) else error.message
-        err.write(f"{source}, line {outcome[0]}: {message}\n")
-
-    return report
-
-
-def _line_writer(out: IO[bytes], carry: bool) -> Callable[[Any], None]:
-    """A callback writing each outcome's output object as one compact JSON line."""
-    from .data.batch import output_object
-    from .data.fastpath import PRESERVED, dumps_line
-
-    write = out.write
-    preserved = dumps_compact(PRESERVED.as_dict()).encode("utf-8") + b"\n"
-
-    def write_line(outcome: Any) -> None:
-        if not carry:
-            if outcome[2] is PRESERVED:
-                write(preserved)
-            else:
-                write(dumps_line(output_object(outcome)) + b"\n")
-            return
-        obj = output_object(outcome, carry=True)
-        plain = all(type(obj.get(name, "")) is str for name in ("id", "query"))
-        # A carried value may be nested as deep as the readers allow: write it without recursion.
-        write((dumps_line(obj) if plain else dumps_compact_deep(obj).encode("utf-8")) + b"\n")
-
-    return write_line
 
 
 class _Unclosed:
@@ -344,7 +305,7 @@ def _run_check_command(
     err: IO[str],
     options: _DataOptions | None = None,
 ) -> int:
-    from .data.batch import BatchSummary, run_records, write_jsonl, write_jsonl_file
+    from .data.batch import BatchSummary, check_records
 
     options = options or _DataOptions()
     prog = f"python -m helpers {check}"
@@ -381,29 +342,20 @@ def _run_check_command(
             err.write(f"{prog}: cannot write {options.results}: {exc.strerror}\n")
             stream.close()
             return EXIT_USAGE
-    bad = None if options.summary is None else _report_bad(err, source)
     summary = BatchSummary(check=check, source=source, max_failures=options.max_failures)
     try:
-        if options.format == "jsonl" and options.list_separator is None and not options.carry:
-            if options.summary is None:
-                out.flush()  # a worker process must not inherit unwritten output
-                write_jsonl_file(stream, summary, out.write)
-            else:
-                write_jsonl(stream, summary, None if results is None else results.write, bad=bad)
-        else:
-            each = None
-            if options.summary is None:
-                each = _line_writer(out, options.carry)
-            elif results is not None:
-                each = _line_writer(results, options.carry)
-            run_records(
-                stream,
-                summary,
-                format=options.format,  # type: ignore[arg-type]
-                list_separator=options.list_separator,
-                each=each,
-                bad=bad,
-            )
+        if options.summary is None:
+            out.flush()  # a worker process must not inherit unwritten output
+        check_records(
+            stream,
+            summary,
+            format=options.format,  # type: ignore[arg-type]
+            list_separator=options.list_separator,
+            write=out.write if options.summary is None else None if results is None else results.write,
+            carry=options.carry,
+            bad_lines=None if options.summary is None else err,
+            parallel=options.summary is None,
+        )
         if results is not None:
             results.close()
     finally:
@@ -943,7 +895,7 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-class _OutputFailed(Exception):
+class _OutputFailed(HelpersError):
     """Writing to an output failed; ``error`` is the ``OSError``, or ``None`` if it was closed."""
 
     def __init__(self, name: str, error: OSError | None) -> None:

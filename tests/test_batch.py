@@ -26,12 +26,11 @@ from helpers.data.batch import (
     check_answer_keys,
     check_file,
     check_key_files,
+    check_records,
     outcomes,
     outcomes_jsonl,
+    output_line,
     output_object,
-    record_outcomes,
-    run,
-    run_jsonl,
 )
 from helpers.data.fastpath import (
     PRESERVED,
@@ -225,28 +224,28 @@ def test_jsonl_runner_equals_the_foundation_for_sentinels(lines):
     assert _runner("sentinels", data) == _foundation("sentinels", data)
 
 
+def _one_by_one(outcome_stream, summary: BatchSummary) -> BatchSummary:
+    """The plain route: every outcome into the summary, one at a time."""
+    for outcome in outcome_stream:
+        summary.add(outcome)
+    return summary
+
+
 @given(st.lists(st.tuples(scope_records(), VARIANTS), max_size=8), st.integers(0, 3), st.booleans())
-def test_run_jsonl_equals_run_over_outcomes(lines, max_failures, with_each):
-    """The fused loop gives the same summary and the same outcomes as the plain one."""
+def test_the_batch_loop_equals_the_outcomes_one_by_one(lines, max_failures, carry):
+    """The loop gives the summary, the output lines and the bad lines the plain route gives."""
     data = b"\n".join(_line(r, v) for r, v in lines)
-    seen: dict[str, list] = {"plain": [], "fused": [], "plain-bad": [], "fused-bad": []}
-
-    def summarise(name, runner):
-        summary = BatchSummary("target-scope", "s", max_failures=max_failures)
-        each = seen[name].append if with_each else None
-        runner(summary, each, seen[f"{name}-bad"].append)
-        return summary_json(summary)
-
-    plain = summarise(
-        "plain",
-        lambda s, each, bad: run(
-            outcomes_jsonl(io.BytesIO(data), "target-scope", source="s"), s, each=each, bad=bad
-        ),
-    )
-    fused = summarise("fused", lambda s, each, bad: run_jsonl(io.BytesIO(data), s, each=each, bad=bad))
-    assert fused == plain
-    assert [output_object(o) for o in seen["fused"]] == [output_object(o) for o in seen["plain"]]
-    assert [o[0] for o in seen["fused-bad"]] == [o[0] for o in seen["plain-bad"]]
+    plain = BatchSummary("target-scope", "s", max_failures=max_failures)
+    found = list(outcomes_jsonl(io.BytesIO(data), "target-scope", source="s"))
+    _one_by_one(found, plain)
+    want_bad = "".join(f"s, line {o[0]}: {output_object(o)['error']}\n" for o in found if o[3] is not None)
+    summary = BatchSummary("target-scope", "s", max_failures=max_failures)
+    written: list[bytes] = []
+    bad = io.StringIO()
+    check_records(io.BytesIO(data), summary, write=written.append, carry=carry, bad_lines=bad)
+    assert summary_json(summary) == summary_json(plain)
+    assert b"".join(written) == b"".join(output_line(o, carry=carry) for o in found)
+    assert bad.getvalue() == want_bad
 
 
 @pytest.mark.parametrize("check", ["target-scope", "sentinels"])
@@ -349,14 +348,12 @@ def test_sample_summary_counts_everything_once():
 
 def test_failures_are_capped_but_counted():
     lines = [b'{"original":["a"],"rewritten":[]}'] * 50
-    summary = run(
-        outcomes_jsonl(lines, "target-scope", source="s"), BatchSummary("target-scope", "s", max_failures=3)
-    )
+    summary = check_records(lines, BatchSummary("target-scope", "s", max_failures=3))
     assert (len(summary.failures), summary.failures_total, summary.records) == (3, 50, 50)
 
 
 def test_no_records_is_bad_input():
-    summary = run(outcomes_jsonl([], "target-scope", source="s"), BatchSummary("target-scope", "s"))
+    summary = check_records([], BatchSummary("target-scope", "s"))
     assert summary.exit_code == 4
 
 
@@ -375,11 +372,11 @@ def test_csv_sample_and_a_bad_header():
     assert "has no 'rewritten' column" in bad.failures[0].explanation
 
 
-def test_record_outcomes_refuses_impossible_combinations():
+def test_check_records_refuses_impossible_combinations():
     with pytest.raises(ValueError):
-        record_outcomes([], "sentinels", source="s", format="csv")
+        check_records([], BatchSummary("sentinels", "s"), format="csv")
     with pytest.raises(ValueError):
-        record_outcomes([], "target-scope", source="s", list_separator=";")
+        check_records([], BatchSummary("target-scope", "s"), list_separator=";")
 
 
 # --- a file with 1% corrupt lines ------------------------------------------------
@@ -419,10 +416,11 @@ def corrupt_file(path, lines: int = 10_000, share: float = 0.01, seed: int = 7) 
 def test_every_corrupt_line_is_reported_and_the_run_goes_on(tmp_path):
     path = tmp_path / "corrupt.jsonl"
     expected = corrupt_file(path)
-    reported: list[int] = []
+    bad = io.StringIO()
     summary = BatchSummary("target-scope", "corrupt.jsonl")
     with open(path, "rb") as stream:
-        run_jsonl(stream, summary, bad=lambda o: reported.append(o[0]))
+        check_records(stream, summary, bad_lines=bad)
+    reported = [int(line.split(", line ")[1].split(":")[0]) for line in bad.getvalue().splitlines()]
     assert sorted(reported) == sorted(expected) and len(reported) == 100
     assert summary.records == 10_000 and summary.counts["bad input"] == 100
     assert summary.exit_code == 4
@@ -513,7 +511,7 @@ def test_sentinel_record_summary_has_no_target_counts():
         b'{"baseline":{"S1":"R"},"proposed":{"S1":"S"}}',
         b'{"baseline":{"S1":"R"},"proposed":{"S1":"R"}}',
     ]
-    summary = run(outcomes_jsonl(lines, "sentinels", source="s"), BatchSummary("sentinels", "s"))
+    summary = check_records(lines, BatchSummary("sentinels", "s"))
     data = summary_json(summary)
     assert data["outcomes"] == {"intact": 1, "hold before scoring": 1, "bad input": 0}
     assert "changes" not in data and data["failures"][0]["explanation"] == 'changed "S1" [-R-]{+S+}'
@@ -615,15 +613,13 @@ def test_the_block_writer_writes_what_the_line_writer_writes(monkeypatch, block,
     from helpers.data import batch
     from helpers.data.fastpath import dumps_line
 
-    expected: list[bytes] = []
-    want = batch.BatchSummary(check=check, source="m.jsonl")
-    batch.run_jsonl(
-        io.BytesIO(_MESSY), want, each=lambda o: expected.append(dumps_line(output_object(o)) + b"\n")
-    )
+    found = list(batch.outcomes_jsonl(io.BytesIO(_MESSY), check, source="m.jsonl"))
+    expected = [dumps_line(output_object(o)) + b"\n" for o in found]
+    want = _one_by_one(found, batch.BatchSummary(check=check, source="m.jsonl"))
     monkeypatch.setattr(batch, "BLOCK_SIZE", block)
     got: list[bytes] = []
     summary = batch.BatchSummary(check=check, source="m.jsonl")
-    batch.write_jsonl(io.BytesIO(_MESSY), summary, got.append)
+    batch.check_records(io.BytesIO(_MESSY), summary, write=got.append)
     assert b"".join(got) == b"".join(expected)
     assert (summary.records, summary.counts, summary.exit_code) == (want.records, want.counts, want.exit_code)
     assert (summary.lost, summary.added, summary.lost_and_added, summary.failures_total) == (
@@ -652,14 +648,14 @@ def test_the_block_writer_counts_failures_as_the_summary_does(max_failures):
         + b"\n"
         for _ in range(400)
     )
-    expected: list[bytes] = []
-    want = batch.BatchSummary(check="target-scope", source="r.jsonl", max_failures=max_failures)
-    batch.run_jsonl(
-        io.BytesIO(data), want, each=lambda o: expected.append(dumps_line(output_object(o)) + b"\n")
+    found = list(batch.outcomes_jsonl(io.BytesIO(data), "target-scope", source="r.jsonl"))
+    expected = [dumps_line(output_object(o)) + b"\n" for o in found]
+    want = _one_by_one(
+        found, batch.BatchSummary(check="target-scope", source="r.jsonl", max_failures=max_failures)
     )
     got: list[bytes] = []
     summary = batch.BatchSummary(check="target-scope", source="r.jsonl", max_failures=max_failures)
-    batch.write_jsonl(io.BytesIO(data), summary, got.append)
+    batch.check_records(io.BytesIO(data), summary, write=got.append)
     assert b"".join(got) == b"".join(expected)
     assert vars(summary) == vars(want) or (
         summary.counts,
@@ -685,7 +681,8 @@ def test_the_block_writer_counts_failures_as_the_summary_does(max_failures):
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
 @pytest.mark.parametrize("repeat", [1, 2, 5, 33])
 @pytest.mark.parametrize("check", ["target-scope", "sentinels"])
-def test_two_processes_write_exactly_what_one_writes(tmp_path, repeat, check):
+@pytest.mark.parametrize("carry", [False, True])
+def test_two_processes_write_exactly_what_one_writes(tmp_path, repeat, check, carry):
     from helpers.data import batch
 
     rng = random.Random(repeat)
@@ -696,11 +693,11 @@ def test_two_processes_write_exactly_what_one_writes(tmp_path, repeat, check):
     path.write_bytes(data)
     serial: list[bytes] = []
     want = batch.BatchSummary(check=check, source="m.jsonl")
-    batch.write_jsonl(io.BytesIO(data), want, serial.append)
+    batch.check_records(io.BytesIO(data), want, write=serial.append, carry=carry)
     parallel: list[bytes] = []
     got = batch.BatchSummary(check=check, source="m.jsonl")
     with open(path, "rb") as stream:
-        batch.write_jsonl_file(stream, got, parallel.append, min_bytes=1)
+        batch.check_records(stream, got, write=parallel.append, carry=carry, parallel=True, min_bytes=1)
     assert b"".join(parallel) == b"".join(serial)
     assert (got.records, got.counts, got.worst, got.exit_code, got.failures_total) == (
         want.records,
@@ -728,13 +725,26 @@ def test_the_command_line_on_two_processes_writes_the_serial_bytes(tmp_path):
             [sys.executable, "-m", "helpers", "target-scope", str(path)],
             capture_output=True,
             timeout=60,
-            env={**os.environ, "HELPERS_PARALLEL_MIN_BYTES": limit},
+            env={**os.environ, "EIC_PARALLEL_MIN_BYTES": limit},
         )
         for limit in ("1", str(1 << 60))
     ]
     assert runs[0].stdout == runs[1].stdout and runs[0].stdout.count(b"\n") > 500
     assert runs[0].returncode == runs[1].returncode == 4
     assert runs[0].stderr == runs[1].stderr == b""
+
+
+def test_the_two_core_threshold_reads_the_environment(monkeypatch):
+    """``EIC_PARALLEL_MIN_BYTES`` sets it; the old ``HELPERS_PARALLEL_MIN_BYTES`` still works for now."""
+    from helpers.data import batch
+
+    monkeypatch.delenv("EIC_PARALLEL_MIN_BYTES", raising=False)
+    monkeypatch.delenv("HELPERS_PARALLEL_MIN_BYTES", raising=False)
+    assert batch._min_bytes() == batch.PARALLEL_MIN_BYTES
+    monkeypatch.setenv("HELPERS_PARALLEL_MIN_BYTES", "5")
+    assert batch._min_bytes() == 5
+    monkeypatch.setenv("EIC_PARALLEL_MIN_BYTES", "7")
+    assert batch._min_bytes() == 7
 
 
 def test_merged_top_counts_keep_the_misra_gries_bound():
@@ -769,9 +779,8 @@ def test_without_matplotlib_the_chart_is_its_numbers_and_a_message(monkeypatch):
         return real_import(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", no_matplotlib)
-    summary = run(
-        outcomes_jsonl(io.BytesIO(b'{"original":["a"],"rewritten":[]}\n'), "target-scope", source="s"),
-        BatchSummary("target-scope", "s"),
+    summary = check_records(
+        io.BytesIO(b'{"original":["a"],"rewritten":[]}\n'), BatchSummary("target-scope", "s")
     )
     chart = outcome_chart(summary)
     assert not chart.drawn and chart._repr_png_() is None
@@ -789,3 +798,22 @@ def test_the_fast_path_declines_a_key_whose_ids_are_not_strings() -> None:
     assert fast_sentinels({1: "A"}, {1: "A"}) is None
     with pytest.raises(CheckInputError):
         check_sentinels({1: "A"}, {1: "A"})
+
+
+@pytest.mark.parametrize(
+    ("text", "clean"),
+    [
+        (b'{"baseline":{"S1":"A","S2":"B"},"proposed":{"S1":"A"}}', True),
+        (b'{"baseline":{"S1":"A","S1":"B"},"proposed":{"S1":"A"}}', False),
+        (b'{"baseline":{"S1":"A"},"baseline":{"S1":"A"},"proposed":{}}', False),
+        (b'{"baseline":{"S1":"A:"},"proposed":{"S1":"A"}}', True),
+        (b'{"baseline":{"S1":{"x":1,"x":2}},"proposed":{"S1":"A"}}', False),
+        (b'{"baseline":{"S1":"a\\u003a","S1":"b"},"proposed":{}}', False),
+    ],
+)
+def test_counting_members_two_levels_deep_still_finds_a_repeated_key(text, clean):
+    """The count that skips the strings vouches only when it accounts for every colon."""
+    value = fastpath.loads_fast(text)
+    assert (value is not None) is clean
+    if clean:
+        assert value == json.loads(text)

@@ -1,61 +1,95 @@
 """The package's layers: imports flow one way, with no cycles, and ``import helpers`` stays cheap.
 
-core ← data ← teach ← widgets, publish ← cli. ``core`` uses only the standard
-library; only ``widgets`` imports ipywidgets, and nothing imports ``widgets``.
+core ← data ← teach ← widgets, publish ← cli. The layer rules are import-linter contracts
+(``[tool.importlinter]`` in pyproject.toml, run by ``python3 tasks.py lint``); the tests here run
+them, prove they catch a wrong import, and keep the two rules import-linter cannot state.
 """
 
 from __future__ import annotations
 
 import ast
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parent.parent / "helpers"
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "helpers"
+LINT_IMPORTS = Path(sys.executable).parent / "lint-imports"
 
-#: Each layer and the layers it may import from (besides itself).
-ALLOWED: dict[str, set[str]] = {
-    "core": set(),
-    "data": {"core"},
-    "teach": {"core", "data"},
-    "widgets": {"core", "data", "teach"},
-    "publish": {"core", "data", "teach"},
-    "cli": {"core", "data", "teach", "publish"},
-    "facade": {"core", "data", "teach", "publish", "cli"},
-}
+#: The subpackages the layers contract names; a new one would be in no layer, so unchecked.
+LAYERS = {"core", "data", "teach", "widgets", "publish"}
+#: The modules directly under ``helpers`` (the facade and the command line).
+TOP_MODULES = {"__init__", "__main__", "cli"}
 
 
-def _module_name(path: Path) -> str:
-    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+def _lint_imports(cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(LINT_IMPORTS), "--no-cache"], cwd=cwd, capture_output=True, text=True, timeout=300, check=False
+    )
 
 
-def _layer(module: str) -> str:
-    parts = module.split(".")
-    if len(parts) == 1 or parts[1] == "__main__":
-        return "facade"
-    return parts[1]
+def test_the_import_contracts_hold():
+    done = _lint_imports(ROOT)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Contracts: 4 kept, 0 broken." in done.stdout
 
 
-def _is_type_checking(node: ast.If) -> bool:
-    return isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
+@pytest.mark.parametrize(
+    ("module", "line", "broken"),
+    [
+        (
+            "core/ordering.py",
+            "from ..teach import cases",
+            "helpers.core is not allowed to import helpers.teach",
+        ),
+        (
+            "data/reports.py",
+            "from ..publish import site",
+            "helpers.data is not allowed to import helpers.publish",
+        ),
+        (
+            "publish/site.py",
+            "from ..widgets import base",
+            "helpers.publish is not allowed to import helpers.widgets",
+        ),
+        ("cli.py", "from .widgets import base", "Nothing imports the widgets BROKEN"),
+        ("teach/render.py", "import ipywidgets", "Only widgets import ipywidgets BROKEN"),
+        ("core/ordering.py", "def f():\n    from . import checks", "No import cycles BROKEN"),
+    ],
+)
+def test_lint_imports_catches_a_wrong_import(tmp_path, module, line, broken):
+    """The contracts can fail: a copy of the package with one wrong import is refused."""
+    shutil.copytree(PACKAGE, tmp_path / "helpers", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    with open(tmp_path / "helpers" / module, "a", encoding="utf-8") as source:
+        source.write(f"\n{line}\n")
+    done = _lint_imports(tmp_path)
+    assert done.returncode == 1, done.stdout
+    assert broken in done.stdout
+
+
+def test_every_module_belongs_to_a_layer():
+    """Kept by hand: the layers contract checks only the subpackages it names, so a new one is caught here."""
+    subpackages = {path.name for path in PACKAGE.iterdir() if (path / "__init__.py").is_file()}
+    modules = {path.stem for path in PACKAGE.glob("*.py")}
+    assert subpackages == LAYERS
+    assert modules == TOP_MODULES
 
 
 def _imports(path: Path) -> list[tuple[str, int]]:
-    """Every module ``path`` imports, resolved to absolute names, with line numbers.
+    """Every absolute module ``path`` imports (relative imports are the package's own), with line numbers.
 
-    Imports inside functions count (a hidden import is still an import); those
-    under ``if TYPE_CHECKING:`` never run, so they do not.
+    Imports inside functions count (a hidden import is still an import); those under
+    ``if TYPE_CHECKING:`` never run, so they do not.
     """
-    module = _module_name(path)
-    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     tree = ast.parse(path.read_text(encoding="utf-8"))
     skipped = {
         id(n)
         for node in ast.walk(tree)
-        if isinstance(node, ast.If) and _is_type_checking(node)
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
         for n in ast.walk(node)
     }
     found = []
@@ -64,142 +98,37 @@ def _imports(path: Path) -> list[tuple[str, int]]:
             continue
         if isinstance(node, ast.Import):
             found += [(alias.name, node.lineno) for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")
-                base = base[: len(base) - node.level + 1]
-                target = ".".join(base + ([node.module] if node.module else []))
-            else:
-                target = node.module or ""
-            found.append((target, node.lineno))
-            # ``from . import x`` may name submodules
-            for alias in node.names:
-                candidate = f"{target}.{alias.name}"
-                if _is_module(candidate):
-                    found.append((candidate, node.lineno))
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            found.append((node.module or "", node.lineno))
     return found
 
 
-def _is_module(name: str) -> bool:
-    rel = Path(*name.split(".")[1:]) if "." in name else Path()
-    return name.startswith("helpers.") and (
-        (PACKAGE / rel).with_suffix(".py").is_file() or (PACKAGE / rel / "__init__.py").is_file()
-    )
-
-
-def _modules() -> dict[str, Path]:
-    return {_module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
-
-
-def _internal(target: str) -> str | None:
-    """The helpers module an import names (its deepest existing module), or None if external."""
-    if target != "helpers" and not target.startswith("helpers."):
-        return None
-    parts = target.split(".")
-    while len(parts) > 1 and not _is_module(".".join(parts)):
-        parts.pop()
-    return ".".join(parts)
-
-
-def test_every_module_belongs_to_a_layer():
-    layers = {_layer(name) for name in _modules()}
-    assert layers <= set(ALLOWED), layers - set(ALLOWED)
-    assert {"core", "data", "teach", "widgets", "publish", "cli"} <= layers
-
-
-def test_imports_flow_one_way():
-    wrong = []
-    for name, path in _modules().items():
-        here = _layer(name)
-        for target, line in _imports(path):
-            internal = _internal(target)
-            if internal is None:
-                continue
-            there = _layer(internal)
-            if there != here and there not in ALLOWED[here]:
-                wrong.append(
-                    f"{path.relative_to(PACKAGE.parent)}:{line}: {here} imports {internal} ({there})"
-                )
-    assert not wrong, "imports against the layers:\n" + "\n".join(wrong)
+def _outside_the_standard_library(package: Path) -> list[str]:
+    return [
+        f"{path.relative_to(package.parent)}:{line}: {target}"
+        for path in sorted((package / "core").rglob("*.py"))
+        for target, line in _imports(path)
+        if (top := target.split(".")[0]) not in sys.stdlib_module_names
+        and top not in ("helpers", "__future__")
+    ]
 
 
 def test_core_uses_only_the_standard_library():
-    outside = []
-    for name, path in _modules().items():
-        if _layer(name) != "core":
-            continue
-        for target, line in _imports(path):
-            top = target.split(".")[0]
-            if top != "helpers" and top not in sys.stdlib_module_names and top != "__future__":
-                outside.append(f"{path.relative_to(PACKAGE.parent)}:{line}: {target}")
+    """Kept by hand: import-linter forbids modules it is given by name, and cannot say "only the standard library"."""
+    outside = _outside_the_standard_library(PACKAGE)
     assert not outside, "core imports outside the standard library:\n" + "\n".join(outside)
 
 
-def test_only_widgets_import_ipywidgets():
-    found = [
-        f"{path.relative_to(PACKAGE.parent)}:{line}"
-        for name, path in _modules().items()
-        if _layer(name) != "widgets"
-        for target, line in _imports(path)
-        if target.split(".")[0] == "ipywidgets"
-    ]
-    assert not found, found
-
-
-def test_there_are_no_import_cycles():
-    graph = {
-        name: {
-            internal for target, _ in _imports(path) if (internal := _internal(target)) and internal != name
-        }
-        for name, path in _modules().items()
-    }
-    # every package imports its own __init__ implicitly; leave the facade out of cycles
-    graph = {name: {t for t in targets if t != "helpers"} for name, targets in graph.items()}
-    state: dict[str, int] = {}
-    stack: list[str] = []
-    cycles = []
-
-    def visit(node: str) -> None:
-        state[node] = 1
-        stack.append(node)
-        for nxt in sorted(graph.get(node, ())):
-            if state.get(nxt) == 1:
-                cycles.append(" → ".join([*stack[stack.index(nxt) :], nxt]))
-            elif nxt not in state:
-                visit(nxt)
-        stack.pop()
-        state[node] = 2
-
-    for node in sorted(graph):
-        if node not in state:
-            visit(node)
-    assert not cycles, "import cycles:\n" + "\n".join(cycles)
-
-
-def test_the_layer_check_catches_a_wrong_import(tmp_path, monkeypatch):
-    """The checks above can fail: a core module importing teach is reported."""
-    fake = tmp_path / "helpers"
-    for sub in ("core", "teach"):
-        (fake / sub).mkdir(parents=True)
-        (fake / sub / "__init__.py").write_text("")
-    (fake / "__init__.py").write_text("")
-    (fake / "teach" / "cases.py").write_text("X = 1\n")
-    (fake / "core" / "checks.py").write_text("from ..teach.cases import X\nimport ipywidgets\n")
-    monkeypatch.setattr(sys.modules[__name__], "PACKAGE", fake)
-    with pytest.raises(AssertionError, match=r"core imports helpers\.teach\.cases \(teach\)"):
-        test_imports_flow_one_way()
-    with pytest.raises(AssertionError, match="ipywidgets"):
-        test_core_uses_only_the_standard_library()
-    (fake / "teach" / "cases.py").write_text("from ..core.checks import Y\n")
-    (fake / "core" / "checks.py").write_text("def f():\n    from ..teach.cases import X\n")
-    with pytest.raises(AssertionError, match="import cycles"):
-        test_there_are_no_import_cycles()
+def test_the_standard_library_check_catches_a_third_party_import(tmp_path):
+    (tmp_path / "helpers" / "core").mkdir(parents=True)
+    (tmp_path / "helpers" / "core" / "checks.py").write_text("import json\n\ndef f():\n    import orjson\n")
+    assert _outside_the_standard_library(tmp_path / "helpers") == ["helpers/core/checks.py:4: orjson"]
 
 
 def _loaded_after(code: str) -> list[str]:
     script = f"import sys\n{code}\nprint('\\n'.join(sorted(sys.modules)))"
     done = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=PACKAGE.parent
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT
     )
     return done.stdout.split()
 

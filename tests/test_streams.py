@@ -229,7 +229,7 @@ def test_ctrl_c_on_the_parallel_path_exits_130_and_stops_the_worker(tmp_path):
     data = tmp_path / "many.jsonl"
     data.write_text(OK * 400_000, encoding="utf-8")
     # Standard output is a pipe nobody reads yet, so the run blocks while the worker exists.
-    run = _start(["target-scope", "many.jsonl"], tmp_path, HELPERS_PARALLEL_MIN_BYTES=1)
+    run = _start(["target-scope", "many.jsonl"], tmp_path, EIC_PARALLEL_MIN_BYTES=1)
     _wait_for(lambda: _children(run.pid), "the worker to start")
     (worker,) = _children(run.pid)
     os.killpg(run.pid, signal.SIGINT)
@@ -247,7 +247,7 @@ def test_a_file_that_grows_while_it_is_read_is_checked_as_far_as_it_went_at_the_
     data = tmp_path / "growing.jsonl"
     lines = 200_000
     data.write_text(OK * lines, encoding="utf-8")
-    run = _start(["target-scope", *options, "growing.jsonl"], tmp_path, HELPERS_PARALLEL_MIN_BYTES=min_bytes)
+    run = _start(["target-scope", *options, "growing.jsonl"], tmp_path, EIC_PARALLEL_MIN_BYTES=min_bytes)
     _wait_for(lambda: _has_open(run.pid, data), "the input to be opened")
     with data.open("a", encoding="utf-8") as writer:  # a writer still appending
         writer.write(BAD * 1000)

@@ -1,8 +1,10 @@
 """Typed errors raised by the checks and loaders.
 
-Every error is a :class:`ValueError` subclass whose message names the field
-(or the file and line) at fault, so bad input is never mistaken for a pass.
-Taught in ``01_start_here.ipynb`` ("When the input is wrong").
+Every refusal derives from one root, :class:`HelpersError`, so a caller can catch
+all of them at once (``except helpers.errors.HelpersError``). The refusals are also
+:class:`ValueError` subclasses, as they always were, and each message names the
+field (or the file and line) at fault, so bad input is never mistaken for a pass.
+The tree is in ``docs/errors.md``. Taught in ``01_start_here.ipynb`` ("When the input is wrong").
 """
 
 from __future__ import annotations
@@ -13,9 +15,11 @@ import re
 import reprlib
 from typing import Any
 
+from .error_root import HelpersError
 from .jsonwalk import JsonStyle, NotJsonShaped, json_pieces
 
 __all__ = [
+    "HelpersError",
     "CheckInputError",
     "InvalidInputError",
     "EmptyBaselineError",
@@ -27,6 +31,7 @@ __all__ = [
     "BuildError",
     "describe_value",
     "escape_surrogates",
+    "error_object",
 ]
 
 _MAX_SHOWN = 60
@@ -124,8 +129,8 @@ def describe_value(value: Any) -> str:
     return escape_surrogates(text)
 
 
-class CheckInputError(ValueError):
-    """Base class: the input cannot be checked, so the check fails closed."""
+class CheckInputError(HelpersError, ValueError):
+    """The input cannot be checked, so the check fails closed."""
 
     def __init__(self, message: str, *, field: str | None = None) -> None:
         super().__init__(message)
@@ -176,7 +181,7 @@ class BaselineError(CheckInputError):
     """A baseline file is missing, malformed, or would overwrite retained evidence."""
 
 
-class ProgressFileError(ValueError):
+class ProgressFileError(HelpersError, ValueError):
     """A practice progress file is corrupt, foreign, or cannot be read or written.
 
     The file is left exactly as it was. Taught in ``04_practice.ipynb``
@@ -189,7 +194,7 @@ class ProgressFileError(ValueError):
         self.path = path
 
 
-class CheckoutFileError(ValueError):
+class CheckoutFileError(HelpersError, ValueError):
     """A check-out paper, key, baseline or answers file is corrupt, foreign or does not match.
 
     Grading fails closed: nothing is graded. Taught in ``07_checkout.ipynb``.
@@ -201,7 +206,7 @@ class CheckoutFileError(ValueError):
         self.path = path
 
 
-class BuildError(ValueError):
+class BuildError(HelpersError, ValueError):
     """A generated file (runnable example, download, static site page) cannot be built.
 
     Names what is wrong and, where it helps, the command that fixes it.
@@ -212,3 +217,13 @@ class BuildError(ValueError):
         super().__init__(message if path is None else f"{path}: {message}")
         self.message = message
         self.path = path
+
+
+def error_object(line: int, exc: CheckInputError) -> dict[str, Any]:
+    """The output object for a bad record: ``{"line": N, "field": ..., "error": ...}``.
+
+    The message is the error's own, without the source and line a loader puts in front.
+    Taught in ``05_check_your_data.ipynb``.
+    """
+    message = exc.detail if isinstance(exc, JSONLoadError) else exc.message
+    return {"line": line, "field": exc.field, "error": message}

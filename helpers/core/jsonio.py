@@ -19,7 +19,7 @@ from itertools import accumulate
 from pathlib import Path
 from typing import IO, Any
 
-from .errors import CheckInputError, DuplicateKeyError, JSONLoadError, escape_surrogates
+from .errors import CheckInputError, DuplicateKeyError, HelpersError, JSONLoadError, escape_surrogates
 from .jsonwalk import JsonStyle, NotJsonShaped, json_pieces
 
 __all__ = [
@@ -46,7 +46,7 @@ __all__ = [
 ]
 
 
-class RepeatedKey(Exception):
+class RepeatedKey(HelpersError):
     """Raised inside :data:`STRICT_DECODER` when an object repeats a key; callers
     turn it into :class:`~helpers.errors.DuplicateKeyError` with the source and line."""
 
@@ -100,7 +100,7 @@ TOO_DEEP = f"arrays or objects are nested more than {MAX_NESTING} levels deep"
 NO_STACK_LEFT = "arrays or objects are nested too deeply to read from this point (Python ran out of stack)"
 
 
-class NestingTooDeep(Exception):
+class NestingTooDeep(HelpersError):
     """Raised by :meth:`LimitedText.decode` for text nested more than :data:`MAX_NESTING` deep
     (``pos`` is where, ``message`` is :data:`TOO_DEEP`), or when the stack ran out first
     (``pos`` is ``None``, ``message`` :data:`NO_STACK_LEFT`); callers turn it into

@@ -16,10 +16,12 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
+from .error_root import HelpersError
+
 __all__ = ["JsonStyle", "NotJsonShaped", "json_pieces"]
 
 
-class NotJsonShaped(ValueError):
+class NotJsonShaped(HelpersError, ValueError):
     """Raised by :func:`json_pieces` for a part that is not a mapping, list, tuple or scalar
     (as ``style.scalar`` decides), or a container that holds itself."""
 

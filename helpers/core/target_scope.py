@@ -71,7 +71,7 @@ class TargetScopeResult:
 class NeedsStaffLabels:
     """The check was not run: some targets still need staff labels.
 
-    Never preserved. Taught in ``02_target_scope.ipynb`` ("Unresolved targets").
+    Never preserved. Taught in ``02_target_scope.ipynb`` ("Unresolved targets need staff labels").
     """
 
     unresolved: tuple[str, ...]

@@ -1,11 +1,13 @@
-"""Checking whole files: a streaming runner and a summary whose size stays bounded.
+"""Checking whole files: one streaming loop and a summary whose size stays bounded.
 
-:func:`outcomes_jsonl` and :func:`outcomes` check records one at a time and yield
-one outcome per record, in input order: every good record is checked, and every
-bad one comes back as an error naming its line, without stopping the run.
-:func:`run` feeds outcomes into a summary; :func:`run_jsonl` does the same for
-JSON Lines with less work per passing record, and :func:`check_file` does it
-all for a path or an upload.
+:func:`check_blocks` is the loop: it checks records a block at a time into a
+:class:`BatchSummary`, each first by its check's fast path, and can write each
+record's output line and report each bad one. :func:`check_records` feeds it a
+JSON Lines, CSV or Parquet stream (a large file on two cores), and
+:func:`check_file` does it all for a path or an upload. :func:`outcomes_jsonl`
+and :func:`outcomes` yield one outcome per record, in input order, for callers
+that look at each: every good record is checked, and every bad one comes back as
+an error naming its line, without stopping the run.
 :class:`BatchSummary` keeps only counts, the first N failures and a bounded
 count of the most often lost targets, so memory stays flat however long the
 file is. :func:`check_answer_keys` compares two whole answer keys.
@@ -29,11 +31,11 @@ import os
 import stat
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, cast
 
 from ..core.checks import CHECKS
-from ..core.errors import CheckInputError, JSONLoadError
-from ..core.jsonio import JsonLine, parse_json_line
+from ..core.errors import CheckInputError, JSONLoadError, error_object
+from ..core.jsonio import JsonLine, dumps_compact_deep, parse_json_line
 from ..core.ordering import utf16_key
 from ..core.outcomes import (
     EXIT_BAD_INPUT,
@@ -45,12 +47,15 @@ from ..core.outcomes import (
 )
 from ..core.sentinels import SentinelResult, check_sentinels
 from ..core.target_scope import TargetScopeResult
+from . import fastpath
 from .fastpath import (
+    DEEP_TEXT_MIN,
+    FAST_CHECKS,
     PRESERVED,
+    dumps_line,
     fast_sentinels,
-    fast_sentinels_input,
-    fast_target_scope,
     loads_fast,
+    may_nest_too_deep,
 )
 
 #: ``(line, code, result, error, record)``; see the module notes.
@@ -66,19 +71,16 @@ __all__ = [
     "outcomes_jsonl",
     "outcomes",
     "output_object",
+    "output_line",
     "json_safe",
     "error_object",
     "worst_code",
     "TopCounter",
     "Failure",
     "BatchSummary",
-    "run",
-    "run_jsonl",
-    "write_jsonl",
-    "write_jsonl_file",
+    "check_blocks",
+    "check_records",
     "merge_summaries",
-    "run_records",
-    "record_outcomes",
     "check_file",
     "KeyCheck",
     "check_answer_keys",
@@ -92,11 +94,6 @@ BAD_INPUT = "bad input"
 
 #: The output line of every preserved rewrite.
 PRESERVED_LINE = b'{"missing":[],"added":[],"preserved":true}\n'
-
-_FAST: dict[str, Callable[[Any], Any]] = {
-    "target-scope": fast_target_scope,
-    "sentinels": fast_sentinels_input,
-}
 
 
 def _exact_outcome(number: int, raw: bytes, source: str, exact: Callable[[Any], Any]) -> Outcome:
@@ -119,7 +116,7 @@ def outcomes_jsonl(stream: Iterable[bytes], check: str, *, source: str) -> Itera
     (:mod:`helpers.fastpath`), everything else is re-read and checked the exact way.
     Taught in ``05_check_your_data.ipynb``.
     """
-    fast = _FAST[check]
+    fast = FAST_CHECKS[check]
     exact = CHECKS[check]
     for number, raw in enumerate(stream, 1):
         value = loads_fast(raw)
@@ -135,7 +132,7 @@ def outcomes(records: Iterable[JsonLine], check: str) -> Iterator[Outcome]:
 
     Taught in ``05_check_your_data.ipynb``.
     """
-    fast = _FAST[check]
+    fast = FAST_CHECKS[check]
     exact = CHECKS[check]
     for line in records:
         if line.error is not None:
@@ -187,15 +184,6 @@ def json_safe(value: Any) -> Any:
     return top[0]
 
 
-def error_object(line: int, exc: CheckInputError) -> dict[str, Any]:
-    """The output object for a bad record: ``{"line": N, "field": ..., "error": ...}``.
-
-    Taught in ``05_check_your_data.ipynb``.
-    """
-    message = exc.detail if isinstance(exc, JSONLoadError) else exc.message
-    return {"line": line, "field": exc.field, "error": message}
-
-
 def output_object(outcome: Outcome, *, carry: bool = False) -> dict[str, Any]:
     """The output object of one outcome, as the command line writes it.
 
@@ -230,7 +218,7 @@ class TopCounter:
     After that it is the Misra–Gries summary: it never holds more than
     ``capacity`` items, any item occurring more than ``n / (capacity + 1)`` times
     is kept, and each kept count is at most :attr:`undercount` below the true one.
-    Taught in ``05_check_your_data.ipynb`` ("Which targets are lost most often").
+    Taught in ``05_check_your_data.ipynb`` ("A chart of the outcomes").
     """
 
     def __init__(self, capacity: int = 10_000) -> None:
@@ -391,101 +379,23 @@ class BatchSummary:
             )
 
 
-Callback = Callable[[Outcome], None]
+#: What a record reader hands the loop: raw JSON lines (``bytes``, read here) or
+#: records another reader already parsed (:class:`~helpers.core.jsonio.JsonLine`, e.g. CSV rows).
+Item = bytes | JsonLine
 
-
-def run(
-    outcome_stream: Iterable[Outcome],
-    summary: BatchSummary,
-    *,
-    each: Callback | None = None,
-    bad: Callback | None = None,
-    progress: Callable[[int], None] | None = None,
-    every: int = 4096,
-) -> BatchSummary:
-    """Consume outcomes into ``summary``.
-
-    ``each`` sees every outcome, ``bad`` every bad-input one, and ``progress``
-    the number of records so far, every ``every`` records and at the end.
-    Taught in ``05_check_your_data.ipynb``.
-    """
-    passes = 0
-    count = 0
-    add = summary.add
-    for outcome in outcome_stream:
-        count += 1
-        if each is not None:
-            each(outcome)
-        if outcome[1] == EXIT_PASS:
-            passes += 1
-        else:
-            add(outcome)
-            if bad is not None and outcome[3] is not None:
-                bad(outcome)
-        if progress is not None and count % every == 0:
-            progress(count)
-    summary.add_passes(passes)
-    if progress is not None:
-        progress(count)
-    return summary
-
-
-def run_jsonl(
-    stream: Iterable[bytes],
-    summary: BatchSummary,
-    *,
-    each: Callback | None = None,
-    bad: Callback | None = None,
-    progress: Callable[[int], None] | None = None,
-    every: int = 4096,
-) -> BatchSummary:
-    """``run(outcomes_jsonl(stream, ...), summary, ...)``, with less work per passing record.
-
-    Without ``each``, a record the fast path finds preserved is only counted: no
-    outcome is built for it. ``summary`` names the check and the source.
-    Taught in ``05_check_your_data.ipynb``.
-    """
-    check, source = summary.check, summary.source
-    fast = _FAST[check]
-    exact = CHECKS[check]
-    add = summary.add
-    passes = 0
-    number = 0
-    for number, raw in enumerate(stream, 1):
-        if progress is not None and number % every == 0:
-            progress(number)
-        value = loads_fast(raw)
-        result = None if value is None else fast(value)
-        if result is PRESERVED and each is None:
-            passes += 1
-            continue
-        if result is None:
-            outcome = _exact_outcome(number, raw, source, exact)
-        else:
-            outcome = (number, code_for(result), result, None, value)
-        if each is not None:
-            each(outcome)
-        if outcome[1] == EXIT_PASS:
-            passes += 1
-        else:
-            add(outcome)
-            if bad is not None and outcome[3] is not None:
-                bad(outcome)
-    summary.add_passes(passes)
-    if progress is not None:
-        progress(number)
-    return summary
-
-
-#: How many bytes :func:`write_jsonl` reads at a time.
+#: How many bytes a JSON Lines stream is read at a time.
 BLOCK_SIZE = 1 << 18
+
+#: How many parsed records (CSV or Parquet rows) make one block.
+BLOCK_RECORDS = 4096
 
 
 def _blocks(stream: Any, size: int | None = None) -> Iterator[list[bytes]]:
     """The lines of a byte stream, a block of whole lines at a time, without their newlines.
 
     Lines end at ``\\n`` only, as iterating a binary file splits them, and a final
-    newline makes no extra line.
+    newline makes no extra line. An object without ``read`` is taken as an iterable
+    of raw lines.
     """
     size = size or BLOCK_SIZE
     read = getattr(stream, "read", None)
@@ -493,7 +403,7 @@ def _blocks(stream: Any, size: int | None = None) -> Iterator[list[bytes]]:
         batch: list[bytes] = []
         for raw in stream:
             batch.append(raw[:-1] if raw.endswith(b"\n") else raw)
-            if len(batch) >= 4096:
+            if len(batch) >= BLOCK_RECORDS:
                 yield batch
                 batch = []
         if batch:
@@ -523,60 +433,92 @@ def _blocks(stream: Any, size: int | None = None) -> Iterator[list[bytes]]:
         yield [b"".join(pending)]
 
 
-def write_jsonl(
-    stream: Any,
+def _record_blocks(records: Iterable[JsonLine]) -> Iterator[list[JsonLine]]:
+    """Parsed records in blocks; a reader's :class:`SourceFormatError` (a bad header) is one bad record."""
+    from .inputs import SourceFormatError
+
+    batch: list[JsonLine] = []
+    try:
+        for record in records:
+            batch.append(record)
+            if len(batch) >= BLOCK_RECORDS:
+                yield batch
+                batch = []
+    except SourceFormatError as exc:
+        batch.append(JsonLine(exc.line or 1, None, exc))
+    if batch:
+        yield batch
+
+
+def output_line(outcome: Outcome, *, carry: bool = False) -> bytes:
+    """One outcome's output object as the command line writes it: compact JSON and a newline.
+
+    A carried ``id`` or ``query`` may be nested as deep as the readers allow, so one that
+    is not a string is written without recursion. Taught in ``05_check_your_data.ipynb``.
+    """
+    obj = output_object(outcome, carry=carry)
+    if carry and not all(type(obj.get(name, "")) is str for name in _CARRIED):
+        return dumps_compact_deep(obj).encode("utf-8") + b"\n"
+    return dumps_line(obj) + b"\n"
+
+
+def check_blocks(
+    blocks: Iterable[Sequence[Item]],
     summary: BatchSummary,
-    write: Callable[[bytes], Any] | None,
     *,
-    bad: Callback | None = None,
+    write: Callable[[bytes], Any] | None = None,
+    carry: bool = False,
+    bad_lines: IO[str] | None = None,
+    progress: Callable[[int], None] | None = None,
     first_line: int = 1,
 ) -> BatchSummary:
-    """Check JSON Lines into ``summary`` and pass each record's output line to ``write``.
+    """The batch loop: check every record of ``blocks`` into ``summary``, in order.
 
-    The command line's per-record output (no ``--carry``): the bytes are those of
-    ``dumps_line(output_object(outcome)) + b"\\n"`` for every outcome of
-    :func:`outcomes_jsonl`, handed over a block of lines at a time, so writing
-    costs no system call per line. ``write=None`` only counts. ``first_line`` is the
-    number of the stream's first line (for a part of a file; see :func:`write_jsonl_file`).
+    Each record first takes its check's fast path (:data:`~helpers.data.fastpath.FAST_CHECKS`);
+    what it cannot vouch for is read and checked the exact way, so results and errors
+    are exactly those of :func:`outcomes_jsonl` and :func:`outcomes`. ``write`` gets
+    each block's output lines (:func:`output_line`) as one ``bytes``, so writing costs no
+    system call per line; ``bad_lines`` gets each bad record as ``SOURCE, line N: message``;
+    ``progress`` the number of records so far after each block. ``first_line`` numbers the
+    first raw line (for a part of a file; see :func:`check_records`). A preserved rewrite
+    builds no outcome, and neither does a failed one once the summary's failures are full.
     Taught in ``05_check_your_data.ipynb``.
     """
-    from .fastpath import DEEP_TEXT_MIN, _orjson, _sorted, dumps_line, may_nest_too_deep
-
     check, source = summary.check, summary.source
-    full = summary.failures_full
-    count_failure = summary.add_not_preserved
-    fast = _FAST[check]
+    fast = FAST_CHECKS[check]
     exact = CHECKS[check]
     add = summary.add
-    scope = check == "target-scope"
+    full = summary.failures_full
+    count_failure = summary.add_not_preserved
+    loads = fastpath.ORJSON_LOADS
+    decode_error = fastpath.ORJSON_ERROR
+    verified = fastpath.verified
+    deep_min = DEEP_TEXT_MIN
     preserved = PRESERVED_LINE
-    loads = _orjson.loads if _orjson is not None else None
-    decode_error = _orjson.JSONDecodeError if _orjson is not None else ValueError
+    same_lists = check == "target-scope" and not carry
+    emit = write is not None
     passes = 0
     number = first_line - 1
-    for lines in _blocks(stream):
+    for block in blocks:
         parts: list[bytes] = []
         append = parts.append
-        for raw in lines:
-            number += 1
-            value: Any = None
-            if loads is not None and not (len(raw) > DEEP_TEXT_MIN and may_nest_too_deep(raw)):
-                try:
-                    value = loads(raw)
-                except decode_error:
-                    value = None
-                else:  # what loads_fast decides, with its common case first
-                    colons = raw.count(b":")
-                    if colons and not (type(value) is dict and colons == len(value)):
-                        value = loads_fast(raw)
-            if value is None:
-                result = None
-            else:
-                if scope and type(value) is dict and len(value) == 2:
-                    # fast_target_scope for {"original","rewritten"} lists of non-empty IDs, inline.
+        for item in block:
+            if type(item) is bytes:  # a raw JSON line: parse it here, strictly and fast
+                number += 1
+                value: Any = None
+                if loads is not None and not (len(item) > deep_min and may_nest_too_deep(item)):
+                    try:
+                        value = loads(item)
+                    except decode_error:
+                        value = None
+                    else:  # what loads_fast decides, with its common case first
+                        colons = item.count(b":")
+                        if colons and not (type(value) is dict and colons == len(value)):
+                            value = verified(item, value, colons)
+                if same_lists and type(value) is dict and len(value) == 2:
+                    # Most rewrites repeat their list: what fast_target_scope decides first, without a call.
                     original = value.get("original")
-                    rewritten = value.get("rewritten")
-                    if type(original) is list and original == rewritten:
+                    if type(original) is list and original == value.get("rewritten"):
                         try:
                             "".join(original)
                         except TypeError:
@@ -586,62 +528,60 @@ def write_jsonl(
                                 passes += 1
                                 append(preserved)
                                 continue
-                    elif type(original) is list and type(rewritten) is list:
-                        try:
-                            "".join(original)
-                            "".join(rewritten)
-                        except TypeError:
-                            pass
-                        else:
-                            before, after = set(original), set(rewritten)
-                            if "" not in before and "" not in after:
-                                if before == after:
-                                    passes += 1
-                                    append(preserved)
-                                    continue
-                                missing = _sorted(before - after)
-                                added = _sorted(after - before)
-                                if full():
-                                    append(
-                                        dumps_line(
-                                            {
-                                                "missing": list(missing),
-                                                "added": list(added),
-                                                "preserved": False,
-                                            }
-                                        )
-                                        + b"\n"
-                                    )
-                                    count_failure(missing, added)
-                                    continue
-                                result = TargetScopeResult(missing=missing, added=added)
-                                outcome = (number, EXIT_FAILED, result, None, value)
-                                append(dumps_line(result.as_dict()) + b"\n")
-                                add(outcome)
-                                continue
-                result = fast(value)
-                if result is PRESERVED:
+                result = None if value is None else fast(value)
+                if result is PRESERVED and not carry:  # the common case first
                     passes += 1
                     append(preserved)
                     continue
-            if result is None:
-                outcome = _exact_outcome(number, raw, source, exact)
-            else:
+                if result is None:
+                    outcome = _exact_outcome(number, item, source, exact)
+            else:  # a record another reader parsed
+                record = cast(JsonLine, item)
+                number, value = record.number, record.value
+                if record.error is not None:
+                    # A reader may keep what it could read of a bad record (e.g. a CSV row's id).
+                    result, outcome = None, (number, EXIT_BAD_INPUT, None, record.error, value)
+                else:
+                    result = fast(value)
+                    if result is None:
+                        try:
+                            checked = exact(value)
+                        except CheckInputError as exc:
+                            outcome = (number, EXIT_BAD_INPUT, None, exc, value)
+                        else:
+                            outcome = (number, code_for(checked), checked, None, value)
+                    elif result is PRESERVED and not carry:
+                        passes += 1
+                        append(preserved)
+                        continue
+            if result is not None:
+                if not carry and type(result) is TargetScopeResult and full():  # counted, no outcome built
+                    missing, added = result.missing, result.added
+                    count_failure(missing, added)
+                    if emit:
+                        append(
+                            dumps_line({"missing": list(missing), "added": list(added), "preserved": False})
+                        )
+                        append(b"\n")
+                    continue
                 outcome = (number, code_for(result), result, None, value)
-            append(dumps_line(output_object(outcome)) + b"\n")
+            if emit:
+                append(output_line(outcome, carry=carry))
             if outcome[1] == EXIT_PASS:
                 passes += 1
             else:
                 add(outcome)
-                if bad is not None and outcome[3] is not None:
-                    bad(outcome)
-        if write is not None and parts:
-            write(b"".join(parts))
+                if bad_lines is not None and outcome[3] is not None:
+                    bad_lines.write(f"{source}, line {outcome[0]}: {error_object(0, outcome[3])['error']}\n")
+        if emit and parts:
+            write(b"".join(parts))  # type: ignore[misc]
+        if progress is not None:
+            progress(summary.records + passes)
     summary.add_passes(passes)
     return summary
 
 
-#: A regular file at least this big is checked by two processes (see :func:`write_jsonl_file`).
+#: A regular file at least this big is checked by two processes (see :func:`check_records`).
 PARALLEL_MIN_BYTES = 8 << 20
 
 
@@ -714,27 +654,16 @@ def merge_summaries(into: BatchSummary, other: BatchSummary) -> BatchSummary:
     return into
 
 
-def write_jsonl_file(
-    stream: Any,
-    summary: BatchSummary,
-    write: Callable[[bytes], Any],
-    *,
-    min_bytes: int | None = None,
-) -> BatchSummary:
-    """:func:`write_jsonl` of a whole file, on two cores when it is a large regular file.
+def _min_bytes() -> int:
+    """:data:`PARALLEL_MIN_BYTES`, or ``$EIC_PARALLEL_MIN_BYTES`` (``$HELPERS_PARALLEL_MIN_BYTES``, deprecated)."""
+    value = os.environ.get("EIC_PARALLEL_MIN_BYTES") or os.environ.get("HELPERS_PARALLEL_MIN_BYTES")
+    return int(value) if value else PARALLEL_MIN_BYTES
 
-    The file is split at the newline after its middle; a forked worker checks the
-    second part (knowing its first line's number) into an unnamed temporary
-    file while this process checks the first, and the worker's output follows
-    this process's, so the bytes written are exactly the serial ones. Summaries
-    are merged by :func:`merge_summaries`. Anything else (standard input, a pipe,
-    a small file, no ``fork``, one CPU, a worker that fails) runs serially.
-    ``min_bytes`` defaults to :data:`PARALLEL_MIN_BYTES`, or the environment
-    variable ``HELPERS_PARALLEL_MIN_BYTES``. Taught in ``05_check_your_data.ipynb``.
-    """
+
+def _parallel_split(stream: Any, min_bytes: int | None) -> tuple[int, int, int] | None:
+    """``(fd, split, size)`` when ``stream`` is a large regular file read from its start, else ``None``."""
     from .inputs import Snapshot
 
-    split = None
     try:
         fd = stream.fileno()
         info = os.fstat(fd)
@@ -742,7 +671,7 @@ def write_jsonl_file(
         # a snapshot (helpers.data.inputs.open_snapshot) knows how far; else its size now.
         size = stream.size if isinstance(stream, Snapshot) else info.st_size
         if min_bytes is None:
-            min_bytes = int(os.environ.get("HELPERS_PARALLEL_MIN_BYTES", PARALLEL_MIN_BYTES))
+            min_bytes = _min_bytes()
         if (
             hasattr(os, "fork")
             and (os.cpu_count() or 1) > 1
@@ -751,13 +680,29 @@ def write_jsonl_file(
             and stream.tell() == 0
         ):
             split = _split_point(fd, size)
+            return None if split is None else (fd, split, size)
     except (OSError, ValueError, AttributeError):
-        split = None
-    if split is None:
-        return write_jsonl(stream, summary, write)
+        return None
+    return None
+
+
+def _check_on_two_cores(
+    fd: int,
+    split: int,
+    size: int,
+    summary: BatchSummary,
+    write: Callable[[bytes], Any] | None,
+    carry: bool,
+) -> BatchSummary:
+    """The file's first part checked here and the rest by a forked worker; see :func:`check_records`."""
     import pickle
     import signal
     import tempfile
+
+    def part(
+        start: int, end: int, into: BatchSummary, out: Callable[[bytes], Any] | None, first: int
+    ) -> None:
+        check_blocks(_blocks(_Range(fd, start, end)), into, write=out, carry=carry, first_line=first)
 
     spool = tempfile.TemporaryFile()  # noqa: SIM115 - closed below
     read_end, write_end = os.pipe()
@@ -778,11 +723,12 @@ def write_jsonl_file(
             signal.signal(signal.SIGINT, signal.SIG_DFL)
             signal.pthread_sigmask(signal.SIG_SETMASK, mask)
             os.close(read_end)
-            first = _count_lines(fd, split) + 1
-            part = BatchSummary(check=summary.check, source=summary.source, max_failures=summary.max_failures)
-            write_jsonl(_Range(fd, split, size), part, spool.write, first_line=first)
+            second = BatchSummary(
+                check=summary.check, source=summary.source, max_failures=summary.max_failures
+            )
+            part(split, size, second, None if write is None else spool.write, _count_lines(fd, split) + 1)
             spool.flush()
-            data = pickle.dumps(part)
+            data = pickle.dumps(second)
             view = memoryview(data)
             while view:
                 view = view[os.write(write_end, view) :]
@@ -793,7 +739,7 @@ def write_jsonl_file(
     try:
         os.close(write_end)
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
-        write_jsonl(_Range(fd, 0, split), summary, write)
+        part(0, split, summary, write, 1)
         while chunk := os.read(read_end, 1 << 16):
             chunks.append(chunk)
         _, status = os.waitpid(pid, 0)
@@ -808,71 +754,65 @@ def write_jsonl_file(
         os.close(read_end)
     try:
         if status != 0 or not chunks:  # the worker failed: check the second part here
-            write_jsonl(_Range(fd, split, size), summary, write, first_line=summary.records + 1)
+            part(split, size, summary, write, summary.records + 1)
             return summary
         spool.seek(0)
-        while chunk := spool.read(BLOCK_SIZE):
+        while write is not None and (chunk := spool.read(BLOCK_SIZE)):
             write(chunk)
     finally:
         spool.close()
     return merge_summaries(summary, pickle.loads(b"".join(chunks)))
 
 
-def record_outcomes(
-    stream: Iterable[bytes],
-    check: str,
-    *,
-    source: str,
-    format: ScopeFormat = "jsonl",
-    list_separator: str | None = None,
-) -> Iterator[Outcome]:
-    """Outcomes of a record file (JSON Lines, CSV or Parquet); a bad header is one bad-input outcome.
-
-    Sentinel records come only as JSON Lines. Taught in ``05_check_your_data.ipynb``.
-    """
-    if format == "jsonl":
-        if list_separator is not None:
-            raise ValueError("a list separator applies only to CSV input")
-        return outcomes_jsonl(stream, check, source=source)
-    if format not in ("csv", "parquet") or check != "target-scope":
-        raise ValueError(f"{check} records cannot be read as {format!r}; use JSON Lines")
-
-    from .sources import SourceFormatError, iter_scope_csv
-
-    def csv_outcomes() -> Iterator[Outcome]:
-        try:
-            if format == "parquet":
-                from .scope_tables import iter_scope_parquet
-
-                yield from outcomes(iter_scope_parquet(stream, source=source), check)
-                return
-            yield from outcomes(iter_scope_csv(stream, source=source, list_separator=list_separator), check)
-        except SourceFormatError as exc:
-            yield (exc.line or 1, EXIT_BAD_INPUT, None, exc, None)
-
-    return csv_outcomes()
-
-
-def run_records(
-    stream: Iterable[bytes],
+def check_records(
+    stream: Any,
     summary: BatchSummary,
     *,
     format: ScopeFormat = "jsonl",
     list_separator: str | None = None,
-    each: Callback | None = None,
-    bad: Callback | None = None,
+    write: Callable[[bytes], Any] | None = None,
+    carry: bool = False,
+    bad_lines: IO[str] | None = None,
     progress: Callable[[int], None] | None = None,
+    parallel: bool = False,
+    min_bytes: int | None = None,
 ) -> BatchSummary:
-    """Check a record stream of either format into ``summary`` (JSON Lines by :func:`run_jsonl`).
+    """Check a record file (JSON Lines, CSV or Parquet) into ``summary`` with :func:`check_blocks`.
 
-    Taught in ``05_check_your_data.ipynb``.
+    ``stream`` is a binary stream (or, for JSON Lines, any iterable of raw lines). With
+    ``parallel``, a large regular JSON Lines file (``min_bytes``, default
+    :data:`PARALLEL_MIN_BYTES` or ``$EIC_PARALLEL_MIN_BYTES``) is checked on two cores
+    when no bad lines or progress are reported: it is split at the newline after its
+    middle, a forked worker checks the second part (knowing its first line's number) into
+    an unnamed temporary file, and its output follows this process's, so the bytes written
+    are exactly the serial ones; summaries are merged by :func:`merge_summaries`. Anything
+    else (standard input, a pipe, a small file, no ``fork``, one CPU, a worker that fails)
+    runs serially. A CSV file's bad header is one bad record; sentinel records come only
+    as JSON Lines. Taught in ``05_check_your_data.ipynb``.
     """
-    if format == "jsonl" and list_separator is None:
-        return run_jsonl(stream, summary, each=each, bad=bad, progress=progress)
-    found = record_outcomes(
-        stream, summary.check, source=summary.source, format=format, list_separator=list_separator
-    )
-    return run(found, summary, each=each, bad=bad, progress=progress)
+    options = {"write": write, "carry": carry, "bad_lines": bad_lines, "progress": progress}
+    if format == "jsonl":
+        if list_separator is not None:
+            raise ValueError("a list separator applies only to CSV input")
+        if parallel and bad_lines is None and progress is None:
+            split = _parallel_split(stream, min_bytes)
+            if split is not None:
+                return _check_on_two_cores(*split, summary, write, carry)
+        return check_blocks(_blocks(stream), summary, **options)  # type: ignore[arg-type]
+    if format not in ("csv", "parquet") or summary.check != "target-scope":
+        raise ValueError(f"{summary.check} records cannot be read as {format!r}; use JSON Lines")
+
+    def rows() -> Iterator[JsonLine]:
+        if format == "parquet":
+            from .scope_tables import iter_scope_parquet
+
+            yield from iter_scope_parquet(stream, source=summary.source)
+        else:
+            from .scope_csv import iter_scope_csv
+
+            yield from iter_scope_csv(stream, source=summary.source, list_separator=list_separator)
+
+    return check_blocks(_record_blocks(rows()), summary, **options)  # type: ignore[arg-type]
 
 
 def check_file(
@@ -901,7 +841,7 @@ def check_file(
             def report(_count: int) -> None:
                 progress(min(1.0, stream.tell() / size) if size else 1.0)
 
-        return run_records(stream, summary, format=fmt, list_separator=list_separator, progress=report)
+        return check_records(stream, summary, format=fmt, list_separator=list_separator, progress=report)
 
 
 @dataclass

@@ -29,12 +29,13 @@ reads integers beyond 64 bits as floats). Valid check input holds only
 strings, so callers use a fast value only when the fast check accepts it, and
 re-read anything else with the exact parser.
 
-Taught in ``05_check_your_data.ipynb`` ("How it stays fast").
+Taught in ``05_check_your_data.ipynb`` ("How it stays fast and small").
 """
 
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable
 from itertools import compress
 from typing import Any
 
@@ -51,6 +52,10 @@ except ImportError:  # pragma: no cover - exercised by forcing FAST_JSON off in 
 
 __all__ = [
     "FAST_JSON",
+    "FAST_CHECKS",
+    "ORJSON_LOADS",
+    "ORJSON_ERROR",
+    "verified",
     "PRESERVED",
     "loads_fast",
     "DEEP_TEXT_MIN",
@@ -65,6 +70,11 @@ __all__ = [
 
 #: Whether the ``orjson`` fast path is available.
 FAST_JSON: bool = _orjson is not None
+
+#: ``orjson.loads`` and the error it raises, or ``None`` and ``ValueError`` without it
+#: (for a loop that inlines :func:`loads_fast`; it must call :func:`verified` after).
+ORJSON_LOADS: Callable[[bytes], Any] | None = _orjson.loads if _orjson is not None else None
+ORJSON_ERROR: type[Exception] = _orjson.JSONDecodeError if _orjson is not None else ValueError
 
 #: The result of every preserved rewrite (results are immutable, so one object serves all).
 PRESERVED = TargetScopeResult(missing=(), added=())
@@ -131,6 +141,25 @@ def loads_fast(data: bytes) -> Any | None:
     colons = data.count(b":")
     if colons == 0 or (type(value) is dict and colons == len(value)):
         return value
+    return verified(data, value, colons)
+
+
+def verified(data: bytes, value: Any, colons: int) -> Any | None:
+    """``value``, which ``orjson`` parsed from ``data`` (holding ``colons`` colons), if no key
+    was repeated; else ``None``. The second half of :func:`loads_fast`, which needs no second parse.
+
+    Any count ``L`` of parsed members is at most the members written, which are at most the
+    colons: so ``colons == L`` proves no member was lost, and no string holds a colon. The
+    members of the object and of the objects directly in it are counted first, without
+    looking at a string (a sentinel record of two million-ID keys is cleared this way).
+    """
+    if type(value) is dict:
+        members = len(value)
+        for item in value.values():
+            if type(item) is dict:
+                members += len(item)
+        if members == colons:
+            return value
     if b"\\" in data and (b"\\u003a" in data or b"\\u003A" in data):
         return None
     try:
@@ -173,12 +202,14 @@ def fast_target_scope(record: Any) -> TargetScopeResult | NeedsStaffLabels | Non
 
     Taught in ``05_check_your_data.ipynb``.
     """
-    if type(record) is not dict or not _TARGET_SCOPE_FIELDS.issuperset(record):
+    if type(record) is not dict:
         return None
     original = record.get("original")
     rewritten = record.get("rewritten")
     if type(original) is not list or type(rewritten) is not list:
         return None
+    if len(record) > 2 and not _TARGET_SCOPE_FIELDS.issuperset(record):
+        return None  # (two keys that are both of these are exactly the required fields)
     same = original == rewritten
     try:  # strings only (joining a list is faster than walking it in Python)
         "".join(original)
@@ -209,7 +240,24 @@ def fast_target_scope(record: Any) -> TargetScopeResult | NeedsStaffLabels | Non
     if not changed:
         return PRESERVED
     missing = changed & before
-    return TargetScopeResult(missing=_sorted(missing), added=_sorted(changed - missing))
+    return _result(_sorted(missing), _sorted(changed - missing))
+
+
+#: Results met before, by their lists: results are immutable, so one object serves every equal one.
+_RESULTS: dict[tuple[tuple[str, ...], tuple[str, ...]], TargetScopeResult] = {}
+_RESULTS_MAX = 4096
+
+
+def _result(missing: tuple[str, ...], added: tuple[str, ...]) -> TargetScopeResult:
+    """``TargetScopeResult(missing, added)``, shared among equal ones (the same few changes recur
+    across a file, and building a frozen dataclass costs about a microsecond)."""
+    key = (missing, added)
+    found = _RESULTS.get(key)
+    if found is None:
+        found = TargetScopeResult(missing=missing, added=added)
+        if len(_RESULTS) < _RESULTS_MAX:
+            _RESULTS[key] = found
+    return found
 
 
 _STRINGS = frozenset((str,))
@@ -284,3 +332,10 @@ def dumps_line(value: Any) -> bytes:
         if data is not None:
             return data
     return dumps_compact(value).encode("utf-8")
+
+
+#: Each check's fast path, by the check's name (as :data:`helpers.core.checks.CHECKS`).
+FAST_CHECKS: dict[str, Callable[[Any], Any]] = {
+    "target-scope": fast_target_scope,
+    "sentinels": fast_sentinels_input,
+}

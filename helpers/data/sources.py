@@ -12,50 +12,12 @@ and line, and reading goes on past it. Taught in ``05_check_your_data.ipynb``.
 
 from __future__ import annotations
 
-from .answer_keys import (
-    AnswerKey,
-    load_answer_key,
-    read_answer_key_lines,
-    read_answer_key_object,
-)
-from .inputs import (
-    SCOPE_CSV_OPTIONAL,
-    SCOPE_CSV_REQUIRED,
-    DuplicateIDError,
-    InputFile,
-    KeyFormat,
-    ScopeFormat,
-    SourceFormatError,
-    Upload,
-    display_name,
-    key_format_for,
-    open_input,
-    resolve_input,
-    sample_data,
-    scope_format_for,
-)
-from .scope_csv import (
-    iter_scope_csv,
-)
+from . import answer_keys, inputs, scope_csv
+from .answer_keys import *  # noqa: F403 - the names are answer_keys.__all__
+from .inputs import *  # noqa: F403 - the names are inputs.__all__
+from .scope_csv import *  # noqa: F403 - the names are scope_csv.__all__
 
-__all__ = [
-    "Upload",
-    "InputFile",
-    "sample_data",
-    "resolve_input",
-    "display_name",
-    "open_input",
-    "KeyFormat",
-    "ScopeFormat",
-    "DuplicateIDError",
-    "SourceFormatError",
-    "AnswerKey",
-    "scope_format_for",
-    "key_format_for",
-    "iter_scope_csv",
-    "SCOPE_CSV_REQUIRED",
-    "SCOPE_CSV_OPTIONAL",
-    "load_answer_key",
-    "read_answer_key_object",
-    "read_answer_key_lines",
-]
+__all__: list[str] = []
+__all__ += inputs.__all__
+__all__ += answer_keys.__all__
+__all__ += scope_csv.__all__

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import Any
 
-from ..core import errors, jsonio, jsonwalk, ordering, sentinels, target_scope, validation
+from ..core import error_root, errors, jsonio, jsonwalk, ordering, sentinels, target_scope, validation
 from ..core.checks import require_check_name
 from ..core.errors import BuildError
 from ..teach.cases import Case, filled_cases
@@ -52,6 +52,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, cast
 """
 
+_ROOT: tuple[ModuleType, tuple[str, ...]] = (error_root, ("HelpersError",))
 _WALK: tuple[ModuleType, tuple[str, ...]] = (
     jsonwalk,
     ("NotJsonShaped", "JsonStyle", "_container_pieces", "json_pieces"),
@@ -79,6 +80,7 @@ _JSON: tuple[ModuleType, tuple[str, ...]] = (
 #: For each check, the helper definitions the example copies, module by module, in order.
 EXAMPLE_PARTS: dict[str, tuple[tuple[ModuleType, tuple[str, ...]], ...]] = {
     "target-scope": (
+        _ROOT,
         _WALK,
         (errors, _ERROR_NAMES),
         _ORDERING,
@@ -97,6 +99,7 @@ EXAMPLE_PARTS: dict[str, tuple[tuple[ModuleType, tuple[str, ...]], ...]] = {
         ),
     ),
     "sentinels": (
+        _ROOT,
         _WALK,
         (errors, (*_ERROR_NAMES, "EmptyBaselineError")),
         _ORDERING,

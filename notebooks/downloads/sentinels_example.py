@@ -28,10 +28,17 @@ from dataclasses import dataclass
 from typing import Any, Literal, cast
 
 
+# ---- copied from helpers/core/error_root.py ----
+
+
+class HelpersError(Exception):
+    """The root of every error these helpers raise: catch it to catch them all."""
+
+
 # ---- copied from helpers/core/jsonwalk.py ----
 
 
-class NotJsonShaped(ValueError):
+class NotJsonShaped(HelpersError, ValueError):
     """Raised by :func:`json_pieces` for a part that is not a mapping, list, tuple or scalar
     (as ``style.scalar`` decides), or a container that holds itself."""
 
@@ -203,8 +210,8 @@ def describe_value(value: Any) -> str:
     return escape_surrogates(text)
 
 
-class CheckInputError(ValueError):
-    """Base class: the input cannot be checked, so the check fails closed."""
+class CheckInputError(HelpersError, ValueError):
+    """The input cannot be checked, so the check fails closed."""
 
     def __init__(self, message: str, *, field: str | None = None) -> None:
         super().__init__(message)
