@@ -43,6 +43,10 @@ __all__ = [
 ]
 
 
+#: Stands in the epilog for the differences from the reference, read from their data file
+#: (:mod:`helpers.core.differences`) only when a help text is shown.
+_DIFFERENCES = "<differences from the reference>\n"
+
 _EPILOG = (
     """\
 input
@@ -74,41 +78,8 @@ exit status (the most serious outcome over all lines wins)
      a standard error that cannot take the bad lines)
   130  interrupted (Ctrl-C); --results FILE is not written
 """
-    + """
-differences from the reference evaluators (the seeds' JavaScript evaluate
-functions, each line read by JSON.parse); the checks agree on every input
-both accept
-  empty baseline       reference: intact; here: bad input (checks nothing)
-  unknown field        reference: ignored; here: bad input naming the field
-  missing field or     reference: runs on undefined (e.g. 1 or [] is
-    not an object        preserved, null throws); here: bad input
-  ID list not a list   reference: a string is its characters, null is
-                         empty; here: bad input
-  non-string ID        reference: compared as given (1 is not "1");
-                         here: bad input
-  empty-string ID      reference: an ordinary ID; here: bad input
-  non-string answer    reference: compared with !== (1 equals 1, {} is
-                         always changed); here: bad input
-  answer key not an    reference: an array's indexes are its IDs;
-    object               here: bad input
-  duplicate key        reference: the last one counts; here: bad input
-  "unresolved"         reference: ignored; here: held, exit status 3
-  unreadable line      reference: JSON.parse throws and the run stops;
-                         here: that line is reported (blank, not JSON,
-                         NaN/Infinity, only space-like characters) and the
-                         run goes on
-  byte-order mark      reference: JSON.parse throws; here: accepted at the
-                         start of the first line only
-  invalid UTF-8        reference: read as U+FFFD and checked; here: bad input
-  deep nesting         reference: read; here: bad input beyond what Python
-                         can check (about 1000 levels), in any field
-  over-long number     reference: read as a float; here: bad input (more
-                         than 4300 digits), in any field
-  no input lines       reference: no output, success; here: exit status 4
-  The same in both: CRLF line ends, a CR-only file is one line, lone
-  surrogates are escaped as JSON.stringify does, "__proto__" is an ordinary
-  ID, and lists are sorted by UTF-16 code units.
-"""
+    + "\n"
+    + _DIFFERENCES
 )
 
 
@@ -1138,6 +1109,13 @@ def _argparse() -> Any:
 
     class Parser(argparse.ArgumentParser):
         """Writes its help and usage messages through the guarded outputs."""
+
+        def format_help(self) -> str:
+            if self.epilog and _DIFFERENCES in self.epilog:
+                from .core.differences import help_text
+
+                self.epilog = self.epilog.replace(_DIFFERENCES, help_text())
+            return super().format_help()
 
         def _print_message(self, message: str, file: Any = None) -> None:
             if not message:

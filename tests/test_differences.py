@@ -1,10 +1,10 @@
 """Every documented difference from the reference evaluators, run through the command line.
 
 The reference evaluators are the seeds' JavaScript ``evaluate`` functions with each
-line read by ``JSON.parse``; ``--help`` lists where the helpers differ, and so does
-the README. Each row here is one listed difference: the input, the helpers'
-documented output (or the start of its error) and exit status, and the name the
-``--help`` text lists it under.
+line read by ``JSON.parse``. ``fixtures/differences.json`` lists where the helpers
+differ, each with example inputs, the helpers' documented output (or the start of
+its error) and exit status; ``--help`` and ``docs/differences.md`` are made from it.
+Each example runs here through the command line.
 """
 
 from __future__ import annotations
@@ -15,206 +15,31 @@ import sys
 
 import pytest
 
-PRESERVED = '{"missing":[],"added":[],"preserved":true}'
+from helpers.core.differences import (
+    TABLE_END,
+    TABLE_START,
+    example_bytes,
+    help_text,
+    load_differences,
+    markdown_table,
+)
+from helpers.core.paths import project_root
 
-#: (name in --help, check, input bytes, expected exit status, expected output lines, or a
-#: (field, start of the error) per line for bad input)
+DATA = load_differences()
+DOCS_PAGE = project_root() / "docs" / "differences.md"
+
+#: (name, check, input bytes, expected exit status, expected output lines): one row per example
+#: in the data file, the difference's rows first, then the behaviours shared with the reference.
+#: An expected line is the exact line, or ``{"field": ..., "error": start}`` for a bad line.
 DIFFERENCES = [
-    (
-        "empty baseline",
-        "sentinels",
-        b'{"baseline":{},"proposed":{"S1":"A"}}\n',
-        4,
-        [("baseline", "baseline has no sentinel IDs")],
-    ),
-    (
-        "unknown field",
-        "target-scope",
-        b'{"original":["a"],"rewritten":["a"],"extra":1}\n',
-        4,
-        [("extra", 'input has an unknown field "extra"')],
-    ),
-    (
-        "unknown field",
-        "target-scope",
-        b'{"original":["a"],"rewritten":["a"],"__proto__":1}\n',
-        4,
-        [("__proto__", 'input has an unknown field "__proto__"')],
-    ),
-    (
-        "unknown field",
-        "sentinels",
-        b'{"baseline":{"S1":"A"},"proposed":{"S1":"A"},"note":"x"}\n',
-        4,
-        [("note", 'input has an unknown field "note"')],
-    ),
-    (
-        "missing field or",
-        "target-scope",
-        b'{"original":["a"]}\n',
-        4,
-        [("rewritten", 'input has no "rewritten" field')],
-    ),
-    (
-        "missing field or",
-        "target-scope",
-        b'[]\n1\n"x"\nnull\n',
-        4,
-        [
-            ("input", "input is []"),
-            ("input", "input is 1"),
-            ("input", 'input is "x"'),
-            ("input", "input is null"),
-        ],
-    ),
-    (
-        "missing field or",
-        "sentinels",
-        b'{"baseline":{"S1":"A"}}\n',
-        4,
-        [("proposed", 'input has no "proposed" field')],
-    ),
-    (
-        "ID list not a list",
-        "target-scope",
-        b'{"original":"ab","rewritten":"ba"}\n{"original":null,"rewritten":null}\n',
-        4,
-        [("original", 'original is "ab"'), ("original", "original is null")],
-    ),
-    (
-        "non-string ID",
-        "target-scope",
-        b'{"original":[1],"rewritten":["1"]}\n',
-        4,
-        [("original[0]", "original[0] is 1, expected a string ID")],
-    ),
-    (
-        "empty-string ID",
-        "target-scope",
-        b'{"original":[""],"rewritten":[""]}\n',
-        4,
-        [("original[0]", "original[0] is an empty string")],
-    ),
-    (
-        "empty-string ID",
-        "sentinels",
-        b'{"baseline":{"":"A"},"proposed":{"":"A"}}\n',
-        4,
-        [('baseline[""]', "baseline has an empty ID")],
-    ),
-    (
-        "non-string answer",
-        "sentinels",
-        b'{"baseline":{"S1":1},"proposed":{"S1":1}}\n{"baseline":{"S1":{}},"proposed":{"S1":{}}}\n',
-        4,
-        [('baseline["S1"]', 'baseline["S1"] is 1'), ('baseline["S1"]', 'baseline["S1"] is {}')],
-    ),
-    (
-        "answer key not an",
-        "sentinels",
-        b'{"baseline":["A"],"proposed":["A"]}\n',
-        4,
-        [("baseline", 'baseline is ["A"]')],
-    ),
-    (
-        "duplicate key",
-        "target-scope",
-        b'{"original":["a"],"rewritten":["b"],"rewritten":["a"]}\n',
-        4,
-        [("rewritten", 'duplicate key "rewritten"')],
-    ),
-    (
-        "duplicate key",
-        "sentinels",
-        b'{"baseline":{"S1":"A","S1":"B"},"proposed":{"S1":"B"}}\n',
-        4,
-        [("S1", 'duplicate key "S1"')],
-    ),
-    (
-        '"unresolved"',
-        "target-scope",
-        b'{"original":["a"],"rewritten":["a"],"unresolved":["the course"]}\n',
-        3,
-        ['{"held":"needs staff labels","unresolved":["the course"],"preserved":false}'],
-    ),
-    (
-        "unreadable line",
-        "target-scope",
-        b'xx\n{"original":[NaN],"rewritten":[]}\n\n'
-        + b"\x1c" * 3
-        + b"\n"
-        + b'{"original":["a"],"rewritten":["a"]}\n',
-        4,
-        [
-            (None, "not valid JSON"),
-            (None, "NaN is not valid JSON"),
-            (None, "blank line"),
-            (None, "only space-like characters (3, starting with U+001C)"),
-            PRESERVED,
-        ],
-    ),
-    (
-        "byte-order mark",
-        "target-scope",
-        b'\xef\xbb\xbf{"original":["a"],"rewritten":["a"]}\n\xef\xbb\xbf{"original":["a"],"rewritten":["a"]}\n',
-        4,
-        [PRESERVED, (None, "not valid JSON")],
-    ),
-    (
-        "invalid UTF-8",
-        "target-scope",
-        b'{"original":["a\xff"],"rewritten":["a\xfe"]}\n',
-        4,
-        [(None, "not UTF-8 text (byte 15)")],
-    ),
-    (
-        "deep nesting",
-        "target-scope",
-        b'{"original":["a"],"rewritten":["a"],"id":' + b"[" * 3000 + b"]" * 3000 + b"}\n",
-        4,
-        [(None, "arrays or objects are nested more than 500 levels deep")],
-    ),
-    (
-        "over-long number",
-        "target-scope",
-        b'{"original":["a"],"rewritten":["a"],"id":' + b"1" * 5000 + b"}\n",
-        4,
-        [(None, "a number has too many digits to read (more than 4300)")],
-    ),
-    ("no input lines", "target-scope", b"", 4, []),
+    (row["name"], ex["check"], example_bytes(ex), ex["exit"], ex["output"])
+    for row in DATA["differences"]
+    for ex in row["examples"]
 ]
-
-#: Inputs on which the helpers and the reference agree (listed under "The same in both").
 SAME = [
-    ("CRLF", "target-scope", b'{"original":["a"],"rewritten":["a"]}\r\n', 0, [PRESERVED]),
-    (
-        "CR-only",
-        "target-scope",
-        b'{"original":["a"],"rewritten":["a"]}\r{"original":["a"],"rewritten":["a"]}\r',
-        4,
-        [(None, "not valid JSON: Extra data")],
-    ),
-    (
-        "lone",
-        "target-scope",
-        b'{"original":["\\ud800"],"rewritten":[]}\n',
-        1,
-        ['{"missing":["\\ud800"],"added":[],"preserved":false}'],
-    ),
-    (
-        '"__proto__"',
-        "sentinels",
-        b'{"baseline":{"__proto__":"A"},"proposed":{}}\n',
-        1,
-        ['{"missing":["__proto__"],"changed":[],"intact":false}'],
-    ),
-    (
-        "UTF-16",
-        "sentinels",
-        b'{"baseline":{"b":"A","10":"A","2":"A"},"proposed":{}}\n',
-        1,
-        ['{"missing":["10","2","b"],"changed":[],"intact":false}'],
-    ),
+    (row["name"], ex["check"], example_bytes(ex), ex["exit"], ex["output"])
+    for row in DATA["same"]
+    for ex in row["examples"]
 ]
 
 
@@ -233,7 +58,7 @@ def assert_lines(done: subprocess.CompletedProcess[bytes], expected: list) -> No
         if isinstance(want, str):
             assert line == want
             continue
-        field, start = want
+        field, start = want["field"], want["error"]
         obj = json.loads(line)
         assert list(obj) == ["line", "field", "error"], obj
         assert (obj["line"], obj["field"]) == (number, field), obj
@@ -267,11 +92,38 @@ def test_a_json_answer_key_file_with_a_repeated_id_is_refused(tmp_path):
     assert "duplicate ID" in done.stdout.decode() and "line 1" in done.stdout.decode()
 
 
+def test_every_listed_behaviour_has_an_example():
+    for row in DATA["differences"] + DATA["same"]:
+        assert row["examples"], row["name"]
+    names = [row["name"] for row in DATA["differences"] + DATA["same"]]
+    assert len(names) == len(set(names)), "two rows share a name"
+
+
 @pytest.mark.parametrize("args", [["--help"], ["target-scope", "--help"], ["sentinels", "--help"]])
 def test_help_lists_every_difference(args):
     done = subprocess.run([sys.executable, "-m", "helpers", *args], capture_output=True, timeout=60)
     assert done.returncode == 0
-    text = " ".join(done.stdout.decode("utf-8").split())
+    shown = done.stdout.decode("utf-8")
+    assert help_text() in shown
+    text = " ".join(shown.split())
     assert "differences from the reference evaluators" in text
-    for name in {row[0] for row in DIFFERENCES} | {row[0] for row in SAME}:
-        assert name in text, name
+    for row in DATA["differences"]:
+        assert row["name"] in text, row["name"]
+        assert " ".join(row["help"].split()) in text, row["name"]
+    for row in DATA["same"]:
+        assert row["text"] in text, row["name"]
+
+
+def test_the_help_lines_fit_a_terminal():
+    for line in help_text().splitlines():
+        assert len(line) <= 78, line
+
+
+def test_the_docs_page_holds_the_table_made_from_the_data():
+    page = DOCS_PAGE.read_text(encoding="utf-8")
+    block = f"{TABLE_START}\n\n{markdown_table()}\n{TABLE_END}"
+    assert block in page, "docs/differences.md is stale: run python -m helpers.core.differences --write"
+    for row in DATA["differences"]:
+        assert f"| {row['difference']} |" in page, row["name"]
+    for row in DATA["same"]:
+        assert row["markdown"] in page, row["name"]

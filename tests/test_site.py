@@ -20,10 +20,18 @@ import helpers
 from helpers.core.errors import BuildError
 from helpers.core.paths import project_root
 from helpers.publish.downloads import CHECK_NOTEBOOKS, downloads_dir
-from helpers.publish.site import SITE_MARKER, build_site, external_urls, notebook_paths, page_name
+from helpers.publish.site import (
+    SITE_MARKER,
+    build_site,
+    doc_paths,
+    external_urls,
+    notebook_paths,
+    page_name,
+)
 from helpers.teach.cases import Case
 
 NOTEBOOKS = project_root() / "notebooks"
+DOCS = project_root() / "docs"
 
 
 class _Tags(HTMLParser):
@@ -90,8 +98,11 @@ def site(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def pages(site) -> dict[str, str]:
-    """Every HTML file of the site by name, index included."""
-    return {path.name: path.read_text(encoding="utf-8") for path in site.folder.glob("*.html")}
+    """Every HTML file of the site by its path in the site, index and reference pages included."""
+    return {
+        path.relative_to(site.folder).as_posix(): path.read_text(encoding="utf-8")
+        for path in site.folder.rglob("*.html")
+    }
 
 
 def test_every_notebook_has_a_page_and_the_index_links_it(site, pages) -> None:
@@ -101,13 +112,61 @@ def test_every_notebook_has_a_page_and_the_index_links_it(site, pages) -> None:
         "02_target_scope.ipynb",
         "03_sentinel_answer_key.ipynb",
     ]
-    assert sorted(pages) == sorted([page_name(p) for p in notebooks] + ["index.html"])
+    top = sorted(name for name in pages if "/" not in name)
+    assert top == sorted([page_name(p) for p in notebooks] + ["index.html"])
     links = _anchors(pages["index.html"])
     for notebook in notebooks:
         assert page_name(notebook) in links
         assert "<main>" in pages[page_name(notebook)]
         assert 'href="index.html"' in pages[page_name(notebook)]
     assert (site.folder / SITE_MARKER).is_file()
+
+
+def test_every_reference_page_is_on_the_site_and_the_index_links_it(site, pages) -> None:
+    docs = doc_paths(DOCS)
+    assert {"formats.md", "differences.md", "architecture.md", "testing.md"} <= {p.name for p in docs}
+    assert sorted(name for name in pages if name.startswith("docs/")) == sorted(
+        f"docs/{p.stem}.html" for p in docs
+    )
+    assert [doc.notebook for doc in site.docs] == docs
+    links = _anchors(pages["index.html"])
+    for doc in docs:
+        page = pages[f"docs/{doc.stem}.html"]
+        heading = next(
+            line[2:] for line in doc.read_text(encoding="utf-8").splitlines() if line.startswith("# ")
+        )
+        assert f"docs/{doc.stem}.html" in links
+        assert f"<title>{html.escape(heading.replace('`', ''))}</title>" in page
+        assert "<main>" in page and 'href="../index.html"' in page
+        assert "<table" in page or "|---" not in doc.read_text(encoding="utf-8"), doc.name
+        assert "&lt;!--" not in page, f"{doc.name}: a comment shown as text"
+
+
+def test_every_link_on_a_reference_page_reaches_its_page_and_heading(site, pages) -> None:
+    checked = 0
+    for name, page in pages.items():
+        if not name.startswith("docs/"):
+            continue
+        for href in _anchors(page):
+            assert not _remote(href), (name, href)
+            path, _, fragment = href.partition("#")
+            target = (site.folder / name).parent / path if path else site.folder / name
+            assert target.resolve().is_file(), (name, href)
+            assert not path.endswith((".md", ".ipynb")), (name, href)
+            if fragment and target.suffix == ".html":
+                assert f'id="{fragment}"' in target.read_text(encoding="utf-8"), (name, href)
+            checked += 1
+    assert checked >= 10
+
+
+def test_the_differences_page_shows_the_table_from_its_data(pages) -> None:
+    from helpers.core.differences import load_differences
+
+    page = pages["docs/differences.html"]
+    rows = load_differences()["differences"]
+    assert page.count("<tr>") == len(rows) + 1
+    assert "<td>Byte-order mark</td>" in page
+    assert "<td><code>{&quot;baseline&quot;:{},...}</code>" in page or "{&quot;baseline&quot;:{},...}" in page
 
 
 def test_index_links_every_download_and_the_copies_are_identical(site, pages) -> None:
@@ -264,6 +323,60 @@ def test_markup_in_a_case_stays_escaped(tmp_path: Path) -> None:
     assert page.count("<details>") == 1
 
 
+def test_markup_in_a_reference_page_stays_escaped_and_its_links_point_at_pages(tmp_path: Path) -> None:
+    source = tmp_path / "notebooks"
+    source.mkdir()
+    _notebook(source / "01_a.ipynb", [nbformat.v4.new_markdown_cell("## Part one")])
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "other.md").write_text("# Other\n\n## A part\n", encoding="utf-8")
+    (docs / "page.md").write_text(
+        "# The `<b>` page & more\n\n"
+        "<script>alert(1)</script>\n\n"
+        '<img src=x onerror="alert(2)">\n\n'
+        "<!-- a comment line -->\n\n"
+        "Text with <i>tags</i> and [a part](other.md#a-part), [the notebook](../notebooks/01_a.ipynb#Part-one),\n"
+        "[home](../README.md) and [a file](../helpers/cli.py).\n\n"
+        "| Line | Output |\n|---|---|\n| held | `true\\|false` |\n\n"
+        "```html\n<b>code</b>\n```\n",
+        encoding="utf-8",
+    )
+    built = build_site(tmp_path / "site", notebooks_dir=source, docs_dir=docs)
+    page = (tmp_path / "site" / "docs" / "page.html").read_text(encoding="utf-8")
+    tags = {tag for tag, _attrs in _tags(page).tags}
+    assert not tags & {"script", "img", "i", "b"}
+    assert not any("onerror" in attrs for _tag, attrs in _tags(page).tags)
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "&lt;i&gt;tags&lt;/i&gt;" in page
+    assert "&lt;b&gt;code&lt;/b&gt;" in page
+    assert "a comment line" not in page
+    assert "<code>true|false</code>" in page
+    assert "<title>The &lt;b&gt; page &amp; more</title>" in page
+    anchors = _anchors(page)
+    assert "other.html#a-part" in anchors
+    assert "../01_a.html#Part-one" in anchors
+    assert "../index.html" in anchors
+    assert "../helpers/cli.py" in anchors  # not a page of the site: left as written
+    assert 'id="a-part"' in (tmp_path / "site" / "docs" / "other.html").read_text(encoding="utf-8")
+    index = built.index.read_text(encoding="utf-8")
+    assert 'href="docs/page.html">The &lt;b&gt; page &amp; more</a>' in index
+    assert [doc.page.name for doc in built.docs] == ["other.html", "page.html"]
+
+
+def test_a_reference_page_that_would_load_from_elsewhere_is_refused(tmp_path: Path) -> None:
+    source = tmp_path / "notebooks"
+    source.mkdir()
+    _notebook(source / "01_a.ipynb", [])
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "remote.md").write_text(
+        "# Remote\n\n![remote](https://example.invalid/x.png)\n", encoding="utf-8"
+    )
+    with pytest.raises(BuildError, match=r"would load https://example\.invalid/x\.png"):
+        build_site(tmp_path / "site", notebooks_dir=source, docs_dir=docs)
+    assert not (tmp_path / "site").exists()
+
+
 def test_links_between_notebooks_point_at_their_pages(tmp_path: Path) -> None:
     source = tmp_path / "notebooks"
     source.mkdir()
@@ -347,11 +460,17 @@ def test_the_site_opens_from_disk_with_no_network(site) -> None:
         page.get_by_role("link", name=re.compile("^Sentinel answer key")).click()
         page.wait_for_url("**/03_sentinel_answer_key.html")
         assert page.locator("details").count() >= 3
-        # WCAG 2.1 AA on every page of the site, index included (axe-core, from disk).
+        page.goto(site.index.as_uri())
+        page.get_by_role("link", name=re.compile("^Where the helpers differ")).click()
+        page.wait_for_url("**/docs/differences.html")
+        assert page.locator("table tr").count() > 10
+        page.get_by_role("link", name="All notebooks and downloads").click()
+        page.wait_for_url("**/index.html")
+        # WCAG 2.1 AA on every page of the site, index and reference pages included (axe-core, from disk).
         from axe_check import axe_violations, describe
 
         found = {}
-        for path in [site.index, *(p.page for p in site.pages)]:
+        for path in [site.index, *(p.page for p in site.pages), *(d.page for d in site.docs)]:
             page.goto(path.as_uri())
             violations = axe_violations(page)
             if violations:

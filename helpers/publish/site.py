@@ -4,7 +4,10 @@
 notebooks in ``notebooks/`` with their stored, strict-nbval-validated outputs
 (nothing is re-executed) into the git-ignored ``site/`` folder, writes an
 ``index.html`` that links every page and download, and copies
-``notebooks/downloads/`` alongside. Open ``site/index.html`` from disk.
+``notebooks/downloads/`` alongside. The reference pages in ``docs/*.md`` become
+``docs/*.html`` beside them (Markdown rendered offline with ``mistune``, which
+nbconvert already needs; raw HTML in a page shows as text). Open
+``site/index.html`` from disk.
 
 Offline by construction: the nbconvert template used here drops the
 require.js, MathJax, mermaid and widget-embed scripts that the stock template
@@ -42,6 +45,8 @@ __all__ = [
     "page_name",
     "external_urls",
     "render_notebook",
+    "doc_paths",
+    "render_doc",
     "build_site",
     "main",
 ]
@@ -126,6 +131,7 @@ class Site:
     index: Path
     pages: tuple[SitePage, ...]
     downloads: tuple[Path, ...] = field(default=())
+    docs: tuple[SitePage, ...] = field(default=())
 
 
 def notebook_paths(folder: Path) -> list[Path]:
@@ -269,7 +275,105 @@ def render_notebook(path: Path, *, notebooks: Sequence[Path] = (), exporter: Any
     return title, body
 
 
-def _index_html(pages: Sequence[SitePage], downloads: Sequence[tuple[str, str]]) -> str:
+_DOC_LINK = re.compile(r"^(?P<path>[^#?:]*?)(?P<fragment>#.*)?$")
+_HTML_COMMENT_LINE = re.compile(r"^<!--.*-->[ \t]*$", re.MULTILINE)
+_TABLE_CELL = re.compile(r"(<t[dh][^>]*>)(.*?)(</t[dh]>)", re.DOTALL)
+_TAG = re.compile(r"<[^>]+>")
+
+_DOC_CSS = (
+    "body{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em;line-height:1.5;color:#1f1f1f}"
+    "code,pre{font-size:90%}pre{background:#f4f4f4;padding:0.75em;overflow-x:auto}"
+    "pre:focus-visible,.eic-doc-table:focus-visible{outline:3px solid #1a5fb4;outline-offset:2px}"
+    ".eic-doc-table{overflow-x:auto}table{border-collapse:collapse}"
+    "th,td{border:1px solid #bbb;padding:0.3em 0.5em;text-align:left;vertical-align:top}"
+    "a,a:visited{color:#0b4f9c;text-decoration:underline}img{max-width:100%}"
+    ".eic-site-nav{padding-bottom:0.5em;border-bottom:1px solid #ccc}"
+)
+
+
+def doc_paths(folder: Path) -> list[Path]:
+    """The reference pages in ``folder`` (``docs/*.md``), by name."""
+    return sorted(folder.glob("*.md")) if folder.is_dir() else []
+
+
+def _slug(heading_html: str) -> str:
+    """The anchor GitHub gives a heading: lower case, punctuation dropped, spaces as hyphens."""
+    text = html.unescape(_TAG.sub("", heading_html)).strip().lower()
+    return re.sub(r"[^\w\- ]", "", text).replace(" ", "-")
+
+
+def _doc_renderer(docs: set[str], notebooks: set[str]) -> Any:
+    import mistune
+
+    class Renderer(mistune.HTMLRenderer):
+        """Headings get GitHub's anchors; links to other pages point at their HTML."""
+
+        def heading(self, text: str, level: int, **attrs: Any) -> str:
+            return f'<h{level} id="{html.escape(_slug(text))}">{text}</h{level}>\n'
+
+        def link(self, text: str, url: str, title: str | None = None) -> str:
+            return super().link(text, _doc_url(url, docs, notebooks), title)
+
+        def block_code(self, code: str, info: str | None = None) -> str:
+            return f'<pre tabindex="0"><code>{html.escape(code, quote=False)}</code></pre>\n'
+
+        def table(self, text: str) -> str:
+            return f'<div class="eic-doc-table" role="region" tabindex="0"><table>\n{text}</table></div>\n'
+
+    return mistune.create_markdown(escape=True, renderer=Renderer(escape=True), plugins=["table"])
+
+
+def _doc_url(url: str, docs: set[str], notebooks: set[str]) -> str:
+    """A link as it reads from ``site/docs/``: a page's ``.md`` or ``.ipynb`` becomes its ``.html``."""
+    match = _DOC_LINK.match(url)
+    if not match or _is_external(url):
+        return url
+    path, fragment = match.group("path"), match.group("fragment") or ""
+    if path in docs:
+        return path[: -len(".md")] + ".html" + fragment
+    if path.startswith("../notebooks/") and Path(path).name in notebooks:
+        return "../" + page_name(path) + fragment
+    if path == "../README.md":
+        return "../index.html" + fragment
+    return url
+
+
+def render_doc(path: Path, *, docs: Sequence[Path] = (), notebooks: Sequence[Path] = ()) -> tuple[str, str]:
+    """Render one reference page (Markdown) to an offline HTML page; returns ``(title, html)``.
+
+    Raw HTML in the page is escaped and shown as text, except whole-line comments,
+    which are dropped. Links to the other ``docs`` and to the ``notebooks`` point at
+    their pages. Raises :class:`~helpers.errors.BuildError` for a page that would
+    load anything from another site.
+    """
+    text = path.read_text(encoding="utf-8")
+    title = next(
+        (line[2:].strip().replace("`", "") for line in text.splitlines() if line.startswith("# ")), path.stem
+    )
+    markdown = _doc_renderer({p.name for p in docs} | {path.name}, {p.name for p in notebooks})
+    body = str(markdown(_HTML_COMMENT_LINE.sub("", text)))
+    body = _TABLE_CELL.sub(lambda m: m.group(1) + m.group(2).replace("\\|", "|") + m.group(3), body)
+    page = (
+        "<!DOCTYPE html>\n"
+        '<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{html.escape(title)}</title><style>{_DOC_CSS}</style></head><body>"
+        '<nav class="eic-site-nav"><a href="../index.html">All notebooks and downloads</a></nav>'
+        f"<main>{body}</main></body></html>\n"
+    )
+    loaded, _links = external_urls(page)
+    if loaded:
+        raise BuildError(
+            f"the page would load {', '.join(sorted(set(loaded)))} from elsewhere; "
+            "a static page must work offline",
+            path=str(path),
+        )
+    return title, page
+
+
+def _index_html(
+    pages: Sequence[SitePage], downloads: Sequence[tuple[str, str]], docs: Sequence[SitePage] = ()
+) -> str:
     items = "".join(
         f'<li><a href="{html.escape(page.page.name)}">{html.escape(page.title)}</a> '
         f"<code>{html.escape(page.notebook.name)}</code></li>"
@@ -280,6 +384,12 @@ def _index_html(pages: Sequence[SitePage], downloads: Sequence[tuple[str, str]])
         for name, label in downloads
     )
     download_part = f'<h2>Downloads</h2><ul class="eic-site-downloads">{files}</ul>' if downloads else ""
+    references = "".join(
+        f'<li><a href="docs/{html.escape(doc.page.name)}">{html.escape(doc.title)}</a> '
+        f"<code>{html.escape(doc.notebook.name)}</code></li>"
+        for doc in docs
+    )
+    docs_part = f'<h2>Reference</h2><ul class="eic-site-docs">{references}</ul>' if docs else ""
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en"><head><meta charset="utf-8">'
@@ -296,7 +406,7 @@ def _index_html(pages: Sequence[SitePage], downloads: Sequence[tuple[str, str]])
         "The widgets need a running kernel: to work the cases yourself, start the app "
         "(<code>python3 tasks.py app</code>) or JupyterLab (<code>python3 tasks.py lab</code>).</p>"
         f'<h2>Notebooks</h2><ol class="eic-site-notebooks">{items}</ol>'
-        f"{download_part}"
+        f"{download_part}{docs_part}"
         "</main></body></html>\n"
     )
 
@@ -330,18 +440,23 @@ def _prepare(out_dir: Path) -> None:
     out_dir.mkdir(parents=True, exist_ok=True)
 
 
-def build_site(out_dir: Path, *, notebooks_dir: Path | None = None) -> Site:
+def build_site(out_dir: Path, *, notebooks_dir: Path | None = None, docs_dir: Path | None = None) -> Site:
     """Render every notebook in ``notebooks_dir`` into ``out_dir``, with an index and downloads.
 
     ``out_dir`` must be new, empty, or an earlier site (it is replaced).
-    The notebooks' ``downloads/`` folder is copied alongside.
+    The notebooks' ``downloads/`` folder is copied alongside, and the reference
+    pages of ``docs_dir`` (default: the ``docs/`` beside the notebooks' folder)
+    become ``docs/*.html``, with the folder's ``screenshots/``.
     """
     source = notebooks_dir or project_root() / "notebooks"
     notebooks = notebook_paths(source)
     if not notebooks:
         raise BuildError("holds no NN_name.ipynb notebooks", path=str(source))
+    docs_source = docs_dir or source.parent / "docs"
+    docs = doc_paths(docs_source)
     exporter = _exporter()
     rendered = [(path, *render_notebook(path, notebooks=notebooks, exporter=exporter)) for path in notebooks]
+    rendered_docs = [(path, *render_doc(path, docs=docs, notebooks=notebooks)) for path in docs]
     _prepare(out_dir)
     pages = []
     for path, title, body in rendered:
@@ -354,10 +469,20 @@ def build_site(out_dir: Path, *, notebooks_dir: Path | None = None) -> Site:
     if downloads.is_dir():
         shutil.copytree(downloads, out_dir / "downloads")
         copied = sorted((out_dir / "downloads").iterdir())
+    doc_pages = []
+    if rendered_docs:
+        (out_dir / "docs").mkdir()
+        if (docs_source / "screenshots").is_dir():
+            shutil.copytree(docs_source / "screenshots", out_dir / "docs" / "screenshots")
+    for path, title, body in rendered_docs:
+        page = out_dir / "docs" / path.with_suffix(".html").name
+        page.write_text(body, encoding="utf-8")
+        _loaded, links = external_urls(body)
+        doc_pages.append(SitePage(path, page, title, tuple(links)))
     index = out_dir / "index.html"
-    index.write_text(_index_html(pages, _download_labels(downloads)), encoding="utf-8")
+    index.write_text(_index_html(pages, _download_labels(downloads), doc_pages), encoding="utf-8")
     (out_dir / SITE_MARKER).write_text("python -m helpers.publish.site\n", encoding="utf-8")
-    return Site(out_dir, index, tuple(pages), tuple(copied))
+    return Site(out_dir, index, tuple(pages), tuple(copied), tuple(doc_pages))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -385,7 +510,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"python -m helpers.publish.site: {exc}", file=sys.stderr)
         return 1
     print(
-        f"wrote {len(site.pages)} pages, an index and {len(site.downloads)} downloads to {out_dir}; "
+        f"wrote {len(site.pages)} pages, {len(site.docs)} reference pages, an index and "
+        f"{len(site.downloads)} downloads to {out_dir}; "
         f"open {site.index}",
         file=sys.stderr,
     )
