@@ -29,6 +29,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from ..core.error_root import HelpersError
 from ..core.paths import project_root
 
 __all__ = [
@@ -76,7 +77,7 @@ _ALLOW = (r".*\.(png|jpg|gif|svg)", r"downloads[/\\][^/\\]+\.(csv|py)")
 _DENY = (r".*\.ipynb", r"(?!downloads[/\\][^/\\]+$).*\.py")
 
 
-class AppConfigError(ValueError):
+class AppConfigError(HelpersError, ValueError):
     """The app's settings are unusable (the message names the flag or variable)."""
 
 
