@@ -988,3 +988,32 @@ def test_notebook_7_works_a_case(lab: Lab) -> None:
         assert not [e for e in errors if e not in NOTEBOOK7_OWN_ERRORS], errors
     finally:
         page.close()
+
+
+def test_a_check_out_sat_in_jupyterlab_is_graded_by_the_trainer(lab: Lab) -> None:
+    """07: every case of the sample paper answered once in the widget, saved, then graded with the key."""
+    from helpers.teach.checkout import grade_files, load_paper, sample_paper_path
+
+    paper = load_paper(sample_paper_path())
+    notebook = lab.notebook("07_checkout.ipynb")
+    before = len(notebook.console_errors)
+    root = notebook.panel.locator(".eic-checkout")
+    expect(root).to_have_count(1)
+    heading = root.locator(".eic-checkout-heading")
+    for number, case in enumerate(paper["cases"], 1):
+        expect(heading).to_contain_text(f"{case['label']} of {len(paper['cases'])}")
+        if number == 1:
+            _expect_no_axe_violations(notebook)
+            expect(root).not_to_contain_text("Fully correct")  # no feedback before the end
+        root.locator(".eic-action").get_by_role("radio", name=case["actions"][0], exact=True).check()
+        root.get_by_role("button", name="Submit this case and go on").click()
+    expect(heading).to_contain_text(f"All {len(paper['cases'])} cases answered")
+    root.get_by_role("button", name="Save my answers").click()
+    expect(root.locator(".eic-checkout-message")).to_contain_text(f"Saved {len(paper['cases'])} answers")
+    result = grade_files(
+        lab.root / "checkout-answers.json", sample_paper_path().with_name("sample-paper.key.json")
+    )
+    data = result.to_data()
+    assert data["passed"] is False and len(data["cases"]) == len(paper["cases"])
+    assert not notebook.error_outputs()
+    _no_new_console_errors(notebook, before)

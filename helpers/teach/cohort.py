@@ -371,6 +371,15 @@ class Cohort:
         )
 
 
+def _shown_file(path: str | Path) -> str:
+    """A file as the cohort names it: the project's own fixtures by their place in the project."""
+    try:
+        inside = Path(os.path.abspath(path)).relative_to(fixtures_dir().parent)
+    except ValueError:
+        return shown_path(path)
+    return shown_path(inside.as_posix())
+
+
 def sample_progress_dir() -> Path:
     """``fixtures/sample_progress/``: four sample trainees' progress files, one of them version 1."""
     return fixtures_dir() / "sample_progress"
@@ -397,7 +406,7 @@ def progress_paths(paths: Iterable[str | Path]) -> list[Path]:
 
 def _read_bounded(path: Path) -> bytes:
     """The file's bytes: a regular file of at most :data:`MAX_FILE_BYTES`, else ProgressFileError."""
-    where = shown_path(path)
+    where = _shown_file(path)
     try:
         os.fsencode(path)
         if b"\0" in os.fsencode(path):
@@ -450,7 +459,7 @@ def read_progress_data(
     """Read one progress file safely, with the JSON it holds (its claims, for the re-grader)."""
     path = Path(path)
     raw = _read_bounded(path)
-    where = shown_path(path)
+    where = _shown_file(path)
     try:
         data = loads_strict(raw.decode("utf-8-sig"), source=where)
     except UnicodeDecodeError as exc:
@@ -493,7 +502,7 @@ def _summarise(path: Path, rules: Sequence[Rule], regrade: Regrader | None) -> T
     course = (progress.course.correct, progress.course.done) if progress.course is not None else None
     return Trainee(
         progress.trainee or path.stem,
-        shown_path(path),
+        _shown_file(path),
         version,
         progress.content_hash,
         progress.attempt_id if version != 1 else "",
@@ -513,9 +522,9 @@ def _load_one(job: tuple[str | Path, Sequence[Rule], Regrader | None]) -> Traine
     try:
         return _summarise(Path(path), rules, regrade)
     except ProgressFileError as exc:
-        return (shown_path(path), exc.message)
+        return (_shown_file(path), exc.message)
     except (ValueError, RecursionError, OSError) as exc:  # a hostile file must not hide the others
-        return (shown_path(path), f"cannot be read ({type(exc).__name__}: {shown(str(exc), 200)})")
+        return (_shown_file(path), f"cannot be read ({type(exc).__name__}: {shown(str(exc), 200)})")
 
 
 def load_checkouts(paths: Iterable[str | Path]) -> tuple[dict[str, Mapping[str, Any]], list[tuple[str, str]]]:

@@ -10,19 +10,14 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..core.chardiff import visible_id
 from ..core.errors import CheckInputError, CheckoutFileError
 from ..teach.checkout import CheckoutSitting, paper_case
-from ..teach.grading import Answer, answer_fields, candidate_ids
+from ..teach.grading import Answer, candidate_ids
 from ..teach.render import esc, json_html, supplied_input
-from .base import TextPicture, auto_layout, button, frame, html, id_checkbox, wide_style, wrap_html
+from .base import TextPicture, auto_layout, button, frame, html, wide_style, wrap_html
+from .exercise import AnswerControls
 
 __all__ = ["CheckoutWidget"]
-
-_HOLD_LABELS = {
-    "target-scope": "Hold: needs staff labels",
-    "sentinels": "Refuse: the check cannot run on this input",
-}
 
 
 class CheckoutWidget(TextPicture):
@@ -40,17 +35,10 @@ class CheckoutWidget(TextPicture):
         self.sitting = CheckoutSitting(paper)
         self.heading = html(css="eic-checkout-heading")
         self.shown_input = html(css="eic-checkout-input")
-        self.columns = w.HBox(layout=w.Layout(flex_flow="row wrap"))
-        self.flag = w.RadioButtons(options=[], value=None, layout=auto_layout())
-        self.hold = w.Checkbox(value=False, indent=False, layout=auto_layout())
-        self.reason = w.RadioButtons(options=[], value=None, description="reason", layout=auto_layout())
+        self.inputs: AnswerControls | None = None
+        self.answer_slot = w.VBox()
         self.action = w.RadioButtons(options=[], value=None, description="next action", layout=auto_layout())
-        self.reason.add_class("eic-reason")
         self.action.add_class("eic-action")
-        self.flag.add_class("eic-flag")
-        self.hold.add_class("eic-hold")
-        self.first_boxes: dict[str, w.Checkbox] = {}
-        self.second_boxes: dict[str, w.Checkbox] = {}
         self.submit_button = button(
             "Submit this case and go on", "eic-checkout-submit", button_style="primary"
         )
@@ -68,11 +56,7 @@ class CheckoutWidget(TextPicture):
         self.message.layout = w.Layout()
         self.answer_area = w.VBox(
             [
-                self.columns,
-                self.flag,
-                self.hold,
-                html("<b>Why?</b> Pick the rule that decides this case."),
-                self.reason,
+                self.answer_slot,
                 html("<b>What next?</b> Pick what to do with this input."),
                 self.action,
                 self.submit_button,
@@ -95,6 +79,30 @@ class CheckoutWidget(TextPicture):
         )
         self._show()
 
+    # The current case's controls, by the names the tests and notebooks use.
+    @property
+    def first_boxes(self) -> dict[str, w.Checkbox]:
+        return self.inputs.first_boxes if self.inputs is not None else {}
+
+    @property
+    def second_boxes(self) -> dict[str, w.Checkbox]:
+        return self.inputs.second_boxes if self.inputs is not None else {}
+
+    @property
+    def flag(self) -> w.RadioButtons:
+        assert self.inputs is not None
+        return self.inputs.flag
+
+    @property
+    def hold(self) -> w.Checkbox:
+        assert self.inputs is not None
+        return self.inputs.hold
+
+    @property
+    def reason(self) -> w.RadioButtons:
+        assert self.inputs is not None
+        return self.inputs.reason
+
     def _show(self) -> None:
         case = self.sitting.current()
         total = len(self.sitting.cases)
@@ -115,53 +123,23 @@ class CheckoutWidget(TextPicture):
         )
         context = case.get("context")
         extra = f"<p><b>Context</b></p>{json_html(context)}" if context else ""
-        self.shown_input.value = wrap_html(supplied_input(shown).html + extra)
-        first, second, flag = answer_fields(case["check"])
-        ids = candidate_ids(shown)
-        self.first_boxes = {i: id_checkbox(i, first) for i in ids}
-        self.second_boxes = {i: id_checkbox(i, second) for i in ids}
-        self.columns.children = [
-            self._column(first, self.first_boxes),
-            self._column(second, self.second_boxes),
-        ]
-        self.flag.description = flag
-        self.flag.options = [(f"{flag}: true", True), (f"{flag}: false", False)]
-        self.flag.value = None
-        self.hold.description = _HOLD_LABELS[case["check"]]
-        self.hold.value = False
-        self.reason.options = [(f"{o['rule']}: {o['statement']}", o["rule"]) for o in case["reason_options"]]
-        self.reason.value = None
+        self.shown_input.value = wrap_html(supplied_input(shown, label=case["label"]).html + extra)
+        options = [(f"{o['rule']}: {o['statement']}", o["rule"]) for o in case["reason_options"]]
+        self.inputs = AnswerControls(case["check"], candidate_ids(shown), options)
+        self.answer_slot.children = tuple(self.inputs.rows())
         self.action.options = [(text, text) for text in case["actions"]]
         self.action.value = None
 
-    @staticmethod
-    def _column(field: str, boxes: dict[str, w.Checkbox]) -> w.VBox:
-        column = w.VBox([html(f"<b>{esc(field)}</b>"), *boxes.values()], layout=w.Layout(margin="0 3em 0 0"))
-        column.add_class(f"eic-column-{field}")
-        return column
-
     def answer(self) -> Answer:
         """The answer the controls show for the current case."""
-        case = self.sitting.current()
-        check = case["check"] if case is not None else "target-scope"
-        return Answer(
-            check,
-            missing=frozenset(i for i, box in self.first_boxes.items() if box.value),
-            second=frozenset(i for i, box in self.second_boxes.items() if box.value),
-            flag=self.flag.value,
-            hold=self.hold.value,
-            reason=self.reason.value,
-        )
+        if self.inputs is None:
+            return Answer("target-scope")
+        return self.inputs.answer()
 
     def set_answer(self, answer: Answer, action: str | None) -> None:
         """Put an answer into the controls (used by tests)."""
-        for i, box in self.first_boxes.items():
-            box.value = i in answer.missing
-        for i, box in self.second_boxes.items():
-            box.value = i in answer.second
-        self.flag.value = answer.flag
-        self.hold.value = answer.hold
-        self.reason.value = answer.reason
+        assert self.inputs is not None
+        self.inputs.set_answer(answer)
         self.action.value = action
 
     def submit(self) -> None:
@@ -195,33 +173,17 @@ class CheckoutWidget(TextPicture):
         """A plain-text picture of the controls, read from the live widgets."""
         case = self.sitting.current()
         total = len(self.sitting.cases)
-        if case is None:
+        if case is None or self.inputs is None:
             return (
                 f"Check-out widget: all {total} cases answered\n"
                 f"  {self.path.description}: {self.path.value}\n"
                 f"  [{'x' if self.overwrite.value else ' '}] {self.overwrite.description}\n"
                 f"  buttons: [{self.save_button.description}]"
             )
-
-        def ticks(field: str, boxes: dict[str, w.Checkbox]) -> str:
-            return f"  {field}: " + "  ".join(
-                f"[{'x' if b.value else ' '}] {visible_id(i)}" for i, b in boxes.items()
-            )
-
-        first, second, _ = answer_fields(case["check"])
         return "\n".join(
             [
                 f"Check-out widget: {case['label']} of {total} ({case['check']})",
-                ticks(first, self.first_boxes),
-                ticks(second, self.second_boxes),
-                f"  {self.flag.description}: "
-                + "  ".join(
-                    f"({_dot(self.flag.value is v)}) {label.split(': ')[-1]}"
-                    for label, v in self.flag.options
-                ),
-                f"  [{'x' if self.hold.value else ' '}] {self.hold.description}",
-                "  reason: "
-                + "  ".join(f"({_dot(self.reason.value == v)}) {v}" for _, v in self.reason.options),
+                *self.inputs.describe_lines(),
                 "  next action: "
                 + "  ".join(f"({_dot(self.action.value == v)}) {v}" for _, v in self.action.options),
                 f"  buttons: [{self.submit_button.description}]",
