@@ -55,7 +55,7 @@ def test_the_case_is_labelled_by_number_and_its_rule_named_only_after_the_check(
     drill.set_answer(_blind_answer(view, None))
     drill.check_button.click()
     assert drill.session.mastery.step == 1  # only the first check counts
-    assert "does not change your bars" in drill.scored_view.value
+    assert "does not change your score" in drill.scored_view.value
     assert "Fully correct" in drill.feedback.value
 
 

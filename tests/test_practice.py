@@ -646,6 +646,8 @@ def test_attempts_serialise_as_the_file_stores_them():
         "case": "sentinels/x",
         "correct": False,
         "rules_missed": ["sk-changed"],
+        "outcome": "missed",
+        "hints": 0,
     }
 
 

@@ -102,12 +102,33 @@ def test_the_score_and_bar_follow_each_check():
     work(drill, Answer(drill.current.check))
     assert drill.bar.value == 1
     assert _text(drill.score.value) == "Score: 0 of 1 correct (0%) · 1 of 3 cases done"
-    assert "Scored: not correct." in drill.scored.value
+    assert "✘ Scored: missed." in drill.scored.value
     assert not drill.next_button.disabled
     drill.next_button.click()
     work(drill, correct_answer(drill.current))
     assert _text(drill.score.value) == "Score: 1 of 2 correct (50%) · 2 of 3 cases done"
-    assert "Scored: correct." in drill.scored.value
+    assert "✔ Scored: correct first try, unaided." in drill.scored.value
+
+
+def test_a_hinted_right_answer_is_kept_but_does_not_score_correct():
+    drill = PracticeDrill(size=2)
+    drill.exercise.hint_button.click()
+    assert "Hint 1 of 3" in drill.exercise.hint_view.value
+    work(drill, correct_answer(drill.current))
+    assert "Fully correct" in drill.exercise.feedback.value
+    assert "helped by a hint" in drill.scored.value
+    (attempt,) = drill.progress.attempts.values()
+    assert attempt.outcome == "helped" and attempt.hints == 1 and not attempt.correct
+    assert drill.progress.correct == 0
+
+
+def test_the_case_is_shown_by_number_and_its_rule_named_after_the_check():
+    drill = PracticeDrill(size=2)
+    case = drill.current
+    shown = drill.case_view.value + drill.describe()
+    assert "Case 1 of 2" in shown and case.id not in shown and case.title not in shown
+    work(drill, correct_answer(case))
+    assert f"<code>{case.rules[0]}</code>" in drill.scored.value
 
 
 def test_only_the_first_check_counts_but_feedback_keeps_coming():
@@ -116,18 +137,18 @@ def test_only_the_first_check_counts_but_feedback_keeps_coming():
     work(drill, Answer(case.check))
     work(drill, correct_answer(case))
     assert "Fully correct" in drill.exercise.feedback.value
-    assert "already scored on its first check" in drill.scored.value
+    assert "does not change your score" in drill.scored.value
     assert drill.progress.correct == 0 and drill.progress.done == 1
 
 
-def test_a_stale_exercise_cannot_score_the_next_case():
+def test_the_controls_of_a_case_no_longer_shown_cannot_answer_the_next_one():
     drill = PracticeDrill(size=2)
-    old = drill.exercise
+    old = drill.area.inputs
     work(drill, correct_answer(drill.current))
     drill.next_button.click()
-    old.set_answer(Answer(old.case.check))
-    old.check_button.click()
-    assert drill.progress.done == 1 and drill.progress.correct == 1
+    old.set_answer(correct_answer(drill.current))  # the old case's controls, no longer on show
+    drill.area.check_button.click()
+    assert drill.progress.done == 2 and drill.progress.correct == 1
 
 
 def test_progress_saved_and_loaded_through_the_buttons(tmp_path):
@@ -248,7 +269,9 @@ def test_css_classes_for_browser_tests():
         "eic-load",
         "eic-progress-path",
         "eic-file-status",
-        "eic-exercise",
+        "eic-check",
+        "eic-hint",
+        "eic-show-answer",
         "eic-restart",
     } <= classes
     buttons = [x for x in all_widgets(drill.widget) if isinstance(x, w.Button)]
@@ -261,7 +284,7 @@ def test_the_text_picture_describes_the_live_drill():
     assert first.splitlines()[:3] == [
         f"Practice drill: seed {DEFAULT_SEED}, 2 cases",
         "  Score: nothing checked yet · 0 of 2 cases done",
-        f"  Case 1 of 2: {drill.current.title}",
+        f"  Case 1 of 2 ({drill.current.check})",
     ]
     assert drill._repr_mimebundle_()["text/plain"] == first
     run_drill(drill)
@@ -282,7 +305,9 @@ def test_a_saved_file_is_plain_local_json(tmp_path):
     drill.save_button.click()
     data = json.loads(Path(drill.path.value).read_text(encoding="utf-8"))
     assert list(data) == ["format", "version", "seed", "order", "attempts"]
-    assert data["attempts"] == [{"case": drill.current.key, "correct": True, "rules_missed": []}]
+    assert data["attempts"] == [
+        {"case": drill.current.key, "correct": True, "rules_missed": [], "outcome": "correct", "hints": 0}
+    ]
 
 
 @pytest.mark.parametrize(

@@ -26,6 +26,7 @@ __all__ = [
     "rules_missed",
     "rule_scores",
     "ATTEMPT_FIELDS",
+    "ATTEMPT_OPTIONAL_FIELDS",
 ]
 
 #: The seed of the notebook's drill; any whole number gives another reproducible order.
@@ -36,6 +37,8 @@ PROGRESS_FORMAT = "eval-integrity-practice-progress"
 PROGRESS_VERSION = 1
 
 ATTEMPT_FIELDS = ("case", "correct", "rules_missed")
+#: Fields an attempt may also have (kept since the set course runs on the drill engine).
+ATTEMPT_OPTIONAL_FIELDS = ("outcome", "hints")
 
 
 def drill_order(cases: Iterable[PracticeCase], seed: int, *, size: int | None = None) -> list[PracticeCase]:
@@ -75,15 +78,32 @@ def rules_missed(case: PracticeCase, grade: Grade) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class Attempt:
-    """The scored (first) check of one case: its key, whether it was right, the rules missed."""
+    """The scored (first) check of one case: its key, whether it was right unaided, the rules missed.
+
+    ``outcome`` is how the case was scored (``correct``, ``helped``, ``missed``,
+    ``revealed`` or ``skipped``, as in the mastery drill); ``hints`` the hints shown.
+    """
 
     case: str
     correct: bool
     rules_missed: tuple[str, ...] = ()
+    outcome: str = ""
+    hints: int = 0
+
+    @property
+    def how(self) -> str:
+        """The outcome, or ``correct``/``missed`` for an attempt saved before outcomes were kept."""
+        return self.outcome or ("correct" if self.correct else "missed")
 
     def to_data(self) -> dict[str, Any]:
         """The attempt as stored in a progress file."""
-        return {"case": self.case, "correct": self.correct, "rules_missed": list(self.rules_missed)}
+        return {
+            "case": self.case,
+            "correct": self.correct,
+            "rules_missed": list(self.rules_missed),
+            "outcome": self.how,
+            "hints": self.hints,
+        }
 
 
 @dataclass
@@ -110,7 +130,21 @@ class Progress:
         if case.key not in self.order:
             raise InvalidInputError(f"{case.key} is not in this drill", field="case")
         if case.key not in self.attempts:
-            self.attempts[case.key] = Attempt(case.key, grade.correct, rules_missed(case, grade))
+            outcome = "correct" if grade.correct else "missed"
+            self.attempts[case.key] = Attempt(case.key, grade.correct, rules_missed(case, grade), outcome)
+        return self.attempts[case.key]
+
+    def record_outcome(
+        self, case: PracticeCase, outcome: str, missed: Sequence[str], *, hints: int = 0
+    ) -> Attempt:
+        """Score ``case`` with the engine's ``outcome`` if it has no score yet; only ``correct`` counts."""
+        if case.key not in self.order:
+            raise InvalidInputError(f"{case.key} is not in this drill", field="case")
+        if case.key not in self.attempts:
+            correct = outcome == "correct"
+            context = () if correct else tuple(r for r in case.rules if r not in GRADED_RULES)
+            kept = () if correct else tuple(dict.fromkeys([*missed, *context]))
+            self.attempts[case.key] = Attempt(case.key, correct, kept, outcome, hints)
         return self.attempts[case.key]
 
     def next_key(self) -> str | None:

@@ -16,7 +16,15 @@ from typing import Any
 from ..core.errors import JSONLoadError, ProgressFileError, describe_value
 from ..core.files import write_atomically
 from ..core.jsonio import loads_strict
-from .drill import ATTEMPT_FIELDS, PROGRESS_FORMAT, PROGRESS_VERSION, Attempt, Progress
+from .drill import (
+    ATTEMPT_FIELDS,
+    ATTEMPT_OPTIONAL_FIELDS,
+    PROGRESS_FORMAT,
+    PROGRESS_VERSION,
+    Attempt,
+    Progress,
+)
+from .mastery import OUTCOMES
 from .practice_cases import PracticeCase, practice_cases
 from .rules import Rule, load_rules
 
@@ -68,8 +76,14 @@ def progress_from_data(
     attempts: dict[str, Attempt] = {}
     for index, raw in enumerate(data["attempts"]):
         where = f"attempts[{index}]"
-        if not isinstance(raw, Mapping) or set(raw) != set(ATTEMPT_FIELDS):
-            raise bad(f"{where} must have the fields {list(ATTEMPT_FIELDS)}")
+        if (
+            not isinstance(raw, Mapping)
+            or not set(ATTEMPT_FIELDS) <= set(raw)
+            or not set(raw) <= {*ATTEMPT_FIELDS, *ATTEMPT_OPTIONAL_FIELDS}
+        ):
+            raise bad(
+                f"{where} must have the fields {list(ATTEMPT_FIELDS)} (and may have {list(ATTEMPT_OPTIONAL_FIELDS)})"
+            )
         key, correct, missed = raw["case"], raw["correct"], raw["rules_missed"]
         if not isinstance(key, str) or key not in order:
             raise bad(f"{where}.case is {describe_value(key)}, which is not in the drill's order")
@@ -77,6 +91,11 @@ def progress_from_data(
             raise bad(f"{where}.case {describe_value(key)} is scored twice")
         if not isinstance(correct, bool):
             raise bad(f"{where}.correct is {describe_value(correct)}, expected true or false")
+        outcome, hints = raw.get("outcome", ""), raw.get("hints", 0)
+        if outcome not in ("", *OUTCOMES) or (outcome and (outcome == "correct") != correct):
+            raise bad(f"{where}.outcome is {describe_value(outcome)}, which does not match its correct field")
+        if isinstance(hints, bool) or not isinstance(hints, int) or hints < 0:
+            raise bad(f"{where}.hints is {describe_value(hints)}, expected a whole number from 0")
         if (
             not isinstance(missed, list)
             or not all(isinstance(rule_id, str) for rule_id in missed)
@@ -90,7 +109,7 @@ def progress_from_data(
                 )
         if correct == bool(missed):
             raise bad(f"{where}: a correct check misses no rule, and a wrong one misses at least one")
-        attempts[key] = Attempt(key, correct, tuple(missed))
+        attempts[key] = Attempt(key, correct, tuple(missed), outcome, hints)
     return Progress(seed, tuple(order), attempts)
 
 

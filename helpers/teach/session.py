@@ -32,15 +32,16 @@ from typing import Any
 
 from ..core.chardiff import visible_text
 from ..core.errors import InvalidInputError
+from .drill import Attempt, Progress
 from .generators import GENERATORS, generate
-from .grading import Answer, Grade, answer_fields, candidate_ids, grade, hints, reason_options
+from .grading import Answer, Grade, answer_fields, candidate_ids, decisive_rules, grade, hints, reason_options
 from .keyed import FACETS
 from .mastery import Mastery, MasteryAttempt, now_text
-from .practice_cases import PracticeCase
+from .practice_cases import PracticeCase, practice_cases
 from .render import display_json
 from .rules import Rule, load_rules
 
-__all__ = ["CaseView", "CheckResult", "DrillSession", "DEFAULT_DRILL_SEED", "HOLD_LABELS"]
+__all__ = ["CaseView", "CheckResult", "DrillSession", "CourseSession", "DEFAULT_DRILL_SEED", "HOLD_LABELS"]
 
 #: The seed a drill starts from unless told otherwise.
 DEFAULT_DRILL_SEED = 5
@@ -125,58 +126,18 @@ class _Open:
     served: str
     hints_used: int = 0
     revealed: bool = False
-    scored: MasteryAttempt | None = None
+    scored: Any = None  # the scored attempt, once there is one
 
 
-class DrillSession:
-    """A trainee's mastery drill: fresh generated cases until every rule and facet is shown.
+class _CaseEngine:
+    """What every drill shares: one case open at a time, its hints, its one scored check, its reveal.
 
-    ``clock`` returns the current UTC time (tests pass a fake one to move
-    through days). Taught in ``04_practice.ipynb``.
+    A subclass serves the cases (:meth:`next_case`) and keeps the score (:meth:`_score`).
     """
 
-    def __init__(
-        self,
-        mastery: Mastery,
-        *,
-        rules: Sequence[Rule] | None = None,
-        trainee: str = "",
-        started: str | None = None,
-        check: str | None = None,
-        clock: Callable[[], _dt.datetime] | None = None,
-    ) -> None:
-        every = list(rules) if rules is not None else load_rules()
-        known = {rule.id: rule for rule in every}
-        missing = [rule for rule in mastery.rules if rule not in known]
-        if missing:
-            raise InvalidInputError(f"{missing[0]!r} is not a rule here", field="rules")
-        self.rules = every
-        self.mastery = mastery
-        self.trainee = trainee
-        self.check_name = check
-        self._clock = clock
-        self.started = started or self.now()
-        self._open: _Open | None = None
-
-    @classmethod
-    def start(
-        cls,
-        *,
-        seed: int = DEFAULT_DRILL_SEED,
-        trainee: str = "",
-        check: str | None = None,
-        rules: Sequence[Rule] | None = None,
-        clock: Callable[[], _dt.datetime] | None = None,
-    ) -> DrillSession:
-        """A fresh drill over every rule (or one check's rules), nothing shown yet."""
-        every = list(rules) if rules is not None else load_rules()
-        chosen = [rule.id for rule in every if check is None or rule.check == check]
-        if not chosen:
-            raise InvalidInputError(f"no rules for check {check!r}", field="check")
-        makes = {facet for rule in chosen for facet in GENERATORS[rule].facets}
-        facets = [facet for facet in FACETS if facet in makes]
-        mastery = Mastery.start(chosen, seed=seed, facets=facets)
-        return cls(mastery, rules=every, trainee=trainee, check=check, clock=clock)
+    rules: list[Rule]
+    _clock: Callable[[], _dt.datetime] | None
+    _open: _Open | None
 
     # --- time -----------------------------------------------------------------------------
 
@@ -184,34 +145,13 @@ class DrillSession:
         """The current time as progress files write it."""
         return now_text(self._clock() if self._clock is not None else None)
 
-    # --- what has been shown ----------------------------------------------------------------
-
-    @property
-    def mastered(self) -> list[str]:
-        """The rules mastered now."""
-        return self.mastery.mastered
-
-    @property
-    def complete(self) -> bool:
-        """True while every rule is mastered and every look-alike kind secured."""
-        return self.mastery.complete
-
-    @property
-    def attempts(self) -> list[MasteryAttempt]:
-        """Every scored case, in order."""
-        return list(self.mastery.attempts)
-
-    def due(self) -> list[str]:
-        """The mastered rules whose spaced review is due now."""
-        return self.mastery.due(self.now())
-
     @property
     def current(self) -> CaseView | None:
         """The case being worked, if any."""
         return self._open.view if self._open is not None else None
 
     @property
-    def current_scored(self) -> MasteryAttempt | None:
+    def current_scored(self) -> Any:
         """The current case's scored attempt, once it has one."""
         return self._open.scored if self._open is not None else None
 
@@ -221,31 +161,6 @@ class DrillSession:
         return self._open.hints_used if self._open is not None else 0
 
     # --- working a case ---------------------------------------------------------------------
-
-    def next_case(self) -> CaseView:
-        """Serve the next case. Leaving the current one unchecked scores it as skipped."""
-        if self._open is not None and self._open.scored is None:
-            self._score("skipped", None, None)
-        now = self.now()
-        rule = self.mastery.next_rule(now)
-        facet = self.mastery.next_facet(rule, GENERATORS[rule].facets)
-        seed = self.mastery.case_seed(rule)
-        case = generate(rule, seed, facet=facet)
-        number = self.mastery.step + 1
-        options = reason_options(case, rules=self.rules, salt=f"{self.mastery.seed}:{number}")
-        first, second, flag = answer_fields(case.check)
-        view = CaseView(
-            number=number,
-            label=f"Drill case {number}",
-            check=case.check,
-            input=_frozen({**case.input, **getattr(case, "context", {})}),
-            fields=(first, second, flag),
-            ids=tuple(candidate_ids(case)),
-            reason_options=tuple((f"{r.id}: {r.statement}", r.id) for r in options),
-            hold_label=HOLD_LABELS[case.check],
-        )
-        self._open = _Open(view, case, rule, seed, facet, now)
-        return view
 
     def _need_open(self) -> _Open:
         if self._open is None:
@@ -319,7 +234,7 @@ class DrillSession:
             return None
         return self._open.case
 
-    # --- scoring ----------------------------------------------------------------------------
+    # --- feedback ----------------------------------------------------------------------------
 
     def _statement(self, rule_id: str) -> str:
         known = {rule.id: rule for rule in self.rules}
@@ -336,6 +251,117 @@ class DrillSession:
         else:
             lines.append("This case was already scored; checking again gives feedback only.")
         return "\n".join(lines)
+
+    def _view(self, case: PracticeCase, number: int, label: str, salt: str) -> CaseView:
+        """What the trainee sees of ``case``: the label, the input and context, IDs and shuffled reasons."""
+        options = reason_options(case, rules=self.rules, salt=salt)
+        first, second, flag = answer_fields(case.check)
+        return CaseView(
+            number=number,
+            label=label,
+            check=case.check,
+            input=_frozen({**case.input, **getattr(case, "context", {})}),
+            fields=(first, second, flag),
+            ids=tuple(candidate_ids(case)),
+            reason_options=tuple((f"{r.id}: {r.statement}", r.id) for r in options),
+            hold_label=HOLD_LABELS[case.check],
+        )
+
+    def next_case(self) -> CaseView | None:  # pragma: no cover - each drill serves its own
+        raise NotImplementedError
+
+    def _score(self, outcome: str, answer: Answer | None, result: Grade | None) -> Any:  # pragma: no cover
+        raise NotImplementedError
+
+
+class DrillSession(_CaseEngine):
+    """A trainee's mastery drill: fresh generated cases until every rule and facet is shown.
+
+    ``clock`` returns the current UTC time (tests pass a fake one to move
+    through days). Taught in ``04_practice.ipynb``.
+    """
+
+    def __init__(
+        self,
+        mastery: Mastery,
+        *,
+        rules: Sequence[Rule] | None = None,
+        trainee: str = "",
+        started: str | None = None,
+        check: str | None = None,
+        clock: Callable[[], _dt.datetime] | None = None,
+    ) -> None:
+        every = list(rules) if rules is not None else load_rules()
+        known = {rule.id: rule for rule in every}
+        missing = [rule for rule in mastery.rules if rule not in known]
+        if missing:
+            raise InvalidInputError(f"{missing[0]!r} is not a rule here", field="rules")
+        self.rules = every
+        self.mastery = mastery
+        self.trainee = trainee
+        self.check_name = check
+        self._clock = clock
+        self.started = started or self.now()
+        self._open: _Open | None = None
+
+    @classmethod
+    def start(
+        cls,
+        *,
+        seed: int = DEFAULT_DRILL_SEED,
+        trainee: str = "",
+        check: str | None = None,
+        rules: Sequence[Rule] | None = None,
+        clock: Callable[[], _dt.datetime] | None = None,
+    ) -> DrillSession:
+        """A fresh drill over every rule (or one check's rules), nothing shown yet."""
+        every = list(rules) if rules is not None else load_rules()
+        chosen = [rule.id for rule in every if check is None or rule.check == check]
+        if not chosen:
+            raise InvalidInputError(f"no rules for check {check!r}", field="check")
+        makes = {facet for rule in chosen for facet in GENERATORS[rule].facets}
+        facets = [facet for facet in FACETS if facet in makes]
+        mastery = Mastery.start(chosen, seed=seed, facets=facets)
+        return cls(mastery, rules=every, trainee=trainee, check=check, clock=clock)
+
+    # --- what has been shown ----------------------------------------------------------------
+
+    @property
+    def mastered(self) -> list[str]:
+        """The rules mastered now."""
+        return self.mastery.mastered
+
+    @property
+    def complete(self) -> bool:
+        """True while every rule is mastered and every look-alike kind secured."""
+        return self.mastery.complete
+
+    @property
+    def attempts(self) -> list[MasteryAttempt]:
+        """Every scored case, in order."""
+        return list(self.mastery.attempts)
+
+    def due(self) -> list[str]:
+        """The mastered rules whose spaced review is due now."""
+        return self.mastery.due(self.now())
+
+    # --- working a case ---------------------------------------------------------------------
+
+    def next_case(self) -> CaseView:
+        """Serve the next case. Leaving the current one unchecked scores it as skipped."""
+        if self._open is not None and self._open.scored is None:
+            self._score("skipped", None, None)
+        now = self.now()
+        rule = self.mastery.next_rule(now)
+        facet = self.mastery.next_facet(rule, GENERATORS[rule].facets)
+        seed = self.mastery.case_seed(rule)
+        case = generate(rule, seed, facet=facet)
+        number = self.mastery.step + 1
+        view = self._view(case, number, f"Drill case {number}", f"{self.mastery.seed}:{number}")
+        self._open = _Open(view, case, rule, seed, facet, now)
+        return view
+
+    # --- scoring ----------------------------------------------------------------------------
 
     def _score(self, outcome: str, answer: Answer | None, result: Grade | None) -> MasteryAttempt:
         current = self._need_open()
@@ -370,6 +396,79 @@ class DrillSession:
         )
         current.scored = self.mastery.record(attempt)
         return attempt
+
+
+class CourseSession(_CaseEngine):
+    """The set course: the fixed practice cases in a seeded order, each scored on its first check.
+
+    The same engine as the mastery drill (one case open, hints, one scored check,
+    reveal); only the source of cases and the score differ. An unaided right first
+    check scores correct; a hinted one, a wrong one, a reveal before a check or a
+    skipped case scores not correct. Taught in ``04_practice.ipynb`` ("The set course").
+    """
+
+    def __init__(
+        self,
+        progress: Progress,
+        cases: Sequence[PracticeCase],
+        *,
+        rules: Sequence[Rule] | None = None,
+        clock: Callable[[], _dt.datetime] | None = None,
+    ) -> None:
+        self.rules = list(rules) if rules is not None else load_rules()
+        self.cases = list(cases)
+        self._by_key = {case.key: case for case in self.cases}
+        self.progress = progress
+        self._clock = clock
+        self._open = None
+
+    @classmethod
+    def start(
+        cls,
+        *,
+        seed: int = DEFAULT_DRILL_SEED,
+        check: str | None = None,
+        size: int | None = None,
+        cases: Sequence[PracticeCase] | None = None,
+        rules: Sequence[Rule] | None = None,
+        clock: Callable[[], _dt.datetime] | None = None,
+    ) -> CourseSession:
+        """A fresh course over the practice cases (or one check's), nothing checked yet."""
+        pool = list(cases) if cases is not None else practice_cases()
+        chosen = [case for case in pool if check is None or case.check == check]
+        if not chosen:
+            raise InvalidInputError("a drill needs at least one practice case", field="cases")
+        return cls(Progress.start(chosen, seed, size=size), chosen, rules=rules, clock=clock)
+
+    @property
+    def current_case(self) -> PracticeCase | None:
+        """The case on show, with its answer: for tests and for the summary, never for the screen."""
+        return self._open.case if self._open is not None else None
+
+    def next_case(self) -> CaseView | None:
+        """Serve the next unchecked case (None once every case is checked); an unchecked one is skipped."""
+        if self._open is not None and self._open.scored is None:
+            self._score("skipped", None, None)
+        key = self.progress.next_key()
+        if key is None:
+            self._open = None
+            return None
+        case = self._by_key[key]
+        number = self.progress.order.index(key) + 1
+        view = self._view(case, number, f"Case {number} of {self.progress.total}", "")
+        self._open = _Open(view, case, decisive_rules(case)[0], 0, None, self.now())
+        return view
+
+    def _score(self, outcome: str, answer: Answer | None, result: Grade | None) -> Attempt:
+        current = self._need_open()
+        missed = tuple(result.rules_missed) if result is not None and result.rules_missed else (current.rule,)
+        current.scored = self.progress.record_outcome(
+            current.case,
+            outcome,
+            () if outcome == "correct" else missed,
+            hints=current.hints_used,
+        )
+        return current.scored
 
 
 _OUTCOME_TEXT = {

@@ -10,7 +10,7 @@ named only once it is scored. Progress is a version 3 file
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +18,7 @@ import ipywidgets as w
 
 from ..core.errors import ProgressFileError
 from ..teach.grading import Answer
-from ..teach.mastery import MASTERY_STREAK, MasteryAttempt
+from ..teach.mastery import MASTERY_STREAK
 from ..teach.progress_files import shown_path
 from ..teach.progress_v2 import (
     TraineeProgress,
@@ -29,18 +29,13 @@ from ..teach.progress_v2 import (
     trainee_progress_to_data,
 )
 from ..teach.render import (
-    HIDE_SUMMARY,
-    REVEAL_SUMMARY,
     esc,
-    feedback_html,
-    hint_html,
-    json_html,
-    reveal_html,
 )
 from ..teach.rules import Rule, load_rules
 from ..teach.session import DEFAULT_DRILL_SEED, CaseView, DrillSession
 from .base import TextPicture, button, frame, html, progress_path_box, wide_style, wrap_html, wrap_row
-from .exercise import HINT_LABEL, AnswerControls
+from .case_area import CaseArea
+from .exercise import AnswerControls
 from .lite import ProgressTransfer
 
 __all__ = ["MasteryDrill", "DEFAULT_MASTERY_FILE", "rule_bar", "FACET_NAMES"]
@@ -76,41 +71,6 @@ def rule_bar(rule: str, streak: int, mastered: bool) -> str:
     return f"{rule} {blocks} " + ("✔ mastered" if mastered else f"{filled}/{MASTERY_STREAK}")
 
 
-def _input_html(view: CaseView) -> str:
-    """The supplied input, and any context beside it, as the trainee reads it."""
-    check_keys = {"original", "rewritten", "unresolved", "query", "rewritten_query", "baseline", "proposed"}
-    record = _plain(view.input)
-    supplied = {k: v for k, v in record.items() if k in check_keys}
-    context = {k: v for k, v in record.items() if k not in check_keys}
-    parts = [f"<p><b>Supplied input</b> for {esc(view.label)}:</p>{json_html(supplied)}"]
-    for key in ("query", "rewritten_query"):
-        if isinstance(supplied.get(key), str):
-            parts.append(
-                f"<p><b>{'Original' if key == 'query' else 'Rewritten'} query:</b> {esc(supplied[key])}</p>"
-            )
-    if context:
-        parts.append(
-            "<p><b>Context</b> (the check does not read this; it tells you what happened):</p>"
-            + json_html(context)
-        )
-    return "".join(parts)
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {key: _plain(item) for key, item in value.items()}
-    if isinstance(value, tuple):
-        return [_plain(item) for item in value]
-    return value
-
-
-class _Shown:
-    """What :meth:`Answer.as_dict` reads of a case: only its input, as the trainee sees it."""
-
-    def __init__(self, record: dict[str, Any]) -> None:
-        self.input = record
-
-
 class MasteryDrill(TextPicture):
     """Practise every rule on fresh generated cases until each is mastered; bars and a summary.
 
@@ -139,19 +99,19 @@ class MasteryDrill(TextPicture):
             session or DrillSession.start(seed=seed, trainee=trainee, check=check, rules=self.all_rules)
         )
         self.saved_step: int | None = None
-        self.inputs: AnswerControls | None = None
 
         self.bars = html(css="eic-rule-bars")
-        self.case_view = html(css="eic-case")
-        self.slot = w.VBox()
-        self.live = html(css="eic-live")
-        self.check_button = button("Check my answer", "eic-check", button_style="primary")
-        self.hint_button = button(HINT_LABEL, "eic-hint")
-        self.reveal_button = button(REVEAL_SUMMARY, "eic-show-answer")
-        self.feedback = html(css="eic-feedback-area")
-        self.hint_view = html(css="eic-hint-area")
-        self.reveal = html(css="eic-reveal-area")
-        self.scored_view = html(css="eic-scored")
+        self.area = CaseArea(
+            lambda: self.session, self.all_rules, on_scored=self._after_scoring, next_label=_NEXT
+        )
+        self.case_view, self.slot, self.live = self.area.case_view, self.area.slot, self.area.live
+        self.check_button, self.hint_button = self.area.check_button, self.area.hint_button
+        self.reveal_button, self.feedback = self.area.reveal_button, self.area.feedback
+        self.hint_view, self.reveal, self.scored_view = (
+            self.area.hint_view,
+            self.area.reveal,
+            self.area.scored_view,
+        )
         self.next_button = button(_SKIP, "eic-next")
         self.summary_view = html(css="eic-summary")
         self.trainee = w.Text(
@@ -180,9 +140,6 @@ class MasteryDrill(TextPicture):
         self.file_status = html(css="eic-file-status")
         self.transfer = ProgressTransfer(self._dump, self._accept_upload, self._report)
 
-        self.check_button.on_click(lambda _b: self.check())
-        self.hint_button.on_click(lambda _b: self.hint())
-        self.reveal_button.on_click(lambda _b: self.toggle_worked_answer())
         self.next_button.on_click(lambda _b: self.next_case())
         self.save_button.on_click(lambda _b: self.save())
         self.load_button.on_click(lambda _b: self.load())
@@ -194,13 +151,7 @@ class MasteryDrill(TextPicture):
         self.widget = frame(
             [
                 self.bars,
-                self.case_view,
-                self.slot,
-                wrap_row([self.check_button, self.hint_button, self.reveal_button]),
-                self.feedback,
-                self.hint_view,
-                self.reveal,
-                self.scored_view,
+                self.area.widget,
                 wrap_row([self.next_button]),
                 self.summary_view,
                 wrap_row([self.trainee, self.path]),
@@ -234,75 +185,33 @@ class MasteryDrill(TextPicture):
             view = self.session.next_case()
         self._show(view)
 
+    @property
+    def inputs(self) -> AnswerControls | None:
+        """The answer controls of the case on show."""
+        return self.area.inputs
+
     def _show(self, view: CaseView) -> None:
-        self.inputs = AnswerControls(view.check, view.ids, view.reason_options, on_change=self._show_live)
-        heading = html(f"<b>Your answer</b> for {esc(view.label)}", css="eic-answer-heading")
-        self.slot.children = (heading, *self.inputs.rows(), self.live)
-        self._show_live()
-        self.case_view.value = wrap_html(_input_html(view))
-        for area in (self.feedback, self.hint_view, self.reveal, self.scored_view):
-            area.value = ""
-        self.check_button.disabled = False
-        self.hint_button.disabled = False
-        self.reveal_button.description = REVEAL_SUMMARY
+        self.area.show(view)
         self.next_button.description = _SKIP
         self.next_button.button_style = ""
         self._show_bars()
         self._show_unsaved()
 
-    def _show_live(self) -> None:
-        """The JSON the answer stands for, and the reason picked, as the controls change."""
-        view = self.session.current
-        if view is None or self.inputs is None:
-            return
-        answer = self.inputs.answer()
-        built = answer.as_dict(_Shown(_plain(view.input)))  # type: ignore[arg-type]
-        reason = f"<code>{esc(answer.reason)}</code>" if answer.reason else "not picked yet"
-        self.live.value = wrap_html(
-            f"<div><b>The JSON you are building</b></div>{json_html(built)}<div>Reason: {reason}</div>"
-        )
-        self.feedback.value = ""
-
     def set_answer(self, answer: Answer) -> None:
         """Put ``answer`` into the controls."""
-        assert self.inputs is not None
-        self.inputs.set_answer(answer)
+        self.area.set_answer(answer)
 
     def check(self) -> None:
         """Check the answer on screen; the first check scores the case."""
-        assert self.inputs is not None
-        result = self.session.check(self.inputs.answer())
-        self.feedback.value = wrap_html(feedback_html(result.correct, list(result.mistakes)))
-        if result.correct:
-            self.hint_view.value = ""
-        attempt = self.session.current_scored
-        if attempt is not None:
-            self.scored_view.value = wrap_html(self._scored_html(attempt, first=result.scored))
-        self._after_scoring()
+        self.area.check()
 
     def hint(self) -> None:
         """Show the next rung of the hint ladder (a hinted answer is recorded as helped)."""
-        self.session.hint()
-        shown = self.session.shown_hints()
-        last = self.session.hints_left == 0
-        self.hint_button.disabled = last
-        self.hint_view.value = wrap_html(hint_html(shown, last=last))
+        self.area.hint()
 
     def toggle_worked_answer(self) -> None:
         """Show the worked answer (a miss if no check came first), or hide it again."""
-        if self.reveal.value:
-            self.reveal.value = ""
-            self.reveal_button.description = REVEAL_SUMMARY
-            return
-        self.session.reveal()
-        case = self.session.worked_case()
-        assert case is not None
-        self.reveal.value = wrap_html(reveal_html(case))
-        self.reveal_button.description = HIDE_SUMMARY
-        attempt = self.session.current_scored
-        assert attempt is not None
-        self.scored_view.value = wrap_html(self._scored_html(attempt, first=False))
-        self._after_scoring()
+        self.area.toggle_worked_answer()
 
     def _after_scoring(self) -> None:
         if self.session.current_scored is not None:
@@ -352,22 +261,6 @@ class MasteryDrill(TextPicture):
             f"skip, a reveal or a hint before the check takes it away again.</div>{complete}{due_line}"
             f'<ul class="eic-bars" aria-label="Progress per rule">{items}</ul>'
             + (f'<ul class="eic-bars" aria-label="Look-alike kinds">{facets}</ul>' if facets else "")
-        )
-
-    def _scored_html(self, attempt: MasteryAttempt, *, first: bool) -> str:
-        texts = {
-            "correct": "<b>✔ Scored: correct first try, unaided.</b>",
-            "helped": "<b>◐ Scored: right, but helped by a hint</b>, so it does not count towards mastery.",
-            "missed": "<b>✘ Scored: missed.</b> This rule comes round again soon.",
-            "revealed": "<b>✘ Scored: missed</b>, because the worked answer was shown before a check.",
-            "skipped": "<b>✘ Scored: missed</b>, because the case was skipped.",
-        }
-        statement = next((r.statement for r in self.all_rules if r.id == attempt.rule), "")
-        again = "" if first else " Checking again gives feedback but does not change your bars."
-        return (
-            f'<div class="eic-scored-note" role="status">{texts[attempt.outcome]}{again} '
-            f"This case was about <code>{esc(attempt.rule)}</code>: {esc(statement)} "
-            f"Press <b>{_NEXT}</b> when you are ready.</div>"
         )
 
     def _show_unsaved(self) -> None:
@@ -510,10 +403,7 @@ class MasteryDrill(TextPicture):
             f"{len(m.secured)} of {len(m.facets)} look-alike kinds shown, {m.step} cases worked",
             *(f"  {line}" for line in self.bar_lines()),
         ]
-        view = self.session.current
-        if view is not None and self.inputs is not None:
-            lines.append(f"  {view.label} ({view.check})")
-            lines.extend(self.inputs.describe_lines())
+        lines.extend(self.area.describe_lines())
         lines.append(
             f"  buttons: [{self.check_button.description}] [{self.hint_button.description}] "
             f"[{self.reveal_button.description}] [{self.next_button.description}]"

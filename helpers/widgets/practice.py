@@ -14,11 +14,9 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..core.chardiff import visible_text
 from ..core.checks import require_check_name
 from ..core.errors import InvalidInputError, ProgressFileError
-from ..teach.drill import DEFAULT_SEED, Attempt, Progress
-from ..teach.grading import Grade
+from ..teach.drill import DEFAULT_SEED, Progress
 from ..teach.practice_cases import PracticeCase, practice_cases
 from ..teach.practice_tables import summary
 from ..teach.progress_files import (
@@ -28,22 +26,26 @@ from ..teach.progress_files import (
     save_progress,
     shown_path,
 )
-from ..teach.render import esc, supplied_input
+from ..teach.render import esc
 from ..teach.rules import Rule, load_rules
+from ..teach.session import CourseSession
 from .base import TextPicture, button, frame, html, progress_path_box, wide_style, wrap_html, wrap_row
-from .exercise import CaseExercise
+from .case_area import CaseArea
 from .lite import ProgressTransfer
 
 __all__ = ["PracticeDrill"]
 
 
 class PracticeDrill(TextPicture):
-    """A drill over practice cases in a seeded order: running score, progress bar, summary.
+    """The set course: practice cases in a seeded order, running score, progress bar, summary.
 
+    A thin view over :class:`helpers.teach.session.CourseSession`, the same engine
+    as the mastery drill: cases carry neutral labels ("Case 3 of 39"), hints never
+    look at the answer, and only an unaided right first check scores correct.
     Drive it without a front end: answer :attr:`exercise` (``set_answer`` then
-    ``check_button.click()``), then ``next_button.click()``; set
-    ``path.value`` and click ``save_button`` or ``load_button``.
-    Nothing is written until the save button is pressed. Taught in ``04_practice.ipynb``.
+    ``check_button.click()``), then ``next_button.click()``; set ``path.value`` and
+    click ``save_button`` or ``load_button``. Nothing is written until the save
+    button is pressed. Taught in ``04_practice.ipynb``.
     """
 
     def __init__(
@@ -65,19 +67,15 @@ class PracticeDrill(TextPicture):
         checks = {case.check for case in self.cases}
         every_rule = list(rules) if rules is not None else load_rules()
         self.rules = [rule for rule in every_rule if rule.check in checks]
-        self._by_key = {case.key: case for case in self.cases}
-        self.progress = Progress.start(self.cases, seed, size=size)
-        self.exercise: CaseExercise | None = None
-        self.current: PracticeCase | None = None
+        self.session = CourseSession.start(seed=seed, size=size, cases=self.cases, rules=every_rule)
 
         self.score = html(css="eic-score")
         self.bar = w.IntProgress(
             min=0, max=self.progress.total, value=0, description="Done", style=wide_style()
         )
         self.bar.add_class("eic-progress-bar")
-        self.case_view = html(css="eic-case")
-        self.slot = w.VBox()
-        self.scored = html(css="eic-scored")
+        self.area = CaseArea(lambda: self.session, every_rule, on_scored=self._scored)
+        self.case_view, self.slot, self.scored = self.area.case_view, self.area.slot, self.area.scored_view
         self.next_button = button("Next case", "eic-next", disabled=True, button_style="primary")
         self.summary_view = html(css="eic-summary")
         self.path = progress_path_box(str(path))
@@ -95,9 +93,7 @@ class PracticeDrill(TextPicture):
         self.widget = frame(
             [
                 wrap_row([self.bar, self.score]),
-                self.case_view,
-                self.slot,
-                self.scored,
+                self.area.widget,
                 wrap_row([self.next_button]),
                 self.summary_view,
                 wrap_row([self.path, self.save_button, self.load_button, self.restart_button]),
@@ -106,56 +102,65 @@ class PracticeDrill(TextPicture):
             ],
             "eic-practice",
         )
-        self._show(self.progress.next_key())
+        self._serve()
+
+    # --- the engine -------------------------------------------------------------
+
+    @property
+    def progress(self) -> Progress:
+        """The course's scores (first checks)."""
+        return self.session.progress
+
+    @property
+    def exercise(self) -> CaseArea | None:
+        """The case on show (its controls and buttons), or None once the drill is finished."""
+        return self.area if self.session.current is not None else None
+
+    @property
+    def current(self) -> PracticeCase | None:
+        """The case on show, with its answer: for tests and scripts; the screen shows only its input."""
+        return self.session.current_case
 
     # --- showing cases --------------------------------------------------------
 
-    def _show(self, key: str | None) -> None:
-        self.scored.value = ""
+    def _serve(self) -> None:
+        view = self.session.next_case()
         self.next_button.disabled = True
+        self.next_button.description = "Next case"
         self._update_score()
-        if key is None:
-            self.current = None
-            self.exercise = None
-            self.slot.children = ()
-            self.case_view.value = wrap_html("<p><b>Drill finished.</b> Your summary is below.</p>")
+        if view is None:
+            self.area.show(None, finished="<p><b>Drill finished.</b> Your summary is below.</p>")
             self.summary_view.value = wrap_html(summary(self.progress, self.cases, self.rules).html)
             return
-        case = self._by_key[key]
-        position = self.progress.order.index(key) + 1
-        self.current = case
-        self.exercise = CaseExercise(case, on_graded=lambda grade: self._graded(case, grade))
-        self.slot.children = (self.exercise.widget,)
         self.summary_view.value = ""
-        self.case_view.value = wrap_html(
-            f"<p><b>Case {position} of {self.progress.total}:</b> {esc(visible_text(case.title))}</p>"
-            + supplied_input(case).html
-        )
+        self.area.show(view)
 
     def _update_score(self) -> None:
         self.bar.value = self.progress.done
         self.score.value = wrap_html(f'<b role="status">{esc(self.progress.score_line())}</b>')
 
-    def _graded(self, case: PracticeCase, grade: Grade) -> None:
-        if case is not self.current:
-            return  # an exercise no longer on show; only the current case is scored
-        already = case.key in self.progress.attempts
-        attempt = self.progress.record(case, grade)
-        self.scored.value = wrap_html(_scored_html(attempt, already))
+    def _scored(self) -> None:
         self.next_button.disabled = False
         self._update_score()
         self.transfer.refresh()
 
     def next_case(self) -> None:
         """Move to the next unchecked case, or show the summary when none is left."""
-        self._show(self.progress.next_key())
+        self._serve()
 
     def restart(self) -> None:
         """Start the same drill again from the first case, with nothing scored."""
-        self.progress = Progress(self.progress.seed, self.progress.order)
+        self.session = CourseSession(
+            Progress(self.progress.seed, self.progress.order), self.cases, rules=self.session.rules
+        )
         self.file_status.value = ""
-        self._show(self.progress.next_key())
+        self._serve()
         self.transfer.refresh()
+
+    def _adopt(self, progress: Progress) -> None:
+        self.session = CourseSession(progress, self.cases, rules=self.session.rules)
+        self.bar.max = progress.total
+        self._serve()
 
     # --- progress files ---------------------------------------------------------
 
@@ -179,9 +184,7 @@ class PracticeDrill(TextPicture):
         except ProgressFileError as exc:
             self.file_status.value = wrap_html(_file_error_html("Not loaded", exc))
             return None
-        self.progress = progress
-        self.bar.max = progress.total
-        self._show(progress.next_key())
+        self._adopt(progress)
         self.transfer.refresh()
         self.file_status.value = wrap_html(
             f'<span class="eic-loaded" role="status">Loaded {progress.done} checked cases from '
@@ -198,9 +201,7 @@ class PracticeDrill(TextPicture):
 
     def _accept_upload(self, data: Any, source: str) -> str:
         progress = progress_from_data(data, cases=self.cases, rules=self.rules, source=source)
-        self.progress = progress
-        self.bar.max = progress.total
-        self._show(progress.next_key())
+        self._adopt(progress)
         return f"Loaded {progress.done} checked cases from the upload {source}."
 
     # --- display ------------------------------------------------------------------
@@ -211,35 +212,16 @@ class PracticeDrill(TextPicture):
             f"Practice drill: seed {self.progress.seed}, {self.progress.total} cases",
             f"  {self.progress.score_line()}",
         ]
-        if self.current is not None and self.exercise is not None:
-            position = self.progress.order.index(self.current.key) + 1
-            lines.append(f"  Case {position} of {self.progress.total}: {visible_text(self.current.title)}")
-            lines.append(self.exercise.describe())
-        else:
-            lines.append("  Drill finished.")
+        shown = self.area.describe_lines()
+        lines.extend(shown if shown else ["  Drill finished."])
         lines.append(
-            f"  buttons: [{self.next_button.description}] [{self.save_button.description}] "
-            f"[{self.load_button.description}] [{self.restart_button.description}]"
+            f"  buttons: [{self.area.check_button.description}] [{self.area.hint_button.description}] "
+            f"[{self.area.reveal_button.description}] [{self.next_button.description}] "
+            f"[{self.save_button.description}] [{self.load_button.description}] "
+            f"[{self.restart_button.description}]"
         )
         lines.append(f"  {self.path.description}: {self.path.value}")
         return "\n".join(lines)
-
-
-def _scored_html(attempt: Attempt, already: bool) -> str:
-    if already:
-        return (
-            '<div class="eic-scored-note" role="status">This case was already scored on its first check; '
-            "checking again gives feedback but does not change the score.</div>"
-        )
-    if attempt.correct:
-        return (
-            '<div class="eic-scored-note" role="status"><b>Scored: correct.</b> Press <b>Next case</b>.</div>'
-        )
-    rules = ", ".join(f"<code>{esc(rule)}</code>" for rule in attempt.rules_missed)
-    return (
-        f'<div class="eic-scored-note" role="status"><b>Scored: not correct.</b> Rules missed: {rules}. '
-        "Fix it above if you like (the feedback still helps), then press <b>Next case</b>.</div>"
-    )
 
 
 def _file_error_html(verb: str, exc: ProgressFileError) -> str:
