@@ -7,11 +7,12 @@
 
 Run by hand, never by the test suite. The cohort is written into a temporary
 folder: each trainee drills with a fixed-seed simulated learner (right about
-85% of the time) through :class:`helpers.teach.mastery.Mastery`, so every
-attempt is a genuine generated case with an honestly graded verdict. Ten such
-drills are made and copied under different names and attempt ids, so writing
-the cohort is quick; nothing in ``cohort`` caches across files, so the copies
-cost what distinct drills would.
+85% of the time) through :class:`helpers.teach.session.DrillSession`, so every
+attempt is a genuine generated case with an honestly graded verdict, saved as a
+version 3 file. Ten such drills (seeds 1-10) are made and copied under different
+names and attempt ids, as a class whose trainees start from a handful of seeds
+would be; ``cohort`` makes each (rule, seed, look-alike kind) case once per process,
+so copies share their cases, while ``--templates N`` gives N distinct drills.
 
 Then the command line runs as a trainer runs it, measured from outside with
 ``/usr/bin/time -v`` (wall time and peak resident set size of the whole process):
@@ -22,6 +23,7 @@ Then the command line runs as a trainer runs it, measured from outside with
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import json
 import random
 import re
@@ -33,31 +35,30 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from helpers.teach.grading import Answer, correct_answer, grade  # noqa: E402
-from helpers.teach.mastery import Mastery  # noqa: E402
+sys.path.insert(0, str(ROOT / "tests"))
+
+from trainees import _blind_answer  # noqa: E402
+
+from helpers.teach.grading import Answer  # noqa: E402
 from helpers.teach.progress_v2 import TraineeProgress, trainee_progress_to_data  # noqa: E402
-from helpers.teach.rules import load_rules  # noqa: E402
+from helpers.teach.session import DrillSession  # noqa: E402
 
 
 def _drill(seed: int, attempts: int) -> dict:
-    """One simulated trainee's version 2 progress object with ``attempts`` attempts."""
-    rules = load_rules()
+    """One simulated trainee's version 3 progress object with ``attempts`` attempts."""
     rng = random.Random(seed)
-    mastery = Mastery.start(rules, seed=seed, trainee=f"template {seed}")
-    mastery.started = "2026-11-02T09:00:00Z"
-    for step in range(attempts):
-        rule = mastery.next_rule()
-        case_seed = mastery.case_seed(rule)
-        case = mastery.next_case()
-        answer = correct_answer(case) if rng.random() < 0.85 else Answer(case.check)
-        result = grade(case, answer, ask_reason=True, rules=rules)
-        data = answer.as_dict(case) | {"reason": answer.reason}
-        minute = 9 * 60 + step
-        when = f"2026-11-{2 + minute // 1440:02d}T{minute // 60 % 24:02d}:{minute % 60:02d}:00Z"
-        mastery.record(
-            rule, case_seed, answer=data, correct=result.correct, rules_missed=result.rules_missed, when=when
-        )
-    progress = TraineeProgress(mastery, attempt_id=f"{seed:016x}")
+    moment = [dt.datetime(2026, 11, 2, 9, 0, tzinfo=dt.UTC)]
+
+    def clock() -> dt.datetime:
+        moment[0] += dt.timedelta(seconds=30)
+        return moment[0]
+
+    session = DrillSession.start(seed=seed, trainee=f"template {seed}", clock=clock)
+    for _ in range(attempts):
+        view = session.next_case()
+        right = _blind_answer(view, None)
+        session.check(right if rng.random() < 0.85 else Answer(view.check))
+    progress = TraineeProgress(session, attempt_id=f"{seed:016x}")
     return trainee_progress_to_data(progress, saved="2026-11-30T09:00:00Z")
 
 
@@ -101,6 +102,7 @@ def main() -> None:
     )
     parser.add_argument("--trainees", type=int, default=1000)
     parser.add_argument("--attempts", type=int, default=1000)
+    parser.add_argument("--templates", type=int, default=10, help="distinct drills the cohort copies")
     parser.add_argument("--output", choices=("json", "text"), default="json", help="what cohort prints")
     parser.add_argument("--keep", metavar="DIR", help="write the cohort here and keep it (reused if present)")
     args = parser.parse_args()
@@ -108,7 +110,7 @@ def main() -> None:
         folder = Path(args.keep) if args.keep else Path(scratch)
         folder.mkdir(parents=True, exist_ok=True)
         if not any(folder.glob("*.json")):
-            size = write_cohort(folder, args.trainees, args.attempts)
+            size = write_cohort(folder, args.trainees, args.attempts, args.templates)
         else:
             size = sum(p.stat().st_size for p in folder.glob("*.json"))
         figures = measure(folder, args.output)
@@ -117,6 +119,7 @@ def main() -> None:
             {
                 "trainees": args.trainees,
                 "attempts": args.attempts,
+                "templates": args.templates,
                 "cohort_mb": round(size / 2**20, 1),
                 "output": args.output,
                 **figures,

@@ -23,6 +23,7 @@ Taught in ``06_trainer.ipynb``.
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 import os
@@ -148,6 +149,21 @@ def _verdict(case: Any, answer: Answer, asks_reason: bool, rules: Sequence[Rule]
     return grade(case, answer, ask_reason=asks_reason, rules=rules).correct
 
 
+@functools.lru_cache(maxsize=1 << 15)
+def _made(rule: str, seed: int, facet: str | None, vocab: Any) -> Any:
+    """A drill case made again; trainees who start from one seed share their cases, so keep them."""
+    return generate(rule, seed, vocabulary=vocab, facet=facet)
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _offered(
+    made: tuple[str, int, str | None], vocab: Any, salt: str, rules: tuple[Rule, ...]
+) -> tuple[str, ...]:
+    """The reasons the drill offered for the case ``made`` (rule, seed, kind) at that place in the drill."""
+    case = _made(*made, vocab)
+    return tuple(r.id for r in reason_options(case, rules=rules, salt=salt))
+
+
 def _stored_answer(stored: Mapping[str, Any]) -> Answer:
     """The :class:`Answer` a version 3 attempt stores (its fields as the drill's controls hold them)."""
     return Answer(
@@ -216,12 +232,14 @@ def replay_v3(
         if attempt.seed != expected_seed:
             out_of_order.append(where)
         try:
-            case = generate(attempt.rule, attempt.seed, vocabulary=vocab, facet=attempt.facet)
+            case = _made(attempt.rule, attempt.seed, attempt.facet, vocab)
         except CheckInputError as exc:
             problems.append(f"{where} cannot be made again: {exc.message}")
             regraded.append(replace(attempt, outcome="missed"))
             continue
-        offered = tuple(r.id for r in reason_options(case, rules=rules, salt=f"{m.seed}:{attempt.number}"))
+        offered = _offered(
+            (attempt.rule, attempt.seed, attempt.facet), vocab, f"{m.seed}:{attempt.number}", tuple(rules)
+        )
         if attempt.options != offered:
             options_wrong.append(where)
         if tuple(case.facets) != attempt.facets:
@@ -254,7 +272,12 @@ def replay_v3(
     ):
         if found:
             problems.append(f"{len(found)} of {len(m.attempts)} {label} (first: {found[0]})")
-    rebuilt = Mastery.replay(m.rules, seed=m.seed, facets=m.facets, attempts=regraded)
+    if regraded == list(
+        m.attempts
+    ):  # every verdict and outcome stands: the drill as loaded is the rebuilt one
+        rebuilt = m
+    else:
+        rebuilt = Mastery.replay(m.rules, seed=m.seed, facets=m.facets, attempts=regraded)
     claimed = (data or {}).get("mastery", {}) if isinstance(data, Mapping) else {}
     for state in claimed.get("states", []):
         rule = state.get("rule")

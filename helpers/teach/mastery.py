@@ -165,8 +165,8 @@ class MasteryAttempt:
 class RuleState:
     """Where one rule stands: streak, mastery (and how often it was lost), and its review card.
 
-    ``card`` is the rule's FSRS card as ``fsrs.Card.to_dict()`` gives it
-    (``None`` before its first scored case). Taught in ``04_practice.ipynb``.
+    ``card`` is the rule's ``fsrs.Card`` (``None`` before its first scored case);
+    progress files keep only its due date, since the card follows from the attempts. Taught in ``04_practice.ipynb``.
     """
 
     rule: str
@@ -180,7 +180,7 @@ class RuleState:
     ready_at: int = 0
     reviewed: int = 0
     last_practised: str | None = None
-    card: Mapping[str, Any] | None = None
+    card: Any = None  # an fsrs.Card
 
     @property
     def mastered(self) -> bool:
@@ -196,7 +196,7 @@ class RuleState:
         """When the rule's review is due, as a time text (None before its first scored case)."""
         if self.card is None:
             return None
-        return now_text(_dt.datetime.fromisoformat(self.card["due"]))
+        return now_text(self.card.due)
 
     def bar(self) -> float:
         """Progress towards mastery, 0.0 to 1.0."""
@@ -239,17 +239,16 @@ def _scheduler() -> Any:
     return Scheduler(learning_steps=(), relearning_steps=(), enable_fuzzing=False)
 
 
-def _review(card: Mapping[str, Any] | None, index: int, unaided: bool, when: str) -> dict[str, Any]:
+def _review(card: Any, index: int, unaided: bool, when: str) -> Any:
+    """The rule's FSRS card after one scored case (*Good* when unaided and right, else *Again*)."""
     from fsrs import Card, Rating
 
-    current = Card.from_dict(dict(card)) if card is not None else Card(card_id=index + 1)  # type: ignore[arg-type]
     moment = parse_time(when)
-    if current.last_review is None:
-        current.due = moment
+    current = card if card is not None else Card(card_id=index + 1, due=moment)
     reviewed, _log = _scheduler().review_card(
         current, Rating.Good if unaided else Rating.Again, review_datetime=moment
     )
-    return reviewed.to_dict()
+    return reviewed
 
 
 @dataclass
@@ -325,11 +324,9 @@ class Mastery:
         """The mastered rules whose spaced review is due at ``now``, earliest first."""
         moment = parse_time(now)
         due = [
-            (state.card["due"], rule)
+            (state.card.due, rule)
             for rule, state in self.states.items()
-            if state.mastered
-            and state.card is not None
-            and _dt.datetime.fromisoformat(state.card["due"]) <= moment
+            if state.mastered and state.card is not None and state.card.due <= moment
         ]
         return [rule for _when, rule in sorted(due)]
 
