@@ -108,6 +108,7 @@ class CaseArea:
                 self.scored_view,
             ]
         )
+        self.widget.add_class("eic-exercise")
 
     def show(self, view: CaseView | None, *, finished: str = "") -> None:
         """Show ``view`` with fresh controls, or ``finished`` when no case is left."""
