@@ -312,7 +312,17 @@ def test_target_scope_notebook_works_offline(lite: LiteRun) -> None:
 
 #: Third-party packages some modules need that the Lite site does not ship (no WebAssembly
 #: builds on PyPI, or not needed in a browser). A module may fail to import only for these.
-OPTIONAL_ABSENT = {"matplotlib", "nbconvert", "nbformat", "jinja2", "orjson", "voila", "bs4"}
+OPTIONAL_ABSENT = {
+    "matplotlib",
+    "nbconvert",
+    "nbformat",
+    "jinja2",
+    "orjson",
+    "voila",
+    "bs4",
+    "jupyter_server",
+    "tornado",
+}
 
 _PY314_SMOKE = """
 import doctest, importlib, pkgutil, helpers, helpers.core
