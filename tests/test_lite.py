@@ -386,9 +386,9 @@ def test_practice_drill_saves_progress_offline(lite: LiteRun) -> None:
     stored = page.execute(
         "import json, pathlib\n"
         f"data = json.loads(pathlib.Path({DEFAULT_PROGRESS_FILE!r}).read_text(encoding='utf-8'))\n"
-        "print(data['format'], len(data['attempts']))"
+        "print(data['format'], data['version'], len(data['course']['attempts']))"
     ).strip()
-    assert stored == f"{PROGRESS_FORMAT} 1", stored
+    assert stored == f"{PROGRESS_FORMAT} 3 1", stored
     _no_request_left_loopback(lite)
 
 

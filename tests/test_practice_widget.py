@@ -16,11 +16,11 @@ from helpers.teach.practice import (
     DEFAULT_SEED,
     PracticeCase,
     drill_order,
-    load_progress,
     load_rules,
     practice_cases,
     rule_scores,
 )
+from helpers.teach.progress_v2 import load_trainee_progress
 from helpers.widgets.practice import PracticeDrill
 
 CASES = practice_cases()
@@ -172,7 +172,7 @@ def test_save_uses_the_default_path_in_the_working_folder(tmp_path):
     drill = PracticeDrill(size=2)
     assert drill.path.value == DEFAULT_PROGRESS_FILE
     drill.save_button.click()
-    assert load_progress(tmp_path / DEFAULT_PROGRESS_FILE) == drill.progress
+    assert load_trainee_progress(tmp_path / DEFAULT_PROGRESS_FILE).course == drill.progress
 
 
 def test_nothing_is_written_until_save_is_pressed(tmp_path):
@@ -197,7 +197,7 @@ def test_a_corrupt_or_foreign_file_is_refused_by_both_buttons_and_left_untouched
     assert "Not saved:" in drill.file_status.value
     assert "it was not overwritten, so choose another path" in drill.file_status.value
     assert path.read_bytes() == content
-    assert [p.name for p in tmp_path.iterdir()] == ["progress.json"]
+    assert [p.name for p in tmp_path.iterdir() if not p.name.endswith(".lock")] == ["progress.json"]
 
 
 def test_a_full_drill_file_does_not_load_into_a_one_check_drill(tmp_path):
@@ -304,8 +304,9 @@ def test_a_saved_file_is_plain_local_json(tmp_path):
     drill.path.value = str(tmp_path / "p.json")
     drill.save_button.click()
     data = json.loads(Path(drill.path.value).read_text(encoding="utf-8"))
-    assert list(data) == ["format", "version", "seed", "order", "attempts"]
-    assert data["attempts"] == [
+    assert (data["format"], data["version"]) == ("eval-integrity-practice-progress", 3)
+    assert list(data["course"]) == ["seed", "order", "attempts"]
+    assert data["course"]["attempts"] == [
         {"case": drill.current.key, "correct": True, "rules_missed": [], "outcome": "correct", "hints": 0}
     ]
 
@@ -325,16 +326,17 @@ def test_save_never_overwrites_other_progress(tmp_path, other):
     fresh = PracticeDrill(**other, path=path)
     assert fresh.save() is None
     assert "Not saved:" in fresh.file_status.value and "Saved 0" not in fresh.file_status.value
-    assert "holds other progress (seed 1, 5 checked cases); press Load progress to continue it" in (
+    assert "holds your earlier progress (5 set-course cases checked (seed 1), from another drill)" in (
         fresh.file_status.value
     )
+    assert "Load it to carry on" in fresh.file_status.value
     assert path.read_bytes() == before, "file left untouched"
     fresh.load_button.click()
     assert "Loaded 5 checked cases" in fresh.file_status.value
     work(fresh, correct_answer(fresh.current))
     fresh.save_button.click()
     assert "Saved 6 checked cases" in fresh.file_status.value
-    assert load_progress(path).done == 6
+    assert load_trainee_progress(path).course.done == 6
 
 
 @pytest.mark.parametrize(

@@ -317,8 +317,8 @@ def save_trainee_progress(progress: TraineeProgress, path: str | Path, *, overwr
         )
     with save_lock(target):
         if _regular_or_missing(target) is not None:
-            data, digest = _read(target)
             try:
+                data, digest = _read(target)
                 earlier = trainee_progress_from_data(data, source=shown_path(given))
             except ProgressFileError as exc:
                 raise ProgressFileError(
@@ -329,7 +329,7 @@ def save_trainee_progress(progress: TraineeProgress, path: str | Path, *, overwr
                 why = (
                     "was saved from another window since this drill last saved it"
                     if same_drill
-                    else f"holds your earlier progress ({len(earlier.mastery.attempts)} cases worked"
+                    else f"holds your earlier progress ({_worked(earlier)}"
                     f"{', by ' + earlier.trainee if earlier.trainee else ''}, from another drill)"
                 )
                 raise ProgressFileError(
@@ -341,6 +341,14 @@ def save_trainee_progress(progress: TraineeProgress, path: str | Path, *, overwr
         write_progress_text(target, text, shown=shown_path(given))
     progress.file_digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
     return target
+
+
+def _worked(progress: TraineeProgress) -> str:
+    """How much work a file holds, in words: the drill's cases, and the set course's checked cases."""
+    parts = [f"{progress.mastery.step} cases worked"]
+    if progress.course is not None and progress.course.done:
+        parts.append(f"{progress.course.done} set-course cases checked (seed {progress.course.seed})")
+    return ", ".join(parts) if progress.mastery.step or len(parts) == 1 else parts[1]
 
 
 @refusing_os_errors("used")

@@ -21,14 +21,18 @@ from ..teach.practice_cases import PracticeCase, practice_cases
 from ..teach.practice_tables import summary
 from ..teach.progress_files import (
     DEFAULT_PROGRESS_FILE,
-    load_progress,
-    progress_from_data,
-    save_progress,
     shown_path,
+)
+from ..teach.progress_v2 import (
+    TraineeProgress,
+    load_trainee_progress,
+    save_trainee_progress,
+    trainee_progress_from_data,
+    trainee_progress_to_data,
 )
 from ..teach.render import esc
 from ..teach.rules import Rule, load_rules
-from ..teach.session import CourseSession
+from ..teach.session import CourseSession, DrillSession
 from .base import TextPicture, button, frame, html, progress_path_box, wide_style, wrap_html, wrap_row
 from .case_area import CaseArea
 from .lite import ProgressTransfer
@@ -68,6 +72,8 @@ class PracticeDrill(TextPicture):
         every_rule = list(rules) if rules is not None else load_rules()
         self.rules = [rule for rule in every_rule if rule.check in checks]
         self.session = CourseSession.start(seed=seed, size=size, cases=self.cases, rules=every_rule)
+        self._every_rule = every_rule
+        self.file = self._new_file()
 
         self.score = html(css="eic-score")
         self.bar = w.IntProgress(
@@ -157,6 +163,11 @@ class PracticeDrill(TextPicture):
         self._serve()
         self.transfer.refresh()
 
+    def _new_file(self) -> TraineeProgress:
+        """A fresh version 3 progress file for this course (its mastery part left unstarted)."""
+        seed = self.progress.seed if 0 <= self.progress.seed <= 99_999 else 0
+        return TraineeProgress(DrillSession.start(seed=seed, rules=self._every_rule), course=self.progress)
+
     def _adopt(self, progress: Progress) -> None:
         self.session = CourseSession(progress, self.cases, rules=self.session.rules)
         self.bar.max = progress.total
@@ -165,9 +176,10 @@ class PracticeDrill(TextPicture):
     # --- progress files ---------------------------------------------------------
 
     def save(self) -> Path | None:
-        """Save progress to the path typed in :attr:`path`; show where, or why not."""
+        """Save progress (a version 3 file) to the path typed in :attr:`path`; show where, or why not."""
+        self.file.course = self.progress
         try:
-            written = save_progress(self.progress, self.path.value, cases=self.cases, rules=self.rules)
+            written = save_trainee_progress(self.file, self.path.value)
         except ProgressFileError as exc:
             self.file_status.value = wrap_html(_file_error_html("Not saved", exc))
             return None
@@ -177,14 +189,22 @@ class PracticeDrill(TextPicture):
         )
         return written
 
+    def _take(self, loaded: TraineeProgress, source: str) -> Progress:
+        if loaded.course is None:
+            raise ProgressFileError("holds no set course; load it in the mastery drill instead", path=source)
+        self.file = loaded
+        self._adopt(loaded.course)
+        return loaded.course
+
     def load(self) -> Progress | None:
-        """Load progress from the path typed in :attr:`path` and carry on where it stopped."""
+        """Load progress (version 3, or an earlier version) from :attr:`path` and carry on where it stopped."""
         try:
-            progress = load_progress(self.path.value, cases=self.cases, rules=self.rules)
+            progress = self._take(
+                load_trainee_progress(self.path.value, cases=self.cases), shown_path(self.path.value)
+            )
         except ProgressFileError as exc:
             self.file_status.value = wrap_html(_file_error_html("Not loaded", exc))
             return None
-        self._adopt(progress)
         self.transfer.refresh()
         self.file_status.value = wrap_html(
             f'<span class="eic-loaded" role="status">Loaded {progress.done} checked cases from '
@@ -196,12 +216,12 @@ class PracticeDrill(TextPicture):
         self.file_status.value = wrap_html(markup)
 
     def _dump(self) -> tuple[str, str]:
-        text = json.dumps(self.progress.to_data(), ensure_ascii=False, indent=1) + "\n"
+        self.file.course = self.progress
+        text = json.dumps(trainee_progress_to_data(self.file), ensure_ascii=False, indent=1) + "\n"
         return Path(self.path.value).name or DEFAULT_PROGRESS_FILE, text
 
     def _accept_upload(self, data: Any, source: str) -> str:
-        progress = progress_from_data(data, cases=self.cases, rules=self.rules, source=source)
-        self._adopt(progress)
+        progress = self._take(trainee_progress_from_data(data, cases=self.cases, source=source), source)
         return f"Loaded {progress.done} checked cases from the upload {source}."
 
     # --- display ------------------------------------------------------------------
