@@ -38,7 +38,6 @@ from playwright.sync_api import Locator, Playwright, expect, sync_playwright
 
 import helpers
 from helpers.core.errors import BuildError
-from helpers.core.jsonio import dumps_compact
 from helpers.publish.lite import KERNEL_PLUGIN, LiteServer
 from helpers.teach.cases import Case
 from helpers.teach.grading import Answer, answer_fields, candidate_ids, correct_answer
@@ -49,7 +48,7 @@ from helpers.teach.practice import (
     drill_order,
     practice_cases,
 )
-from helpers.teach.render import REVEAL_SUMMARY
+from helpers.teach.render import REVEAL_SUMMARY, display_json
 from helpers.teach.rules import load_rules
 
 pytestmark = pytest.mark.browser
@@ -222,7 +221,7 @@ class Exercise:
             radio.check()
             expect(radio).to_be_checked()
         expect(self.root.locator(".eic-live pre.eic-json")).to_have_text(
-            _verbatim(dumps_compact(answer.as_dict(self.case)))
+            _verbatim(display_json(answer.as_dict(self.case)))
         )
 
     def _set_flag(self, value: str) -> None:
