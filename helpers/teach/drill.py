@@ -45,7 +45,7 @@ def drill_order(cases: Iterable[PracticeCase], seed: int, *, size: int | None = 
     """The cases in a shuffled order fixed by ``seed``; the first ``size`` if given.
 
     The same seed and cases always give the same order, whatever order the
-    cases arrive in. Taught in ``04_practice.ipynb`` ("The drill").
+    cases arrive in. Taught in ``04_practice.ipynb`` ("How the set course is scored").
     """
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise InvalidInputError(f"seed is {describe_value(seed)}, expected a whole number", field="seed")
@@ -221,7 +221,7 @@ def rule_scores(progress: Progress, cases: Iterable[PracticeCase], rules: Sequen
     """Per rule, in rule order: checked cases that exercised or missed it, and where it was missed.
 
     A case counts for a rule when it lists the rule or its scored check
-    missed the rule. Taught in ``04_practice.ipynb`` ("How the drill is scored").
+    missed the rule. Taught in ``04_practice.ipynb`` ("How the set course is scored").
     """
     by_key = {case.key: case for case in cases}
     scores = []
