@@ -124,7 +124,7 @@ def shown_path(path: str | Path) -> str:
     )
 
 
-def _path_problem(exc: OSError | ValueError) -> str:
+def path_problem(exc: OSError | ValueError) -> str:
     """Why ``exc`` stops a path being used, in a few plain words."""
     if isinstance(exc, UnicodeError):
         return "it has characters a file name cannot hold"
@@ -181,7 +181,7 @@ def load_progress(
     except ProgressFileError:
         raise
     except (OSError, ValueError) as exc:
-        raise ProgressFileError(f"cannot be read ({_path_problem(exc)})", path=shown_path(path)) from None
+        raise ProgressFileError(f"cannot be read ({path_problem(exc)})", path=shown_path(path)) from None
     return progress_from_data(
         data,
         cases=cases if cases is not None else practice_cases(),
@@ -221,7 +221,7 @@ def save_progress(
     except ProgressFileError:
         raise
     except (OSError, ValueError) as exc:
-        raise ProgressFileError(f"cannot be written ({_path_problem(exc)})", path=shown_path(path)) from None
+        raise ProgressFileError(f"cannot be written ({path_problem(exc)})", path=shown_path(path)) from None
 
 
 def _save_progress(

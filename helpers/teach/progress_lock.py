@@ -34,7 +34,7 @@ from typing import Any, TypeVar
 
 from ..core.errors import ProgressFileError
 from ..core.files import write_atomically
-from .progress_files import shown_path
+from .progress_files import path_problem, shown_path
 
 __all__ = [
     "WAIT_SECONDS",
@@ -56,17 +56,6 @@ _NAME_MAX = 255
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 
-def _problem(exc: OSError | ValueError) -> str:
-    """Why ``exc`` stops a path being used, in a few plain words."""
-    if isinstance(exc, UnicodeError):
-        return "it has characters a file name cannot hold"
-    if isinstance(exc, OSError):
-        return exc.strerror or type(exc).__name__
-    if "null" in str(exc):
-        return "it contains a null character"
-    return str(exc) or type(exc).__name__
-
-
 def progress_path(path: str | Path, *, doing: str = "used") -> Path:
     """``path`` expanded, or :class:`ProgressFileError` when no file could have that name."""
     try:
@@ -74,7 +63,7 @@ def progress_path(path: str | Path, *, doing: str = "used") -> Path:
         if b"\0" in os.fsencode(checked):  # os.fsencode raises UnicodeEncodeError for a lone surrogate
             raise ValueError("embedded null character in path")
     except (OSError, ValueError) as exc:
-        raise ProgressFileError(f"cannot be {doing} ({_problem(exc)})", path=shown_path(path)) from None
+        raise ProgressFileError(f"cannot be {doing} ({path_problem(exc)})", path=shown_path(path)) from None
     return checked
 
 
@@ -96,7 +85,7 @@ def refusing_os_errors(doing: str, *, path_arg: int = 0) -> Callable[[_F], _F]:
             except (OSError, ValueError) as exc:
                 path = kwargs["path"] if "path" in kwargs else args[path_arg]
                 raise ProgressFileError(
-                    f"cannot be {doing} ({_problem(exc)})", path=shown_path(path)
+                    f"cannot be {doing} ({path_problem(exc)})", path=shown_path(path)
                 ) from None
 
         return guarded  # type: ignore[return-value]
@@ -142,7 +131,7 @@ def save_lock(target: Path, *, wait: float | None = None) -> Iterator[None]:
         os.close(os.open(name, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600))
     except OSError as exc:
         raise ProgressFileError(
-            f"cannot be written: its folder cannot hold the lock file {name.name} ({_problem(exc)})",
+            f"cannot be written: its folder cannot hold the lock file {name.name} ({path_problem(exc)})",
             path=shown_path(target),
         ) from None
     lock = FileLock(os.fspath(name), timeout=wait, thread_local=False, is_singleton=False)
@@ -189,4 +178,4 @@ def write_progress_text(target: Path, text: str, *, shown: str) -> None:
     try:
         write_atomically(target, text)
     except OSError as exc:
-        raise ProgressFileError(f"cannot be written ({_problem(exc)})", path=shown) from None
+        raise ProgressFileError(f"cannot be written ({path_problem(exc)})", path=shown) from None

@@ -84,9 +84,14 @@ class CaseView:
     def __deepcopy__(self, memo: dict[int, Any]) -> CaseView:
         return self  # immutable all the way down
 
+    def plain_input(self) -> dict[str, Any]:
+        """:attr:`input` as plain, editable JSON values (dicts and lists): a copy."""
+        plain: dict[str, Any] = _plain(self.input)
+        return plain
+
     def text(self) -> str:
         """The case as plain text, look-alike characters shown as ``⟨U+XXXX⟩``."""
-        return f"{self.label} ({self.check})\n{visible_text(display_json(_plain(self.input)))}"
+        return f"{self.label} ({self.check})\n{visible_text(display_json(self.plain_input()))}"
 
 
 def _plain(value: Any) -> Any:
@@ -154,6 +159,13 @@ class _CaseEngine:
     def current_scored(self) -> Any:
         """The current case's scored attempt, once it has one."""
         return self._open.scored if self._open is not None else None
+
+    @property
+    def scored_rule(self) -> str | None:
+        """The rule the current case was about, once it is scored (never before: that would give it away)."""
+        if self._open is None or self._open.scored is None:
+            return None
+        return self._open.rule
 
     @property
     def hints_used(self) -> int:

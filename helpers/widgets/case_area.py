@@ -9,7 +9,7 @@ mastery drill and the set course show their cases through it. Taught in
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import ipywidgets as w
@@ -18,8 +18,8 @@ from ..teach.grading import Answer
 from ..teach.render import HIDE_SUMMARY, REVEAL_SUMMARY, esc, feedback_html, hint_html, json_html, reveal_html
 from ..teach.rules import Rule
 from ..teach.session import CaseView
-from .base import button, html, wrap_html, wrap_row
-from .exercise import HINT_LABEL, AnswerControls
+from .base import html, wrap_html, wrap_row
+from .exercise import AnswerControls, case_widgets
 
 __all__ = ["CaseArea", "OUTCOME_NOTES"]
 
@@ -35,17 +35,9 @@ OUTCOME_NOTES = {
 _CHECK_KEYS = {"original", "rewritten", "unresolved", "query", "rewritten_query", "baseline", "proposed"}
 
 
-def _plain(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {key: _plain(item) for key, item in value.items()}
-    if isinstance(value, tuple):
-        return [_plain(item) for item in value]
-    return value
-
-
 def input_html(view: CaseView) -> str:
     """The supplied input, and any context beside it, as the trainee reads it."""
-    record = _plain(view.input)
+    record = view.plain_input()
     supplied = {k: v for k, v in record.items() if k in _CHECK_KEYS}
     context = {k: v for k, v in record.items() if k not in _CHECK_KEYS}
     parts = [f"<p><b>Supplied input</b> for {esc(view.label)}:</p>{json_html(supplied)}"]
@@ -85,13 +77,15 @@ class CaseArea:
         self.inputs: AnswerControls | None = None
         self.case_view = html(css="eic-case")
         self.slot = w.VBox()
-        self.live = html(css="eic-live")
-        self.check_button = button("Check my answer", "eic-check", button_style="primary")
-        self.hint_button = button(HINT_LABEL, "eic-hint")
-        self.reveal_button = button(REVEAL_SUMMARY, "eic-show-answer")
-        self.feedback = html(css="eic-feedback-area")
-        self.hint_view = html(css="eic-hint-area")
-        self.reveal = html(css="eic-reveal-area")
+        (
+            self.live,
+            self.check_button,
+            self.hint_button,
+            self.reveal_button,
+            self.feedback,
+            self.hint_view,
+            self.reveal,
+        ) = case_widgets()
         self.scored_view = html(css="eic-scored")
         self.check_button.on_click(lambda _b: self.check())
         self.hint_button.on_click(lambda _b: self.hint())
@@ -139,7 +133,7 @@ class CaseArea:
         if view is None or self.inputs is None:
             return
         answer = self.inputs.answer()
-        built = answer.as_dict(_Shown(_plain(view.input)))  # type: ignore[arg-type]
+        built = answer.as_dict(_Shown(view.plain_input()))  # type: ignore[arg-type]
         reason = f"<code>{esc(answer.reason)}</code>" if answer.reason else "not picked yet"
         self.live.value = wrap_html(
             f"<div><b>The JSON you are building</b></div>{json_html(built)}<div>Reason: {reason}</div>"
@@ -191,7 +185,7 @@ class CaseArea:
         attempt = engine.current_scored
         if attempt is not None:
             outcome = getattr(attempt, "outcome", "") or getattr(attempt, "how", "missed")
-            rule = engine._open.rule  # the case's keyed rule, named now that it is scored
+            rule = engine.scored_rule
             statement = next((r.statement for r in self._rules if r.id == rule), "")
             again = "" if first else " Checking again gives feedback but does not change your score."
             self.scored_view.value = wrap_html(

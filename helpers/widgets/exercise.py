@@ -37,12 +37,28 @@ from ..teach.rules import Rule
 from ..teach.session import HOLD_LABELS
 from .base import TextPicture, auto_layout, button, frame, html, id_checkbox, wrap_html, wrap_row
 
-__all__ = ["CaseExercise", "AnswerControls"]
+__all__ = ["CaseExercise", "AnswerControls", "case_widgets"]
 
 #: The hint button's label: a name that makes sense alone.
 HINT_LABEL = "Show the next hint"
 
 _HOLD_LABELS = HOLD_LABELS
+
+
+def case_widgets() -> tuple[w.HTML, w.Button, w.Button, w.Button, w.HTML, w.HTML, w.HTML]:
+    """A case's live JSON, its Check, hint and reveal buttons, and the areas they write to.
+
+    The same for a filled case and for a drill's case, so browser tests find them by one set of classes.
+    """
+    return (
+        html(css="eic-live"),
+        button("Check my answer", "eic-check", button_style="primary"),
+        button(HINT_LABEL, "eic-hint"),
+        button(REVEAL_SUMMARY, "eic-show-answer"),
+        html(css="eic-feedback-area"),
+        html(css="eic-hint-area"),
+        html(css="eic-reveal-area"),
+    )
 
 
 class AnswerControls:
@@ -213,13 +229,15 @@ class CaseExercise(TextPicture):
         self.reason = self.inputs.reason
         self.hints_used = 0
         self.revealed = False
-        self.live = html(css="eic-live")
-        self.check_button = button("Check my answer", "eic-check", button_style="primary")
-        self.reveal_button = button(REVEAL_SUMMARY, "eic-show-answer")
-        self.hint_button = button(HINT_LABEL, "eic-hint")
-        self.feedback = html(css="eic-feedback-area")
-        self.hint_view = html(css="eic-hint-area")
-        self.reveal = html(css="eic-reveal-area")
+        (
+            self.live,
+            self.check_button,
+            self.hint_button,
+            self.reveal_button,
+            self.feedback,
+            self.hint_view,
+            self.reveal,
+        ) = case_widgets()
         self.check_button.on_click(lambda _button: self.check())
         self.reveal_button.on_click(lambda _button: self.toggle_worked_answer())
         self.hint_button.on_click(lambda _button: self.hint())
