@@ -93,10 +93,12 @@ def test(extra: list[str]) -> None:
 
     With no arguments, in two steps: everything but the browser tests on two
     workers (``pytest-xdist``, one file per worker, so a notebook's cells stay
-    together), then the browser tests one at a time, since each drives its own
-    server and Chromium. ``--all`` (what CI runs) sets ``EIC_ALL_TESTS=1``, so the
-    tests that sample (the simulated trainees) take every seed. With other
-    arguments, one pytest run with exactly those.
+    together), then one browser smoke test per surface (JupyterLab, Notebook 7,
+    the app, the site, the browser edition; marked ``smoke``), one at a time,
+    since each drives its own server and Chromium, each named as it runs.
+    ``--all`` (what CI runs) runs every browser test instead, and sets
+    ``EIC_ALL_TESTS=1``, so the tests that sample (the simulated trainees) take
+    every seed. With other arguments, one pytest run with exactly those.
     """
     setup()
     pytest: list[str | Path] = [
@@ -109,7 +111,8 @@ def test(extra: list[str]) -> None:
         ROOT / "tests" / "nbval_sanitize.cfg",
     ]
     env = dict(os.environ)
-    if extra[:1] == ["--all"]:
+    every = extra[:1] == ["--all"]
+    if every:
         env["EIC_ALL_TESTS"] = "1"
         extra = extra[1:]
     if extra:
@@ -119,8 +122,12 @@ def test(extra: list[str]) -> None:
     _run(
         *pytest, "-n", "2", "--dist", "loadfile", "-m", "not browser", "tests", "notebooks", cwd=ROOT, env=env
     )
-    _say("step 2 of 2: the browser tests, one at a time")
-    _run(*pytest, "-m", "browser", "-v", "tests", cwd=ROOT, env=env)
+    if every:
+        _say("step 2 of 2: every browser test, one at a time")
+        _run(*pytest, "-m", "browser", "-v", "tests", cwd=ROOT, env=env)
+    else:
+        _say("step 2 of 2: one browser smoke test per surface, one at a time (--all runs every one)")
+        _run(*pytest, "-m", "browser and smoke", "-v", "tests", cwd=ROOT, env=env)
 
 
 def lint() -> None:

@@ -4,7 +4,7 @@
 two share that a reader might doubt) with its example inputs, the helpers'
 output and exit status. ``python -m helpers --help`` lists them from it,
 ``docs/differences.md`` shows them as a table made from it, and
-``tests/test_differences.py`` runs every example through the command line.
+``tests/core/test_differences.py`` runs every example through the command line.
 Rewrite the table after editing the data with
 ``python -m helpers.core.differences --write``.
 

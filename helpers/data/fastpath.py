@@ -8,7 +8,7 @@ tries the functions here. Each one either returns exactly what the exact
 function would return, or ``None`` ("cannot vouch for this input"), and the
 caller then uses the exact function. Bad input therefore always gets the exact
 error message, and a fast path can never turn bad input into a pass.
-``tests/test_batch.py`` compares both routes on random input.
+``tests/data/test_batch.py`` compares both routes on random input.
 
 Strict JSON, fast. ``orjson`` parses about four times faster than the standard
 library, but silently keeps the last of two equal keys in an object.

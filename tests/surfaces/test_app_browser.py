@@ -59,6 +59,7 @@ def _exercise(page: Page, case_id: str):
     return page.locator(".eic-exercise").filter(has_text=re.compile(rf"Your answer for Case {number}(?!\d)"))
 
 
+@pytest.mark.smoke
 def test_a_case_is_worked_through_in_the_app(app: App) -> None:
     case = helpers.get_case("lost-comparison")
     allowed = _on_the_app(app)

@@ -1,6 +1,6 @@
 """The app (Voilà) started for a test exactly as ``python3 tasks.py app`` starts it.
 
-Used by ``tests/test_app_browser.py`` and ``tests/test_app_kernel_cap.py``. Voilà serves a
+Used by ``tests/surfaces/test_app_browser.py`` and ``tests/surfaces/test_app_kernel_cap.py``. Voilà serves a
 scratch copy of ``notebooks/`` on 127.0.0.1 on a free port, with the launcher's own command
 line (:func:`helpers.publish.app.voila_command`), and is stopped by its PID (then its
 process group, its kernels) when the test is done, pass or fail.

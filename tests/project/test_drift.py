@@ -14,7 +14,7 @@ from pathlib import Path
 import helpers
 from helpers.core.errors import HelpersError
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "helpers"
 NOTEBOOKS = ROOT / "notebooks"
 
@@ -183,3 +183,33 @@ def test_the_error_tree_in_the_docs_names_every_public_error():
         if inspect.isclass(value) and issubclass(value, BaseException):
             assert re.search(rf"\b{name}\b", text), name
     assert helpers.HelpersError is HelpersError
+
+
+# --- the fast loop's browser smoke tests ------------------------------------------------------
+
+
+def _collected(*marker: str) -> list[str]:
+    """The node IDs pytest collects under ``tests/`` for ``-m MARKER``."""
+    import subprocess
+    import sys
+
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:randomly", *marker, "tests"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    return [line for line in result.stdout.splitlines() if "::" in line]
+
+
+def test_each_surface_has_one_smoke_test_and_the_docs_list_them():
+    """``python3 tasks.py test`` runs ``-m "browser and smoke"``: one per surface, as docs/testing.md says."""
+    smoke = _collected("-m", "smoke")
+    assert smoke == _collected("-m", "browser and smoke"), "a smoke test that is not a browser test"
+    table = (ROOT / "docs" / "testing.md").read_text(encoding="utf-8").split("| Surface | Smoke test", 1)[1]
+    rows = re.findall(r"^\| ([^|]+?) \| `([^`]+)` \|$", table.split("\n\n", 1)[0], re.MULTILINE)
+    surfaces = [surface for surface, _ in rows]
+    assert surfaces == ["JupyterLab", "Notebook 7", "the app (Voilà)", "the static site", "the browser edition"]
+    assert sorted(node for _, node in rows) == sorted(smoke)

@@ -1,7 +1,7 @@
 """The sample progress files in ``fixtures/sample_progress/``, made by simulated trainees,
 and the sample check-out paper in ``fixtures/checkout/``.
 
-Run ``.venv/bin/python tests/sample_progress.py`` after the course changes (the
+Run ``.venv/bin/python tests/support/sample_progress.py`` after the course changes (the
 rules, the vocabulary or the generators); ``test_samples.py`` fails while the
 committed files differ from what this writes. ``dana-v1.json`` (a version 1
 file) and ``fran-old-course.json`` (a version 2 file from an older course) are

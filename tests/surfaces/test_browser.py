@@ -2,7 +2,7 @@
 
 nbval proves the stored outputs; these tests click. One JupyterLab serves a
 temporary copy of ``notebooks/`` for all the tests in this module, and each notebook
-gets one tab, opened and run once (see ``tests/lab_session.py``).
+gets one tab, opened and run once (see ``tests/support/lab_session.py``).
 
 * every ``notebooks/NN_*.ipynb`` runs from the Run menu with no error output and
   no browser console error, and every widget renders;
@@ -105,7 +105,7 @@ class WrongAnswer:
         )
 
 
-#: One wrong answer per filled case, from the table in tests/test_widgets.py, which
+#: One wrong answer per filled case, from the table in tests/widgets/test_widgets.py, which
 #: checks the same feedback without a browser.
 WRONG_ANSWERS: dict[str, WrongAnswer] = {
     "lost-comparison": WrongAnswer(
@@ -214,7 +214,12 @@ def _stored_widget_outputs(name: str) -> int:
     )
 
 
-@pytest.mark.parametrize("name", NOTEBOOK_NAMES, ids=lambda n: n.removesuffix(".ipynb"))
+@pytest.mark.parametrize(
+    "name",
+    # 02 is the fast loop's JupyterLab smoke test: the check's own notebook, run clean and passing axe.
+    [pytest.param(n, marks=pytest.mark.smoke) if n.startswith("02_") else n for n in NOTEBOOK_NAMES],
+    ids=lambda n: n.removesuffix(".ipynb"),
+)
 def test_notebook_runs_clean_in_jupyterlab(lab: Lab, name: str) -> None:
     """Open, Run > Run All Cells: every cell runs, no traceback, no console error, widgets render."""
     notebook = lab.notebook(name)
@@ -946,6 +951,7 @@ NOTEBOOK7_OWN_ERRORS = {
 }
 
 
+@pytest.mark.smoke
 def test_notebook_7_works_a_case(lab: Lab) -> None:
     """The same notebook in Notebook 7 (``/notebooks/…``, served by the same server): run all, one case."""
     name = "nb7_02_target_scope.ipynb"

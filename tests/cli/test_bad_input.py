@@ -89,7 +89,7 @@ def revise_twice(tmp: Path):
 def rebaseline_over_empty(tmp: Path):
     """The worked answers checked against a baseline with no answers."""
     write(
-        tmp, "fx/filled_cases.json", (Path(__file__).parents[1] / "fixtures/filled_cases.json").read_bytes()
+        tmp, "fx/filled_cases.json", (Path(__file__).parents[2] / "fixtures/filled_cases.json").read_bytes()
     )
     write_json(tmp, "fx/worked_answers/baseline.json", {**GOOD_BASELINE, "answers": {}})
     check_worked_answers(tmp / "fx")

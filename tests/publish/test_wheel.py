@@ -24,7 +24,7 @@ import pytest
 import helpers
 
 Done = subprocess.CompletedProcess[str]
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 #: Top-level entries of the checkout that are never build input.
 _NOT_SOURCE = frozenset(

@@ -1,7 +1,7 @@
 """Support for the JupyterLite browser test: the built site, a loopback server, an offline Chromium.
 
-Used by ``tests/test_lite.py``, and runnable by hand to measure the site
-(``.venv/bin/python tests/lite_session.py [--site DIR]``: size, first-visit bytes, kernel
+Used by ``tests/surfaces/test_lite.py``, and runnable by hand to measure the site
+(``.venv/bin/python tests/support/lite_session.py [--site DIR]``: size, first-visit bytes, kernel
 ready, Run All per notebook; JSON on stdout).
 
 * :func:`built_site` builds the site once per session into a temporary folder with the
@@ -29,10 +29,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [p for p in (str(ROOT), str(ROOT / "tests")) if p not in sys.path]
+ROOT = Path(__file__).resolve().parents[2]
+sys.path[:0] = [p for p in (str(ROOT), str(ROOT / "tests" / "support")) if p not in sys.path]
 
-from lab_session import (  # noqa: E402  (tests/ on the path first, for running by hand)
+from lab_session import (  # noqa: E402  (tests/support/ on the path first, for running by hand)
     _KERNEL_READY_JS,
     _POLL_MS,
     _RUN_STATE_JS,

@@ -1,6 +1,6 @@
 """Support for the browser tests: a private JupyterLab server, Chromium, and notebook pages.
 
-Used only by ``tests/test_browser.py``. Everything runs on this machine:
+Used only by ``tests/surfaces/test_browser.py``. Everything runs on this machine:
 
 * :class:`LabServer` serves a temporary copy of ``notebooks/`` on 127.0.0.1, on a
   free port, with no token, and with its own config, settings, workspace and
@@ -39,7 +39,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Locator, Page, Playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
 ARTIFACTS = ROOT / "artifacts"
 SCREENSHOTS = ARTIFACTS / "screenshots"

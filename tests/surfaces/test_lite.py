@@ -291,6 +291,7 @@ def test_site_is_complete_and_configured_offline(lite: LiteRun) -> None:
 # --- the notebooks, in the browser ---------------------------------------------------------
 
 
+@pytest.mark.smoke
 def test_target_scope_notebook_works_offline(lite: LiteRun) -> None:
     """02 runs clean; lost-comparison is worked to "Fully correct"; the worked answer shows."""
     page = lite.notebook(SCOPE_NOTEBOOK)
@@ -395,7 +396,7 @@ def test_practice_drill_saves_progress_offline(lite: LiteRun) -> None:
 #: that needs more stack than Pyodide has (it stops the whole kernel) fails here, not for a reader.
 OTHER_NOTEBOOKS = sorted(
     p.name
-    for p in (Path(__file__).resolve().parent.parent / "notebooks").glob("[0-9][0-9]_*.ipynb")
+    for p in (Path(__file__).resolve().parents[2] / "notebooks").glob("[0-9][0-9]_*.ipynb")
     if p.name not in {SCOPE_NOTEBOOK, PRACTICE_NOTEBOOK}
 )
 

@@ -1,7 +1,7 @@
 """The committed samples are what the simulated trainees make on the current course.
 
 When the rules, the vocabulary or the generators change, remake them with
-``.venv/bin/python tests/sample_progress.py``.
+``.venv/bin/python tests/support/sample_progress.py``.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from sample_progress import FOLDER, sample_checkout, samples, text
 
 from helpers.teach.checkout import sample_paper_path
 
-HINT = "the course changed: remake the samples with .venv/bin/python tests/sample_progress.py"
+HINT = "the course changed: remake the samples with .venv/bin/python tests/support/sample_progress.py"
 
 
 @pytest.mark.parametrize("name", sorted(samples()))

@@ -1,4 +1,4 @@
-"""Is "mastered" competent? Simulated trainees (``tests/trainees.py``) drive the real drill engine.
+"""Is "mastered" competent? Simulated trainees (``tests/support/trainees.py``) drive the real drill engine.
 
 Trainees who take a shortcut (constant answers, a reason picked by position,
 length or shared words, copying the last revealed answer by position, taking
