@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Project commands. Each one builds ``.venv`` from requirements.txt first.
 
-    python3 tasks.py test [--all] [ARGS]  run every test, strict nbval included (--all: every seed, as CI)
+    python3 tasks.py test [--all] [ARGS]  run the tests and strict nbval, one browser smoke test per surface
+                                          (--all: every browser test and every seed, as CI)
     python3 tasks.py lint                 ruff check, ruff format --check and mypy (all three run)
     python3 tasks.py lab [LAB ARGS]       open the notebooks in JupyterLab (a working copy in .lab/)
     python3 tasks.py notebooks [NB ...]   re-execute notebooks (all by default), storing outputs
@@ -63,13 +64,22 @@ def setup() -> None:
     if not (BIN / "python").exists():
         _say(f"creating {VENV.relative_to(ROOT)}")
         _run(sys.executable, "-m", "venv", VENV)
-    _say("installing pinned requirements (about a minute the first time)")
+    pinned = [
+        line.split("==")[0]
+        for line in (ROOT / "requirements.txt").read_text(encoding="utf-8").splitlines()
+        if "==" in line and not line.lstrip().startswith("#")
+    ]
+    _say(
+        f"installing {len(pinned)} pinned packages from requirements.txt, pip naming each as it goes "
+        "(about 3 minutes the first time)"
+    )
     _run(
         BIN / "python",
         "-m",
         "pip",
         "install",
-        "--quiet",
+        "--progress-bar",
+        "off",
         "--disable-pip-version-check",
         "-r",
         ROOT / "requirements.txt",
