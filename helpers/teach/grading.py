@@ -36,12 +36,10 @@ __all__ = [
     "decisive_rules",
     "keyed_rule_of",
     "reason_options",
-    "reason_choices",
     "grade_reason",
     "hints",
     "FILLED_CASE_RULES",
     "REASON_OPTIONS",
-    "DISTRACTORS",
 ]
 
 #: The rule that decides each filled case of notebooks 02 and 03 (the reason to pick).
@@ -55,8 +53,6 @@ FILLED_CASE_RULES: dict[str, tuple[str, ...]] = {
 }
 #: How many rules the reason question offers: the keyed rule and ``REASON_OPTIONS - 1`` that do not apply.
 REASON_OPTIONS = 5
-#: How many of those options are wrong ones.
-DISTRACTORS = REASON_OPTIONS - 1
 
 #: The two list fields and the flag of each check's output, in output order.
 _FIELDS: dict[str, tuple[str, str, str]] = {
@@ -227,11 +223,6 @@ def reason_options(case: Case, *, rules: Sequence[Rule] | None = None, salt: str
     chosen = [keyed_rule, *rng.sample(shorter, below), *rng.sample(longer, wanted - below)]
     rng.shuffle(chosen)
     return chosen
-
-
-def reason_choices(case: Case, rules: Sequence[Rule] | None = None) -> list[Rule]:
-    """The options of :func:`reason_options`, kept for callers that still use this name."""
-    return reason_options(case, rules=rules)
 
 
 def grade_reason(case: Case, picked: str | None, rules: Sequence[Rule] | None = None) -> list[Feedback]:

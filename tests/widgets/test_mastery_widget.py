@@ -18,14 +18,14 @@ from helpers.core.chardiff import visible_id
 from helpers.teach.cases import Case
 from helpers.teach.generators import GENERATORS, generate
 from helpers.teach.grading import (
-    DISTRACTORS,
+    REASON_OPTIONS,
     Answer,
     candidate_ids,
     correct_answer,
     decisive_rules,
     grade,
     hints,
-    reason_choices,
+    reason_options,
 )
 from helpers.teach.practice_cases import practice_cases
 from helpers.teach.rules import load_rules
@@ -67,7 +67,7 @@ def case_and_answer(draw: st.DrawFn) -> tuple[Case, Answer]:
     case = draw(st.sampled_from(CASES))
     ids = candidate_ids(case)
     pick = st.frozensets(st.sampled_from(ids), max_size=len(ids)) if ids else st.just(frozenset())
-    choices = [rule.id for rule in reason_choices(case, RULES)]
+    choices = [rule.id for rule in reason_options(case, rules=RULES)]
     return case, Answer(
         case.check,
         missing=draw(pick),
@@ -134,12 +134,12 @@ def test_hint_three_names_the_rule_then_points_to_the_worked_answer() -> None:
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c.check}/{c.id}")
 def test_the_reason_offers_the_right_rules_and_distractors_from_the_same_check(case: Case) -> None:
-    choices = reason_choices(case, RULES)
+    choices = reason_options(case, rules=RULES)
     right = set(decisive_rules(case))
     assert right and right <= {rule.id for rule in choices}
     assert all(rule.check == case.check for rule in choices)
-    assert len([r for r in choices if r.id not in right]) == DISTRACTORS
-    assert reason_choices(case, RULES) == choices  # deterministic
+    assert len([r for r in choices if r.id not in right]) == REASON_OPTIONS - 1
+    assert reason_options(case, rules=RULES) == choices  # deterministic
 
 
 def test_a_wrong_reason_gets_one_sentence_on_why_that_rule_does_not_apply() -> None:
