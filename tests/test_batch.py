@@ -633,9 +633,14 @@ def test_the_block_writer_writes_what_the_line_writer_writes(monkeypatch, block,
 
 
 @pytest.mark.parametrize("max_failures", [0, 3, 1000])
-def test_the_block_writer_counts_failures_as_the_summary_does(max_failures):
+@pytest.mark.parametrize("kept", [None, 0, 1])
+def test_the_block_writer_counts_failures_as_the_summary_does(monkeypatch, max_failures, kept):
     from helpers.data import batch
     from helpers.data.fastpath import dumps_line
+
+    if kept is not None:  # how many equal results are shared, and their output lines kept
+        monkeypatch.setattr(fastpath, "_RESULTS_MAX", kept)
+        monkeypatch.setattr(batch, "_LINES_MAX", kept)
 
     rng = random.Random(5)
     pool = ["a", "b", "c", "d", "é", "😀", "\uff5e"]

@@ -462,6 +462,10 @@ def output_line(outcome: Outcome, *, carry: bool = False) -> bytes:
     return dumps_line(obj) + b"\n"
 
 
+#: How many distinct failed results' output lines :func:`check_blocks` keeps for reuse.
+_LINES_MAX = 4096
+
+
 def check_blocks(
     blocks: Iterable[Sequence[Item]],
     summary: BatchSummary,
@@ -497,6 +501,10 @@ def check_blocks(
     preserved = PRESERVED_LINE
     same_lists = check == "target-scope" and not carry
     emit = write is not None
+    # Once the failures are full, a failed rewrite is only counted, and its line comes from
+    # ``lines``: a result's id -> (the result, its output line).
+    counted_only = not carry and full()
+    lines: dict[int, tuple[TargetScopeResult, bytes]] = {}
     passes = 0
     number = first_line - 1
     for block in blocks:
@@ -555,14 +563,16 @@ def check_blocks(
                         append(preserved)
                         continue
             if result is not None:
-                if not carry and type(result) is TargetScopeResult and full():  # counted, no outcome built
-                    missing, added = result.missing, result.added
-                    count_failure(missing, added)
+                if counted_only and type(result) is TargetScopeResult:  # counted, no outcome built
+                    count_failure(result.missing, result.added)
                     if emit:
-                        append(
-                            dumps_line({"missing": list(missing), "added": list(added), "preserved": False})
-                        )
-                        append(b"\n")
+                        # Equal results are one object (fastpath shares them), so each line is made once.
+                        known = lines.get(id(result))
+                        if known is None:
+                            known = (result, dumps_line(result.as_dict()) + b"\n")
+                            if len(lines) < _LINES_MAX:
+                                lines[id(result)] = known  # holding the result keeps its id unique
+                        append(known[1])
                     continue
                 outcome = (number, code_for(result), result, None, value)
             if emit:
@@ -571,6 +581,7 @@ def check_blocks(
                 passes += 1
             else:
                 add(outcome)
+                counted_only = not carry and full()
                 if bad_lines is not None and outcome[3] is not None:
                     bad_lines.write(f"{source}, line {outcome[0]}: {error_object(0, outcome[3])['error']}\n")
         if emit and parts:

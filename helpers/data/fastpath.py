@@ -208,39 +208,51 @@ def fast_target_scope(record: Any) -> TargetScopeResult | NeedsStaffLabels | Non
     rewritten = record.get("rewritten")
     if type(original) is not list or type(rewritten) is not list:
         return None
-    if len(record) > 2 and not _TARGET_SCOPE_FIELDS.issuperset(record):
-        return None  # (two keys that are both of these are exactly the required fields)
-    same = original == rewritten
-    try:  # strings only (joining a list is faster than walking it in Python)
-        "".join(original)
-        if not same:
-            "".join(rewritten)
-    except TypeError:
+    extra = len(record) > 2  # (two keys that are both of these are exactly the required fields)
+    if extra and not _TARGET_SCOPE_FIELDS.issuperset(record):
         return None
-    if same:
+    if original == rewritten:
+        try:  # strings only (joining a list is faster than walking it in Python)
+            "".join(original)
+        except TypeError:
+            return None
         if "" in original:
             return None
-    else:
-        before, after = set(original), set(rewritten)
-        if "" in before or "" in after:
-            return None
-    if len(record) > 2:
-        if type(record.get("id", "")) is not str or type(record.get("query", "")) is not str:
-            return None
-        if "unresolved" in record:
-            pending = record["unresolved"]
-            if not _valid_ids(pending):
-                return None  # including null: the exact check decides what that means
-            if pending:
-                return NeedsStaffLabels(unresolved=_sorted(set(pending)))
-    if same:
+        return _held(record) if extra else PRESERVED
+    try:
+        "".join(original)
+        "".join(rewritten)
+    except TypeError:
+        return None
+    before, after = set(original), set(rewritten)
+    if "" in before or "" in after:
+        return None
+    if extra:
+        held = _held(record)
+        if held is not PRESERVED:
+            return held
+    if before == after:
         return PRESERVED
-    # One pass over the sets: what differs, then split by side (only the few differing IDs).
-    changed = before ^ after
-    if not changed:
-        return PRESERVED
-    missing = changed & before
-    return _result(_sorted(missing), _sorted(changed - missing))
+    # Usually one ID or none on a side: a list that short is sorted already.
+    missing, added = before - after, after - before
+    return _result(
+        tuple(missing) if len(missing) < 2 else _sorted(missing),
+        tuple(added) if len(added) < 2 else _sorted(added),
+    )
+
+
+def _held(record: dict[str, Any]) -> TargetScopeResult | NeedsStaffLabels | None:
+    """What a record's optional fields decide once its lists are valid: ``None`` (the exact
+    check decides), its unresolved targets held for staff, or :data:`PRESERVED` (go on)."""
+    if type(record.get("id", "")) is not str or type(record.get("query", "")) is not str:
+        return None
+    if "unresolved" in record:
+        pending = record["unresolved"]
+        if not _valid_ids(pending):
+            return None  # including null: the exact check decides what that means
+        if pending:
+            return NeedsStaffLabels(unresolved=_sorted(set(pending)))
+    return PRESERVED
 
 
 #: Results met before, by their lists: results are immutable, so one object serves every equal one.
