@@ -607,6 +607,18 @@ _MESSY = (
 )
 
 
+@given(st.binary(max_size=40).map(lambda raw: raw.replace(b"x", b"\n")), st.integers(1, 9))
+def test_a_stream_read_in_blocks_gives_its_lines_once_each(data, size):
+    from helpers.data import batch
+
+    blocks = list(batch._blocks(io.BytesIO(data), size))
+    want = data.split(b"\n")
+    if want[-1] == b"":
+        want.pop()  # a final newline makes no extra line
+    assert [line for block in blocks for line in block] == want
+    assert all(blocks)
+
+
 @pytest.mark.parametrize("block", [1, 7, 64, 1 << 20])
 @pytest.mark.parametrize("check", ["target-scope", "sentinels"])
 def test_the_block_writer_writes_what_the_line_writer_writes(monkeypatch, block, check):

@@ -409,25 +409,22 @@ def _blocks(stream: Any, size: int | None = None) -> Iterator[list[bytes]]:
         if batch:
             yield batch
         return
-    pending: list[bytes] = []
+    pending: list[bytes] = []  # the start of a line that the next read goes on with
     while True:
         data = read(size)
         if not data:
             break
-        cut = data.rfind(b"\n") + 1
-        if cut == 0:
+        lines = data.split(b"\n")  # each line copied once, straight from what was read
+        if len(lines) == 1:
             pending.append(data)
             continue
         if pending:
-            pending.append(data[:cut])
-            head = b"".join(pending)
+            pending.append(lines[0])
+            lines[0] = b"".join(pending)
             pending = []
-        else:
-            head = data[:cut] if cut < len(data) else data
-        if cut < len(data):
-            pending.append(data[cut:])
-        lines = head.split(b"\n")
-        lines.pop()
+        last = lines.pop()
+        if last:
+            pending.append(last)
         yield lines
     if pending:
         yield [b"".join(pending)]
