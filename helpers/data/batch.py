@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 import os
 import stat
+import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any, cast
@@ -670,14 +671,14 @@ def _min_bytes() -> int:
 
 def _parallel_split(stream: Any, min_bytes: int | None) -> tuple[int, int, int] | None:
     """``(fd, split, size)`` when ``stream`` is a large regular file read from its start, else ``None``."""
-    from .inputs import Snapshot
-
     try:
         fd = stream.fileno()
         info = os.fstat(fd)
         # A file that grows while it is read is checked as far as it went at the start:
         # a snapshot (helpers.data.inputs.open_snapshot) knows how far; else its size now.
-        size = stream.size if isinstance(stream, Snapshot) else info.st_size
+        # (No snapshot exists unless its module was imported, so standard input imports nothing.)
+        inputs = sys.modules.get(f"{__package__}.inputs")
+        size = stream.size if inputs is not None and isinstance(stream, inputs.Snapshot) else info.st_size
         if min_bytes is None:
             min_bytes = _min_bytes()
         if (
