@@ -269,6 +269,37 @@ def _open_results(path: str) -> Any:
     return _Sink(pending.fd, path, pending=pending)
 
 
+def _hold_ctrl_c() -> Any:
+    """Hold back Ctrl-C (SIGINT) by noting it; returns what :func:`_release_ctrl_c` restores.
+
+    A handler that only notes the signal works whichever thread the signal lands on;
+    outside the main thread no handler can be set, and ``None`` holds nothing back.
+    """
+    import signal
+
+    came: list[int] = []
+    try:
+        previous = signal.signal(signal.SIGINT, lambda number, _frame: came.append(number))
+    except ValueError:
+        return None
+    return previous, came
+
+
+def _release_ctrl_c(held: Any) -> None:
+    """Restore the SIGINT handler; a Ctrl-C that came meanwhile is handled now, as it would have been."""
+    if held is None:
+        return
+    import signal
+
+    previous, came = held
+    signal.signal(signal.SIGINT, previous)
+    if came:
+        if callable(previous):
+            previous(signal.SIGINT, None)  # the default handler raises KeyboardInterrupt
+        elif previous == signal.SIG_DFL:
+            os.kill(os.getpid(), signal.SIGINT)
+
+
 def _run_check_command(
     check: str,
     file: str | None,
@@ -299,6 +330,7 @@ def _run_check_command(
             return EXIT_USAGE
         source = file
     results: Any = None
+    held = None
     if options.results is not None:
         if _names_an_input(options.results, [_identity(stream)]) or (
             file not in (None, "-") and _same_file(file, options.results)
@@ -307,14 +339,17 @@ def _run_check_command(
             err.write(f"{prog}: --results {options.results} is {what}; choose another path\n")
             stream.close()
             return EXIT_USAGE
+        held = _hold_ctrl_c()  # until the results file is in hand, to be discarded below
         try:
             results = _open_results(options.results)
         except OSError as exc:
+            _release_ctrl_c(held)
             err.write(f"{prog}: cannot write {options.results}: {exc.strerror}\n")
             stream.close()
             return EXIT_USAGE
     summary = BatchSummary(check=check, source=source, max_failures=options.max_failures)
     try:
+        _release_ctrl_c(held)  # a Ctrl-C held back meanwhile is raised here
         if options.summary is None:
             out.flush()  # a worker process must not inherit unwritten output
         check_records(

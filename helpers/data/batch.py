@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 import os
 import stat
+import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any, cast
@@ -409,25 +410,22 @@ def _blocks(stream: Any, size: int | None = None) -> Iterator[list[bytes]]:
         if batch:
             yield batch
         return
-    pending: list[bytes] = []
+    pending: list[bytes] = []  # the start of a line that the next read goes on with
     while True:
         data = read(size)
         if not data:
             break
-        cut = data.rfind(b"\n") + 1
-        if cut == 0:
+        lines = data.split(b"\n")  # each line copied once, straight from what was read
+        if len(lines) == 1:
             pending.append(data)
             continue
         if pending:
-            pending.append(data[:cut])
-            head = b"".join(pending)
+            pending.append(lines[0])
+            lines[0] = b"".join(pending)
             pending = []
-        else:
-            head = data[:cut] if cut < len(data) else data
-        if cut < len(data):
-            pending.append(data[cut:])
-        lines = head.split(b"\n")
-        lines.pop()
+        last = lines.pop()
+        if last:
+            pending.append(last)
         yield lines
     if pending:
         yield [b"".join(pending)]
@@ -460,6 +458,10 @@ def output_line(outcome: Outcome, *, carry: bool = False) -> bytes:
     if carry and not all(type(obj.get(name, "")) is str for name in _CARRIED):
         return dumps_compact_deep(obj).encode("utf-8") + b"\n"
     return dumps_line(obj) + b"\n"
+
+
+#: How many distinct failed results' output lines :func:`check_blocks` keeps for reuse.
+_LINES_MAX = 4096
 
 
 def check_blocks(
@@ -497,6 +499,10 @@ def check_blocks(
     preserved = PRESERVED_LINE
     same_lists = check == "target-scope" and not carry
     emit = write is not None
+    # Once the failures are full, a failed rewrite is only counted, and its line comes from
+    # ``lines``: a result's id -> (the result, its output line).
+    counted_only = not carry and full()
+    lines: dict[int, tuple[TargetScopeResult, bytes]] = {}
     passes = 0
     number = first_line - 1
     for block in blocks:
@@ -555,14 +561,16 @@ def check_blocks(
                         append(preserved)
                         continue
             if result is not None:
-                if not carry and type(result) is TargetScopeResult and full():  # counted, no outcome built
-                    missing, added = result.missing, result.added
-                    count_failure(missing, added)
+                if counted_only and type(result) is TargetScopeResult:  # counted, no outcome built
+                    count_failure(result.missing, result.added)
                     if emit:
-                        append(
-                            dumps_line({"missing": list(missing), "added": list(added), "preserved": False})
-                        )
-                        append(b"\n")
+                        # Equal results are one object (fastpath shares them), so each line is made once.
+                        known = lines.get(id(result))
+                        if known is None:
+                            known = (result, dumps_line(result.as_dict()) + b"\n")
+                            if len(lines) < _LINES_MAX:
+                                lines[id(result)] = known  # holding the result keeps its id unique
+                        append(known[1])
                     continue
                 outcome = (number, code_for(result), result, None, value)
             if emit:
@@ -571,6 +579,7 @@ def check_blocks(
                 passes += 1
             else:
                 add(outcome)
+                counted_only = not carry and full()
                 if bad_lines is not None and outcome[3] is not None:
                     bad_lines.write(f"{source}, line {outcome[0]}: {error_object(0, outcome[3])['error']}\n")
         if emit and parts:
@@ -662,14 +671,14 @@ def _min_bytes() -> int:
 
 def _parallel_split(stream: Any, min_bytes: int | None) -> tuple[int, int, int] | None:
     """``(fd, split, size)`` when ``stream`` is a large regular file read from its start, else ``None``."""
-    from .inputs import Snapshot
-
     try:
         fd = stream.fileno()
         info = os.fstat(fd)
         # A file that grows while it is read is checked as far as it went at the start:
         # a snapshot (helpers.data.inputs.open_snapshot) knows how far; else its size now.
-        size = stream.size if isinstance(stream, Snapshot) else info.st_size
+        # (No snapshot exists unless its module was imported, so standard input imports nothing.)
+        inputs = sys.modules.get(f"{__package__}.inputs")
+        size = stream.size if inputs is not None and isinstance(stream, inputs.Snapshot) else info.st_size
         if min_bytes is None:
             min_bytes = _min_bytes()
         if (

@@ -172,6 +172,52 @@ def test_fast_sentinels_on_two_keys(baseline, proposed):
         assert isinstance(want, CheckInputError)
 
 
+@st.composite
+def key_pairs(draw):
+    """A baseline and a proposed key made from it as real ones are: mostly in the same order,
+    with answers changed, IDs dropped, cases added, a few IDs moved, or all shuffled."""
+    ids = draw(st.lists(st.sampled_from([f"S{n}" for n in range(40)]), unique=True, max_size=40))
+    baseline = {sentinel: draw(st.sampled_from("ABC")) for sentinel in ids}
+    proposed = []
+    for sentinel, answer in baseline.items():
+        if draw(st.integers(0, 9)) == 0:
+            proposed.append((draw(st.sampled_from(["C1", "C2", "C3", "S3", "S7"])), "A"))
+        change = draw(st.integers(0, 9))
+        if change == 0:
+            continue  # dropped
+        proposed.append((sentinel, draw(st.sampled_from("ABCa")) if change == 1 else answer))
+    for _ in range(draw(st.integers(0, 2))):
+        if len(proposed) > 1:
+            first, second = draw(st.integers(0, len(proposed) - 1)), draw(st.integers(0, len(proposed) - 1))
+            proposed[first], proposed[second] = proposed[second], proposed[first]
+    if draw(st.integers(0, 9)) == 0:
+        proposed = draw(st.permutations(proposed))
+    return baseline, dict(proposed)
+
+
+@given(key_pairs(), st.integers(1, 9))
+def test_walking_two_keys_in_order_finds_what_looking_each_id_up_finds(pair, window):
+    baseline, proposed = pair
+    want = [sentinel for sentinel, answer in baseline.items() if proposed.get(sentinel) != answer]
+    assert fastpath._differing_in_order(baseline, proposed, window=window) == want
+
+
+@pytest.mark.parametrize("shape", ["in order", "moved", "shuffled", "most changed"])
+def test_fast_sentinels_on_long_keys_equal_the_exact_check(shape):
+    rng = random.Random(shape)
+    baseline = {f"S{n}": rng.choice("ABCD") for n in range(3 * fastpath._WALK_MIN)}
+    items = [(sentinel, answer) for sentinel, answer in baseline.items() if rng.random() > 0.01]
+    for index in rng.sample(range(len(items)), 40 if shape != "most changed" else len(items) // 2):
+        items[index] = (items[index][0], items[index][1].lower())
+    items[rng.randrange(len(items)) : 0] = [(f"C{n}", "A") for n in range(20)]
+    if shape == "moved":
+        items.append(items.pop(len(items) // 3))
+    elif shape == "shuffled":
+        rng.shuffle(items)
+    proposed = dict(items)
+    assert fast_sentinels(baseline, proposed) == check_sentinels(baseline, proposed)
+
+
 def test_fast_paths_decline_what_they_cannot_vouch_for():
     assert fast_target_scope({"original": ["a"], "rewritten": ["a"], "unresolved": None}) is None
     assert fast_target_scope({"original": ("a",), "rewritten": ["a"]}) is None
@@ -607,6 +653,18 @@ _MESSY = (
 )
 
 
+@given(st.binary(max_size=40).map(lambda raw: raw.replace(b"x", b"\n")), st.integers(1, 9))
+def test_a_stream_read_in_blocks_gives_its_lines_once_each(data, size):
+    from helpers.data import batch
+
+    blocks = list(batch._blocks(io.BytesIO(data), size))
+    want = data.split(b"\n")
+    if want[-1] == b"":
+        want.pop()  # a final newline makes no extra line
+    assert [line for block in blocks for line in block] == want
+    assert all(blocks)
+
+
 @pytest.mark.parametrize("block", [1, 7, 64, 1 << 20])
 @pytest.mark.parametrize("check", ["target-scope", "sentinels"])
 def test_the_block_writer_writes_what_the_line_writer_writes(monkeypatch, block, check):
@@ -633,9 +691,14 @@ def test_the_block_writer_writes_what_the_line_writer_writes(monkeypatch, block,
 
 
 @pytest.mark.parametrize("max_failures", [0, 3, 1000])
-def test_the_block_writer_counts_failures_as_the_summary_does(max_failures):
+@pytest.mark.parametrize("kept", [None, 0, 1])
+def test_the_block_writer_counts_failures_as_the_summary_does(monkeypatch, max_failures, kept):
     from helpers.data import batch
     from helpers.data.fastpath import dumps_line
+
+    if kept is not None:  # how many equal results are shared, and their output lines kept
+        monkeypatch.setattr(fastpath, "_RESULTS_MAX", kept)
+        monkeypatch.setattr(batch, "_LINES_MAX", kept)
 
     rng = random.Random(5)
     pool = ["a", "b", "c", "d", "é", "😀", "\uff5e"]
