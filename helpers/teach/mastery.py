@@ -34,8 +34,9 @@ from __future__ import annotations
 import datetime as _dt
 import functools
 import random
+import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.errors import InvalidInputError
@@ -73,9 +74,22 @@ def now_text(moment: _dt.datetime | None = None) -> str:
     return moment.astimezone(_dt.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
+_TIME_TEXT = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z", re.ASCII)
+
+
 def parse_time(text: str) -> _dt.datetime:
     """The inverse of :func:`now_text`; raises :class:`InvalidInputError` for anything else."""
     try:
+        if isinstance(text, str) and _TIME_TEXT.fullmatch(text):  # the form now_text writes, read directly
+            return _dt.datetime(
+                int(text[0:4]),
+                int(text[5:7]),
+                int(text[8:10]),
+                int(text[11:13]),
+                int(text[14:16]),
+                int(text[17:19]),
+                tzinfo=_dt.UTC,
+            )
         moment = _dt.datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ")
     except (TypeError, ValueError):
         raise InvalidInputError(f"{text!r} is not a time like 2026-12-01T09:30:00Z", field="time") from None
@@ -166,7 +180,10 @@ class RuleState:
     """Where one rule stands: streak, mastery (and how often it was lost), and its review card.
 
     ``card`` is the rule's ``fsrs.Card`` (``None`` before its first scored case);
-    progress files keep only its due date, since the card follows from the attempts. Taught in ``04_practice.ipynb``.
+    progress files keep only its due date, since the card follows from the attempts.
+    The card is worked out from ``schedule`` (the rule's scored cases) when it is
+    first asked for, so a trainer re-grading a cohort does not review cards it never
+    shows. Taught in ``04_practice.ipynb``.
     """
 
     rule: str
@@ -180,7 +197,12 @@ class RuleState:
     ready_at: int = 0
     reviewed: int = 0
     last_practised: str | None = None
-    card: Any = None  # an fsrs.Card
+    schedule: _Schedule | None = field(default=None, repr=False)
+
+    @property
+    def card(self) -> Any:
+        """The rule's ``fsrs.Card`` after every scored case so far (``None`` before the first)."""
+        return None if self.schedule is None else self.schedule.card()
 
     @property
     def mastered(self) -> bool:
@@ -239,16 +261,82 @@ def _scheduler() -> Any:
     return Scheduler(learning_steps=(), relearning_steps=(), enable_fuzzing=False)
 
 
-def _review(card: Any, index: int, unaided: bool, when: str) -> Any:
+@functools.cache
+def _latest() -> _dt.datetime:
+    """The latest time a scored case may have: its review, at most the scheduler's longest interval on,
+    must still be a date."""
+    return _dt.datetime.max.replace(tzinfo=_dt.UTC) - _dt.timedelta(days=_scheduler().maximum_interval + 1)
+
+
+def _review(card: Any, index: int, unaided: bool, moment: _dt.datetime) -> Any:
     """The rule's FSRS card after one scored case (*Good* when unaided and right, else *Again*)."""
     from fsrs import Card, Rating
 
-    moment = parse_time(when)
     current = card if card is not None else Card(card_id=index + 1, due=moment)
     reviewed, _log = _scheduler().review_card(
         current, Rating.Good if unaided else Rating.Again, review_datetime=moment
     )
     return reviewed
+
+
+class _Schedule:
+    """A rule's FSRS card as the scored cases that make it, reviewed only when the card is asked for.
+
+    Each scored case adds a link to the one before; :meth:`card` reviews the links not yet
+    reviewed, oldest first, and keeps every card it makes. Equal when the cards are equal.
+    """
+
+    __slots__ = ("_before", "_card", "_index", "_moment", "_unaided")
+
+    def __init__(self, before: _Schedule | None, index: int, unaided: bool, moment: _dt.datetime) -> None:
+        self._before = before
+        self._index = index
+        self._unaided = unaided
+        self._moment = moment
+        self._card: Any = None
+
+    def _pending(self) -> tuple[list[_Schedule], Any]:
+        """The links without a card yet (newest first), and the card before the oldest of them."""
+        pending: list[_Schedule] = []
+        link: _Schedule | None = self
+        while link is not None and link._card is None:
+            pending.append(link)
+            link = link._before
+        return pending, None if link is None else link._card
+
+    def card(self) -> Any:
+        """The ``fsrs.Card`` after this scored case."""
+        if self._card is None:
+            pending, card = self._pending()
+            for link in reversed(pending):
+                card = _review(card, link._index, link._unaided, link._moment)
+                link._card, link._before = card, None
+        return self._card
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, _Schedule):
+            return NotImplemented
+        return bool(self.card() == other.card())
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as a flat list of the cases not yet reviewed, so a long drill pickles without recursion."""
+        pending, card = self._pending()
+        return (_schedule_of, (card, [(p._index, p._unaided, p._moment) for p in reversed(pending)]))
+
+
+def _schedule_of(card: Any, steps: list[tuple[int, bool, _dt.datetime]]) -> _Schedule:
+    """A :class:`_Schedule` again from its pickled form: the last card made, then the cases after it."""
+    link: _Schedule | None = None
+    if card is not None:
+        link = _Schedule(None, 0, False, _dt.datetime.min)
+        link._card = card
+    for index, unaided, moment in steps:
+        link = _Schedule(link, index, unaided, moment)
+    if link is None:
+        raise InvalidInputError("a rule's schedule holds no scored case", field="schedule")
+    return link
 
 
 @dataclass
@@ -350,13 +438,16 @@ class Mastery:
         elif mastered_on is not None and not unaided:
             mastered_on, times_lost = None, times_lost + 1
         when = attempt.answered or attempt.served
+        moment = parse_time(when)
+        if moment > _latest():
+            raise InvalidInputError(f"{when!r} is too late for a review to be scheduled", field="time")
         reviewed = state.reviewed + 1 if (state.mastered and unaided) else 0
         if mastered_on is not None:
             ready_at = attempt.number + REVIEW_GAP * 2 ** min(reviewed, 6)
         else:
             ready_at = attempt.number + 1 + (SUCCESS_GAP if unaided else MISS_GAP)
-        self.states[attempt.rule] = replace(
-            state,
+        self.states[attempt.rule] = RuleState(
+            attempt.rule,
             streak=streak,
             mastered_on=mastered_on,
             times_mastered=times_mastered,
@@ -367,7 +458,7 @@ class Mastery:
             ready_at=ready_at,
             reviewed=reviewed,
             last_practised=when,
-            card=_review(state.card, self.rules.index(attempt.rule), unaided, when),
+            schedule=_Schedule(state.schedule, self.rules.index(attempt.rule), unaided, moment),
         )
         for facet in attempt.facets:
             if facet in self.facet_states:
