@@ -42,7 +42,7 @@ from .cases import spreadsheet_safe
 from .generators import generate, generators_fingerprint, load_vocabulary
 from .grading import Answer, answer_fields, correct_answer, decisive_rules, grade, reason_options
 from .item_analysis import FirstAttempt, ItemStats, item_analysis, item_table_text
-from .mastery import MASTERY_STREAK, Mastery, MasteryAttempt, RuleState
+from .mastery import MASTERY_STREAK, Mastery, RuleState
 from .progress_files import shown_path
 from .progress_v2 import PROGRESS_V3, TraineeProgress, trainee_progress_from_data
 from .render import HtmlBlock, esc
@@ -187,6 +187,10 @@ def _derived_outcome(
     return "helped" if hints or revealed else "correct"
 
 
+#: The fields of a claimed state compared with the rebuilt one.
+_COMPARED = ("attempts", "unaided", "streak", "mastered_on", "times_lost")
+
+
 def replay_v3(
     progress: TraineeProgress, data: Mapping[str, Any] | None = None, *, rules: Sequence[Rule] | None = None
 ) -> Replay:
@@ -220,7 +224,8 @@ def replay_v3(
         [],
     )
     firsts: dict[str, FirstAttempt] = {}
-    regraded: list[MasteryAttempt] = []
+    regraded: list[tuple[str, bool, tuple[str, ...]]] = []  # each attempt's outcome, verdict and kinds
+    rules_key = tuple(rules)
     name = progress.trainee
     for attempt in m.attempts:
         where = f"case {attempt.number} ({attempt.rule})"
@@ -235,10 +240,10 @@ def replay_v3(
             case = _made(attempt.rule, attempt.seed, attempt.facet, vocab)
         except CheckInputError as exc:
             problems.append(f"{where} cannot be made again: {exc.message}")
-            regraded.append(replace(attempt, outcome="missed"))
+            regraded.append(("missed", attempt.correct, attempt.facets))
             continue
         offered = _offered(
-            (attempt.rule, attempt.seed, attempt.facet), vocab, f"{m.seed}:{attempt.number}", tuple(rules)
+            (attempt.rule, attempt.seed, attempt.facet), vocab, f"{m.seed}:{attempt.number}", rules_key
         )
         if attempt.options != offered:
             options_wrong.append(where)
@@ -260,7 +265,7 @@ def replay_v3(
             keyed = case.rules[0]
             wrong = answer.reason if answer is not None and not right and answer.reason != keyed else None
             firsts[attempt.rule] = FirstAttempt(name, attempt.rule, outcome == "correct", wrong)
-        regraded.append(replace(attempt, outcome=outcome, correct=right, facets=tuple(case.facets)))
+        regraded.append((outcome, right, tuple(case.facets)))
     for label, found in (
         ("verdicts do not match their attempts", flipped),
         ("outcomes do not match their attempts", outcome_wrong),
@@ -272,23 +277,31 @@ def replay_v3(
     ):
         if found:
             problems.append(f"{len(found)} of {len(m.attempts)} {label} (first: {found[0]})")
-    if regraded == list(
-        m.attempts
-    ):  # every verdict and outcome stands: the drill as loaded is the rebuilt one
+    if all(
+        new == (a.outcome, a.correct, a.facets) for new, a in zip(regraded, m.attempts, strict=True)
+    ):  # every verdict, outcome and kind stands: the drill as loaded is the rebuilt one
         rebuilt = m
     else:
-        rebuilt = Mastery.replay(m.rules, seed=m.seed, facets=m.facets, attempts=regraded)
+        rebuilt = Mastery.replay(
+            m.rules,
+            seed=m.seed,
+            facets=m.facets,
+            attempts=(
+                replace(a, outcome=outcome, correct=right, facets=facets)
+                for (outcome, right, facets), a in zip(regraded, m.attempts, strict=True)
+            ),
+        )
     claimed = (data or {}).get("mastery", {}) if isinstance(data, Mapping) else {}
     for state in claimed.get("states", []):
         rule = state.get("rule")
         if rule not in rebuilt.states:
             continue
-        mine = rebuilt.states[rule].to_data()
+        mine = {f: getattr(rebuilt.states[rule], f) for f in _COMPARED}
         if state.get("unaided", 0) > state.get("attempts", 0):
             problems.append(f"{rule}: claims {state['unaided']} unaided of {state['attempts']} attempts")
         diffs = [
             f"{f} {state.get(f)!r} (its attempts give {mine[f]!r})"
-            for f in ("attempts", "unaided", "streak", "mastered_on", "times_lost")
+            for f in _COMPARED
             if state.get(f) != mine[f]
         ]
         if diffs:
@@ -492,12 +505,12 @@ def read_progress_data(
     return trainee_progress_from_data(data, rules=rules, source=where), data
 
 
-def _summarise(path: Path, rules: Sequence[Rule], regrade: Regrader | None) -> Trainee:
+def _summarise(path: Path, rules: Sequence[Rule], regrade: Regrader | None, current: str) -> Trainee:
+    """One file read and re-graded; ``current`` is the course's content hash."""
     progress, data = read_progress_data(path, rules=rules)
     m = progress.mastery
     version = progress.migrated_from or PROGRESS_V3
     problems: list[str] = []
-    current = generators_fingerprint()
     if version == 1:
         problems.append("a version 1 file holds no answers to re-grade; its set-course results are shown")
     elif version == 2:
@@ -540,10 +553,10 @@ def _summarise(path: Path, rules: Sequence[Rule], regrade: Regrader | None) -> T
     )
 
 
-def _load_one(job: tuple[str | Path, Sequence[Rule], Regrader | None]) -> Trainee | tuple[str, str]:
-    path, rules, regrade = job
+def _load_one(job: tuple[str | Path, Sequence[Rule], Regrader | None, str]) -> Trainee | tuple[str, str]:
+    path, rules, regrade, current = job
     try:
-        return _summarise(Path(path), rules, regrade)
+        return _summarise(Path(path), rules, regrade, current)
     except ProgressFileError as exc:
         return (_shown_file(path), exc.message)
     except (ValueError, RecursionError, OSError) as exc:  # a hostile file must not hide the others
@@ -589,7 +602,8 @@ def load_cohort(
     """
     rules = list(rules) if rules is not None else load_rules()
     files = progress_paths(paths)
-    jobs = [(path, rules, regrade) for path in files]
+    current = generators_fingerprint()  # the course's content hash, worked out once for every file
+    jobs = [(path, rules, regrade, current) for path in files]
     results: list[Trainee | tuple[str, str]] = []
     count = workers if workers is not None else (min(2, os.cpu_count() or 1) if len(files) > 16 else 1)
     if count > 1:
