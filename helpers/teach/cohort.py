@@ -29,7 +29,6 @@ import json
 import os
 import re
 import stat
-from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -42,7 +41,7 @@ from .cases import spreadsheet_safe
 from .generators import generate, generators_fingerprint, load_vocabulary
 from .grading import Answer, answer_fields, correct_answer, decisive_rules, grade, reason_options
 from .item_analysis import FirstAttempt, ItemStats, item_analysis, item_table_text
-from .mastery import MASTERY_STREAK, Mastery, RuleState
+from .mastery import MASTERY_STREAK, Mastery, MasteryAttempt, RuleState
 from .progress_files import shown_path
 from .progress_v2 import PROGRESS_V3, TraineeProgress, trainee_progress_from_data
 from .render import HtmlBlock, esc
@@ -136,32 +135,48 @@ def _answer(check: str, stored: Mapping[str, Any]) -> Answer:
     return Answer(check, ids(first), ids(second), value if isinstance(value, bool) else None, reason=reason)
 
 
-def _verdict(case: Any, answer: Answer, asks_reason: bool, rules: Sequence[Rule]) -> bool:
-    """Whether the grader marks ``answer`` fully correct; the right answer itself skips the full grading."""
-    right = correct_answer(case)
-    if (answer.missing, answer.second, answer.flag, answer.hold) == (
-        right.missing,
-        right.second,
-        right.flag,
-        right.hold,
-    ) and (not asks_reason or answer.reason in decisive_rules(case)):
-        return True
-    return grade(case, answer, ask_reason=asks_reason, rules=rules).correct
+@dataclass(frozen=True)
+class _Made:
+    """A drill case made again, with what re-grading asks of it for every answer."""
+
+    case: Any
+    right: tuple[frozenset[str], frozenset[str], bool | None, bool]  # missing, second, flag, hold
+    decisive: tuple[str, ...]
+    facets: tuple[str, ...]
 
 
-@functools.lru_cache(maxsize=1 << 15)
-def _made(rule: str, seed: int, facet: str | None, vocab: Any) -> Any:
-    """A drill case made again; trainees who start from one seed share their cases, so keep them."""
-    return generate(rule, seed, vocabulary=vocab, facet=facet)
+class _Remade:
+    """The drill cases of one course (vocabulary and rules) made again, and the reasons each offered.
+
+    Trainees who start from one seed share their cases, so both are kept
+    (up to 32,768 of each); the course is looked up once per file, not per case.
+    """
+
+    def __init__(self, vocab: Any, rules: tuple[Rule, ...]) -> None:
+        self.vocab, self.rules = vocab, rules
+        self.case = functools.lru_cache(maxsize=1 << 15)(self._case)
+        self.offered = functools.lru_cache(maxsize=1 << 15)(self._offered)
+
+    def _case(self, rule: str, seed: int, facet: str | None) -> _Made:
+        case = generate(rule, seed, vocabulary=self.vocab, facet=facet)
+        right = correct_answer(case)
+        return _Made(
+            case,
+            (right.missing, right.second, right.flag, right.hold),
+            decisive_rules(case),
+            tuple(case.facets),
+        )
+
+    def _offered(self, rule: str, seed: int, facet: str | None, salt: str) -> tuple[str, ...]:
+        """The reasons the drill offered for that case at the place ``salt`` names in the drill."""
+        case = self.case(rule, seed, facet).case
+        return tuple(r.id for r in reason_options(case, rules=self.rules, salt=salt))
 
 
-@functools.lru_cache(maxsize=1 << 15)
-def _offered(
-    made: tuple[str, int, str | None], vocab: Any, salt: str, rules: tuple[Rule, ...]
-) -> tuple[str, ...]:
-    """The reasons the drill offered for the case ``made`` (rule, seed, kind) at that place in the drill."""
-    case = _made(*made, vocab)
-    return tuple(r.id for r in reason_options(case, rules=rules, salt=salt))
+@functools.lru_cache(maxsize=4)
+def _remade(vocab: Any, rules: tuple[Rule, ...]) -> _Remade:
+    """The :class:`_Remade` cases of this course, one per process."""
+    return _Remade(vocab, rules)
 
 
 def _stored_answer(stored: Mapping[str, Any]) -> Answer:
@@ -174,6 +189,19 @@ def _stored_answer(stored: Mapping[str, Any]) -> Answer:
         stored["hold"],
         stored["reason"],
     )
+
+
+def _regraded(made: _Made, stored: Mapping[str, Any], rules: Sequence[Rule]) -> bool:
+    """Whether the grader marks the stored answer fully correct, reason included; the right answer
+    itself skips the full grading."""
+    given = (frozenset(stored["missing"]), frozenset(stored["second"]), stored["flag"], stored["hold"])
+    if given == made.right and stored["reason"] in made.decisive:
+        return True
+    return grade(made.case, _stored_answer(stored), ask_reason=True, rules=rules).correct
+
+
+def _where(attempt: MasteryAttempt) -> str:
+    return f"case {attempt.number} ({attempt.rule})"
 
 
 def _derived_outcome(
@@ -211,61 +239,56 @@ def replay_v3(
     problems: list[str] = []
     if set(m.rules) != set(every):
         problems.append(f"the drill covers {len(set(m.rules) & set(every))} of the {len(every)} rules")
-    vocab = load_vocabulary()
-    served: Counter[str] = Counter()
+    remade = _remade(load_vocabulary(), tuple(rules))
+    served: dict[str, int] = {}
     seen: set[tuple[str, int]] = set()
-    flipped, outcome_wrong, out_of_order, twice, options_wrong, facets_wrong, wrong_check = (
-        [],
-        [],
-        [],
-        [],
-        [],
-        [],
-        [],
-    )
+    flipped: list[MasteryAttempt] = []
+    outcome_wrong: list[MasteryAttempt] = []
+    out_of_order: list[MasteryAttempt] = []
+    twice: list[MasteryAttempt] = []
+    options_wrong: list[MasteryAttempt] = []
+    facets_wrong: list[MasteryAttempt] = []
+    wrong_check: list[MasteryAttempt] = []
     firsts: dict[str, FirstAttempt] = {}
     regraded: list[tuple[str, bool, tuple[str, ...]]] = []  # each attempt's outcome, verdict and kinds
-    rules_key = tuple(rules)
     name = progress.trainee
     for attempt in m.attempts:
-        where = f"case {attempt.number} ({attempt.rule})"
-        expected_seed = m.seed * 10_000 + served[attempt.rule]
-        served[attempt.rule] += 1
-        if (attempt.rule, attempt.seed) in seen:
-            twice.append(where)
-        seen.add((attempt.rule, attempt.seed))
-        if attempt.seed != expected_seed:
-            out_of_order.append(where)
+        rule, seed = attempt.rule, attempt.seed
+        nth = served.get(rule, 0)
+        served[rule] = nth + 1
+        if (rule, seed) in seen:
+            twice.append(attempt)
+        seen.add((rule, seed))
+        if seed != m.seed * 10_000 + nth:
+            out_of_order.append(attempt)
         try:
-            case = _made(attempt.rule, attempt.seed, attempt.facet, vocab)
+            made = remade.case(rule, seed, attempt.facet)
         except CheckInputError as exc:
-            problems.append(f"{where} cannot be made again: {exc.message}")
+            problems.append(f"{_where(attempt)} cannot be made again: {exc.message}")
             regraded.append(("missed", attempt.correct, attempt.facets))
             continue
-        offered = _offered(
-            (attempt.rule, attempt.seed, attempt.facet), vocab, f"{m.seed}:{attempt.number}", rules_key
-        )
-        if attempt.options != offered:
-            options_wrong.append(where)
-        if tuple(case.facets) != attempt.facets:
-            facets_wrong.append(where)
-        answer = _stored_answer(attempt.answer) if attempt.answer is not None else None
-        if answer is not None and answer.check != case.check:
-            wrong_check.append(where)
-            answer = None
-        right = answer is not None and _verdict(case, answer, True, rules)
+        if attempt.options != remade.offered(rule, seed, attempt.facet, f"{m.seed}:{attempt.number}"):
+            options_wrong.append(attempt)
+        if made.facets != attempt.facets:
+            facets_wrong.append(attempt)
+        stored = attempt.answer
+        if stored is not None and stored["check"] != made.case.check:
+            wrong_check.append(attempt)
+            stored = None
+        right = stored is not None and _regraded(made, stored, rules)
         if right != attempt.correct:
-            flipped.append(where)
+            flipped.append(attempt)
         outcome = _derived_outcome(attempt.answer, right, attempt.hints, attempt.revealed, attempt.outcome)
         if outcome != attempt.outcome:
-            outcome_wrong.append(where)
+            outcome_wrong.append(attempt)
         if attempt.answered is not None and attempt.answered < attempt.served:
-            problems.append(f"{where} was answered before it was served")
-        if attempt.rule not in firsts:
-            keyed = case.rules[0]
-            wrong = answer.reason if answer is not None and not right and answer.reason != keyed else None
-            firsts[attempt.rule] = FirstAttempt(name, attempt.rule, outcome == "correct", wrong)
-        regraded.append((outcome, right, tuple(case.facets)))
+            problems.append(f"{_where(attempt)} was answered before it was served")
+        if rule not in firsts:
+            keyed = made.case.rules[0]
+            reason = stored["reason"] if stored is not None else None
+            wrong = reason if stored is not None and not right and reason != keyed else None
+            firsts[rule] = FirstAttempt(name, rule, outcome == "correct", wrong)
+        regraded.append((outcome, right, made.facets))
     for label, found in (
         ("verdicts do not match their attempts", flipped),
         ("outcomes do not match their attempts", outcome_wrong),
@@ -276,7 +299,7 @@ def replay_v3(
         ("answers are for the other check than their case", wrong_check),
     ):
         if found:
-            problems.append(f"{len(found)} of {len(m.attempts)} {label} (first: {found[0]})")
+            problems.append(f"{len(found)} of {len(m.attempts)} {label} (first: {_where(found[0])})")
     if all(
         new == (a.outcome, a.correct, a.facets) for new, a in zip(regraded, m.attempts, strict=True)
     ):  # every verdict, outcome and kind stands: the drill as loaded is the rebuilt one
