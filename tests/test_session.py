@@ -377,3 +377,15 @@ def test_a_scored_case_too_late_for_any_review_date_is_refused() -> None:
     with pytest.raises(InvalidInputError, match="too late"):
         m.record(attempt(1, "a", "correct", when="9999-12-31T23:59:59Z"))
     assert m.step == 0
+
+
+def test_two_drills_going_on_from_one_state_keep_their_own_cards() -> None:
+    m = Mastery.start(["a"], seed=1)
+    feed(m, ("a", "correct"), ("a", "missed"))
+    other = dataclasses.replace(m, states=dict(m.states), attempts=list(m.attempts))
+    feed(m, ("a", "correct"), ("a", "correct"))
+    feed(other, ("a", "missed"))
+    for drill in (m, other):
+        fresh = Mastery.replay(["a"], seed=1, facets=[], attempts=drill.attempts)
+        assert drill.states["a"].card == fresh.states["a"].card
+    assert m.states["a"].card != other.states["a"].card

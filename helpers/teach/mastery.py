@@ -35,6 +35,7 @@ import datetime as _dt
 import functools
 import random
 import re
+from array import array
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -279,39 +280,65 @@ def _review(card: Any, index: int, unaided: bool, moment: _dt.datetime) -> Any:
     return reviewed
 
 
+#: Review times are kept as whole seconds since this moment.
+_YEAR_ONE = _dt.datetime(1, 1, 1, tzinfo=_dt.UTC)
+
+
+class _ReviewLog:
+    """One rule's scored cases in a drill, as numbers: seconds since year 1, and whether each was *Good*.
+
+    Shared by the rule's successive states (each reads its first ``count`` entries), with the
+    cards made so far by how many cases they follow.
+    """
+
+    __slots__ = ("cards", "good", "index", "seconds")
+
+    def __init__(self, index: int, seconds: array[int] | None = None, good: bytearray | None = None) -> None:
+        self.index = index
+        self.seconds = array("q") if seconds is None else seconds
+        self.good = bytearray() if good is None else good
+        self.cards: dict[int, Any] = {}
+
+
 class _Schedule:
     """A rule's FSRS card as the scored cases that make it, reviewed only when the card is asked for.
 
-    Each scored case adds a link to the one before; :meth:`card` reviews the links not yet
-    reviewed, oldest first, and keeps every card it makes. Equal when the cards are equal.
+    A trainer re-grading a cohort never asks, so no card is made there; a drill asks for the due
+    ones. Cards are kept once made. Equal when the cards are equal.
     """
 
-    __slots__ = ("_before", "_card", "_index", "_moment", "_unaided")
+    __slots__ = ("_count", "_log")
 
-    def __init__(self, before: _Schedule | None, index: int, unaided: bool, moment: _dt.datetime) -> None:
-        self._before = before
-        self._index = index
-        self._unaided = unaided
-        self._moment = moment
-        self._card: Any = None
+    def __init__(self, log: _ReviewLog, count: int) -> None:
+        self._log, self._count = log, count
 
-    def _pending(self) -> tuple[list[_Schedule], Any]:
-        """The links without a card yet (newest first), and the card before the oldest of them."""
-        pending: list[_Schedule] = []
-        link: _Schedule | None = self
-        while link is not None and link._card is None:
-            pending.append(link)
-            link = link._before
-        return pending, None if link is None else link._card
+    @classmethod
+    def after(cls, before: _Schedule | None, index: int, unaided: bool, moment: _dt.datetime) -> _Schedule:
+        """The schedule after one more scored case."""
+        if before is None:
+            log = _ReviewLog(index)
+        elif len(before._log.good) == before._count:
+            log = before._log
+        else:  # another drill went on from the same state (a copy): this one branches off
+            old = before._log
+            log = _ReviewLog(index, old.seconds[: before._count], old.good[: before._count])
+            log.cards = {n: card for n, card in old.cards.items() if n <= before._count}
+        log.seconds.append((moment - _YEAR_ONE) // _dt.timedelta(seconds=1))
+        log.good.append(unaided)
+        return cls(log, len(log.good))
 
     def card(self) -> Any:
-        """The ``fsrs.Card`` after this scored case."""
-        if self._card is None:
-            pending, card = self._pending()
-            for link in reversed(pending):
-                card = _review(card, link._index, link._unaided, link._moment)
-                link._card, link._before = card, None
-        return self._card
+        """The ``fsrs.Card`` after this rule's scored cases so far."""
+        log, count = self._log, self._count
+        card = log.cards.get(count)
+        if card is None:
+            done = max((n for n in log.cards if n < count), default=0)
+            card = log.cards.get(done)
+            for n in range(done, count):
+                moment = _YEAR_ONE + _dt.timedelta(seconds=log.seconds[n])
+                card = _review(card, log.index, bool(log.good[n]), moment)
+            log.cards[count] = card
+        return card
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, _Schedule):
@@ -319,24 +346,6 @@ class _Schedule:
         return bool(self.card() == other.card())
 
     __hash__ = None  # type: ignore[assignment]
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        """Pickled as a flat list of the cases not yet reviewed, so a long drill pickles without recursion."""
-        pending, card = self._pending()
-        return (_schedule_of, (card, [(p._index, p._unaided, p._moment) for p in reversed(pending)]))
-
-
-def _schedule_of(card: Any, steps: list[tuple[int, bool, _dt.datetime]]) -> _Schedule:
-    """A :class:`_Schedule` again from its pickled form: the last card made, then the cases after it."""
-    link: _Schedule | None = None
-    if card is not None:
-        link = _Schedule(None, 0, False, _dt.datetime.min)
-        link._card = card
-    for index, unaided, moment in steps:
-        link = _Schedule(link, index, unaided, moment)
-    if link is None:
-        raise InvalidInputError("a rule's schedule holds no scored case", field="schedule")
-    return link
 
 
 @dataclass
@@ -458,7 +467,7 @@ class Mastery:
             ready_at=ready_at,
             reviewed=reviewed,
             last_practised=when,
-            schedule=_Schedule(state.schedule, self.rules.index(attempt.rule), unaided, moment),
+            schedule=_Schedule.after(state.schedule, self.rules.index(attempt.rule), unaided, moment),
         )
         for facet in attempt.facets:
             if facet in self.facet_states:
