@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import csv
 import functools
+import gc
 import io
 import json
 import os
@@ -608,6 +609,16 @@ def load_checkouts(paths: Iterable[str | Path]) -> tuple[dict[str, Mapping[str, 
     return found, refused
 
 
+def _worker_start() -> None:
+    """Set up a worker process of :func:`load_cohort`.
+
+    A worker holds the cases it has made (some 150,000 objects) and one file at a time, none
+    of it in reference cycles; with the default thresholds the cycle collector kept walking
+    them while each file was read, and took about a sixth of the worker's time.
+    """
+    gc.set_threshold(50_000, 20, 10)
+
+
 def load_cohort(
     paths: Iterable[str | Path],
     *,
@@ -633,7 +644,7 @@ def load_cohort(
         try:
             from concurrent.futures import ProcessPoolExecutor
 
-            with ProcessPoolExecutor(max_workers=count) as pool:
+            with ProcessPoolExecutor(max_workers=count, initializer=_worker_start) as pool:
                 results = list(pool.map(_load_one, jobs, chunksize=8))
         except (ImportError, NotImplementedError, OSError):  # no processes here (the browser edition)
             results = []
