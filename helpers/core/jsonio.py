@@ -117,7 +117,9 @@ class NestingTooDeep(HelpersError):
 # would be scanned again from each of them.
 _STRING = re.compile(r'(?<!\\)"(?:[^"\\]++|\\.)*+"', re.DOTALL)
 _TOKEN = re.compile(_STRING.pattern + r"|[\[\]{}]", re.DOTALL)
-_NOT_BRACKET = re.compile(r"[^\[\]{}]++")
+# A run of anything but brackets and quotes, and complete strings (as _STRING finds them): what
+# nesting_depth drops at once, so only the brackets between such runs are matched one by one.
+_RUN = re.compile(r'(?:[^"\[\]{}]++|' + _STRING.pattern + r")++", re.DOTALL)
 _STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 _SPACE = re.compile(r"[ \t\n\r]*")
 
@@ -130,10 +132,9 @@ def nesting_depth(text: str) -> int:
     >>> nesting_depth('{"a": [[1], "]]]"]}')
     3
     """
-    outside = _STRING.sub("", text)
+    outside = _RUN.sub("", text)  # the brackets outside strings, and any quote that opens no string
     quote = outside.find('"')
-    brackets = _NOT_BRACKET.sub("", outside if quote < 0 else outside[:quote])
-    return max(accumulate(map(_STEP.__getitem__, brackets)), default=0)
+    return max(accumulate(map(_STEP.__getitem__, outside if quote < 0 else outside[:quote])), default=0)
 
 
 def nesting_cut(text: str) -> int | None:

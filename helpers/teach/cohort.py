@@ -24,12 +24,12 @@ from __future__ import annotations
 
 import csv
 import functools
+import gc
 import io
 import json
 import os
 import re
 import stat
-from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -136,32 +136,48 @@ def _answer(check: str, stored: Mapping[str, Any]) -> Answer:
     return Answer(check, ids(first), ids(second), value if isinstance(value, bool) else None, reason=reason)
 
 
-def _verdict(case: Any, answer: Answer, asks_reason: bool, rules: Sequence[Rule]) -> bool:
-    """Whether the grader marks ``answer`` fully correct; the right answer itself skips the full grading."""
-    right = correct_answer(case)
-    if (answer.missing, answer.second, answer.flag, answer.hold) == (
-        right.missing,
-        right.second,
-        right.flag,
-        right.hold,
-    ) and (not asks_reason or answer.reason in decisive_rules(case)):
-        return True
-    return grade(case, answer, ask_reason=asks_reason, rules=rules).correct
+@dataclass(frozen=True)
+class _Made:
+    """A drill case made again, with what re-grading asks of it for every answer."""
+
+    case: Any
+    right: tuple[frozenset[str], frozenset[str], bool | None, bool]  # missing, second, flag, hold
+    decisive: tuple[str, ...]
+    facets: tuple[str, ...]
 
 
-@functools.lru_cache(maxsize=1 << 15)
-def _made(rule: str, seed: int, facet: str | None, vocab: Any) -> Any:
-    """A drill case made again; trainees who start from one seed share their cases, so keep them."""
-    return generate(rule, seed, vocabulary=vocab, facet=facet)
+class _Remade:
+    """The drill cases of one course (vocabulary and rules) made again, and the reasons each offered.
+
+    Trainees who start from one seed share their cases, so both are kept
+    (up to 32,768 of each); the course is looked up once per file, not per case.
+    """
+
+    def __init__(self, vocab: Any, rules: tuple[Rule, ...]) -> None:
+        self.vocab, self.rules = vocab, rules
+        self.case = functools.lru_cache(maxsize=1 << 15)(self._case)
+        self.offered = functools.lru_cache(maxsize=1 << 15)(self._offered)
+
+    def _case(self, rule: str, seed: int, facet: str | None) -> _Made:
+        case = generate(rule, seed, vocabulary=self.vocab, facet=facet)
+        right = correct_answer(case)
+        return _Made(
+            case,
+            (right.missing, right.second, right.flag, right.hold),
+            decisive_rules(case),
+            tuple(case.facets),
+        )
+
+    def _offered(self, rule: str, seed: int, facet: str | None, salt: str) -> tuple[str, ...]:
+        """The reasons the drill offered for that case at the place ``salt`` names in the drill."""
+        case = self.case(rule, seed, facet).case
+        return tuple(r.id for r in reason_options(case, rules=self.rules, salt=salt))
 
 
-@functools.lru_cache(maxsize=1 << 15)
-def _offered(
-    made: tuple[str, int, str | None], vocab: Any, salt: str, rules: tuple[Rule, ...]
-) -> tuple[str, ...]:
-    """The reasons the drill offered for the case ``made`` (rule, seed, kind) at that place in the drill."""
-    case = _made(*made, vocab)
-    return tuple(r.id for r in reason_options(case, rules=rules, salt=salt))
+@functools.lru_cache(maxsize=4)
+def _remade(vocab: Any, rules: tuple[Rule, ...]) -> _Remade:
+    """The :class:`_Remade` cases of this course, one per process."""
+    return _Remade(vocab, rules)
 
 
 def _stored_answer(stored: Mapping[str, Any]) -> Answer:
@@ -176,6 +192,19 @@ def _stored_answer(stored: Mapping[str, Any]) -> Answer:
     )
 
 
+def _regraded(made: _Made, stored: Mapping[str, Any], rules: Sequence[Rule]) -> bool:
+    """Whether the grader marks the stored answer fully correct, reason included; the right answer
+    itself skips the full grading."""
+    given = (frozenset(stored["missing"]), frozenset(stored["second"]), stored["flag"], stored["hold"])
+    if given == made.right and stored["reason"] in made.decisive:
+        return True
+    return grade(made.case, _stored_answer(stored), ask_reason=True, rules=rules).correct
+
+
+def _where(attempt: MasteryAttempt) -> str:
+    return f"case {attempt.number} ({attempt.rule})"
+
+
 def _derived_outcome(
     answer: Mapping[str, Any] | None, right: bool, hints: int, revealed: bool, claimed: str
 ) -> str:
@@ -185,6 +214,10 @@ def _derived_outcome(
     if not right:
         return "missed"
     return "helped" if hints or revealed else "correct"
+
+
+#: The fields of a claimed state compared with the rebuilt one.
+_COMPARED = ("attempts", "unaided", "streak", "mastered_on", "times_lost")
 
 
 def replay_v3(
@@ -207,60 +240,56 @@ def replay_v3(
     problems: list[str] = []
     if set(m.rules) != set(every):
         problems.append(f"the drill covers {len(set(m.rules) & set(every))} of the {len(every)} rules")
-    vocab = load_vocabulary()
-    served: Counter[str] = Counter()
+    remade = _remade(load_vocabulary(), tuple(rules))
+    served: dict[str, int] = {}
     seen: set[tuple[str, int]] = set()
-    flipped, outcome_wrong, out_of_order, twice, options_wrong, facets_wrong, wrong_check = (
-        [],
-        [],
-        [],
-        [],
-        [],
-        [],
-        [],
-    )
+    flipped: list[MasteryAttempt] = []
+    outcome_wrong: list[MasteryAttempt] = []
+    out_of_order: list[MasteryAttempt] = []
+    twice: list[MasteryAttempt] = []
+    options_wrong: list[MasteryAttempt] = []
+    facets_wrong: list[MasteryAttempt] = []
+    wrong_check: list[MasteryAttempt] = []
     firsts: dict[str, FirstAttempt] = {}
-    regraded: list[MasteryAttempt] = []
+    regraded: list[tuple[str, bool, tuple[str, ...]]] = []  # each attempt's outcome, verdict and kinds
     name = progress.trainee
     for attempt in m.attempts:
-        where = f"case {attempt.number} ({attempt.rule})"
-        expected_seed = m.seed * 10_000 + served[attempt.rule]
-        served[attempt.rule] += 1
-        if (attempt.rule, attempt.seed) in seen:
-            twice.append(where)
-        seen.add((attempt.rule, attempt.seed))
-        if attempt.seed != expected_seed:
-            out_of_order.append(where)
+        rule, seed = attempt.rule, attempt.seed
+        nth = served.get(rule, 0)
+        served[rule] = nth + 1
+        if (rule, seed) in seen:
+            twice.append(attempt)
+        seen.add((rule, seed))
+        if seed != m.seed * 10_000 + nth:
+            out_of_order.append(attempt)
         try:
-            case = _made(attempt.rule, attempt.seed, attempt.facet, vocab)
+            made = remade.case(rule, seed, attempt.facet)
         except CheckInputError as exc:
-            problems.append(f"{where} cannot be made again: {exc.message}")
-            regraded.append(replace(attempt, outcome="missed"))
+            problems.append(f"{_where(attempt)} cannot be made again: {exc.message}")
+            regraded.append(("missed", attempt.correct, attempt.facets))
             continue
-        offered = _offered(
-            (attempt.rule, attempt.seed, attempt.facet), vocab, f"{m.seed}:{attempt.number}", tuple(rules)
-        )
-        if attempt.options != offered:
-            options_wrong.append(where)
-        if tuple(case.facets) != attempt.facets:
-            facets_wrong.append(where)
-        answer = _stored_answer(attempt.answer) if attempt.answer is not None else None
-        if answer is not None and answer.check != case.check:
-            wrong_check.append(where)
-            answer = None
-        right = answer is not None and _verdict(case, answer, True, rules)
+        if attempt.options != remade.offered(rule, seed, attempt.facet, f"{m.seed}:{attempt.number}"):
+            options_wrong.append(attempt)
+        if made.facets != attempt.facets:
+            facets_wrong.append(attempt)
+        stored = attempt.answer
+        if stored is not None and stored["check"] != made.case.check:
+            wrong_check.append(attempt)
+            stored = None
+        right = stored is not None and _regraded(made, stored, rules)
         if right != attempt.correct:
-            flipped.append(where)
+            flipped.append(attempt)
         outcome = _derived_outcome(attempt.answer, right, attempt.hints, attempt.revealed, attempt.outcome)
         if outcome != attempt.outcome:
-            outcome_wrong.append(where)
+            outcome_wrong.append(attempt)
         if attempt.answered is not None and attempt.answered < attempt.served:
-            problems.append(f"{where} was answered before it was served")
-        if attempt.rule not in firsts:
-            keyed = case.rules[0]
-            wrong = answer.reason if answer is not None and not right and answer.reason != keyed else None
-            firsts[attempt.rule] = FirstAttempt(name, attempt.rule, outcome == "correct", wrong)
-        regraded.append(replace(attempt, outcome=outcome, correct=right, facets=tuple(case.facets)))
+            problems.append(f"{_where(attempt)} was answered before it was served")
+        if rule not in firsts:
+            keyed = made.case.rules[0]
+            reason = stored["reason"] if stored is not None else None
+            wrong = reason if stored is not None and not right and reason != keyed else None
+            firsts[rule] = FirstAttempt(name, rule, outcome == "correct", wrong)
+        regraded.append((outcome, right, made.facets))
     for label, found in (
         ("verdicts do not match their attempts", flipped),
         ("outcomes do not match their attempts", outcome_wrong),
@@ -271,24 +300,32 @@ def replay_v3(
         ("answers are for the other check than their case", wrong_check),
     ):
         if found:
-            problems.append(f"{len(found)} of {len(m.attempts)} {label} (first: {found[0]})")
-    if regraded == list(
-        m.attempts
-    ):  # every verdict and outcome stands: the drill as loaded is the rebuilt one
+            problems.append(f"{len(found)} of {len(m.attempts)} {label} (first: {_where(found[0])})")
+    if all(
+        new == (a.outcome, a.correct, a.facets) for new, a in zip(regraded, m.attempts, strict=True)
+    ):  # every verdict, outcome and kind stands: the drill as loaded is the rebuilt one
         rebuilt = m
     else:
-        rebuilt = Mastery.replay(m.rules, seed=m.seed, facets=m.facets, attempts=regraded)
+        rebuilt = Mastery.replay(
+            m.rules,
+            seed=m.seed,
+            facets=m.facets,
+            attempts=(
+                replace(a, outcome=outcome, correct=right, facets=facets)
+                for (outcome, right, facets), a in zip(regraded, m.attempts, strict=True)
+            ),
+        )
     claimed = (data or {}).get("mastery", {}) if isinstance(data, Mapping) else {}
     for state in claimed.get("states", []):
         rule = state.get("rule")
         if rule not in rebuilt.states:
             continue
-        mine = rebuilt.states[rule].to_data()
+        mine = {f: getattr(rebuilt.states[rule], f) for f in _COMPARED}
         if state.get("unaided", 0) > state.get("attempts", 0):
             problems.append(f"{rule}: claims {state['unaided']} unaided of {state['attempts']} attempts")
         diffs = [
             f"{f} {state.get(f)!r} (its attempts give {mine[f]!r})"
-            for f in ("attempts", "unaided", "streak", "mastered_on", "times_lost")
+            for f in _COMPARED
             if state.get(f) != mine[f]
         ]
         if diffs:
@@ -492,12 +529,12 @@ def read_progress_data(
     return trainee_progress_from_data(data, rules=rules, source=where), data
 
 
-def _summarise(path: Path, rules: Sequence[Rule], regrade: Regrader | None) -> Trainee:
+def _summarise(path: Path, rules: Sequence[Rule], regrade: Regrader | None, current: str) -> Trainee:
+    """One file read and re-graded; ``current`` is the course's content hash."""
     progress, data = read_progress_data(path, rules=rules)
     m = progress.mastery
     version = progress.migrated_from or PROGRESS_V3
     problems: list[str] = []
-    current = generators_fingerprint()
     if version == 1:
         problems.append("a version 1 file holds no answers to re-grade; its set-course results are shown")
     elif version == 2:
@@ -540,10 +577,10 @@ def _summarise(path: Path, rules: Sequence[Rule], regrade: Regrader | None) -> T
     )
 
 
-def _load_one(job: tuple[str | Path, Sequence[Rule], Regrader | None]) -> Trainee | tuple[str, str]:
-    path, rules, regrade = job
+def _load_one(job: tuple[str | Path, Sequence[Rule], Regrader | None, str]) -> Trainee | tuple[str, str]:
+    path, rules, regrade, current = job
     try:
-        return _summarise(Path(path), rules, regrade)
+        return _summarise(Path(path), rules, regrade, current)
     except ProgressFileError as exc:
         return (_shown_file(path), exc.message)
     except (ValueError, RecursionError, OSError) as exc:  # a hostile file must not hide the others
@@ -572,6 +609,16 @@ def load_checkouts(paths: Iterable[str | Path]) -> tuple[dict[str, Mapping[str, 
     return found, refused
 
 
+def _worker_start() -> None:
+    """Set up a worker process of :func:`load_cohort`.
+
+    A worker holds the cases it has made (some 150,000 objects) and one file at a time, none
+    of it in reference cycles; with the default thresholds the cycle collector kept walking
+    them while each file was read, and took about a sixth of the worker's time.
+    """
+    gc.set_threshold(50_000, 20, 10)
+
+
 def load_cohort(
     paths: Iterable[str | Path],
     *,
@@ -589,14 +636,15 @@ def load_cohort(
     """
     rules = list(rules) if rules is not None else load_rules()
     files = progress_paths(paths)
-    jobs = [(path, rules, regrade) for path in files]
+    current = generators_fingerprint()  # the course's content hash, worked out once for every file
+    jobs = [(path, rules, regrade, current) for path in files]
     results: list[Trainee | tuple[str, str]] = []
     count = workers if workers is not None else (min(2, os.cpu_count() or 1) if len(files) > 16 else 1)
     if count > 1:
         try:
             from concurrent.futures import ProcessPoolExecutor
 
-            with ProcessPoolExecutor(max_workers=count) as pool:
+            with ProcessPoolExecutor(max_workers=count, initializer=_worker_start) as pool:
                 results = list(pool.map(_load_one, jobs, chunksize=8))
         except (ImportError, NotImplementedError, OSError):  # no processes here (the browser edition)
             results = []

@@ -22,6 +22,7 @@ Taught in ``04_practice.ipynb``.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import random
 import unicodedata
@@ -156,8 +157,9 @@ _HOW = {
 }
 
 
-def _forms(word: str, facet: str) -> list[str]:
-    """Strings that differ from ``word`` by ``facet`` alone (may be empty)."""
+@functools.lru_cache(maxsize=8192)
+def _forms(word: str, facet: str) -> tuple[str, ...]:
+    """Strings that differ from ``word`` by ``facet`` alone (may be empty); kept, as cases ask again and again."""
     found: list[str] = []
     if facet == "case":
         parts = word.split("-")
@@ -184,7 +186,7 @@ def _forms(word: str, facet: str) -> list[str]:
             found.append("".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in word))
     elif facet == "homoglyph":
         found = [word[:i] + h + word[i + 1 :] for i, c in enumerate(word) for h in _HOMOGLYPHS.get(c, [])]
-    return [f for f in dict.fromkeys(found) if f != word and keyed.lookalike_kinds(word, f) == (facet,)]
+    return tuple(f for f in dict.fromkeys(found) if f != word and keyed.lookalike_kinds(word, f) == (facet,))
 
 
 def _can_form(word: str, facet: str) -> bool:

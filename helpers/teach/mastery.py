@@ -34,8 +34,10 @@ from __future__ import annotations
 import datetime as _dt
 import functools
 import random
+import re
+from array import array
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.errors import InvalidInputError
@@ -73,9 +75,22 @@ def now_text(moment: _dt.datetime | None = None) -> str:
     return moment.astimezone(_dt.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
+_TIME_TEXT = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z", re.ASCII)
+
+
 def parse_time(text: str) -> _dt.datetime:
     """The inverse of :func:`now_text`; raises :class:`InvalidInputError` for anything else."""
     try:
+        if isinstance(text, str) and _TIME_TEXT.fullmatch(text):  # the form now_text writes, read directly
+            return _dt.datetime(
+                int(text[0:4]),
+                int(text[5:7]),
+                int(text[8:10]),
+                int(text[11:13]),
+                int(text[14:16]),
+                int(text[17:19]),
+                tzinfo=_dt.UTC,
+            )
         moment = _dt.datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ")
     except (TypeError, ValueError):
         raise InvalidInputError(f"{text!r} is not a time like 2026-12-01T09:30:00Z", field="time") from None
@@ -166,7 +181,10 @@ class RuleState:
     """Where one rule stands: streak, mastery (and how often it was lost), and its review card.
 
     ``card`` is the rule's ``fsrs.Card`` (``None`` before its first scored case);
-    progress files keep only its due date, since the card follows from the attempts. Taught in ``04_practice.ipynb``.
+    progress files keep only its due date, since the card follows from the attempts.
+    The card is worked out from ``schedule`` (the rule's scored cases) when it is
+    first asked for, so a trainer re-grading a cohort does not review cards it never
+    shows. Taught in ``04_practice.ipynb``.
     """
 
     rule: str
@@ -180,7 +198,12 @@ class RuleState:
     ready_at: int = 0
     reviewed: int = 0
     last_practised: str | None = None
-    card: Any = None  # an fsrs.Card
+    schedule: _Schedule | None = field(default=None, repr=False)
+
+    @property
+    def card(self) -> Any:
+        """The rule's ``fsrs.Card`` after every scored case so far (``None`` before the first)."""
+        return None if self.schedule is None else self.schedule.card()
 
     @property
     def mastered(self) -> bool:
@@ -239,16 +262,90 @@ def _scheduler() -> Any:
     return Scheduler(learning_steps=(), relearning_steps=(), enable_fuzzing=False)
 
 
-def _review(card: Any, index: int, unaided: bool, when: str) -> Any:
+@functools.cache
+def _latest() -> _dt.datetime:
+    """The latest time a scored case may have: its review, at most the scheduler's longest interval on,
+    must still be a date."""
+    return _dt.datetime.max.replace(tzinfo=_dt.UTC) - _dt.timedelta(days=_scheduler().maximum_interval + 1)
+
+
+def _review(card: Any, index: int, unaided: bool, moment: _dt.datetime) -> Any:
     """The rule's FSRS card after one scored case (*Good* when unaided and right, else *Again*)."""
     from fsrs import Card, Rating
 
-    moment = parse_time(when)
     current = card if card is not None else Card(card_id=index + 1, due=moment)
     reviewed, _log = _scheduler().review_card(
         current, Rating.Good if unaided else Rating.Again, review_datetime=moment
     )
     return reviewed
+
+
+#: Review times are kept as whole seconds since this moment.
+_YEAR_ONE = _dt.datetime(1, 1, 1, tzinfo=_dt.UTC)
+
+
+class _ReviewLog:
+    """One rule's scored cases in a drill, as numbers: seconds since year 1, and whether each was *Good*.
+
+    Shared by the rule's successive states (each reads its first ``count`` entries), with the
+    cards made so far by how many cases they follow.
+    """
+
+    __slots__ = ("cards", "good", "index", "seconds")
+
+    def __init__(self, index: int, seconds: array[int] | None = None, good: bytearray | None = None) -> None:
+        self.index = index
+        self.seconds = array("q") if seconds is None else seconds
+        self.good = bytearray() if good is None else good
+        self.cards: dict[int, Any] = {}
+
+
+class _Schedule:
+    """A rule's FSRS card as the scored cases that make it, reviewed only when the card is asked for.
+
+    A trainer re-grading a cohort never asks, so no card is made there; a drill asks for the due
+    ones. Cards are kept once made. Equal when the cards are equal.
+    """
+
+    __slots__ = ("_count", "_log")
+
+    def __init__(self, log: _ReviewLog, count: int) -> None:
+        self._log, self._count = log, count
+
+    @classmethod
+    def after(cls, before: _Schedule | None, index: int, unaided: bool, moment: _dt.datetime) -> _Schedule:
+        """The schedule after one more scored case."""
+        if before is None:
+            log = _ReviewLog(index)
+        elif len(before._log.good) == before._count:
+            log = before._log
+        else:  # another drill went on from the same state (a copy): this one branches off
+            old = before._log
+            log = _ReviewLog(index, old.seconds[: before._count], old.good[: before._count])
+            log.cards = {n: card for n, card in old.cards.items() if n <= before._count}
+        log.seconds.append((moment - _YEAR_ONE) // _dt.timedelta(seconds=1))
+        log.good.append(unaided)
+        return cls(log, len(log.good))
+
+    def card(self) -> Any:
+        """The ``fsrs.Card`` after this rule's scored cases so far."""
+        log, count = self._log, self._count
+        card = log.cards.get(count)
+        if card is None:
+            done = max((n for n in log.cards if n < count), default=0)
+            card = log.cards.get(done)
+            for n in range(done, count):
+                moment = _YEAR_ONE + _dt.timedelta(seconds=log.seconds[n])
+                card = _review(card, log.index, bool(log.good[n]), moment)
+            log.cards[count] = card
+        return card
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, _Schedule):
+            return NotImplemented
+        return bool(self.card() == other.card())
+
+    __hash__ = None  # type: ignore[assignment]
 
 
 @dataclass
@@ -350,13 +447,16 @@ class Mastery:
         elif mastered_on is not None and not unaided:
             mastered_on, times_lost = None, times_lost + 1
         when = attempt.answered or attempt.served
+        moment = parse_time(when)
+        if moment > _latest():
+            raise InvalidInputError(f"{when!r} is too late for a review to be scheduled", field="time")
         reviewed = state.reviewed + 1 if (state.mastered and unaided) else 0
         if mastered_on is not None:
             ready_at = attempt.number + REVIEW_GAP * 2 ** min(reviewed, 6)
         else:
             ready_at = attempt.number + 1 + (SUCCESS_GAP if unaided else MISS_GAP)
-        self.states[attempt.rule] = replace(
-            state,
+        self.states[attempt.rule] = RuleState(
+            attempt.rule,
             streak=streak,
             mastered_on=mastered_on,
             times_mastered=times_mastered,
@@ -367,7 +467,7 @@ class Mastery:
             ready_at=ready_at,
             reviewed=reviewed,
             last_practised=when,
-            card=_review(state.card, self.rules.index(attempt.rule), unaided, when),
+            schedule=_Schedule.after(state.schedule, self.rules.index(attempt.rule), unaided, moment),
         )
         for facet in attempt.facets:
             if facet in self.facet_states:

@@ -207,6 +207,33 @@ def test_the_depth_and_the_cut_agree_on_any_text(tail, opened):
         assert nesting_depth(text[: cut + 1]) == MAX_NESTING + 1
 
 
+def _depth_by_hand(text: str) -> int:
+    """The depth one character at a time: a quote opens a string, in which a backslash escapes
+    the next character; after a string that never closes, or a quote just after a backslash,
+    nothing counts. The deepest level after any bracket (0 with no bracket)."""
+    depth, levels = 0, []
+    index = 0
+    while index < len(text):
+        char = text[index]
+        if char == '"':
+            end = index + 1
+            while end < len(text) and text[end] != '"':
+                end += 2 if text[end] == "\\" else 1
+            if end >= len(text) or (index and text[index - 1] == "\\"):
+                break
+            index = end
+        elif char in "[]{}":
+            depth += 1 if char in "[{" else -1
+            levels.append(depth)
+        index += 1
+    return max(levels, default=0)
+
+
+@given(st.text(alphabet='[]{}"\\a\n', max_size=60))
+def test_the_depth_reads_strings_as_a_character_by_character_scan_does(text):
+    assert nesting_depth(text) == _depth_by_hand(text)
+
+
 # --- showing a value at any depth ------------------------------------------------------------
 
 

@@ -253,3 +253,15 @@ def test_the_schema_refuses_a_trailing_newline_and_non_ascii_digits(tmp_path, fi
     _put(tmp_path, "x.json", data)
     ((_path, why),) = load_cohort([tmp_path]).unreadable
     assert "does not follow the progress schema" in why and field in why
+
+
+@pytest.mark.parametrize("when", ["9999-12-31T23:59:59Z", "2026-13-45T09:00:00Z"])
+def test_a_time_no_review_can_follow_is_refused_and_the_rest_still_shown(tmp_path, when):
+    data = _ben()
+    data["mastery"]["attempts"][-1]["answered"] = when
+    _put(tmp_path, "late.json", data)
+    _put(tmp_path, "ben.json", _ben())
+    cohort = load_cohort([tmp_path])
+    assert [t.name for t in cohort.trainees] == ["Ben"]
+    ((path, why),) = cohort.unreadable
+    assert path.endswith("late.json") and "cannot be replayed" in why and when in why

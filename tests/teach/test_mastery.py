@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import subprocess
@@ -93,6 +94,83 @@ def test_a_file_breaking_the_schema_names_the_place(tmp_path):
         ProgressFileError, match=r"schema: mastery\.states\[2\]\.streak must be bigger than or equal to 0"
     ):
         load_trainee_progress(path)
+
+
+def _places(node: object, here: tuple = ()) -> list[tuple]:
+    """Every place in a JSON value, as the keys and indexes that lead there."""
+    found = [here]
+    if isinstance(node, dict):
+        for key, value in node.items():
+            found += _places(value, (*here, key))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            found += _places(value, (*here, index))
+    return found
+
+
+_CHEN = json.loads((SAMPLES / "chen.json").read_text("utf-8"))
+_CHEN_PLACES = _places(_CHEN)[1:]
+_ODD = [
+    None,
+    5,
+    -1,
+    1.5,
+    True,
+    "",
+    "X",
+    "a" * 50,
+    "2026-11-02T13:30:00Z\n",
+    [],
+    {},
+    ["x"],
+    [5],
+    "٢",
+    "ts-order",
+]
+
+
+@functools.cache
+def _plain_schema():
+    """The schema file compiled as it stands."""
+    import fastjsonschema
+
+    from helpers.core.jsonio import load_json_file
+
+    return fastjsonschema.compile(load_json_file(fixtures_dir() / "schemas" / "progress-v3.schema.json"))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.tuples(st.sampled_from(_CHEN_PLACES), st.sampled_from([*_ODD, "drop", "extra"])), max_size=3)
+)
+def test_the_compiled_schema_judges_every_file_as_the_schema_file_does(changes):
+    import fastjsonschema
+
+    from helpers.teach.progress_v2 import schema_validator
+
+    plain = _plain_schema()
+    data = json.loads(json.dumps(_CHEN))
+    for place, value in changes:
+        parent = data
+        try:
+            for step in place[:-1]:
+                parent = parent[step]
+            if value == "drop":
+                del parent[place[-1]]
+            elif value == "extra" and isinstance(parent, dict):
+                parent["extra"] = 1
+            else:
+                parent[place[-1]] = value
+        except (KeyError, IndexError, TypeError):
+            continue  # an earlier change took this place away
+    verdicts = []
+    for validate in (plain, schema_validator()):
+        try:
+            validate(data)
+            verdicts.append(None)
+        except fastjsonschema.JsonSchemaException as exc:
+            verdicts.append(str(exc))
+    assert verdicts[0] == verdicts[1]
 
 
 def test_after_start_again_save_refuses_the_earlier_drill_unless_told(tmp_path):
