@@ -29,6 +29,7 @@ import io
 import json
 import os
 import re
+import signal
 import stat
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -40,7 +41,7 @@ from ..core.jsonio import loads_strict
 from ..core.paths import fixtures_dir
 from .cases import spreadsheet_safe
 from .generators import generate, generators_fingerprint, load_vocabulary
-from .grading import Answer, answer_fields, correct_answer, decisive_rules, grade, reason_options
+from .grading import Answer, correct_answer, decisive_rules, grade, reason_options
 from .item_analysis import FirstAttempt, ItemStats, item_analysis, item_table_text
 from .mastery import MASTERY_STREAK, Mastery, MasteryAttempt, RuleState
 from .progress_files import shown_path
@@ -118,22 +119,6 @@ class Replay:
     first_attempts: tuple[FirstAttempt, ...]
     problems: tuple[str, ...]
     mastery: Mastery | None = None
-
-
-def _answer(check: str, stored: Mapping[str, Any]) -> Answer:
-    """The :class:`Answer` a stored answer object stands for (the output the trainee built, and the reason)."""
-    first, second, flag = answer_fields(check)
-    reason = stored.get("reason")
-    reason = reason if isinstance(reason, str) else None
-    if "held" in stored or "error" in stored:
-        return Answer(check, hold=True, flag=False, reason=reason)
-
-    def ids(name: str) -> frozenset[str]:
-        value = stored.get(name)
-        return frozenset(v for v in value if isinstance(v, str)) if isinstance(value, list) else frozenset()
-
-    value = stored.get(flag)
-    return Answer(check, ids(first), ids(second), value if isinstance(value, bool) else None, reason=reason)
 
 
 @dataclass(frozen=True)
@@ -617,6 +602,39 @@ def _worker_start() -> None:
     them while each file was read, and took about a sixth of the worker's time.
     """
     gc.set_threshold(50_000, 20, 10)
+    # Ctrl-C is the parent's to handle (one line, exit 130); it was blocked across the fork.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def _pooled(jobs: list[tuple[Any, ...]], count: int) -> list[Trainee | tuple[str, str]]:
+    """``_load_one`` over ``jobs`` in ``count`` worker processes, in order; empty if processes fail.
+
+    SIGINT is blocked while the workers are forked, so none meets a Ctrl-C half set up; on
+    Ctrl-C the jobs not started are cancelled and the running ones finish before it goes on.
+    A pool that breaks (a worker killed) gives nothing, and the caller reads the files itself.
+    """
+    try:
+        from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures.process import BrokenProcessPool
+
+        pool = ProcessPoolExecutor(max_workers=count, initializer=_worker_start)
+    except (ImportError, NotImplementedError, OSError):  # no processes here (the browser edition)
+        return []
+    blocking = hasattr(signal, "pthread_sigmask")
+    try:
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if blocking else None
+        try:
+            pending = pool.map(_load_one, jobs, chunksize=8)  # forks the workers
+        finally:
+            if mask is not None:
+                signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        return list(pending)
+    except (BrokenProcessPool, NotImplementedError, OSError):
+        return []
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def load_cohort(
@@ -641,13 +659,7 @@ def load_cohort(
     results: list[Trainee | tuple[str, str]] = []
     count = workers if workers is not None else (min(2, os.cpu_count() or 1) if len(files) > 16 else 1)
     if count > 1:
-        try:
-            from concurrent.futures import ProcessPoolExecutor
-
-            with ProcessPoolExecutor(max_workers=count, initializer=_worker_start) as pool:
-                results = list(pool.map(_load_one, jobs, chunksize=8))
-        except (ImportError, NotImplementedError, OSError):  # no processes here (the browser edition)
-            results = []
+        results = _pooled(jobs, count)
     if not results:
         results = [_load_one(job) for job in jobs]
     trainees = [r for r in results if isinstance(r, Trainee)]

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers.core.paths import project_root
+from helpers.core.paths import fixtures_dir, project_root
 
 pytestmark = pytest.mark.skipif(
     not (os.path.exists("/dev/full") and os.path.exists("/bin/bash")),
@@ -280,3 +280,23 @@ def test_a_file_that_grows_while_it_is_read_is_checked_as_far_as_it_went_at_the_
         assert json.loads(out)["records"] == lines
     else:
         assert out.count(b"\n") == lines and b'"error"' not in out
+
+
+@linux_only
+def test_ctrl_c_while_the_cohort_is_re_graded_by_two_workers_exits_130_with_one_line(tmp_path):
+    """The workers leave Ctrl-C to the parent: one line, exit 130, and no worker left behind."""
+    sample = (fixtures_dir() / "sample_progress" / "asha.json").read_bytes()
+    folder = tmp_path / "cohort"
+    folder.mkdir()
+    for number in range(400):
+        (folder / f"trainee-{number:03}.json").write_bytes(sample)
+    run = _start(["cohort", "cohort"], tmp_path)
+    _wait_for(lambda: len(_children(run.pid)) >= 2, "the workers to start")
+    workers = _children(run.pid)
+    time.sleep(0.5)  # the workers are re-grading
+    os.killpg(run.pid, signal.SIGINT)
+    out, err = run.communicate(timeout=60)
+    _assert_interrupted(err, run.returncode)
+    assert out == b""
+    for worker in workers:
+        assert not Path(f"/proc/{worker}").exists(), "a worker was left behind"

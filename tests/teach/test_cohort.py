@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import shutil
 
 from helpers.core.paths import fixtures_dir
@@ -107,3 +108,35 @@ def test_without_matplotlib_the_cohort_chart_is_its_numbers_and_a_message(monkey
     chart = cohort_chart(load_cohort([SAMPLES]))
     assert not chart.drawn and repr(chart).startswith(NO_MATPLOTLIB)
     assert "ts-lost: " in repr(chart)
+
+
+#: What :func:`_dies_in_a_worker` needs, set before the pool forks (a worker sees the same).
+_DYING: dict = {}
+
+
+def _dies_in_a_worker(job):
+    """``_load_one`` in this process; in a worker, a marker file and then an abrupt exit."""
+    if os.getpid() != _DYING["parent"]:
+        _DYING["marker"].touch()
+        os._exit(3)
+    return _DYING["real"](job)
+
+
+def test_a_broken_worker_pool_falls_back_to_reading_in_this_process(tmp_path, monkeypatch):
+    """A worker killed mid-run breaks the pool; the cohort is read here instead, in the same order."""
+    from helpers.teach import cohort as module
+
+    folder, died = tmp_path / "cohort", tmp_path / "a worker died"
+    folder.mkdir()
+    for number in range(20):
+        shutil.copy(SAMPLES / ("asha.json" if number % 2 else "ben.json"), folder / f"t{number:02}.json")
+    monkeypatch.setitem(_DYING, "parent", os.getpid())
+    monkeypatch.setitem(_DYING, "marker", died)
+    monkeypatch.setitem(_DYING, "real", module._load_one)
+    monkeypatch.setattr(module, "_load_one", _dies_in_a_worker)
+    pooled = load_cohort([folder], workers=2)
+    assert died.exists()
+    serial = load_cohort([folder], workers=1)
+    assert [t.file for t in pooled.trainees] == [t.file for t in serial.trainees]
+    assert len(pooled.trainees) == 20 and not pooled.unreadable
+    assert [t.problems for t in pooled.trainees] == [t.problems for t in serial.trainees]
