@@ -15,7 +15,8 @@ would be; ``cohort`` makes each (rule, seed, look-alike kind) case once per proc
 so copies share their cases, while ``--templates N`` gives N distinct drills.
 
 Then the command line runs as a trainer runs it, measured from outside with
-``/usr/bin/time -v`` (wall time and peak resident set size of the whole process):
+``/usr/bin/time -v`` (wall and CPU time, and the peak resident set size of the largest
+process), with the resident sets of the process and its workers summed every 0.2 s:
 
     python -m helpers cohort DIR --json > /dev/null
 """
@@ -30,12 +31,12 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tests" / "support"))
 
 from trainees import _blind_answer  # noqa: E402
 
@@ -76,22 +77,53 @@ def write_cohort(folder: Path, trainees: int, attempts: int, templates: int = 10
     return size
 
 
+def _tree_rss_kb(pid: int) -> int:
+    """The resident set of ``pid`` and every process under it, in KiB (Linux ``/proc``; 0 elsewhere)."""
+    total, pending = 0, [pid]
+    while pending:
+        current = pending.pop()
+        try:
+            status = Path(f"/proc/{current}/status").read_text(encoding="utf-8")
+            children = Path(f"/proc/{current}/task/{current}/children").read_text(encoding="utf-8")
+        except OSError:
+            continue
+        total += next((int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS:")), 0)
+        pending += [int(child) for child in children.split()]
+    return total
+
+
 def measure(folder: Path, output: str = "json") -> dict[str, float]:
-    """Run ``cohort`` (``--json``, or the text table) under ``/usr/bin/time -v``: wall seconds and peak MB."""
+    """Run ``cohort`` (``--json``, or the text table) under ``/usr/bin/time -v``.
+
+    Wall seconds, CPU seconds, the peak resident set of the largest single process (what
+    ``/usr/bin/time`` reports) and of the whole process tree summed (sampled every 0.2 s), in MB.
+    """
     command = ["/usr/bin/time", "-v", sys.executable, "-m", "helpers", "cohort", str(folder)]
     command += ["--json"] if output == "json" else []
-    done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, check=False)
-    wall = re.search(r"Elapsed \(wall clock\) time.*: (?:(\d+):)?(\d+):([\d.]+)", done.stderr)
-    peak = re.search(r"Maximum resident set size \(kbytes\): (\d+)", done.stderr)
-    if wall is None or peak is None:
-        raise SystemExit(f"/usr/bin/time gave no figures:\n{done.stderr[-2000:]}")
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        run = subprocess.Popen(command, stdout=out, stderr=err, cwd=ROOT)
+        tree_peak = 0
+        while run.poll() is None:
+            tree_peak = max(tree_peak, _tree_rss_kb(run.pid))
+            time.sleep(0.2)
+        out.seek(0)
+        err.seek(0)
+        lines = out.read().count(b"\n")
+        stderr = err.read().decode("utf-8", "replace")
+    wall = re.search(r"Elapsed \(wall clock\) time.*: (?:(\d+):)?(\d+):([\d.]+)", stderr)
+    peak = re.search(r"Maximum resident set size \(kbytes\): (\d+)", stderr)
+    user = re.search(r"User time \(seconds\): ([\d.]+)", stderr)
+    system = re.search(r"System time \(seconds\): ([\d.]+)", stderr)
+    if wall is None or peak is None or user is None or system is None:
+        raise SystemExit(f"/usr/bin/time gave no figures:\n{stderr[-2000:]}")
     hours, minutes, seconds = wall.groups()
     total = int(hours or 0) * 3600 + int(minutes) * 60 + float(seconds)
-    lines = done.stdout.count("\n")
     return {
         "seconds": round(total, 1),
+        "cpu_seconds": round(float(user.group(1)) + float(system.group(1)), 1),
         "peak_mb": round(int(peak.group(1)) / 1024, 1),
-        "exit": done.returncode,
+        "tree_peak_mb": round(tree_peak / 1024, 1),
+        "exit": run.returncode,
         "lines": lines,
     }
 
