@@ -31,6 +31,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -100,15 +101,24 @@ def measure(folder: Path, output: str = "json") -> dict[str, float]:
     """
     command = ["/usr/bin/time", "-v", sys.executable, "-m", "helpers", "cohort", str(folder)]
     command += ["--json"] if output == "json" else []
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        run = subprocess.Popen(command, stdout=out, stderr=err, cwd=ROOT)
+    with tempfile.TemporaryFile() as err:
+        run = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=err, cwd=ROOT)
+        stream = run.stdout
+        assert stream is not None
+        counted: list[int] = []  # the output goes to a pipe, read as it comes
+
+        def count_lines() -> None:
+            counted.append(sum(block.count(b"\n") for block in stream))
+
+        reader = threading.Thread(target=count_lines)
+        reader.start()
         tree_peak = 0
         while run.poll() is None:
             tree_peak = max(tree_peak, _tree_rss_kb(run.pid))
             time.sleep(0.2)
-        out.seek(0)
+        reader.join()
+        lines = counted[0]
         err.seek(0)
-        lines = out.read().count(b"\n")
         stderr = err.read().decode("utf-8", "replace")
     wall = re.search(r"Elapsed \(wall clock\) time.*: (?:(\d+):)?(\d+):([\d.]+)", stderr)
     peak = re.search(r"Maximum resident set size \(kbytes\): (\d+)", stderr)
