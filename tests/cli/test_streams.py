@@ -174,7 +174,14 @@ def _start(args: list[str], cwd: Path, **extra: object) -> subprocess.Popen[byte
         cwd=cwd,
         env=env,
         start_new_session=True,
+        # A job started in the background by a shell without job control inherits Ctrl-C
+        # ignored, and Python keeps it so; these runs stand for a terminal's foreground job.
+        preexec_fn=_default_ctrl_c,
     )
+
+
+def _default_ctrl_c() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _wait_for(condition, what: str) -> None:
