@@ -134,10 +134,10 @@ def test(extra: list[str]) -> None:
     )
     if every:
         _say("step 2 of 2: every browser test, one at a time")
-        _run(*pytest, "-m", "browser", "-v", "tests", cwd=ROOT, env=env)
+        _run(*pytest, "-m", "browser", "-v", "tests/surfaces", cwd=ROOT, env=env)
     else:
         _say("step 2 of 2: one browser smoke test per surface, one at a time (--all runs every one)")
-        _run(*pytest, "-m", "browser and smoke", "-v", "tests", cwd=ROOT, env=env)
+        _run(*pytest, "-m", "browser and smoke", "-v", "tests/surfaces", cwd=ROOT, env=env)
 
 
 def lint() -> None:

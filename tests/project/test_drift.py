@@ -189,12 +189,12 @@ def test_the_error_tree_in_the_docs_names_every_public_error():
 
 
 def _collected(*marker: str) -> list[str]:
-    """The node IDs pytest collects under ``tests/`` for ``-m MARKER``."""
+    """The node IDs pytest collects under ``tests/surfaces`` for ``-m MARKER``."""
     import subprocess
     import sys
 
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:randomly", *marker, "tests"],
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", *marker, "tests/surfaces"],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -205,11 +205,23 @@ def _collected(*marker: str) -> list[str]:
 
 
 def test_each_surface_has_one_smoke_test_and_the_docs_list_them():
-    """``python3 tasks.py test`` runs ``-m "browser and smoke"``: one per surface, as docs/testing.md says."""
-    smoke = _collected("-m", "smoke")
-    assert smoke == _collected("-m", "browser and smoke"), "a smoke test that is not a browser test"
+    """``python3 tasks.py test`` runs ``-m "browser and smoke"`` over tests/surfaces: one per surface,
+    as docs/testing.md says, and no browser or smoke test lives anywhere else."""
+    for path in sorted((ROOT / "tests").rglob("test_*.py")):
+        if "surfaces" not in path.relative_to(ROOT / "tests").parts and path != Path(__file__).resolve():
+            text = path.read_text(encoding="utf-8")
+            assert "mark.browser" not in text and "mark.smoke" not in text, (
+                f"{path}: move it to tests/surfaces"
+            )
+    smoke = _collected("-m", "browser and smoke")  # what tasks.py runs
     table = (ROOT / "docs" / "testing.md").read_text(encoding="utf-8").split("| Surface | Smoke test", 1)[1]
     rows = re.findall(r"^\| ([^|]+?) \| `([^`]+)` \|$", table.split("\n\n", 1)[0], re.MULTILINE)
     surfaces = [surface for surface, _ in rows]
-    assert surfaces == ["JupyterLab", "Notebook 7", "the app (Voilà)", "the static site", "the browser edition"]
+    assert surfaces == [
+        "JupyterLab",
+        "Notebook 7",
+        "the app (Voilà)",
+        "the static site",
+        "the browser edition",
+    ]
     assert sorted(node for _, node in rows) == sorted(smoke)
