@@ -101,3 +101,18 @@ def callbacks_raise(monkeypatch):
 
     monkeypatch.setattr(CallbackDispatcher, "__call__", _raising_dispatch)
     yield
+
+
+@pytest.fixture
+def without_matplotlib(monkeypatch):
+    """``import matplotlib`` fails, as in the browser edition, which does not ship it."""
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_matplotlib(name, *args, **kwargs):
+        if name.split(".")[0] == "matplotlib":
+            raise ImportError("No module named 'matplotlib'")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_matplotlib)

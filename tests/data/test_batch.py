@@ -830,20 +830,10 @@ def test_merged_top_counts_keep_the_misra_gries_bound():
     assert "a" in merged.counts
 
 
-def test_without_matplotlib_the_chart_is_its_numbers_and_a_message(monkeypatch):
+def test_without_matplotlib_the_chart_is_its_numbers_and_a_message(without_matplotlib):
     """The browser edition has no matplotlib: a clear message and the numbers, never a traceback."""
-    import builtins
-
     from helpers.teach.chart import NO_MATPLOTLIB, chart_img_html
 
-    real_import = builtins.__import__
-
-    def no_matplotlib(name, *args, **kwargs):
-        if name.split(".")[0] == "matplotlib":
-            raise ImportError("No module named 'matplotlib'")
-        return real_import(name, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "__import__", no_matplotlib)
     summary = check_records(
         io.BytesIO(b'{"original":["a"],"rewritten":[]}\n'), BatchSummary("target-scope", "s")
     )

@@ -188,13 +188,13 @@ def test_the_error_tree_in_the_docs_names_every_public_error():
 # --- the fast loop's browser smoke tests ------------------------------------------------------
 
 
-def _collected(*marker: str) -> list[str]:
-    """The node IDs pytest collects under ``tests/surfaces`` for ``-m MARKER``."""
+def _browser_smoke_tests() -> list[str]:
+    """The node IDs ``python3 tasks.py test`` runs in its browser step (``-m "browser and smoke"``)."""
     import subprocess
     import sys
 
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", "--collect-only", "-q", *marker, "tests/surfaces"],
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-m", "browser and smoke", "tests/surfaces"],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -213,7 +213,7 @@ def test_each_surface_has_one_smoke_test_and_the_docs_list_them():
             assert "mark.browser" not in text and "mark.smoke" not in text, (
                 f"{path}: move it to tests/surfaces"
             )
-    smoke = _collected("-m", "browser and smoke")  # what tasks.py runs
+    smoke = _browser_smoke_tests()
     table = (ROOT / "docs" / "testing.md").read_text(encoding="utf-8").split("| Surface | Smoke test", 1)[1]
     rows = re.findall(r"^\| ([^|]+?) \| `([^`]+)` \|$", table.split("\n\n", 1)[0], re.MULTILINE)
     surfaces = [surface for surface, _ in rows]

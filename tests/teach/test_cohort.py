@@ -91,20 +91,10 @@ def test_mastery_numbers_count_trainees():
         assert done + rest == len(cohort.trainees)
 
 
-def test_without_matplotlib_the_cohort_chart_is_its_numbers_and_a_message(monkeypatch):
-    import builtins
-
+def test_without_matplotlib_the_cohort_chart_is_its_numbers_and_a_message(without_matplotlib):
     from helpers.teach.chart import NO_MATPLOTLIB
     from helpers.teach.cohort import cohort_chart
 
-    real_import = builtins.__import__
-
-    def no_matplotlib(name, *args, **kwargs):
-        if name.split(".")[0] == "matplotlib":
-            raise ImportError("No module named 'matplotlib'")
-        return real_import(name, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "__import__", no_matplotlib)
     chart = cohort_chart(load_cohort([SAMPLES]))
     assert not chart.drawn and repr(chart).startswith(NO_MATPLOTLIB)
     assert "ts-lost: " in repr(chart)
