@@ -112,29 +112,45 @@ class NestingTooDeep(HelpersError):
         self.message = message
 
 
-# A complete string. The look-behind matters: a quote after a backslash never opens a
-# string in JSON, and without it an unclosed string followed by many escaped quotes
-# would be scanned again from each of them.
-_STRING = re.compile(r'(?<!\\)"(?:[^"\\]++|\\.)*+"', re.DOTALL)
-_TOKEN = re.compile(_STRING.pattern + r"|[\[\]{}]", re.DOTALL)
-# A run of anything but brackets and quotes, and complete strings (as _STRING finds them): what
-# nesting_depth drops at once, so only the brackets between such runs are matched one by one.
-_RUN = re.compile(r'(?:[^"\[\]{}]++|' + _STRING.pattern + r")++", re.DOTALL)
+# The nesting scan reads strings as JSON does: a quote opens one, a backslash escapes the character
+# after it, the next quote closes it. Outside a string a backslash is never valid JSON, so a parser
+# stops there; the scan lets it escape the next character there too, which lets it blank every
+# escape first and then find strings as a quote, no quotes, a quote. Only single characters repeat
+# in these patterns: CPython before 3.11.5 (Debian 12 has 3.11.2) matches possessive quantifiers
+# wrongly (gh-100061), and a repeated group costs memory for each repetition.
+_ESCAPE = re.compile(r"\\.", re.DOTALL)
+# A run of anything but brackets and quotes, or a complete string (escapes blanked): what
+# nesting_depth drops, leaving the brackets outside strings and any quote that opens no string.
+_RUN = re.compile(r'[^"\[\]{}]+|"[^"]*"')
+# A complete string (escapes blanked) or a bracket: what nesting_cut steps through.
+_TOKEN = re.compile(r'"[^"]*"|[\[\]{}]')
 _STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 _SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def _blank_escapes(text: str) -> str:
+    """``text`` with each backslash and the character after it as two spaces: as long as
+    ``text``, so an index in it is an index in ``text``."""
+    return _ESCAPE.sub("  ", text) if "\\" in text else text
+
+
+def _depth_blanked(plain: str) -> int:
+    outside = _RUN.sub("", plain)  # the brackets outside strings, and any quote that opens no string
+    quote = outside.find('"')
+    return max(accumulate(map(_STEP.__getitem__, outside if quote < 0 else outside[:quote])), default=0)
 
 
 def nesting_depth(text: str) -> int:
     """How deeply arrays and objects nest in ``text``; brackets inside strings do not count.
 
-    Any other quote starts a string that is never closed, so nothing after it counts.
+    A quote that opens a string never closed ends the count: nothing after it counts. A
+    backslash and the character after it never count, in a string or out of one (out of one,
+    no parser reads past it).
 
     >>> nesting_depth('{"a": [[1], "]]]"]}')
     3
     """
-    outside = _RUN.sub("", text)  # the brackets outside strings, and any quote that opens no string
-    quote = outside.find('"')
-    return max(accumulate(map(_STEP.__getitem__, outside if quote < 0 else outside[:quote])), default=0)
+    return _depth_blanked(_blank_escapes(text))
 
 
 def nesting_cut(text: str) -> int | None:
@@ -144,12 +160,15 @@ def nesting_cut(text: str) -> int | None:
     >>> nesting_cut("[" * 501), nesting_cut('["' + "[" * 501 + '"]')
     (500, None)
     """
-    if text.count("[") + text.count("{") <= MAX_NESTING or nesting_depth(text) <= MAX_NESTING:
+    if text.count("[") + text.count("{") <= MAX_NESTING:
         return None
-    # nesting_depth found the limit passed before any string that never closes, so this
-    # scan, which skips only complete strings, passes it at the same bracket.
+    plain = _blank_escapes(text)
+    if _depth_blanked(plain) <= MAX_NESTING:
+        return None
+    # The depth passed the limit before any string that never closes, so this scan, which
+    # skips only complete strings, passes it at the same bracket.
     depth = 0
-    for match in _TOKEN.finditer(text):
+    for match in _TOKEN.finditer(plain):
         depth += _STEP.get(match.group(), 0)
         if depth > MAX_NESTING:
             return match.start()

@@ -208,21 +208,19 @@ def test_the_depth_and_the_cut_agree_on_any_text(tail, opened):
 
 
 def _depth_by_hand(text: str) -> int:
-    """The depth one character at a time: a quote opens a string, in which a backslash escapes
-    the next character; after a string that never closes, or a quote just after a backslash,
-    nothing counts. The deepest level after any bracket (0 with no bracket)."""
+    """The depth one character at a time: a backslash escapes the next character (in a string
+    or out of one, where no parser reads past it), a quote opens a string and the next quote
+    closes it; after a string that never closes nothing counts. The deepest level after any
+    bracket (0 with no bracket)."""
     depth, levels = 0, []
-    index = 0
+    index, inside = 0, False
     while index < len(text):
         char = text[index]
-        if char == '"':
-            end = index + 1
-            while end < len(text) and text[end] != '"':
-                end += 2 if text[end] == "\\" else 1
-            if end >= len(text) or (index and text[index - 1] == "\\"):
-                break
-            index = end
-        elif char in "[]{}":
+        if char == "\\":
+            index += 1
+        elif char == '"':
+            inside = not inside
+        elif char in "[]{}" and not inside:
             depth += 1 if char in "[{" else -1
             levels.append(depth)
         index += 1
