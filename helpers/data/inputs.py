@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Literal
 
+from ..core.chardiff import visible_text
 from ..core.errors import (
     JSONLoadError,
     describe_value,
@@ -67,13 +68,15 @@ class SourceFormatError(JSONLoadError):
 class DuplicateIDError(JSONLoadError):
     """An answer key gives the same ID twice; which answer counts would be a guess.
 
+    The ID is shown with look-alike characters as ``⟨U+XXXX⟩``.
+
     Taught in ``05_check_your_data.ipynb``.
     """
 
     def __init__(self, key: str, *, source: str, line: int | None, first_line: int | None) -> None:
         earlier = f" (first given on line {first_line})" if first_line is not None else ""
         super().__init__(
-            f"duplicate ID {describe_value(key)}{earlier}; each ID may appear only once",
+            f"duplicate ID {visible_text(describe_value(key))}{earlier}; each ID may appear only once",
             source=source,
             line=line,
             field=key,
@@ -253,7 +256,9 @@ class Snapshot(io.BufferedReader):
 
 
 def _too_large(size: int, limit: int) -> str:
-    return f"is {size:,} bytes, over the limit of {limit:,} bytes ({limit / 2**20:g} MB), so it was not read"
+    return (
+        f"is {size:,} bytes, over the limit of {limit:,} bytes ({limit / 2**20:.3g} MB), so it was not read"
+    )
 
 
 def special_file_reason(path: str | os.PathLike[str], info: os.stat_result | None = None) -> str | None:

@@ -63,7 +63,7 @@ BEIR_HEADER = ("query-id", "corpus-id", "score")
 #: Past this many characters, a line with too many fields is not split whole to count them.
 _COUNTED_LINE = 4096
 #: Rows of a Parquet key read at a time.
-_BATCH_ROWS = 65_536
+_BATCH_ROWS = 16_384
 #: What separates qrels fields: ASCII whitespace, as C's ``isspace`` (trec_eval) knows it; a line
 #: ends at LF. Python's ``str.split()`` splits on more (U+00A0, U+3000, U+001C...): here those are
 #: part of an ID.
@@ -339,6 +339,12 @@ def _table_text(value: Any, column: str, row: int, source: str, *, empty_ok: boo
     raise RowError(f"column {column!r} is {what}, expected {expected}", source=source, row=row, field=column)
 
 
+def _batches(table: Any, columns: list[str]) -> Iterator[Any]:
+    """The table's record batches, one row group at a time (a corrupt group fails at its first row)."""
+    for group in range(table.num_row_groups):
+        yield from table.iter_batches(batch_size=_BATCH_ROWS, row_groups=[group], columns=columns)
+
+
 def read_parquet_key(
     stream: IO[bytes] | Any,
     *,
@@ -397,7 +403,7 @@ def read_parquet_key(
     seen = _Collector(key, rows=True)
     row = 0
     try:
-        for batch in table.iter_batches(batch_size=_BATCH_ROWS, columns=sorted(set(wanted))):
+        for batch in _batches(table, sorted(set(wanted))):
             columns = [batch.column(name).to_pylist() for name in wanted]
             for values in zip(*columns, strict=True):
                 row += 1

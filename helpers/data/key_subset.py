@@ -56,7 +56,7 @@ class OutsideChanges:
 
 
 def read_sentinel_ids(stream: Iterable[bytes], *, source: str) -> SentinelIDs:
-    """Read one ID a line. Only the line end (LF or CRLF) is dropped: an ID is never trimmed.
+    """Read one ID a line. Only the line end (LF, CRLF, or a CR ending the file) is dropped: an ID is never trimmed.
 
     A blank line, a line that is not UTF-8 and a repeated ID (naming both lines)
     are errors; a file with no IDs is refused, since it would check nothing.
@@ -67,6 +67,8 @@ def read_sentinel_ids(stream: Iterable[bytes], *, source: str) -> SentinelIDs:
     for number, raw in enumerate(stream, 1):
         if raw.endswith(b"\n"):
             raw = raw[:-2] if raw.endswith(b"\r\n") else raw[:-1]
+        elif raw.endswith(b"\r"):
+            raw = raw[:-1]  # a lone CR ending the file's last line
         try:
             ident = raw.decode("utf-8-sig" if number == 1 else "utf-8")
         except UnicodeDecodeError as exc:
