@@ -717,7 +717,7 @@ def _data_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         id_columns=tuple(getattr(args, "id_column", None) or ()),
         answer_column=getattr(args, "answer_column", None),
         sentinels=getattr(args, "sentinels", None),
-        max_file_mb=getattr(args, "max_file_mb", _DataOptions._field_defaults["max_file_mb"]),
+        max_file_mb=float(getattr(args, "max_file_mb", _DataOptions._field_defaults["max_file_mb"])),
     )
     if not 0 < options.max_file_mb < float("inf"):
         parser.error("--max-file-mb must be a number of MB more than 0")
