@@ -182,6 +182,10 @@ def check_lines(check: str, lines: Iterable[JsonLine]) -> Iterable[tuple[dict[st
         yield result.as_dict(), code_for(result)
 
 
+#: ``--max-file-mb``'s default: helpers.data.inputs.MAX_KEY_BYTES, in MB.
+_MAX_FILE_MB = 512.0
+
+
 class _DataOptions(NamedTuple):
     """The data-file options of the check commands (all off by default)."""
 
@@ -197,7 +201,7 @@ class _DataOptions(NamedTuple):
     id_columns: tuple[str, ...] = ()
     answer_column: str | None = None
     sentinels: str | None = None
-    max_file_mb: float = 512.0  # helpers.data.inputs.MAX_KEY_BYTES, in MB
+    max_file_mb: float = _MAX_FILE_MB
 
 
 #: The answer-key formats of ``sentinels --format`` (``helpers.data.key_formats.KEY_FORMATS``).
@@ -667,7 +671,7 @@ def _add_data_options(command: argparse.ArgumentParser, check: str) -> None:
         data.add_argument(
             "--max-file-mb",
             type=float,
-            default=_DataOptions._field_defaults["max_file_mb"],
+            default=_MAX_FILE_MB,
             metavar="MB",
             help="refuse an answer key or sentinel list larger than this, unread (default: 512)",
         )
@@ -717,7 +721,7 @@ def _data_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         id_columns=tuple(getattr(args, "id_column", None) or ()),
         answer_column=getattr(args, "answer_column", None),
         sentinels=getattr(args, "sentinels", None),
-        max_file_mb=float(getattr(args, "max_file_mb", _DataOptions._field_defaults["max_file_mb"])),
+        max_file_mb=getattr(args, "max_file_mb", _MAX_FILE_MB),
     )
     if not 0 < options.max_file_mb < float("inf"):
         parser.error("--max-file-mb must be a number of MB more than 0")
