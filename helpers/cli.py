@@ -111,16 +111,23 @@ real data files (taught in notebooks/05_check_your_data.ipynb)
                               Rows are checked as JSON Lines records are, and
                               numbered from 1. Needs the parquet extra.
   sentinels --format FORMAT   the format of both keys (see docs/formats.md):
-    trec-qrels                "query iteration document relevance", one space
-                              or tab between fields
-    beir-tsv                  header query-id<TAB>corpus-id<TAB>score
+    trec-qrels                "query iteration document relevance", any run
+                              of spaces or tabs between fields (as trec_eval)
+    beir-tsv                  header query-id<TAB>corpus-id<TAB>score, one tab
+                              between fields
     lm-eval-samples           lm-evaluation-harness samples: doc_id, target
     parquet                   --id-column COL (twice, query then document, for
                               qrels) and --answer-column COL; needs the parquet
                               extra (pip install 'eval-integrity-helpers[parquet]')
                               A judgement's ID is the JSON array
                               ["query","document"]; the answer is the label as
-                              written (1 and 01 differ); nothing is trimmed.
+                              written (1 and 01 differ); no other character
+                              is a separator or trimmed.
+  sentinels ... --max-file-mb MB
+                              refuse a key or sentinel list over MB (default
+                              512) unread: a key is held in memory whole. A
+                              FIFO, a device or a file under /proc is refused
+                              unread on every command (exit status 2).
   sentinels ... --sentinels IDS
                               check only the IDs listed in IDS (one a line,
                               written as the key's IDs are) of a full baseline;
