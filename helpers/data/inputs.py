@@ -45,8 +45,9 @@ __all__ = [
 #: is held in memory whole, about ten times its size on disk.
 MAX_KEY_BYTES = 512 * 2**20
 
-#: Folders whose files are the system's, not data: they are refused before they are read.
-_SYSTEM_FOLDERS = ("/proc", "/sys", "/dev")
+#: Folders whose regular-looking files are the system's, not data (``/proc/self/mem``): they are refused
+#: before they are read. Devices are refused by their type, wherever they are (``/dev/shm`` holds files).
+_SYSTEM_FOLDERS = ("/proc", "/sys")
 
 
 ScopeFormat = Literal["jsonl", "csv", "parquet"]
@@ -283,8 +284,8 @@ def special_file_reason(path: str | os.PathLike[str], info: os.stat_result | Non
 def open_snapshot(path: str | os.PathLike[str], *, max_bytes: int | None = None) -> Snapshot:
     """Open a regular file for binary reading, as a :class:`Snapshot` of its size now.
 
-    Anything else (a FIFO, a device, a socket, a file of ``/proc``, ``/sys`` or
-    ``/dev``) is refused before it is read: see :func:`special_file_reason`. The file
+    Anything else (a FIFO, a device, a socket, a folder, a file of ``/proc`` or
+    ``/sys``) is refused before it is read: see :func:`special_file_reason`. The file
     is opened without waiting (a FIFO with no writer would block), so the refusal
     never hangs. A file larger
     than ``max_bytes`` is refused too. Raises :class:`OSError` (its ``strerror`` says
@@ -299,8 +300,7 @@ def open_snapshot(path: str | os.PathLike[str], *, max_bytes: int | None = None)
             raise OSError(errno.EINVAL, reason)
         if max_bytes is not None and info.st_size > max_bytes:
             raise OSError(errno.EFBIG, _too_large(info.st_size, max_bytes))
-        os.set_blocking(fd, True)
-        handle = os.fdopen(fd, "rb")
+        handle = os.fdopen(fd, "rb")  # O_NONBLOCK does nothing to a regular file's reads
     except BaseException:
         os.close(fd)
         raise
