@@ -328,12 +328,14 @@ def read_lm_eval_samples(stream: Iterable[bytes], *, source: str) -> AnswerKey:
 
 
 def _table_text(value: Any, column: str, row: int, source: str, *, empty_ok: bool) -> str:
-    from .parquet_tables import RowError
-
+    if type(value) is str and (value or empty_ok):
+        return value
     if type(value) is int:
         return str(value)
     if isinstance(value, str) and (value or empty_ok):
         return value
+    from .parquet_tables import RowError
+
     what = "null" if value is None else describe_value(value)
     expected = "a string or an integer" if empty_ok else "a non-empty string or an integer"
     raise RowError(f"column {column!r} is {what}, expected {expected}", source=source, row=row, field=column)
