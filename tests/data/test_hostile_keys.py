@@ -321,3 +321,19 @@ def test_a_key_over_the_size_limit_is_refused_unread_and_the_flag_raises_it(tmp_
 def test_the_size_limit_must_be_a_positive_number(tmp_path, qrels, value):
     done = sentinels(tmp_path, "--baseline", "b.qrels", "--proposed", "b.qrels", "--max-file-mb", value)
     assert done.returncode == 2 and "--max-file-mb must be a number of MB more than 0" in done.stderr
+
+
+def test_a_key_that_fails_while_it_is_read_is_one_line_and_exit_status_2(tmp_path, qrels, monkeypatch, capfd):
+    """An I/O error part-way (a disk going bad, a network file system gone) is named, never a traceback."""
+    from helpers import cli
+    from helpers.data import key_formats
+
+    def failing_reader(stream, **_options):
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(key_formats, "read_key", failing_reader)
+    code = cli.main(
+        ["sentinels", "--baseline", str(qrels), "--proposed", str(qrels), "--format", "trec-qrels"]
+    )
+    assert code == 2
+    assert capfd.readouterr().err == f"python -m helpers sentinels: cannot read {qrels}: Input/output error\n"
