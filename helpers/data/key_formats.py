@@ -36,6 +36,7 @@ from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import IO, Any
 
+from ..core.chardiff import visible_text
 from ..core.errors import CheckInputError, JSONLoadError, describe_value
 from ..core.jsonio import dumps_compact, parse_json_line
 from .answer_keys import AnswerKey, load_answer_key
@@ -241,7 +242,7 @@ def read_beir_tsv(stream: Iterable[bytes], *, source: str) -> AnswerKey:
             if text != header:
                 key.errors.append(
                     SourceFormatError(
-                        f"header is {describe_value(text)}, expected "
+                        f"header is {visible_text(describe_value(text))}, expected "
                         '"query-id<TAB>corpus-id<TAB>score" (separated by single tabs)',
                         source=source,
                         line=1,

@@ -337,3 +337,8 @@ def test_a_key_that_fails_while_it_is_read_is_one_line_and_exit_status_2(tmp_pat
     )
     assert code == 2
     assert capfd.readouterr().err == f"python -m helpers sentinels: cannot read {qrels}: Input/output error\n"
+
+
+def test_a_beir_header_with_a_look_alike_shows_it_as_its_code_point():
+    key = read_beir_tsv(lines("query-id\tcorpus\u00a0id\tscore\nq1\td1\t1\n"), source="t.tsv")
+    assert len(key.errors) == 1 and "corpus⟨U+00A0⟩id" in str(key.errors[0])
