@@ -8,6 +8,7 @@ command line").
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import sys
@@ -110,16 +111,23 @@ real data files (taught in notebooks/05_check_your_data.ipynb)
                               Rows are checked as JSON Lines records are, and
                               numbered from 1. Needs the parquet extra.
   sentinels --format FORMAT   the format of both keys (see docs/formats.md):
-    trec-qrels                "query iteration document relevance", one space
-                              or tab between fields
-    beir-tsv                  header query-id<TAB>corpus-id<TAB>score
+    trec-qrels                "query iteration document relevance", any run
+                              of spaces or tabs between fields (as trec_eval)
+    beir-tsv                  header query-id<TAB>corpus-id<TAB>score, one tab
+                              between fields
     lm-eval-samples           lm-evaluation-harness samples: doc_id, target
     parquet                   --id-column COL (twice, query then document, for
                               qrels) and --answer-column COL; needs the parquet
                               extra (pip install 'eval-integrity-helpers[parquet]')
                               A judgement's ID is the JSON array
                               ["query","document"]; the answer is the label as
-                              written (1 and 01 differ); nothing is trimmed.
+                              written (1 and 01 differ); no other character
+                              is a separator or trimmed.
+  sentinels ... --max-file-mb MB
+                              refuse a key or sentinel list over MB (default
+                              512) unread: a key is held in memory whole. A
+                              FIFO, a device or a file under /proc is refused
+                              unread on every command (exit status 2).
   sentinels ... --sentinels IDS
                               check only the IDs listed in IDS (one a line,
                               written as the key's IDs are) of a full baseline;
@@ -181,6 +189,10 @@ def check_lines(check: str, lines: Iterable[JsonLine]) -> Iterable[tuple[dict[st
         yield result.as_dict(), code_for(result)
 
 
+#: ``--max-file-mb``'s default: helpers.data.inputs.MAX_KEY_BYTES, in MB.
+_MAX_FILE_MB = 512.0
+
+
 class _DataOptions(NamedTuple):
     """The data-file options of the check commands (all off by default)."""
 
@@ -196,6 +208,7 @@ class _DataOptions(NamedTuple):
     id_columns: tuple[str, ...] = ()
     answer_column: str | None = None
     sentinels: str | None = None
+    max_file_mb: float = _MAX_FILE_MB
 
 
 #: The answer-key formats of ``sentinels --format`` (``helpers.data.key_formats.KEY_FORMATS``).
@@ -409,26 +422,33 @@ def _run_key_command(options: _DataOptions, out: IO[bytes], err: IO[str]) -> int
                 "use --format (or --key-format) json or jsonl, or name another format\n"
             )
             return EXIT_USAGE
-        try:
-            stream = open(file, "rb")  # noqa: SIM115 - closed by the with below
+        from .data.inputs import open_snapshot
+
+        try:  # a FIFO, a device or /proc is refused unread; so is a file over --max-file-mb
+            stream = open_snapshot(file, max_bytes=int(options.max_file_mb * 2**20))
         except OSError as exc:
-            err.write(f"{prog}: cannot open {file}: {exc.strerror}\n")
+            hint = " (raise the limit with --max-file-mb)" if exc.errno == errno.EFBIG else ""
+            err.write(f"{prog}: cannot open {file}: {exc.strerror}{hint}\n")
             return EXIT_USAGE
         with stream:
-            if len(keys) == 2:
-                from .data.key_subset import read_sentinel_ids
+            try:
+                if len(keys) == 2:
+                    from .data.key_subset import read_sentinel_ids
 
-                sentinels = read_sentinel_ids(stream, source=file)
-                break
-            keys.append(
-                read_key(
-                    stream,
-                    source=file,
-                    format=fmt,  # type: ignore[arg-type]
-                    id_columns=options.id_columns,
-                    answer_column=options.answer_column,
+                    sentinels = read_sentinel_ids(stream, source=file)
+                    break
+                keys.append(
+                    read_key(
+                        stream,
+                        source=file,
+                        format=fmt,  # type: ignore[arg-type]
+                        id_columns=options.id_columns,
+                        answer_column=options.answer_column,
+                    )
                 )
-            )
+            except OSError as exc:
+                err.write(f"{prog}: cannot read {file}: {exc.strerror or type(exc).__name__}\n")
+                return EXIT_USAGE
     if options.sentinels is not None:
         return _write_subset_check(keys[0], keys[1], sentinels, options, out, err)
     result = check_answer_keys(keys[0], keys[1])
@@ -655,6 +675,13 @@ def _add_data_options(command: argparse.ArgumentParser, check: str) -> None:
             metavar="IDS",
             help="check only these IDs of a full baseline (a file, one ID a line)",
         )
+        data.add_argument(
+            "--max-file-mb",
+            type=float,
+            default=_MAX_FILE_MB,
+            metavar="MB",
+            help="refuse an answer key or sentinel list larger than this, unread (default: 512)",
+        )
     output = command.add_argument_group("output (see below)")
     output.add_argument(
         "--carry", action="store_true", help='add "line", "id" and "query" to each output object'
@@ -701,7 +728,10 @@ def _data_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         id_columns=tuple(getattr(args, "id_column", None) or ()),
         answer_column=getattr(args, "answer_column", None),
         sentinels=getattr(args, "sentinels", None),
+        max_file_mb=getattr(args, "max_file_mb", _MAX_FILE_MB),
     )
+    if not 0 < options.max_file_mb < float("inf"):
+        parser.error("--max-file-mb must be a number of MB more than 0")
     if options.max_failures < 0:
         parser.error("--max-failures must be 0 or more")
     if options.list_separator is not None and options.format != "csv":

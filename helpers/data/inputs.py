@@ -5,6 +5,7 @@ Taught in ``05_check_your_data.ipynb``.
 
 from __future__ import annotations
 
+import errno
 import io
 import os
 import stat
@@ -12,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Literal
 
+from ..core.chardiff import visible_text
 from ..core.errors import (
     JSONLoadError,
     describe_value,
@@ -35,7 +37,17 @@ __all__ = [
     "key_format_for",
     "SCOPE_CSV_REQUIRED",
     "SCOPE_CSV_OPTIONAL",
+    "MAX_KEY_BYTES",
+    "special_file_reason",
 ]
+
+#: The largest answer key or sentinel list read unless told otherwise (``--max-file-mb``): a key
+#: is held in memory whole, about ten times its size on disk.
+MAX_KEY_BYTES = 512 * 2**20
+
+#: Folders whose regular-looking files are the system's, not data (``/proc/self/mem``): they are refused
+#: before they are read. Devices are refused by their type, wherever they are (``/dev/shm`` holds files).
+_SYSTEM_FOLDERS = ("/proc", "/sys")
 
 
 ScopeFormat = Literal["jsonl", "csv", "parquet"]
@@ -57,13 +69,15 @@ class SourceFormatError(JSONLoadError):
 class DuplicateIDError(JSONLoadError):
     """An answer key gives the same ID twice; which answer counts would be a guess.
 
+    The ID is shown with look-alike characters as ``⟨U+XXXX⟩``.
+
     Taught in ``05_check_your_data.ipynb``.
     """
 
     def __init__(self, key: str, *, source: str, line: int | None, first_line: int | None) -> None:
         earlier = f" (first given on line {first_line})" if first_line is not None else ""
         super().__init__(
-            f"duplicate ID {describe_value(key)}{earlier}; each ID may appear only once",
+            f"duplicate ID {visible_text(describe_value(key))}{earlier}; each ID may appear only once",
             source=source,
             line=line,
             field=key,
@@ -165,23 +179,26 @@ def display_name(item: InputFile) -> str:
     return str(item)
 
 
-def open_input(item: InputFile) -> tuple[IO[bytes], str, int]:
+def open_input(item: InputFile, *, max_bytes: int | None = None) -> tuple[IO[bytes], str, int]:
     """Open a path (see :func:`resolve_input`) or an upload: ``(binary stream, name, size in bytes)``.
 
-    A file that cannot be opened raises :class:`~helpers.errors.JSONLoadError` naming it.
+    A file that cannot be opened, is not a regular file (see :func:`open_snapshot`) or
+    is larger than ``max_bytes`` raises :class:`~helpers.errors.JSONLoadError` naming it.
 
     Taught in ``05_check_your_data.ipynb``.
     """
     if isinstance(item, Upload):
+        if max_bytes is not None and len(item.data) > max_bytes:
+            raise JSONLoadError(_too_large(len(item.data), max_bytes), source=item.name)
         return io.BytesIO(item.data), item.name, len(item.data)
     path = resolve_input(item)
     name = display_name(path)
     try:
-        stream = open_snapshot(path)
-        size = os.fstat(stream.fileno()).st_size if not isinstance(stream, Snapshot) else stream.size
+        stream = open_snapshot(path, max_bytes=max_bytes)
     except OSError as exc:
-        raise JSONLoadError(f"cannot be read ({exc.strerror})", source=str(item)) from None
-    return stream, name, size
+        reason = exc.strerror or type(exc).__name__
+        raise JSONLoadError(f"cannot be read ({reason})", source=str(item)) from None
+    return stream, name, stream.size
 
 
 class _Upto(io.RawIOBase):
@@ -239,18 +256,52 @@ class Snapshot(io.BufferedReader):
         self.size = size
 
 
-def open_snapshot(path: str | os.PathLike[str]) -> IO[bytes]:
-    """Open ``path`` for binary reading; a regular file as a :class:`Snapshot` of its size now.
+def _too_large(size: int, limit: int) -> str:
+    return (
+        f"is {size:,} bytes, over the limit of {limit:,} bytes ({limit / 2**20:.3g} MB), so it was not read"
+    )
 
-    Anything else (a FIFO, a device, standard input by name) is read to its end, as
-    it comes. Raises :class:`OSError` as ``open`` does. Taught in ``05_check_your_data.ipynb``.
+
+def special_file_reason(path: str | os.PathLike[str], info: os.stat_result | None = None) -> str | None:
+    """Why ``path`` is not a data file (a FIFO, a device, a socket, a folder, a file of ``/proc``), or ``None``.
+
+    Such files are refused before they are read: a FIFO with no writer would wait for
+    ever, a device may never end, and ``/proc/self/mem`` cannot be read at all.
+    Taught in ``05_check_your_data.ipynb``.
     """
-    handle = open(path, "rb")  # noqa: SIM115 - closed with the snapshot, or returned
+    if info is not None and stat.S_ISDIR(info.st_mode):
+        return "is a folder, not a file"
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        kind = "a FIFO (a named pipe)" if stat.S_ISFIFO(info.st_mode) else "a device or a socket"
+        return f"is {kind}, not a regular file; save it to a file first"
+    real = os.path.realpath(path)
+    for folder in _SYSTEM_FOLDERS:
+        if real == folder or real.startswith(folder + "/"):
+            return f"is a file of the system's {folder} folder, not a data file"
+    return None
+
+
+def open_snapshot(path: str | os.PathLike[str], *, max_bytes: int | None = None) -> Snapshot:
+    """Open a regular file for binary reading, as a :class:`Snapshot` of its size now.
+
+    Anything else (a FIFO, a device, a socket, a folder, a file of ``/proc`` or
+    ``/sys``) is refused before it is read: see :func:`special_file_reason`. The file
+    is opened without waiting (a FIFO with no writer would block), so the refusal
+    never hangs. A file larger
+    than ``max_bytes`` is refused too. Raises :class:`OSError` (its ``strerror`` says
+    why). Taught in ``05_check_your_data.ipynb``.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(path, flags)
     try:
-        info = os.fstat(handle.fileno())
-    except OSError:
-        handle.close()
+        info = os.fstat(fd)
+        reason = special_file_reason(path, info)
+        if reason is not None:
+            raise OSError(errno.EINVAL, reason)
+        if max_bytes is not None and info.st_size > max_bytes:
+            raise OSError(errno.EFBIG, _too_large(info.st_size, max_bytes))
+        handle = os.fdopen(fd, "rb")  # O_NONBLOCK does nothing to a regular file's reads
+    except BaseException:
+        os.close(fd)
         raise
-    if not stat.S_ISREG(info.st_mode):
-        return handle
     return Snapshot(handle, info.st_size)

@@ -56,7 +56,7 @@ class OutsideChanges:
 
 
 def read_sentinel_ids(stream: Iterable[bytes], *, source: str) -> SentinelIDs:
-    """Read one ID a line. Only the line end (LF or CRLF) is dropped: an ID is never trimmed.
+    """Read one ID a line. Only the line end (LF, CRLF, or a CR ending the file) is dropped: an ID is never trimmed.
 
     A blank line, a line that is not UTF-8 and a repeated ID (naming both lines)
     are errors; a file with no IDs is refused, since it would check nothing.
@@ -67,6 +67,8 @@ def read_sentinel_ids(stream: Iterable[bytes], *, source: str) -> SentinelIDs:
     for number, raw in enumerate(stream, 1):
         if raw.endswith(b"\n"):
             raw = raw[:-2] if raw.endswith(b"\r\n") else raw[:-1]
+        elif raw.endswith(b"\r"):
+            raw = raw[:-1]  # a lone CR ending the file's last line
         try:
             ident = raw.decode("utf-8-sig" if number == 1 else "utf-8")
         except UnicodeDecodeError as exc:
@@ -156,21 +158,24 @@ def check_subset_files(
 ) -> SubsetCheck:
     """Read two answer keys and a sentinel list (paths or uploads) and check only those sentinels.
 
+    Each file is refused unread when it is not a regular file or is over
+    :data:`~helpers.data.inputs.MAX_KEY_BYTES` (:class:`~helpers.core.errors.JSONLoadError`).
+
     Taught in ``05_check_your_data.ipynb``.
     """
-    from .inputs import open_input
+    from .inputs import MAX_KEY_BYTES, open_input
     from .key_formats import read_key
 
     keys = []
     for item in (baseline, proposed):
-        stream, name, _size = open_input(item)
+        stream, name, _size = open_input(item, max_bytes=MAX_KEY_BYTES)
         with stream:
             keys.append(
                 read_key(
                     stream, source=name, format=format, id_columns=id_columns, answer_column=answer_column
                 )
             )
-    stream, name, _size = open_input(sentinels)
+    stream, name, _size = open_input(sentinels, max_bytes=MAX_KEY_BYTES)
     with stream:
         listed = read_sentinel_ids(stream, source=name)
     return check_sentinel_subset(keys[0], keys[1], listed)
