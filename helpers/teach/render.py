@@ -21,6 +21,9 @@ from ..core.errors import CheckInputError, escape_surrogates
 from ..core.explain import explain
 from ..core.jsonio import dumps_compact, loads_strict
 from ..core.jsonwalk import JsonStyle, json_pieces
+from ..core.ordering import sorted_ids
+from ..core.sentinels import SentinelResult
+from ..core.target_scope import NeedsStaffLabels, TargetScopeResult
 from .cases import Case
 
 __all__ = [
@@ -364,7 +367,7 @@ def hint_html(rungs: Sequence[str], *, last: bool) -> str:
 
 
 def _record_ids(check: str, record: Mapping[str, Any]) -> list[str]:
-    """Every string ID in a check's input, longest first (for :func:`_show_ids`)."""
+    """Every string ID in a check's input, in the check's sorted order (for :func:`explanation_lines`)."""
     found: set[str] = set()
     if check == "target-scope":
         for name in ("original", "rewritten"):
@@ -376,21 +379,55 @@ def _record_ids(check: str, record: Mapping[str, Any]) -> list[str]:
             value = record.get(name)
             if isinstance(value, Mapping):
                 found.update(k for k in value if isinstance(k, str))
-    return sorted((i for i in found if i and visible_id(i) != i), key=len, reverse=True)
+    return sorted_ids(found)
 
 
-def _show_ids(line: str, ids: Sequence[str]) -> str:
-    """``line`` with each of ``ids`` written in the visible notation."""
-    if not ids:
-        return line
-    pattern = re.compile("|".join(re.escape(i) for i in ids))
-    return pattern.sub(lambda match: visible_id(match.group()), line)
+#: A stand-in for the ID at place N of :func:`_record_ids`. Private-use characters never reach
+#: an explanation unescaped (an answer's diff shows them as ``⟨U+E000⟩``), and stand-ins sort
+#: among themselves as the IDs they stand for, so the explanation lists them in the same order.
+_STAND_IN = re.compile("\ue000([0-9]{6})\ue001")
+
+
+def _stand_in(place: int) -> str:
+    return f"\ue000{place:06d}\ue001"
 
 
 def explanation_lines(check: str, record: Mapping[str, Any], result: Any) -> list[str]:
-    """The explanation of ``result`` (:func:`~helpers.core.explain.explain`), IDs in the visible notation."""
+    """The explanation of ``result`` (:func:`~helpers.core.explain.explain`), IDs in the visible notation.
+
+    Rendered from the result's structure: the explanation is written over stand-ins
+    for the IDs, and each stand-in then becomes its ID's visible form, so only whole
+    IDs change and never a word of the sentence around them (``induction is missing``
+    stays that, even beside an ID ``induction `` with a trailing space).
+    Taught in ``02_target_scope.ipynb`` and ``03_sentinel_answer_key.ipynb``.
+    """
     ids = _record_ids(check, record)
-    return [_show_ids(line, ids) for line in explain(check, record, result)]
+    if not ids or isinstance(result, NeedsStaffLabels):
+        return explain(check, record, result)
+    token = {item: _stand_in(place) for place, item in enumerate(ids)}
+
+    def tokens(items: Iterable[str]) -> tuple[str, ...]:
+        return tuple(token[item] for item in items)
+
+    if isinstance(result, SentinelResult):
+        baseline, proposed = record["baseline"], record["proposed"]
+        written = explain(
+            check,
+            {
+                "baseline": {token[k]: v for k, v in baseline.items()},
+                "proposed": {token[k]: v for k, v in proposed.items()},
+            },
+            dataclasses.replace(result, missing=tokens(result.missing), changed=tokens(result.changed)),
+        )
+    elif isinstance(result, TargetScopeResult):
+        written = explain(
+            check,
+            record,
+            dataclasses.replace(result, missing=tokens(result.missing), added=tokens(result.added)),
+        )
+    else:
+        return explain(check, record, result)
+    return [_STAND_IN.sub(lambda match: visible_id(ids[int(match.group(1))]), line) for line in written]
 
 
 def check_block(check: str, record: Mapping[str, Any], *, show_input: bool = True) -> HtmlBlock:
