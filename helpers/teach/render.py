@@ -28,6 +28,7 @@ from .cases import Case
 
 __all__ = [
     "HtmlBlock",
+    "deciding_rule_block",
     "STYLE",
     "esc",
     "esc_id",
@@ -657,3 +658,38 @@ def evaluator_run(check: str) -> HtmlBlock:
         assert got == case.expected and list(got) == list(case.expected), f"{case.id}: {got!r}"
     summary = dumps_compact({"checked": len(cases), "caseIds": [case.id for case in cases]})
     return HtmlBlock(f'<pre class="eic-json">{esc(summary)}</pre>', summary)
+
+
+def deciding_rule_block(
+    check: str, record: Mapping[str, Any], context: Mapping[str, Any] | None = None
+) -> HtmlBlock:
+    """Every rule that holds for one input, and the one that decides it (the reason to pick).
+
+    Several rules can be true of one case: a lost target beside an added one makes
+    ``ts-lost``, ``ts-added`` and ``ts-several`` all true. The reason is the most
+    specific of them, :func:`helpers.teach.keyed.keyed_rule`; the others are true
+    but do not settle the output. Taught in ``02_target_scope.ipynb`` and
+    ``03_sentinel_answer_key.ipynb`` ("Which rule decides").
+    """
+    from . import keyed
+    from .rules import project_rules
+
+    context = context or {}
+    decides = keyed.keyed_rule(check, record, context)
+    holding = [rule for rule in project_rules(check) if keyed.applies(rule.id, check, record, context)]
+    rows, text = [], [f"input: {display_json(dict(record))}"]
+    for rule in holding:
+        verdict = "decides this case" if rule.id == decides else "holds, but does not decide"
+        rows.append(
+            f'<tr><th scope="row"><code>{esc(rule.id)}</code></th><td>{esc(verdict)}</td>'
+            f"<td>{_prose(rule.statement)}</td></tr>"
+        )
+        text.append(f"- {rule.id}: {verdict}. {rule.statement}")
+    table = (
+        '<table><thead><tr><th scope="col">Rule</th><th scope="col">Here</th>'
+        f'<th scope="col">What it says</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
+    )
+    return HtmlBlock(
+        f"<p><b>Input</b></p>{json_html(dict(record))}{scroll_region(table, 'Rules that hold')}",
+        "\n".join(text),
+    )
