@@ -108,3 +108,46 @@ def checkout_answers(paper: Mapping[str, Any], key: Mapping[str, Any], pick: Pic
             record["action"],
         )
     return checkout.answers_data(paper, given)
+
+
+# --- a trainee who answers from which blocks a case shows ----------------------------------------
+
+
+def from_blocks(check: str, record: Mapping[str, Any], context: Mapping[str, Any], right: Answer) -> Answer:
+    """What a trainee who reads the case's shape answers: a block present decides, else ``right``.
+
+    An ``unresolved`` field means held; query wording means preserved, for
+    ts-query-unvalidated; an earlier key means intact, for sk-nonsentinel-changed;
+    a rubric revision means its ID changed, for sk-rubric-change.
+    """
+    if check == "target-scope":
+        if "unresolved" in record:
+            return Answer(check, hold=True, flag=False, reason="ts-unresolved")
+        if "query" in record or "rewritten_query" in record:
+            return Answer(check, flag=True, reason="ts-query-unvalidated")
+        return right
+    if "rubric_revision" in context:
+        revision = context["rubric_revision"]
+        return Answer(check, second=frozenset([revision["id"]]), flag=False, reason="sk-rubric-change")
+    if "earlier_key" in context:
+        return Answer(check, flag=True, reason="sk-nonsentinel-changed")
+    return right
+
+
+def shape_drill_strategy(_session: Any, view: CaseView) -> Answer:
+    record, context = _split(view)
+    return from_blocks(view.check, record, context, _blind_answer(view, None))
+
+
+def shape_checkout_answers(paper: Mapping[str, Any], key: Mapping[str, Any]) -> dict[str, Any]:
+    """An answers file from the shape reader: the key's action, the rest from the blocks shown."""
+    from helpers.teach import checkout
+    from helpers.teach.grading import correct_answer
+
+    given: dict[str, tuple[Answer, str | None]] = {}
+    for shown, record in zip(paper["cases"], key["cases"], strict=True):
+        right = correct_answer(checkout._case(record))
+        right = Answer(right.check, right.missing, right.second, right.flag, right.hold, record["rule"])
+        answer = from_blocks(shown["check"], shown["input"], shown.get("context", {}), right)
+        given[shown["label"]] = (answer, record["action"])
+    return checkout.answers_data(paper, given)
