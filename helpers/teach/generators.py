@@ -802,6 +802,90 @@ def _sk_several(rng: random.Random, vocab: Vocabulary, _facet: str | None) -> Ma
     )
 
 
+# --- context on every rule: the shape of a case never decides it ----------------------------
+
+#: How often a case of another rule carries each block that some rule turns on.
+DECOY_CHANCE = 0.3
+#: Rules whose own cases always carry the block (so a decoy would be no decoy).
+_OWN_BLOCK = {
+    "unresolved": "ts-unresolved",
+    "query": "ts-query-unvalidated",
+    "earlier_key": "sk-nonsentinel-changed",
+    "rubric_revision": "sk-rubric-change",
+}
+#: Target-scope rules that decide before a reworded query would (keyed_rule's order).
+_BEFORE_QUERY = {"ts-unresolved", "ts-exact-ids", "ts-empty", "ts-several", "ts-lost", "ts-added"}
+
+
+def _ts_decoys(rule_id: str, made: Made, rng: random.Random, vocab: Vocabulary) -> Made:
+    record, notes = dict(made.input), []
+    if "unresolved" not in record and rng.random() < DECOY_CHANCE:
+        record["unresolved"] = []
+        notes.append("The unresolved list is empty, so nothing is held and the lists are compared as usual.")
+    if "query" not in record and rule_id != _OWN_BLOCK["query"] and rng.random() < DECOY_CHANCE:
+        named = [*dict.fromkeys([*record["original"], *record["rewritten"]])]
+        a, b = (named + list(vocab.topics))[:2] if len(named) < 2 else rng.sample(named, 2)
+        query = rng.choice(vocab.query_templates).format(a=_reader(a), b=_reader(b))
+        if rule_id in _BEFORE_QUERY:
+            end = "?" if query.endswith("?") else ""
+            rewritten_query = f"{query.rstrip('?')} {rng.choice(vocab.query_conditions)}{end}"
+            notes.append("The query's wording is shown too, but the lists decide this case.")
+        else:
+            rewritten_query = query
+            notes.append("The query's wording is shown too, unchanged by the rewrite.")
+        record = {"query": query, "rewritten_query": rewritten_query, **record}
+    if not notes:
+        return made
+    return Made(record, " ".join([made.reason, *notes]), made.context)
+
+
+def _sk_decoys(rule_id: str, made: Made, rng: random.Random, vocab: Vocabulary) -> Made:
+    context, notes = dict(made.context), []
+    baseline, proposed = made.input["baseline"], made.input["proposed"]
+    changed = {s for s in baseline if s in proposed and proposed[s] != baseline[s]}
+    intact = not changed and all(s in proposed for s in baseline)
+    if "earlier_key" not in context and rng.random() < DECOY_CHANCE:
+        earlier = dict(baseline)
+        others = [i for i in proposed if i not in baseline]
+        for case_id in others:
+            edit = not intact and rng.random() < 0.5
+            earlier[case_id] = _plain_change(proposed[case_id], vocab, rng) if edit else proposed[case_id]
+        context["earlier_key"] = earlier
+        notes.append("The earlier key shown does not change what the check reads here.")
+    unchanged = sorted_ids(s for s in baseline if s not in changed)
+    if "rubric_revision" not in context and unchanged and rng.random() < DECOY_CHANCE:
+        target = rng.choice(unchanged)
+        old = baseline[target]
+        month, day = rng.randint(1, 12), rng.randint(1, 28)
+        context["rubric_revision"] = {
+            "id": target,
+            "from": old,
+            "to": _plain_change(old, vocab, rng),
+            "approved": f"by {rng.choice(vocab.approvers)} on 2026-{month:02d}-{day:02d}",
+            "new_baseline_written": False,
+        }
+        notes.append(
+            f"The rubric revision shown covers {visible(target)}, whose answer the proposed key has not changed."
+        )
+    if not notes:
+        return made
+    return Made(made.input, " ".join([made.reason, *notes]), context)
+
+
+def _with_decoys(rule_id: str, check: str, made: Made, rng: random.Random, vocab: Vocabulary) -> Made:
+    """``made`` with, now and then, a block that another rule turns on: never one that changes its keyed rule.
+
+    An empty ``unresolved`` list, query wording (reworded where the lists decide first,
+    unchanged where the scope is kept), an earlier key that changes nothing the check
+    reads, a rubric revision covering an unchanged sentinel. So no block's presence
+    alone tells which rule decides. An empty baseline stays the refusal rule's own.
+    Taught in ``04_practice.ipynb``.
+    """
+    if check == "target-scope":
+        return _ts_decoys(rule_id, made, rng, vocab)
+    return _sk_decoys(rule_id, made, rng, vocab)
+
+
 #: One generator per rule, in the order of ``fixtures/rules.json``.
 GENERATORS: dict[str, Generator] = {
     g.rule_id: g
@@ -869,7 +953,7 @@ def _decision(check: str, rule_id: str, expected: Output, record: Record) -> str
         return "Hold the rewrite: needs staff labels"
     if check == "target-scope":
         if expected["preserved"]:
-            if "rewritten_query" in record:
+            if record.get("rewritten_query", record.get("query")) != record.get("query"):
                 return "Accept the target scope; have the wording reviewed"
             return "Accept the rewrite: scope preserved"
         return "Reject the rewrite: scope not preserved"
@@ -944,6 +1028,7 @@ def generate(
         )
     vocab = vocabulary or load_vocabulary()
     made = generator.make(_rng(rule_id if facet is None else f"{rule_id}/{facet}", seed), vocab, facet)
+    made = _with_decoys(rule_id, generator.check, made, _rng(f"{rule_id}/{facet}/decoys", seed), vocab)
     decided_by = keyed.keyed_rule(generator.check, made.input, made.context)
     if decided_by != rule_id:
         raise AssertionError(f"the {rule_id} generator made a case keyed {decided_by} (seed {seed})")

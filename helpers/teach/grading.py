@@ -40,6 +40,7 @@ __all__ = [
     "hints",
     "FILLED_CASE_RULES",
     "REASON_OPTIONS",
+    "TRUE_DISTRACTORS",
 ]
 
 #: The rule that decides each filled case of notebooks 02 and 03 (the reason to pick).
@@ -51,8 +52,10 @@ FILLED_CASE_RULES: dict[str, tuple[str, ...]] = {
     "new-case-only": ("sk-new-case",),
     "sentinel-missing": ("sk-missing",),
 }
-#: How many rules the reason question offers: the keyed rule and ``REASON_OPTIONS - 1`` that do not apply.
+#: How many rules the reason question offers: the keyed rule and ``REASON_OPTIONS - 1`` others.
 REASON_OPTIONS = 5
+#: At most this many of the others are true of the case but less specific than the keyed rule.
+TRUE_DISTRACTORS = 2
 
 #: The two list fields and the flag of each check's output, in output order.
 _FIELDS: dict[str, tuple[str, str, str]] = {
@@ -186,14 +189,18 @@ def _shown(rule: Rule) -> str:
 def reason_options(case: Case, *, rules: Sequence[Rule] | None = None, salt: str = "") -> list[Rule]:
     """The :data:`REASON_OPTIONS` rules offered as the reason for ``case``, shuffled for the case.
 
-    The keyed rule, plus wrong options of the same check chosen only among the
-    rules that do not apply to the case (:func:`helpers.teach.keyed.applies`),
-    so each one's "why not" sentence is true of it. The wrong options are
-    picked so that the keyed option is the shortest or the longest shown about
-    one time in five, as far as the eligible rules allow, and the order is
-    shuffled from the case's id and ``salt``: neither the position nor the
-    length of an option gives the answer away. Raises ``ValueError`` when the case has no keyed rule or too
-    few rules are eligible. Taught in ``04_practice.ipynb``.
+    The keyed rule, the rule that decides. Where other rules are true of the case
+    too (:func:`helpers.teach.keyed.applies`: a lost target beside an added one, a
+    changed answer that differs only in case), up to :data:`TRUE_DISTRACTORS` of
+    them are offered as well: true, but less specific than the keyed rule, so
+    "pick any rule that is true" is not enough. The rest are rules that do not
+    apply at all, so each one's "why not" sentence is true of it; they are picked
+    so that the keyed option is the shortest or the longest shown about one time
+    in five, as far as the eligible rules allow. The order is shuffled from the
+    case's id and ``salt``: neither the position nor the length of an option
+    gives the answer away. Raises ``ValueError`` when the case has no keyed rule
+    or too few rules are eligible. Taught in ``02_target_scope.ipynb`` ("Which
+    rule decides") and ``04_practice.ipynb``.
     """
     right = decisive_rules(case)
     if not right:
@@ -202,25 +209,37 @@ def reason_options(case: Case, *, rules: Sequence[Rule] | None = None, salt: str
     known = {rule.id: rule for rule in every}
     keyed_rule = known[right[0]]
     context = _context(case)
-    eligible = [
-        rule
-        for rule in every
-        if rule.id != keyed_rule.id and not keyed.applies(rule.id, case.check, case.input, context)
-    ]
-    wanted = REASON_OPTIONS - 1
+    true_of = {rule.id for rule in every if keyed.applies(rule.id, case.check, case.input, context)}
+    rng = _case_rng(case, salt)
+    also_true = [rule for rule in every if rule.id != keyed_rule.id and rule.id in true_of]
+    eligible = [rule for rule in every if rule.id != keyed_rule.id and rule.id not in true_of]
+    length = len(_shown(keyed_rule))
+    shorter = [rule for rule in eligible if len(_shown(rule)) < length]
+    longer = [rule for rule in eligible if len(_shown(rule)) >= length]
+    # A rank drawn evenly from all five (how many options are shorter than the keyed one), then
+    # the true distractors and the rest picked to meet it as far as the pools allow: the keyed
+    # option is the shortest or the longest shown about one time in five unless the pool forces it.
+    rank = rng.randint(0, REASON_OPTIONS - 1)
+    count = min(TRUE_DISTRACTORS, len(also_true))
+    wanted = REASON_OPTIONS - 1 - count
     if len(eligible) < wanted:
         raise ValueError(
             f"case {case.id!r} leaves only {len(eligible)} rules that do not apply; {wanted} are needed"
         )
-    rng = _case_rng(case, salt)
-    length = len(_shown(keyed_rule))
-    shorter = [rule for rule in eligible if len(_shown(rule)) < length]
-    longer = [rule for rule in eligible if len(_shown(rule)) >= length]
-    # A rank drawn evenly from all five, then moved into what the eligible rules allow: the keyed
-    # option is the shortest or the longest shown about one time in five unless the pool forces it.
     low, high = max(0, wanted - len(longer)), min(wanted, len(shorter))
-    below = min(max(rng.randint(0, wanted), low), high)
-    chosen = [keyed_rule, *rng.sample(shorter, below), *rng.sample(longer, wanted - below)]
+    best: tuple[int, list[Rule], int] | None = None
+    for _try in range(6):
+        distractors = rng.sample(also_true, count)
+        below_true = sum(1 for rule in distractors if len(_shown(rule)) < length)
+        below = min(max(rank - below_true, low), high)
+        miss = abs(below + below_true - rank)
+        if best is None or miss < best[0]:
+            best = (miss, distractors, below)
+        if miss == 0:
+            break
+    assert best is not None
+    _miss, distractors, below = best
+    chosen = [keyed_rule, *distractors, *rng.sample(shorter, below), *rng.sample(longer, wanted - below)]
     rng.shuffle(chosen)
     return chosen
 
@@ -228,8 +247,9 @@ def reason_options(case: Case, *, rules: Sequence[Rule] | None = None, salt: str
 def grade_reason(case: Case, picked: str | None, rules: Sequence[Rule] | None = None) -> list[Feedback]:
     """Grade the picked reason: nothing when it is a rule that decides ``case``.
 
-    A wrong pick gets one sentence on why that rule doesn't apply here, never
-    the right rule's id. Taught in ``02_target_scope.ipynb``.
+    A wrong pick gets one sentence on why that rule doesn't apply here, or, for a
+    rule that holds for the case but is less specific, that a more specific rule
+    decides it; never the right rule's id. Taught in ``02_target_scope.ipynb``.
     """
     right = decisive_rules(case)
     if not right or picked in right:
@@ -242,6 +262,20 @@ def grade_reason(case: Case, picked: str | None, rules: Sequence[Rule] | None = 
         ]
     known = {rule.id: rule for rule in (rules if rules is not None else load_rules())}
     rule = known.get(picked)
+    if (
+        rule is not None
+        and rule.check == case.check
+        and keyed.applies(picked, case.check, case.input, _context(case))
+    ):
+        return [
+            Feedback(
+                "reason",
+                picked,
+                f"`reason` is wrong: {picked} holds for this case, but a more specific rule decides it. "
+                "When several rules apply, the reason is the one that settles the output.",
+                right[0],
+            )
+        ]
     why = rule.not_here if rule is not None and rule.not_here else "That rule does not decide this case."
     return [Feedback("reason", picked, f"`reason` is wrong: {picked} doesn't apply here. {why}", right[0])]
 

@@ -21,10 +21,14 @@ from ..core.errors import CheckInputError, escape_surrogates
 from ..core.explain import explain
 from ..core.jsonio import dumps_compact, loads_strict
 from ..core.jsonwalk import JsonStyle, json_pieces
+from ..core.ordering import sorted_ids
+from ..core.sentinels import SentinelResult
+from ..core.target_scope import NeedsStaffLabels, TargetScopeResult
 from .cases import Case
 
 __all__ = [
     "HtmlBlock",
+    "deciding_rule_block",
     "STYLE",
     "esc",
     "esc_id",
@@ -364,7 +368,7 @@ def hint_html(rungs: Sequence[str], *, last: bool) -> str:
 
 
 def _record_ids(check: str, record: Mapping[str, Any]) -> list[str]:
-    """Every string ID in a check's input, longest first (for :func:`_show_ids`)."""
+    """Every string ID in a check's input, in the check's sorted order (for :func:`explanation_lines`)."""
     found: set[str] = set()
     if check == "target-scope":
         for name in ("original", "rewritten"):
@@ -376,21 +380,55 @@ def _record_ids(check: str, record: Mapping[str, Any]) -> list[str]:
             value = record.get(name)
             if isinstance(value, Mapping):
                 found.update(k for k in value if isinstance(k, str))
-    return sorted((i for i in found if i and visible_id(i) != i), key=len, reverse=True)
+    return sorted_ids(found)
 
 
-def _show_ids(line: str, ids: Sequence[str]) -> str:
-    """``line`` with each of ``ids`` written in the visible notation."""
-    if not ids:
-        return line
-    pattern = re.compile("|".join(re.escape(i) for i in ids))
-    return pattern.sub(lambda match: visible_id(match.group()), line)
+#: A stand-in for the ID at place N of :func:`_record_ids`. Private-use characters never reach
+#: an explanation unescaped (an answer's diff shows them as ``⟨U+E000⟩``), and stand-ins sort
+#: among themselves as the IDs they stand for, so the explanation lists them in the same order.
+_STAND_IN = re.compile("\ue000([0-9]{6})\ue001")
+
+
+def _stand_in(place: int) -> str:
+    return f"\ue000{place:06d}\ue001"
 
 
 def explanation_lines(check: str, record: Mapping[str, Any], result: Any) -> list[str]:
-    """The explanation of ``result`` (:func:`~helpers.core.explain.explain`), IDs in the visible notation."""
+    """The explanation of ``result`` (:func:`~helpers.core.explain.explain`), IDs in the visible notation.
+
+    Rendered from the result's structure: the explanation is written over stand-ins
+    for the IDs, and each stand-in then becomes its ID's visible form, so only whole
+    IDs change and never a word of the sentence around them (``induction is missing``
+    stays that, even beside an ID ``induction `` with a trailing space).
+    Taught in ``02_target_scope.ipynb`` and ``03_sentinel_answer_key.ipynb``.
+    """
     ids = _record_ids(check, record)
-    return [_show_ids(line, ids) for line in explain(check, record, result)]
+    if not ids or isinstance(result, NeedsStaffLabels):
+        return explain(check, record, result)
+    token = {item: _stand_in(place) for place, item in enumerate(ids)}
+
+    def tokens(items: Iterable[str]) -> tuple[str, ...]:
+        return tuple(token[item] for item in items)
+
+    if isinstance(result, SentinelResult):
+        baseline, proposed = record["baseline"], record["proposed"]
+        written = explain(
+            check,
+            {
+                "baseline": {token[k]: v for k, v in baseline.items()},
+                "proposed": {token[k]: v for k, v in proposed.items()},
+            },
+            dataclasses.replace(result, missing=tokens(result.missing), changed=tokens(result.changed)),
+        )
+    elif isinstance(result, TargetScopeResult):
+        written = explain(
+            check,
+            record,
+            dataclasses.replace(result, missing=tokens(result.missing), added=tokens(result.added)),
+        )
+    else:
+        return explain(check, record, result)
+    return [_STAND_IN.sub(lambda match: visible_id(ids[int(match.group(1))]), line) for line in written]
 
 
 def check_block(check: str, record: Mapping[str, Any], *, show_input: bool = True) -> HtmlBlock:
@@ -620,3 +658,38 @@ def evaluator_run(check: str) -> HtmlBlock:
         assert got == case.expected and list(got) == list(case.expected), f"{case.id}: {got!r}"
     summary = dumps_compact({"checked": len(cases), "caseIds": [case.id for case in cases]})
     return HtmlBlock(f'<pre class="eic-json">{esc(summary)}</pre>', summary)
+
+
+def deciding_rule_block(
+    check: str, record: Mapping[str, Any], context: Mapping[str, Any] | None = None
+) -> HtmlBlock:
+    """Every rule that holds for one input, and the one that decides it (the reason to pick).
+
+    Several rules can be true of one case: a lost target beside an added one makes
+    ``ts-lost``, ``ts-added`` and ``ts-several`` all true. The reason is the most
+    specific of them, :func:`helpers.teach.keyed.keyed_rule`; the others are true
+    but do not settle the output. Taught in ``02_target_scope.ipynb`` and
+    ``03_sentinel_answer_key.ipynb`` ("Which rule decides").
+    """
+    from . import keyed
+    from .rules import project_rules
+
+    context = context or {}
+    decides = keyed.keyed_rule(check, record, context)
+    holding = [rule for rule in project_rules(check) if keyed.applies(rule.id, check, record, context)]
+    rows, text = [], [f"input: {display_json(dict(record))}"]
+    for rule in holding:
+        verdict = "decides this case" if rule.id == decides else "holds, but does not decide"
+        rows.append(
+            f'<tr><th scope="row"><code>{esc(rule.id)}</code></th><td>{esc(verdict)}</td>'
+            f"<td>{_prose(rule.statement)}</td></tr>"
+        )
+        text.append(f"- {rule.id}: {verdict}. {rule.statement}")
+    table = (
+        '<table><thead><tr><th scope="col">Rule</th><th scope="col">Here</th>'
+        f'<th scope="col">What it says</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
+    )
+    return HtmlBlock(
+        f"<p><b>Input</b></p>{json_html(dict(record))}{scroll_region(table, 'Rules that hold')}",
+        "\n".join(text),
+    )

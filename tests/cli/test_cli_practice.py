@@ -14,11 +14,11 @@ SAMPLES = fixtures_dir() / "sample_progress"
 
 
 def test_generate_prints_the_cases_the_generators_make(run_cli):
-    done = run_cli("practice", "generate", "--rule", "sk-invisible", "--seed", "4", "--count", "3")
+    done = run_cli("practice", "generate", "--rule", "sk-invisible", "--seed", "3", "--count", "3")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.decode("utf-8").splitlines()
     assert [json.loads(line) for line in lines] == [
-        json.loads(json.dumps(generated_case_data(generate("sk-invisible", seed)))) for seed in (4, 5, 6)
+        json.loads(json.dumps(generated_case_data(generate("sk-invisible", seed)))) for seed in (3, 4, 5)
     ]
     first = json.loads(lines[0])
     assert list(first) == ["check", "id", "title", "rule_ids", "input", "expected", "decision", "reason"]

@@ -248,8 +248,15 @@ def test_the_rubric_and_history_rules_show_their_context(rule_id):
             assert case.input["baseline"][revision["id"]] == revision["from"]
             assert case.input["proposed"][revision["id"]] == revision["to"]
             assert case.decision == "Hold the key; issue a new explicit baseline, keeping the old one"
-        else:
-            assert case.context == {}
+        else:  # a decoy block, shown so that its presence alone never decides the case
+            assert set(case.context) <= {"earlier_key", "rubric_revision"}
+            baseline, proposed = case.input.get("baseline", {}), case.input.get("proposed", {})
+            if "rubric_revision" in case.context:
+                revision = case.context["rubric_revision"]
+                assert proposed.get(revision["id"]) in (baseline[revision["id"]], None), case.id
+            if "earlier_key" in case.context and case.expected.get("intact"):
+                earlier = case.context["earlier_key"]
+                assert all(proposed.get(i, a) == a for i, a in earlier.items() if i not in baseline), case.id
 
 
 # --- grammar ---------------------------------------------------------------------------------
@@ -323,7 +330,7 @@ def test_generate_many_covers_every_rule_in_order():
 
 
 def test_generated_case_data_carries_the_context_only_when_there_is_one():
-    plain = generated_case_data(generate("sk-invisible", 4))
+    plain = generated_case_data(generate("sk-invisible", 3))  # a case with no decoy block
     assert list(plain) == ["check", "id", "title", "rule_ids", "input", "expected", "decision", "reason"]
     revised = generated_case_data(generate("sk-rubric-change", 4))
     assert list(revised)[5] == "context" and "rubric_revision" in revised["context"]
