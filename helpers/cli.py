@@ -902,7 +902,11 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
         )
         issue.add_argument("--trainee", required=True, help="the trainee's name, as the trainer records it")
         issue.add_argument(
-            "--count", type=int, default=24, help="cases on the paper (default 24, at most 200)"
+            "--count",
+            type=int,
+            default=None,
+            help="cases on the paper (default 56; at least 46, to show every rule and look-alike kind twice; "
+            "at most 200)",
         )
         issue.add_argument(
             "--seed", type=int, default=None, help="make the paper reproducible (kept in the key only)"

@@ -7,9 +7,12 @@ A trainer issues a **paper** for one trainee and keeps its **key**:
   case shows), the reason options in a shuffled order, and the next actions in
   a shuffled order. No rule id outside the options, no title, no seed, no
   expected output.
-* Cases mix every rule, interleaved, plus transfer items (combined faults,
-  look-alike IDs). Their seeds come from :data:`CHECKOUT_SEEDS`,
-  ``[10**9, 2*10**9)``, disjoint from practice, whose seeds stay below 10**9.
+* Cases cover every rule and every look-alike kind at least :data:`PER_GROUP`
+  times each, interleaved (:data:`DEFAULT_COUNT` cases by default, at least
+  :func:`minimum_count`). Each kind is shown on both checks where it can be
+  (a look-alike ID in a target list, a look-alike answer in a sentinel key).
+  Their seeds come from :data:`CHECKOUT_SEEDS`, ``[10**9, 2*10**9)``, disjoint
+  from practice, whose seeds stay below 10**9.
 * The key holds each case whole (input, expected output, keyed rule, the
   reasons the grader accepts, the keyed next action, seed), so grading never
   depends on the generators still making the same case. It is an answer key,
@@ -20,8 +23,15 @@ A trainer issues a **paper** for one trainee and keeps its **key**:
   it; a changed, missing or extra entry refuses the key.
 
 Each case asks for the output (the drill's :class:`~helpers.teach.grading.Answer`
-fields), the reason and the next action. A check-out **passes** when at least
-:data:`PASS_SHARE` of its cases are fully correct and every look-alike case is.
+fields), the reason and the next action. A check-out **passes** when both hold:
+
+* the cases fully correct prove an accuracy of at least :data:`ACCURACY_BOUND`
+  with :data:`CONFIDENCE` confidence (the one-sided exact Clopper–Pearson lower
+  bound, :func:`helpers.teach.confidence.accuracy_lower_bound`); and
+* every rule and every look-alike kind is answered right at least once, so no
+  whole rule or kind can be misread (each is on the paper at least twice).
+
+The result states in words what it proves, with the evidence per rule and per kind.
 
 A trainee with a live kernel can compute any check: the check-out measures
 their own reading, on their honour. Taught in ``07_checkout.ipynb``.
@@ -31,9 +41,11 @@ from __future__ import annotations
 
 import csv
 import datetime as _dt
+import functools
 import hashlib
 import io
 import json
+import math
 import random
 import secrets
 import unicodedata
@@ -51,14 +63,21 @@ from ..core.paths import fixtures_dir
 from ..core.sentinels import check_sentinels
 from . import generators, grading
 from .cases import spreadsheet_safe
+from .confidence import accuracy_lower_bound
 from .grading import Answer, answer_fields, decisive_rules
+from .keyed import FACETS
+from .keyed import facets as deciding_kinds
 from .practice_cases import PracticeCase
 from .rules import Rule, load_rules
 
 __all__ = [
     "CHECKOUT_SEEDS",
     "ACTIONS",
-    "PASS_SHARE",
+    "CONFIDENCE",
+    "ACCURACY_BOUND",
+    "PER_GROUP",
+    "DEFAULT_COUNT",
+    "MAX_COUNT",
     "PAPER_FORMAT",
     "KEY_FORMAT",
     "ANSWERS_FORMAT",
@@ -67,6 +86,7 @@ __all__ = [
     "CaseVerdict",
     "CheckoutResult",
     "issue_checkout",
+    "minimum_count",
     "keyed_action",
     "key_baseline_path",
     "key_digests",
@@ -96,19 +116,21 @@ ACTIONS: tuple[str, ...] = (
     "accept",
     "issue a new baseline with the old one kept",
 )
-#: The share of cases that must be fully correct (output, reason and next action) to pass.
-PASS_SHARE = 0.9
+#: The confidence with which a pass proves its accuracy bound (one-sided).
+CONFIDENCE = 0.95
+#: The accuracy a pass proves at least, with :data:`CONFIDENCE` confidence: cases fully correct
+#: (output, reason and next action) as a share of all cases.
+ACCURACY_BOUND = 0.85
+#: How many cases each rule and each look-alike kind has at least, on every paper.
+PER_GROUP = 2
+#: Cases on a paper by default: the 46 that cover every rule and kind twice, and ten more.
+#: 53 of 56 right proves 0.867, 52 only 0.843, so a pass allows three wrong (two on 46 to 49 cases).
+#: Measured in docs/checkout.md: p = 0.85 passes about 2%, p = 0.97 about 90%.
+DEFAULT_COUNT = 56
+#: The most cases a paper may have.
+MAX_COUNT = 200
 #: Rules whose cases turn on IDs or answers that look alike.
 LOOKALIKE_RULES = frozenset({"ts-exact-ids", "sk-whitespace-case", "sk-invisible"})
-#: The rules a paper draws its extra cases from, beyond one case per rule: combined faults and look-alikes.
-TRANSFER_RULES: tuple[str, ...] = (
-    "ts-several",
-    "ts-exact-ids",
-    "sk-invisible",
-    "sk-whitespace-case",
-    "sk-missing",
-    "ts-lost",
-)
 
 PAPER_FORMAT = "eval-integrity-checkout-paper"
 KEY_FORMAT = "eval-integrity-checkout-key"
@@ -193,21 +215,44 @@ def _generate(rule_id: str, seed: int, facet: str | None) -> PracticeCase:
     return generators.generate(rule_id, seed, facet=facet)
 
 
-def _plan(count: int, rng: random.Random, rules: Sequence[Rule]) -> list[tuple[str, str | None]]:
-    """Which (rule, facet) each case is made for: every rule once, then transfer items, interleaved."""
+def _makers(rules: Sequence[Rule]) -> tuple[list[str], dict[str, list[str]]]:
+    """The rules a paper can draw from, and for each look-alike kind the rules that can make it."""
     ids = [r.id for r in rules if r.id in generators.GENERATORS]
-    base = list(ids)
-    rng.shuffle(base)
-    items: list[tuple[str, str | None]] = [(rule, None) for rule in base[:count]]
-    extra_pool: list[tuple[str, str | None]] = []
+    makers = {kind: [rule for rule in ids if kind in _facets(rule)] for kind in FACETS}
+    # A rule made for fewer kinds first: the sentinel rules, then ts-exact-ids, so each kind is seen on both checks.
+    return ids, {k: sorted(v, key=lambda r: (len(_facets(r)), ids.index(r))) for k, v in makers.items() if v}
+
+
+def _covering(rules: Sequence[Rule]) -> list[tuple[str, str | None]]:
+    """The cases every paper holds: each look-alike kind :data:`PER_GROUP` times, then each rule as often."""
+    ids, makers = _makers(rules)
+    items: list[tuple[str, str | None]] = []
+    for kind, makes in makers.items():
+        items += [(makes[i % len(makes)], kind) for i in range(PER_GROUP)]
+    counts = Counter(rule for rule, _ in items)
     for rule in ids:
-        extra_pool += [(rule, facet) for facet in _facets(rule)]
-    extra_pool += [(rule, None) for rule in TRANSFER_RULES if rule in ids]
-    rng.shuffle(extra_pool)
-    index = 0
-    while len(items) < count and extra_pool:
-        items.append(extra_pool[index % len(extra_pool)])
-        index += 1
+        items += [(rule, None)] * max(0, PER_GROUP - counts[rule])
+    return items
+
+
+def minimum_count(rules: Sequence[Rule] | None = None) -> int:
+    """The fewest cases a paper may have: every rule and every look-alike kind :data:`PER_GROUP` times."""
+    return len(_covering(list(rules) if rules is not None else load_rules()))
+
+
+def _plan(count: int, rng: random.Random, rules: Sequence[Rule]) -> list[tuple[str, str | None]]:
+    """Which (rule, facet) each case is made for: the covering cases, then more, interleaved.
+
+    The cases beyond the covering ones go round the rules that make no look-alike
+    kind of their own (combined faults, lost and missing IDs, holds and refusals),
+    in a shuffled order, so no rule gets a third case before each has one more.
+    """
+    items = _covering(rules)
+    ids, _ = _makers(rules)
+    plain = [rule for rule in ids if not _facets(rule)] or ids
+    rng.shuffle(plain)
+    extra = count - len(items)
+    items += [(plain[i % len(plain)], None) for i in range(max(0, extra))]
     return _interleave(items, rng)
 
 
@@ -251,25 +296,34 @@ class Issued:
 def issue_checkout(
     trainee: str,
     *,
-    count: int = 24,
+    count: int | None = None,
     seed: int | None = None,
     rules: Sequence[Rule] | None = None,
     issued: str | None = None,
 ) -> Issued:
-    """Make a check-out paper of ``count`` cases for ``trainee`` and its key.
+    """Make a check-out paper of ``count`` cases (default :data:`DEFAULT_COUNT`) for ``trainee`` and its key.
 
-    ``seed`` makes the paper reproducible (a fresh random one by default); it is
-    kept in the key only. Taught in ``07_checkout.ipynb``.
+    ``count`` below :func:`minimum_count` is refused: such a paper could not show
+    every rule and look-alike kind twice. ``seed`` makes the paper reproducible
+    (a fresh random one by default); it is kept in the key only. Taught in
+    ``07_checkout.ipynb``.
     """
     if not isinstance(trainee, str) or not trainee.strip():
         raise CheckInputError("trainee must be a non-empty name", field="trainee")
-    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 200:
-        raise CheckInputError(f"count is {describe_value(count)}, expected 1 to 200", field="count")
+    rules = list(rules) if rules is not None else load_rules()
+    least = minimum_count(rules)
+    if count is None:
+        count = max(DEFAULT_COUNT, least)
+    if isinstance(count, bool) or not isinstance(count, int) or not least <= count <= MAX_COUNT:
+        raise CheckInputError(
+            f"count is {describe_value(count)}, expected {least} to {MAX_COUNT}: a paper needs at least "
+            f"{least} cases to show every rule and every look-alike kind at least {PER_GROUP} times",
+            field="count",
+        )
     if seed is None:
         seed = secrets.randbelow(2**63)
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise CheckInputError(f"seed is {describe_value(seed)}, expected a whole number from 0", field="seed")
-    rules = list(rules) if rules is not None else load_rules()
     by_id = {r.id: r for r in rules}
     rng = random.Random(f"checkout:{seed}")
     paper_id = f"{rng.getrandbits(64):016x}"
@@ -285,6 +339,7 @@ def issue_checkout(
         local.shuffle(actions)
         keyed = _keyed_rule(case, rule_id)
         context = dict(getattr(case, "context", None) or {})
+        kinds = set(deciding_kinds(case.check, case.input, context)) | ({facet} if facet else set())
         shown: dict[str, Any] = {"label": label, "check": case.check, "input": dict(case.input)}
         if context:
             shown["context"] = context
@@ -303,7 +358,8 @@ def issue_checkout(
                 "rule": keyed,
                 "reasons_accepted": list(decisive_rules(case)) or [keyed],
                 "action": keyed_action(case, keyed),
-                "lookalike": keyed in LOOKALIKE_RULES or _has_lookalikes(case),
+                "lookalike": keyed in LOOKALIKE_RULES or _has_lookalikes(case) or bool(kinds),
+                "lookalike_kinds": [k for k in FACETS if k in kinds],
                 "made_for": rule_id,
                 "facet": facet,
                 "seed": case_seed,
@@ -328,7 +384,12 @@ def issue_checkout(
         "issued": when,
         "seed": seed,
         "content_hash": generators.generators_fingerprint(),
-        "pass_share": PASS_SHARE,
+        "verdict_rule": {
+            "confidence": CONFIDENCE,
+            "accuracy_bound": ACCURACY_BOUND,
+            "rules": [r.id for r in rules if r.id in generators.GENERATORS],
+            "lookalike_kinds": list(_makers(rules)[1]),
+        },
         "cases": key_cases,
     }
     return Issued(paper, key)
@@ -587,7 +648,7 @@ def _parse_answer(raw: Any, check: str, where: str, source: str) -> tuple[Answer
 
 @dataclass(frozen=True)
 class CaseVerdict:
-    """One case graded: fully correct or not, each field's verdict, and the rules missed."""
+    """One case graded: fully correct or not, each field's verdict, the rules missed, its look-alike kinds."""
 
     label: str
     rule: str
@@ -595,6 +656,7 @@ class CaseVerdict:
     answered: bool
     fields: dict[str, bool]
     rules_missed: tuple[str, ...]
+    kinds: tuple[str, ...] = ()
 
     @property
     def correct(self) -> bool:
@@ -602,15 +664,29 @@ class CaseVerdict:
         return self.answered and all(self.fields.values())
 
 
+def _floor2(value: float) -> str:
+    """``value`` rounded down to two places: a bound is never shown higher than it is."""
+    return f"{math.floor(value * 100 + 1e-9) / 100:.2f}"
+
+
 @dataclass(frozen=True)
 class CheckoutResult:
-    """A graded check-out: verdicts per case, per field and per rule, and pass or fail."""
+    """A graded check-out: verdicts per case, field, rule and look-alike kind, and what a pass proves.
+
+    Passes when the cases fully correct prove an accuracy of at least
+    :attr:`accuracy_bound` with :attr:`confidence` confidence, and every rule in
+    :attr:`rules_covered` and every kind in :attr:`kinds_covered` is on the paper
+    and answered right at least once. Taught in ``07_checkout.ipynb``.
+    """
 
     trainee: str
     paper_id: str
     key_digest: str
     cases: tuple[CaseVerdict, ...]
-    pass_share: float = PASS_SHARE
+    rules_covered: tuple[str, ...] = ()
+    kinds_covered: tuple[str, ...] = ()
+    confidence: float = CONFIDENCE
+    accuracy_bound: float = ACCURACY_BOUND
     graded: str = field(default_factory=_now)
 
     @property
@@ -624,11 +700,86 @@ class CheckoutResult:
         items = [c for c in self.cases if c.lookalike]
         return sum(c.correct for c in items), len(items)
 
+    @functools.cached_property
+    def accuracy_lower_bound(self) -> float:
+        """The accuracy the cases fully correct prove with :attr:`confidence` (0 for an empty paper)."""
+        if not self.cases:
+            return 0.0
+        return accuracy_lower_bound(self.fully_correct, len(self.cases), self.confidence)
+
+    def per_rule(self) -> dict[str, tuple[int, int]]:
+        """For each keyed rule: (cases fully correct, cases); a covered rule not on the paper has (0, 0)."""
+        counts: dict[str, list[int]] = {rule: [0, 0] for rule in self.rules_covered}
+        for case in self.cases:
+            entry = counts.setdefault(case.rule, [0, 0])
+            entry[0] += case.correct
+            entry[1] += 1
+        return {rule: (right, total) for rule, (right, total) in counts.items()}
+
+    def per_kind(self) -> dict[str, tuple[int, int]]:
+        """For each look-alike kind: (cases that turn on it fully correct, cases that turn on it)."""
+        counts: dict[str, list[int]] = {kind: [0, 0] for kind in self.kinds_covered}
+        for case in self.cases:
+            for kind in case.kinds:
+                entry = counts.setdefault(kind, [0, 0])
+                entry[0] += case.correct
+                entry[1] += 1
+        ordered = [k for k in FACETS if k in counts] + sorted(k for k in counts if k not in FACETS)
+        return {kind: (counts[kind][0], counts[kind][1]) for kind in ordered}
+
+    def never_right(self) -> dict[str, list[str]]:
+        """The rules and kinds on the paper with every case wrong, and those it was meant to show but lacks."""
+        rules, kinds = self.per_rule(), self.per_kind()
+        return {
+            "rules_never_right": [r for r, (ok, n) in rules.items() if n and not ok],
+            "kinds_never_right": [k for k, (ok, n) in kinds.items() if n and not ok],
+            "not_on_paper": [r for r, (_ok, n) in rules.items() if not n]
+            + [k for k, (_ok, n) in kinds.items() if not n],
+        }
+
+    @property
+    def accuracy_proved(self) -> bool:
+        """True when the accuracy bound is at least :attr:`accuracy_bound`."""
+        return bool(self.cases) and self.accuracy_lower_bound >= self.accuracy_bound
+
     @property
     def passed(self) -> bool:
-        """At least :data:`PASS_SHARE` of cases fully correct, and every look-alike case."""
-        right, total = self.lookalikes
-        return bool(self.cases) and self.fully_correct >= self.pass_share * len(self.cases) and right == total
+        """The accuracy bound holds, and every rule and look-alike kind is on the paper and answered right."""
+        return self.accuracy_proved and not any(self.never_right().values())
+
+    @property
+    def threshold(self) -> str:
+        """The pass rule in words."""
+        return (
+            f"accuracy at least {self.accuracy_bound:.2f} with {self.confidence:.0%} confidence "
+            "(one-sided exact Clopper–Pearson bound on the cases fully correct), and every rule and "
+            "every look-alike kind answered right at least once"
+        )
+
+    def statement(self) -> str:
+        """What the check-out proves, in words a trainer can repeat."""
+        right, total, bound = self.fully_correct, len(self.cases), self.accuracy_lower_bound
+        scored = f"{right} of {total} cases fully correct"
+        gaps = self.never_right()
+        if self.passed:
+            return (
+                f"Proves accuracy at least {_floor2(bound)} with {self.confidence:.0%} confidence ({scored}; "
+                f"a pass needs at least {self.accuracy_bound:.2f}); every rule and every look-alike kind "
+                "answered right at least once."
+            )
+        parts = []
+        if not self.accuracy_proved:
+            parts.append(
+                f"{scored} prove accuracy of only {_floor2(bound)} with {self.confidence:.0%} confidence, "
+                f"not the {self.accuracy_bound:.2f} a pass needs"
+            )
+        if gaps["rules_never_right"]:
+            parts.append("every case wrong for the rules " + ", ".join(gaps["rules_never_right"]))
+        if gaps["kinds_never_right"]:
+            parts.append("every case wrong for the look-alike kinds " + ", ".join(gaps["kinds_never_right"]))
+        if gaps["not_on_paper"]:
+            parts.append("not on this paper, so not shown: " + ", ".join(gaps["not_on_paper"]))
+        return "Does not prove readiness: " + "; ".join(parts) + "."
 
     def per_field(self) -> dict[str, tuple[int, int]]:
         """For each field: (cases where it is right, cases that ask it)."""
@@ -639,15 +790,6 @@ class CheckoutResult:
                 entry[0] += ok and case.answered
                 entry[1] += 1
         return {name: (right, total) for name, (right, total) in counts.items()}
-
-    def per_rule(self) -> dict[str, tuple[int, int]]:
-        """For each keyed rule: (cases fully correct, cases)."""
-        counts: dict[str, list[int]] = {}
-        for case in self.cases:
-            entry = counts.setdefault(case.rule, [0, 0])
-            entry[0] += case.correct
-            entry[1] += 1
-        return {rule: (right, total) for rule, (right, total) in counts.items()}
 
     def to_data(self) -> dict[str, Any]:
         """The graded result as JSON (what ``checkout grade --json`` prints, and ``cohort --checkouts`` reads)."""
@@ -660,18 +802,25 @@ class CheckoutResult:
             "key_digest": self.key_digest,
             "graded": self.graded,
             "passed": self.passed,
-            "threshold": f"at least {self.pass_share:.0%} of cases fully correct, and every look-alike case",
+            "statement": self.statement(),
+            "threshold": self.threshold,
+            "confidence": self.confidence,
+            "accuracy_bound": self.accuracy_bound,
+            "accuracy_lower_bound": round(self.accuracy_lower_bound, 6),
             "fully_correct": self.fully_correct,
             "cases_total": len(self.cases),
             "lookalike_correct": right,
             "lookalike_total": total,
+            **self.never_right(),
             "per_field": {k: list(v) for k, v in self.per_field().items()},
             "per_rule": {k: list(v) for k, v in self.per_rule().items()},
+            "per_kind": {k: list(v) for k, v in self.per_kind().items()},
             "cases": [
                 {
                     "label": c.label,
                     "rule": c.rule,
                     "lookalike": c.lookalike,
+                    "lookalike_kinds": list(c.kinds),
                     "answered": c.answered,
                     "correct": c.correct,
                     "fields": c.fields,
@@ -737,10 +886,17 @@ def grade_checkout(
     for label, record in records.items():
         case = _case(record)
         names = _field_names(case.check)
+        kinds = _record_kinds(record)
         if label not in given:
             verdicts.append(
                 CaseVerdict(
-                    label, record["rule"], bool(record["lookalike"]), False, dict.fromkeys(names, False), ()
+                    label,
+                    record["rule"],
+                    bool(record["lookalike"]),
+                    False,
+                    dict.fromkeys(names, False),
+                    (),
+                    kinds,
                 )
             )
             continue
@@ -755,17 +911,37 @@ def grade_checkout(
             missed.append(record["rule"])
         verdicts.append(
             CaseVerdict(
-                label, record["rule"], bool(record["lookalike"]), True, fields, tuple(dict.fromkeys(missed))
+                label,
+                record["rule"],
+                bool(record["lookalike"]),
+                True,
+                fields,
+                tuple(dict.fromkeys(missed)),
+                kinds,
             )
         )
-    share = key.get("pass_share", PASS_SHARE)
+    rules, kinds_covered = _covered(key)
     return CheckoutResult(
-        str(key["trainee"]),
-        str(key["paper_id"]),
-        _digest(key),
-        tuple(verdicts),
-        float(share) if isinstance(share, int | float) and not isinstance(share, bool) else PASS_SHARE,
+        str(key["trainee"]), str(key["paper_id"]), _digest(key), tuple(verdicts), rules, kinds_covered
     )
+
+
+def _record_kinds(record: Mapping[str, Any]) -> tuple[str, ...]:
+    """A key case's look-alike kinds: as the key lists them, or (a key from before) read from its input."""
+    listed = record.get("lookalike_kinds")
+    if isinstance(listed, list) and all(isinstance(k, str) for k in listed):
+        return tuple(listed)
+    return deciding_kinds(record["check"], record["input"], record.get("context") or None)
+
+
+def _covered(key: Mapping[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The rules and look-alike kinds the key's paper was made to show (every one, for a key from before)."""
+    rule = key.get("verdict_rule")
+    if isinstance(rule, Mapping):
+        rules, kinds = rule.get("rules"), rule.get("lookalike_kinds")
+        if all(isinstance(v, list) and all(isinstance(i, str) for i in v) for v in (rules, kinds)):
+            return tuple(rules), tuple(kinds)  # type: ignore[arg-type]
+    return tuple(r.id for r in load_rules() if r.id in generators.GENERATORS), FACETS
 
 
 def grade_files(
@@ -780,16 +956,23 @@ def grade_files(
     return grade_checkout(answers, key, source=str(answers_path))
 
 
+def _evidence(ok: int, n: int) -> str:
+    if not n:
+        return "not on the paper  <- not shown"
+    return f"{ok} of {n}" + ("  <- never right" if not ok else "")
+
+
 def result_text(result: CheckoutResult) -> str:
-    """A graded check-out as plain text: the verdict, then per rule, per field and per case."""
-    right, total = result.lookalikes
+    """A graded check-out as plain text: the verdict and what it proves, then per rule, kind, field and case."""
     verdict = "PASSED" if result.passed else "NOT PASSED"
     lines = [
         f"Check-out {result.paper_id} for {_plain(result.trainee)}: {verdict}",
-        f"  {result.fully_correct} of {len(result.cases)} cases fully correct (needed: at least "
-        f"{result.pass_share:.0%}); look-alike cases {right} of {total} (needed: all)",
-        "per rule (cases fully correct):",
-        *(f"  {rule}: {ok} of {n}" for rule, (ok, n) in result.per_rule().items()),
+        f"  {result.statement()}",
+        f"  Pass rule: {result.threshold}.",
+        "per rule (cases fully correct; a pass needs each right at least once):",
+        *(f"  {rule}: {_evidence(ok, n)}" for rule, (ok, n) in result.per_rule().items()),
+        "per look-alike kind (cases that turn on it fully correct; a pass needs each right at least once):",
+        *(f"  {kind}: {_evidence(ok, n)}" for kind, (ok, n) in result.per_kind().items()),
         "per field (cases right):",
         *(f"  {name}: {ok} of {n}" for name, (ok, n) in result.per_field().items()),
         "per case:",
@@ -809,12 +992,35 @@ def _plain(text: str) -> str:
 
 
 def result_csv(result: CheckoutResult) -> str:
-    """One row per case, spreadsheet-safe: label, rule, look-alike, answered, correct, each field."""
+    """One row per case, spreadsheet-safe: label, rule, look-alike, answered, correct, each field.
+
+    Each row also carries the evidence the verdict rests on: its rule's cases
+    right (``2 of 2``), its look-alike kinds and theirs, the paper's accuracy
+    bound and the verdict.
+    """
     names = list(dict.fromkeys(n for c in result.cases for n in c.fields))
+    per_rule, per_kind = result.per_rule(), result.per_kind()
+    verdict = "passed" if result.passed else "not passed"
+    bound = f"{result.accuracy_lower_bound:.4f}"
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n", quoting=csv.QUOTE_ALL)
     writer.writerow(
-        ["trainee", "paper_id", "label", "rule", "lookalike", "answered", "correct", *names, "rules_missed"]
+        [
+            "trainee",
+            "paper_id",
+            "label",
+            "rule",
+            "lookalike",
+            "answered",
+            "correct",
+            *names,
+            "rules_missed",
+            "rule_cases_right",
+            "lookalike_kinds",
+            "kind_cases_right",
+            "accuracy_lower_bound",
+            "verdict",
+        ]
     )
     for c in result.cases:
         cells = [
@@ -830,6 +1036,11 @@ def result_csv(result: CheckoutResult) -> str:
                 for n in names
             ),
             " ".join(c.rules_missed),
+            "{} of {}".format(*per_rule[c.rule]),
+            " ".join(c.kinds),
+            "; ".join("{}: {} of {}".format(k, *per_kind[k]) for k in c.kinds),
+            bound,
+            verdict,
         ]
         writer.writerow([spreadsheet_safe(cell) for cell in cells])
     return buffer.getvalue()

@@ -25,7 +25,10 @@ class CheckoutWidget(TextPicture):
 
     Drive it without a front end as the tests do: set ``.value`` on the boxes in
     :attr:`first_boxes` and :attr:`second_boxes`, :attr:`flag`, :attr:`hold`,
-    :attr:`reason` and :attr:`action`, then ``submit_button.click()``. After the
+    :attr:`reason` and :attr:`action`, then ``submit_button.click()``. A case with
+    the reason, the next action or the flag still unset is not sent: the message
+    names what is unset, and only :attr:`confirm_button` (shown then) sends it
+    that way. After the
     last case, ``save_button.click()`` writes the answers file at
     :attr:`path`; an existing file is replaced only when :attr:`overwrite` is ticked.
     Nothing here grades: the trainer grades with the key.
@@ -43,6 +46,11 @@ class CheckoutWidget(TextPicture):
             "Submit this case and go on", "eic-checkout-submit", button_style="primary"
         )
         self.submit_button.on_click(lambda _b: self.submit())
+        self.confirm_button = button("Send this case with those unset", "eic-checkout-confirm")
+        self.confirm_button.on_click(lambda _b: self.submit(confirmed=True))
+        self.confirm_button.layout.display = "none"
+        #: What was unset when the trainee was last warned; the confirmation covers only these.
+        self.warned: tuple[str, ...] = ()
         self.path = w.Text(value=path, description="Answers file", style=wide_style())
         self.overwrite = w.Checkbox(
             value=False,
@@ -59,7 +67,7 @@ class CheckoutWidget(TextPicture):
                 self.answer_slot,
                 html("<b>What next?</b> Pick what to do with this input."),
                 self.action,
-                self.submit_button,
+                w.HBox([self.submit_button, self.confirm_button]),
             ]
         )
         self.save_area = w.VBox([self.path, self.overwrite, self.save_button])
@@ -104,6 +112,8 @@ class CheckoutWidget(TextPicture):
         return self.inputs.reason
 
     def _show(self) -> None:
+        self.warned = ()
+        self.confirm_button.layout.display = "none"
         case = self.sitting.current()
         total = len(self.sitting.cases)
         if case is None:
@@ -142,10 +152,41 @@ class CheckoutWidget(TextPicture):
         self.inputs.set_answer(answer)
         self.action.value = action
 
-    def submit(self) -> None:
-        """Record this case's answer as it stands and serve the next case."""
+    def unset(self) -> tuple[str, ...]:
+        """What the current answer leaves unset: the reason, the next action, the flag (unless held)."""
+        if self.inputs is None:
+            return ()
+        missing = []
+        if self.inputs.asks_reason and self.inputs.reason.value is None:
+            missing.append("the reason")
+        if self.action.value is None:
+            missing.append("the next action")
+        if self.inputs.flag.value is None and not self.inputs.hold.value:
+            missing.append(f"{self.inputs.fields[2]} (true or false, or tick hold)")
+        return tuple(missing)
+
+    def submit(self, *, confirmed: bool = False) -> None:
+        """Record this case's answer and serve the next case; with something unset, warn first.
+
+        The first press with the reason, the next action or the flag unset sends
+        nothing and names what is unset; only :attr:`confirm_button`
+        (``confirmed``) sends it that way, and only while nothing more is unset
+        than the warning named.
+        """
         if self.sitting.done:
             self.message.value = wrap_html("<p>Every case is answered already.</p>")
+            return
+        unset = self.unset()
+        if unset and not (confirmed and set(unset) <= set(self.warned)):
+            self.warned = unset
+            self.confirm_button.layout.display = None
+            self.message.value = wrap_html(
+                '<p role="alert"><b>Not sent yet.</b> Still unset: '
+                + esc(", ".join(unset))
+                + ". Set them and press <b>Submit this case and go on</b>, or press <b>"
+                + esc(self.confirm_button.description)
+                + "</b> to send this case as it is: there is one try, and it will not come back.</p>"
+            )
             return
         try:
             self.sitting.submit(self.answer(), self.action.value)
@@ -186,7 +227,8 @@ class CheckoutWidget(TextPicture):
                 *self.inputs.describe_lines(),
                 "  next action: "
                 + "  ".join(f"({_dot(self.action.value == v)}) {v}" for _, v in self.action.options),
-                f"  buttons: [{self.submit_button.description}]",
+                f"  buttons: [{self.submit_button.description}]"
+                + (f" [{self.confirm_button.description}]" if self.warned else ""),
             ]
         )
 

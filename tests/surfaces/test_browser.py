@@ -1013,6 +1013,10 @@ def test_a_check_out_sat_in_jupyterlab_is_graded_by_the_trainer(lab: Lab) -> Non
             expect(root).not_to_contain_text("Fully correct")  # no feedback before the end
         root.locator(".eic-action").get_by_role("radio", name=case["actions"][0], exact=True).check()
         root.get_by_role("button", name="Submit this case and go on").click()
+        # The reason and the flag are unset: nothing is sent until the trainee confirms.
+        expect(root.locator(".eic-checkout-message")).to_contain_text("Still unset: the reason")
+        expect(heading).to_contain_text(f"{case['label']} of {len(paper['cases'])}")
+        root.get_by_role("button", name="Send this case with those unset").click()
     expect(heading).to_contain_text(f"All {len(paper['cases'])} cases answered")
     root.get_by_role("button", name="Save my answers").click()
     expect(root.locator(".eic-checkout-message")).to_contain_text(f"Saved {len(paper['cases'])} answers")

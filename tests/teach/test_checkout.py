@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 import csv
 import io
 import itertools
@@ -14,9 +15,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers.core.chardiff import visible_id
-from helpers.core.errors import CheckoutFileError
+from helpers.core.errors import CheckInputError, CheckoutFileError
 from helpers.teach import checkout as co
 from helpers.teach.grading import Answer, answer_fields, correct_answer
+from helpers.teach.keyed import FACETS
 from helpers.teach.rules import load_rules
 from helpers.widgets import CheckoutWidget
 
@@ -45,7 +47,7 @@ def _answers(issued: co.Issued, wrong_labels: set[str] = frozenset()) -> dict:
 
 @pytest.fixture(scope="module")
 def issued() -> co.Issued:
-    return co.issue_checkout("Asha", count=24, seed=982451653, issued="2026-12-01T09:00:00Z")
+    return co.issue_checkout("Asha", seed=982451653, issued="2026-12-01T09:00:00Z")
 
 
 def test_a_paper_mixes_every_rule_interleaved_from_checkout_seeds(issued):
@@ -55,8 +57,41 @@ def test_a_paper_mixes_every_rule_interleaved_from_checkout_seeds(issued):
     assert all(rec["seed"] in co.CHECKOUT_SEEDS for rec in issued.key["cases"])
     assert all(rec["seed"] >= 10**9 for rec in issued.key["cases"])
     assert {rec["check"] for rec in issued.key["cases"]} == {"target-scope", "sentinels"}
-    assert [c["label"] for c in issued.paper["cases"]] == [f"Check-out case {n}" for n in range(1, 25)]
+    n = co.DEFAULT_COUNT
+    assert [c["label"] for c in issued.paper["cases"]] == [f"Check-out case {n}" for n in range(1, n + 1)]
     assert any(rec["lookalike"] for rec in issued.key["cases"])
+
+
+@settings(max_examples=10)
+@given(seed=st.integers(min_value=0, max_value=2**63), extra=st.integers(min_value=0, max_value=14))
+def test_every_paper_shows_every_rule_and_lookalike_kind_twice(seed, extra):
+    count = co.minimum_count() + extra
+    issued = co.issue_checkout("T", count=count, seed=seed)
+    records = issued.key["cases"]
+    assert len(records) == count
+    by_rule = collections.Counter(rec["rule"] for rec in records)
+    by_kind = collections.Counter(k for rec in records for k in rec["lookalike_kinds"])
+    assert set(by_rule) == RULE_IDS and min(by_rule.values()) >= co.PER_GROUP
+    assert set(by_kind) == set(FACETS) and min(by_kind.values()) >= co.PER_GROUP
+    assert all(rec["rule"] == rec["made_for"] for rec in records)
+    # Each kind is shown on both checks: a look-alike ID in a target list and a look-alike answer in a key.
+    for kind in FACETS:
+        assert {rec["check"] for rec in records if kind in rec["lookalike_kinds"]} == {
+            "target-scope",
+            "sentinels",
+        }
+    assert set(issued.key["verdict_rule"]["rules"]) == RULE_IDS
+    assert issued.key["verdict_rule"]["lookalike_kinds"] == list(FACETS)
+
+
+def test_a_paper_too_short_to_cover_every_rule_is_refused_naming_the_minimum(run_cli):
+    least = co.minimum_count()
+    assert least == 46
+    with pytest.raises(CheckInputError, match=f"at least {least} cases to show every rule"):
+        co.issue_checkout("T", count=least - 1, seed=1)
+    short = run_cli("checkout", "issue", "--trainee", "T", "--count", "24", "-o", "exam.json")
+    assert short.returncode == 2
+    assert f"count is 24, expected {least} to 200".encode() in short.stderr
 
 
 def _strings_and_numbers(value, path=()):
@@ -96,7 +131,7 @@ def test_the_paper_holds_no_rule_seed_title_or_expected_output(issued):
 def test_the_keyed_reason_is_always_offered_and_moves_around():
     positions = set()
     for seed in range(8):
-        paper = co.issue_checkout("B", count=18, seed=seed)
+        paper = co.issue_checkout("B", seed=seed)
         for shown, rec in zip(paper.paper["cases"], paper.key["cases"], strict=True):
             options = [o["rule"] for o in shown["reason_options"]]
             assert rec["rule"] in options
@@ -125,16 +160,52 @@ def test_keyed_actions_follow_the_expected_output():
     assert co.keyed_action(Case("sentinels", {"intact": False}), "sk-missing") == co.ACTIONS[2]
 
 
-def test_threshold_ninety_percent_fully_correct_and_every_lookalike(issued):
-    plain = [r["label"] for r in issued.key["cases"] if not r["lookalike"]]
-    look = [r["label"] for r in issued.key["cases"] if r["lookalike"]]
+def _one_per_rule(issued: co.Issued, how_many: int) -> set[str]:
+    """Labels of ``how_many`` cases, each of another rule and no look-alike kind."""
+    picked: dict[str, str] = {}
+    for rec in issued.key["cases"]:
+        if rec["rule"] not in picked and not rec["lookalike_kinds"] and len(picked) < how_many:
+            picked[rec["rule"]] = rec["label"]
+    return set(picked.values())
+
+
+def test_the_pass_rests_on_the_accuracy_bound_and_every_rule_and_kind(issued):
+    n = co.DEFAULT_COUNT
     assert co.grade_checkout(_answers(issued), issued.key).passed
-    two = co.grade_checkout(_answers(issued, set(plain[:2])), issued.key)
-    assert (two.fully_correct, two.passed) == (22, True)  # 22/24 = 91.7 %
-    three = co.grade_checkout(_answers(issued, set(plain[:3])), issued.key)
-    assert (three.fully_correct, three.passed) == (21, False)  # 21/24 = 87.5 %
-    one_look = co.grade_checkout(_answers(issued, {look[0]}), issued.key)
-    assert (one_look.fully_correct, one_look.passed) == (23, False)
+    three = co.grade_checkout(_answers(issued, _one_per_rule(issued, 3)), issued.key)
+    assert (three.fully_correct, three.passed) == (n - 3, True)  # 53/56 proves 0.867
+    four = co.grade_checkout(_answers(issued, _one_per_rule(issued, 4)), issued.key)
+    assert (four.fully_correct, four.passed) == (n - 4, False)  # 52/56 proves only 0.843
+    assert "prove accuracy of only 0.84" in four.statement()
+    rule = next(r for r, c in collections.Counter(r["rule"] for r in issued.key["cases"]).items() if c == 2)
+    both = {r["label"] for r in issued.key["cases"] if r["rule"] == rule}
+    whole_rule = co.grade_checkout(_answers(issued, both), issued.key)
+    assert (whole_rule.fully_correct, whole_rule.accuracy_proved, whole_rule.passed) == (n - 2, True, False)
+    assert whole_rule.never_right()["rules_never_right"] == [rule]
+    kind_cases = {r["label"] for r in issued.key["cases"] if "zero-width" in r["lookalike_kinds"]}
+    blind = co.grade_checkout(_answers(issued, kind_cases), issued.key)
+    assert blind.accuracy_proved and not blind.passed
+    assert blind.never_right()["kinds_never_right"] == ["zero-width"]
+    assert "every case wrong for the look-alike kinds zero-width" in blind.statement()
+
+
+def test_a_key_from_before_is_graded_and_cannot_pass_a_short_paper():
+    old = co.issue_checkout("Old", seed=5)
+    key = json.loads(json.dumps(old.key))
+    key.pop("verdict_rule")
+    key["pass_share"] = 0.9
+    for rec in key["cases"]:
+        rec.pop("lookalike_kinds")
+    result = co.grade_checkout(_answers(co.Issued(old.paper, key)), key)
+    assert result.passed and result.per_kind() == co.grade_checkout(_answers(old), old.key).per_kind()
+    key["cases"] = [rec for rec in key["cases"] if rec["rule"] != "ts-order"]
+    paper = {
+        **old.paper,
+        "cases": [c for c in old.paper["cases"] if c["label"] in {r["label"] for r in key["cases"]}],
+    }
+    short = co.grade_checkout(_answers(co.Issued(paper, key)), key)
+    assert not short.passed and short.never_right()["not_on_paper"] == ["ts-order"]
+    assert "not on this paper, so not shown: ts-order" in short.statement()
 
 
 def test_verdicts_per_field_and_rule_name_what_was_wrong(issued):
@@ -156,7 +227,7 @@ def test_verdicts_per_field_and_rule_name_what_was_wrong(issued):
     assert verdict.fields["reason"] is False and verdict.fields["action"] is True
     assert all(not c.answered and not c.correct for c in result.cases[1:])
     assert result.per_rule()[target["rule"]][0] == 0
-    assert result.per_field()["reason"] == (0, 24)
+    assert result.per_field()["reason"] == (0, co.DEFAULT_COUNT)
     assert "not answered" in co.result_text(result)
 
 
@@ -182,7 +253,7 @@ def _write(tmp_path: Path, issued: co.Issued) -> tuple[Path, Path, Path]:
         (lambda key: key["cases"][3]["expected"].update({"x": 1}), "Check-out case 4"),
         (lambda key: key["cases"][0].update(action=key["cases"][0]["action"] + "!"), "Check-out case 1"),
         (lambda key: key.update(trainee="Mallory"), r"\(key\)"),
-        (lambda key: key["cases"].pop(), "missing from the key: Check-out case 24"),
+        (lambda key: key["cases"].pop(), f"missing from the key: Check-out case {co.DEFAULT_COUNT}"),
         (
             lambda key: key["cases"].append({**key["cases"][0], "label": "Check-out case 99"}),
             "not in its baseline",
@@ -208,7 +279,7 @@ def test_a_key_without_its_baseline_is_refused(tmp_path, issued):
 def test_nothing_is_overwritten_without_force(tmp_path, issued):
     paper, key, baseline = _write(tmp_path, issued)
     before = key.read_bytes()
-    other = co.issue_checkout("Asha", count=3, seed=99)
+    other = co.issue_checkout("Asha", count=46, seed=99)
     with pytest.raises(CheckoutFileError, match="already exists"):
         co.write_checkout(other, paper)
     assert key.read_bytes() == before
@@ -233,13 +304,23 @@ def test_cli_issue_answer_grade_end_to_end(run_cli, tmp_path):
     good = run_cli("checkout", "grade", "good.json", "--key", "exam.key.json", "--json", "--csv", "out.csv")
     assert good.returncode == 0, good.stderr
     result = json.loads(good.stdout)
-    assert result["passed"] is True and result["fully_correct"] == 24
+    assert result["passed"] is True and result["fully_correct"] == co.DEFAULT_COUNT
     assert result["format"] == co.RESULT_FORMAT and result["trainee"] == "Asha"
+    assert result["statement"].startswith("Proves accuracy at least 0.94 with 95% confidence")
+    assert result["per_kind"]["homoglyph"][0] == result["per_kind"]["homoglyph"][1] >= 2
     rows = list(csv.DictReader(io.StringIO((tmp_path / "out.csv").read_text())))
-    assert len(rows) == 24 and {r["correct"] for r in rows} == {"true"}
+    assert len(rows) == co.DEFAULT_COUNT and {r["correct"] for r in rows} == {"true"}
+    assert {r["verdict"] for r in rows} == {"passed"}
+    assert all(re.fullmatch(r"(\d+) of \1", r["rule_cases_right"]) for r in rows)
     bad = run_cli("checkout", "grade", "bad.json", "--key", "exam.key.json")
-    assert bad.returncode == 1
-    assert b"NOT PASSED" in bad.stdout and f"{look}: wrong in action".encode() in bad.stdout
+    assert bad.returncode == 0  # one look-alike case wrong: 55 of 56 still prove 0.90, every kind right once
+    assert b"PASSED" in bad.stdout and f"{look}: wrong in action".encode() in bad.stdout
+    kind = next(r["lookalike_kinds"][0] for r in key["cases"] if r["lookalike_kinds"])
+    blind = {r["label"] for r in key["cases"] if kind in r["lookalike_kinds"]}
+    (tmp_path / "blind.json").write_text(json.dumps(_answers(issued, blind)))
+    failed = run_cli("checkout", "grade", "blind.json", "--key", "exam.key.json")
+    assert failed.returncode == 1
+    assert b"NOT PASSED" in failed.stdout and f"  {kind}: 0 of ".encode() in failed.stdout
     forged = json.loads((tmp_path / "exam.key.json").read_text())
     forged["cases"][0]["expected"] = {"missing": [], "added": [], "preserved": True}
     (tmp_path / "exam.key.json").write_text(json.dumps(forged))
@@ -250,14 +331,14 @@ def test_cli_issue_answer_grade_end_to_end(run_cli, tmp_path):
 
 
 def test_the_csv_goes_through_the_formula_guard(issued):
-    hostile = co.issue_checkout('=HYPERLINK("http://x")', count=2, seed=1)
+    hostile = co.issue_checkout('=HYPERLINK("http://x")', count=46, seed=1)
     result = co.grade_checkout(_answers(hostile), hostile.key)
     row = next(csv.reader(io.StringIO(co.result_csv(result).splitlines()[1])))
     assert row[0] == '\'=HYPERLINK("http://x")'
 
 
 @settings(max_examples=15)
-@given(seed=st.integers(min_value=0, max_value=2**63), count=st.integers(min_value=1, max_value=30))
+@given(seed=st.integers(min_value=0, max_value=2**63), count=st.integers(min_value=46, max_value=60))
 def test_any_paper_verifies_against_its_own_digests_and_hides_its_seeds(seed, count):
     issued = co.issue_checkout("T", count=count, seed=seed)
     assert len(issued.paper["cases"]) == count
@@ -281,7 +362,7 @@ def _sample() -> tuple[dict, dict]:
 def test_the_committed_sample_key_matches_its_baseline():
     paper, key = _sample()
     assert paper["paper_id"] == key["paper_id"]
-    assert len(paper["cases"]) == len(key["cases"]) == 24
+    assert len(paper["cases"]) == len(key["cases"]) == co.DEFAULT_COUNT
 
 
 def test_the_widget_serves_each_case_once_then_saves_answers_that_grade(tmp_path):
@@ -291,7 +372,7 @@ def test_the_widget_serves_each_case_once_then_saves_answers_that_grade(tmp_path
     assert "Answer every case" in widget.message.value
     seen = []
     for record in key["cases"]:
-        assert f"{record['label']} of 24" in widget.describe()
+        assert f"{record['label']} of {co.DEFAULT_COUNT}" in widget.describe()
         shown = widget.widget
         assert record["title"] not in str(widget.shown_input.value)
         seen.append(widget.sitting.current()["label"])
@@ -301,13 +382,13 @@ def test_the_widget_serves_each_case_once_then_saves_answers_that_grade(tmp_path
         assert widget.message.value == ""
     assert shown is widget.widget
     assert seen == [c["label"] for c in paper["cases"]]
-    assert widget.sitting.done and "all 24 cases answered" in widget.describe()
+    assert widget.sitting.done and f"all {co.DEFAULT_COUNT} cases answered" in widget.describe()
     widget.submit_button.click()  # nothing more to answer: nothing changes
-    assert len(widget.sitting.answers) == 24
+    assert len(widget.sitting.answers) == co.DEFAULT_COUNT
     widget.save_button.click()
-    assert "Saved 24 answers" in widget.message.value
+    assert f"Saved {co.DEFAULT_COUNT} answers" in widget.message.value
     result = co.grade_checkout(json.loads((tmp_path / "answers.json").read_text()), key)
-    assert result.passed and result.fully_correct == 24
+    assert result.passed and result.fully_correct == co.DEFAULT_COUNT
 
 
 def test_the_widget_never_overwrites_without_consent(tmp_path):
@@ -316,14 +397,15 @@ def test_the_widget_never_overwrites_without_consent(tmp_path):
     target.write_text("earlier work")
     widget = CheckoutWidget(paper, path=str(target))
     for _ in key["cases"]:
-        widget.submit_button.click()  # a blank answer is still an answer
+        widget.submit_button.click()  # a blank answer is still an answer, once confirmed
+        widget.confirm_button.click()
     widget.save_button.click()
     assert "Not saved" in widget.message.value and target.read_text() == "earlier work"
     widget.overwrite.value = True
     widget.save_button.click()
     assert "Saved" in widget.message.value
     result = co.grade_checkout(json.loads(target.read_text()), key)
-    assert result.fully_correct < 24 and not result.passed
+    assert result.fully_correct < co.DEFAULT_COUNT and not result.passed
 
 
 def test_the_widget_shows_lookalike_ids_in_the_visible_notation():
@@ -336,4 +418,45 @@ def test_the_widget_shows_lookalike_ids_in_the_visible_notation():
                 assert visible_id(i) in box.description and i not in box.description
                 shown += 1
         widget.submit_button.click()
+        widget.confirm_button.click()
     assert shown
+
+
+def test_submit_names_what_is_unset_and_only_a_confirmation_sends_it(tmp_path):
+    paper, key = _sample()
+    widget = CheckoutWidget(paper, path=str(tmp_path / "answers.json"))
+    first = key["cases"][0]
+    flag = answer_fields(first["check"])[2]
+    assert widget.confirm_button.layout.display == "none"
+    widget.submit_button.click()
+    assert widget.sitting.index == 0 and not widget.sitting.answers  # nothing sent
+    for unset in ("the reason", "the next action", flag):
+        assert unset in widget.message.value
+    assert widget.confirm_button.layout.display is None
+    assert widget.confirm_button.description in widget.describe()
+    widget.submit_button.click()  # pressing Submit again is not the confirmation
+    assert widget.sitting.index == 0
+    answer, action = _right(first)
+    widget.set_answer(answer, None)  # everything but the next action
+    widget.submit_button.click()
+    assert widget.sitting.index == 0 and "the next action" in widget.message.value
+    assert "the reason" not in widget.message.value
+    widget.reason.value = None  # more unset than the warning named: the confirmation does not send it
+    widget.confirm_button.click()
+    assert widget.sitting.index == 0 and "the reason" in widget.message.value
+    widget.reason.value = answer.reason
+    widget.confirm_button.click()  # the warning named the next action only, so this sends it
+    assert widget.sitting.index == 1 and widget.message.value == ""
+    assert widget.sitting.answers[first["label"]][1] is None
+    assert widget.confirm_button.layout.display == "none"  # a new case starts unwarned
+    second = key["cases"][1]
+    widget.set_answer(*_right(second))
+    widget.submit_button.click()  # nothing unset: sent at once
+    assert widget.sitting.index == 2
+    held = next(i for i, r in enumerate(key["cases"]) if _right(r)[0].hold)
+    widget.sitting.index = held
+    widget._show()
+    answer, action = _right(key["cases"][held])
+    widget.set_answer(answer, action)
+    widget.flag.value = None
+    assert widget.hold.value and widget.unset() == ()  # a hold needs no flag

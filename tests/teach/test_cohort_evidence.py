@@ -132,7 +132,7 @@ def test_readiness_needs_clean_evidence_and_a_passed_checkout(tmp_path):
     )
     _put(progress, "unchecked.json", {**_ben(), "trainee": "Unchecked", "attempt_id": "00000000000000f2"})
     for name in ("Ben", "Forger", "Old"):
-        issued = co.issue_checkout(name, count=4, seed=3)
+        issued = co.issue_checkout(name, seed=3)
         answers = {}
         for rec in issued.key["cases"]:
             a = co.grading.correct_answer(co._case(rec))

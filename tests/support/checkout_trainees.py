@@ -1,0 +1,223 @@
+"""Simulated trainees for the check-out: each sits real papers and the real grader marks them.
+
+A paper comes from :func:`helpers.teach.checkout.issue_checkout`; a trainee
+answers each case from the key record (what a trainee who reads the case
+rightly would answer) and slips by a profile: uniformly, always on one rule,
+blind to one look-alike kind (reading the case through a fold that makes that
+kind invisible, then working the check on what they saw), never holding or
+refusing. The answers go through :func:`~helpers.teach.checkout.answers_data`
+and :func:`~helpers.teach.checkout.grade_checkout`, so the verdict is the one a
+trainer would get. :func:`pass_rate` is what ``tests/teach/test_checkout_validity.py``
+asserts and ``benchmarks/checkout_validity.py`` prints.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import random
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from trainees import BLIND_SPOTS
+
+from helpers.core.checks import run_check
+from helpers.core.errors import CheckInputError
+from helpers.teach import checkout as co
+from helpers.teach.grading import Answer, answer_fields, candidate_ids, correct_answer
+from helpers.teach.keyed import FACETS, keyed_rule
+from helpers.teach.rules import load_rules
+
+#: Papers per profile with ``--all`` (``EIC_ALL_TESTS=1``); the fast loop samples a few.
+PAPERS = 200 if os.environ.get("EIC_ALL_TESTS") == "1" else 4
+RULES = tuple(rule.id for rule in load_rules())
+ISSUED = "2026-12-01T09:00:00Z"
+
+#: A record of the key, the case as the paper shows it, and this sitting's random source.
+Answerer = Callable[[Mapping[str, Any], Mapping[str, Any], random.Random], tuple[Answer, str | None]]
+
+_NO_BREAK = "\u00a0\u2007\u202f"
+#: Each look-alike kind, and how a reader blind to it reads a string (independent of helpers.teach.keyed).
+FOLDS: dict[str, Callable[[str], str]] = {
+    **BLIND_SPOTS,
+    "no-break-space": lambda s: "".join(" " if c in _NO_BREAK else c for c in s.strip(_NO_BREAK)),
+}
+assert set(FOLDS) == set(FACETS)
+
+
+@functools.lru_cache(maxsize=512)
+def paper(seed: int) -> co.Issued:
+    """The paper (and key) of one seed, made once per process."""
+    return co.issue_checkout("Simulated trainee", seed=seed, issued=ISSUED)
+
+
+def right(record: Mapping[str, Any]) -> tuple[Answer, str]:
+    """The fully correct answer to one key record: its output, keyed rule and next action."""
+    a = correct_answer(co._case(record))
+    return Answer(a.check, a.missing, a.second, a.flag, a.hold, record["rule"]), record["action"]
+
+
+def slip(record: Mapping[str, Any], shown: Mapping[str, Any], rng: random.Random) -> tuple[Answer, str]:
+    """A right answer with one thing wrong: the reason, the next action, or the output."""
+    answer, action = right(record)
+    way = rng.randrange(3)
+    if way == 0:
+        others = [o["rule"] for o in shown["reason_options"] if o["rule"] not in record["reasons_accepted"]]
+        if others:
+            return Answer(
+                answer.check, answer.missing, answer.second, answer.flag, answer.hold, rng.choice(others)
+            ), action
+    if way == 1:
+        return answer, rng.choice([a for a in co.ACTIONS if a != action])
+    if answer.hold:
+        return Answer(answer.check, flag=True, reason=answer.reason), action
+    return Answer(answer.check, answer.missing, answer.second, not answer.flag, False, answer.reason), action
+
+
+def uniform(p: float) -> Answerer:
+    """Each case fully right with probability ``p``, independently."""
+
+    def answer(
+        record: Mapping[str, Any], shown: Mapping[str, Any], rng: random.Random
+    ) -> tuple[Answer, str | None]:
+        return right(record) if rng.random() < p else slip(record, shown, rng)
+
+    return answer
+
+
+def wrong_on(rule: str, p: float = 0.99) -> Answerer:
+    """Always wrong on the cases ``rule`` decides; otherwise right with probability ``p``."""
+    others = uniform(p)
+
+    def answer(
+        record: Mapping[str, Any], shown: Mapping[str, Any], rng: random.Random
+    ) -> tuple[Answer, str | None]:
+        return slip(record, shown, rng) if record["rule"] == rule else others(record, shown, rng)
+
+    return answer
+
+
+def _fold(value: Any, fold: Callable[[str], str]) -> Any:
+    if isinstance(value, str):
+        return fold(value)
+    if isinstance(value, list):
+        return [_fold(item, fold) for item in value]
+    if isinstance(value, dict):
+        folded: dict[str, Any] = {}
+        for key, item in value.items():
+            folded.setdefault(fold(key), _fold(item, fold))
+        return folded
+    return value
+
+
+def _seen_action(check: str, out: Mapping[str, Any], reason: str) -> str:
+    class Seen:
+        pass
+
+    seen = Seen()
+    seen.check, seen.expected = check, out  # type: ignore[attr-defined]
+    return co.keyed_action(seen, reason)
+
+
+def read_through(record: Mapping[str, Any], fold: Callable[[str], str]) -> tuple[Answer, str]:
+    """The answer of a trainee who reads every ID and answer through ``fold``, then works the check exactly."""
+    check = record["check"]
+    seen = _fold(dict(record["input"]), fold)
+    context = _fold(dict(record.get("context") or {}), fold)
+    reason = keyed_rule(check, seen, context)
+    try:
+        out = run_check(check, seen).as_dict()
+    except CheckInputError:
+        return Answer(check, hold=True, flag=False, reason=reason), co.ACTIONS[2]
+    action = _seen_action(check, out, reason)
+    if "held" in out:
+        return Answer(check, hold=True, flag=False, reason=reason), action
+    back = {fold(i): i for i in candidate_ids(co._case(record))}
+    first, second, flag = answer_fields(check)
+    return (
+        Answer(
+            check,
+            missing=frozenset(back.get(i, i) for i in out[first]),
+            second=frozenset(back.get(i, i) for i in out[second]),
+            flag=out[flag],
+            reason=reason,
+        ),
+        action,
+    )
+
+
+def blind_to(kind: str, p: float = 0.99) -> Answerer:
+    """Reads ``kind`` as no difference at all on every case that turns on it; otherwise right with ``p``."""
+    fold, others = FOLDS[kind], uniform(p)
+
+    def answer(
+        record: Mapping[str, Any], shown: Mapping[str, Any], rng: random.Random
+    ) -> tuple[Answer, str | None]:
+        if kind in record["lookalike_kinds"]:
+            return read_through(record, fold)
+        return others(record, shown, rng)
+
+    return answer
+
+
+def never_holds(p: float = 0.99) -> Answerer:
+    """Never holds a scope and never refuses a key: accepts instead; otherwise right with ``p``."""
+    others = uniform(p)
+
+    def answer(
+        record: Mapping[str, Any], shown: Mapping[str, Any], rng: random.Random
+    ) -> tuple[Answer, str | None]:
+        given, action = others(record, shown, rng)
+        if not given.hold:
+            return given, action
+        return Answer(given.check, flag=True, reason=given.reason), "accept"
+
+    return answer
+
+
+def sit(answerer: Answerer, seed: int) -> co.CheckoutResult:
+    """One sitting: the paper of ``seed`` answered by ``answerer`` (its slips seeded too), graded by the key."""
+    issued = paper(seed)
+    rng = random.Random(f"sitting:{seed}")
+    given = {
+        record["label"]: answerer(record, shown, rng)
+        for record, shown in zip(issued.key["cases"], issued.paper["cases"], strict=True)
+    }
+    return co.grade_checkout(co.answers_data(issued.paper, given), issued.key)
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A named trainee, the target its pass rate must meet (``at most`` or ``at least``), and how it answers."""
+
+    name: str
+    answerer: Answerer
+    bound: str  # "at most" or "at least"
+    target: float
+
+
+def profiles() -> list[Profile]:
+    """Every profile of issue 28's table: the weak ones first, then the strong ones."""
+    weak = [Profile("uniform p = 0.85", uniform(0.85), "at most", 0.05)]
+    weak += [Profile(f"always wrong on {rule}", wrong_on(rule), "at most", 0.05) for rule in RULES]
+    weak += [Profile(f"blind to {kind}", blind_to(kind), "at most", 0.05) for kind in FACETS]
+    weak.append(Profile("never holds or refuses", never_holds(), "at most", 0.05))
+    strong = [
+        Profile("uniform p = 0.97", uniform(0.97), "at least", 0.85),
+        Profile("uniform p = 0.99", uniform(0.99), "at least", 0.97),
+        Profile("perfect", uniform(1.0), "at least", 1.0),
+    ]
+    return weak + strong
+
+
+def pass_rate(answerer: Answerer, seeds: Iterable[int]) -> tuple[int, int]:
+    """(papers passed, papers sat) over the papers of ``seeds``."""
+    results = [sit(answerer, seed).passed for seed in seeds]
+    return sum(results), len(results)
+
+
+def meets(profile: Profile, passed: int, sat: int) -> bool:
+    """True when the measured pass rate meets the profile's target."""
+    share = passed / sat
+    return share <= profile.target if profile.bound == "at most" else share >= profile.target
