@@ -228,8 +228,6 @@ def test_cli_issue_answer_grade_end_to_end(run_cli, tmp_path):
     key = co.load_key(tmp_path / "exam.key.json")
     issued = co.Issued(paper, key)
     (tmp_path / "good.json").write_text(json.dumps(_answers(issued)))
-    look = next(r["label"] for r in key["cases"] if r["lookalike"])
-    (tmp_path / "bad.json").write_text(json.dumps(_answers(issued, {look})))
     good = run_cli("checkout", "grade", "good.json", "--key", "exam.key.json", "--json", "--csv", "out.csv")
     assert good.returncode == 0, good.stderr
     result = json.loads(good.stdout)
@@ -237,7 +235,16 @@ def test_cli_issue_answer_grade_end_to_end(run_cli, tmp_path):
     assert result["format"] == co.RESULT_FORMAT and result["trainee"] == "Asha"
     rows = list(csv.DictReader(io.StringIO((tmp_path / "out.csv").read_text())))
     assert len(rows) == 24 and {r["correct"] for r in rows} == {"true"}
-    bad = run_cli("checkout", "grade", "bad.json", "--key", "exam.key.json")
+    one_wrong = _answers(issued, {next(r["label"] for r in key["cases"] if r["lookalike"])})
+    (tmp_path / "bad.json").write_text(json.dumps(one_wrong))
+    again = run_cli("checkout", "grade", "bad.json", "--key", "exam.key.json")
+    assert again.returncode == 4 and b"one sitting per paper" in again.stderr and again.stdout == b""
+    assert run_cli("checkout", "issue", "--trainee", "Asha", "-o", "exam2.json").returncode == 0
+    paper2 = json.loads((tmp_path / "exam2.json").read_text())
+    key2 = co.load_key(tmp_path / "exam2.key.json")
+    look = next(r["label"] for r in key2["cases"] if r["lookalike"])
+    (tmp_path / "bad.json").write_text(json.dumps(_answers(co.Issued(paper2, key2), {look})))
+    bad = run_cli("checkout", "grade", "bad.json", "--key", "exam2.key.json")
     assert bad.returncode == 1
     assert b"NOT PASSED" in bad.stdout and f"{look}: wrong in action".encode() in bad.stdout
     forged = json.loads((tmp_path / "exam.key.json").read_text())
