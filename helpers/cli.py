@@ -650,6 +650,49 @@ def _checkout_issue(args: Any) -> int:
     return EXIT_PASS
 
 
+def _checkout_proctor(args: Any) -> int:
+    """``checkout proctor``: one proctored paper for one trainee, served through Voilà on 127.0.0.1."""
+    from .core.errors import CheckoutFileError
+    from .teach.trainer import TrainerSecretError
+
+    if _surrogates(args.trainee):
+        _STDERR.write("python -m helpers checkout proctor: --trainee is not UTF-8 text; nothing was issued\n")
+        return EXIT_USAGE
+    try:
+        from .publish.proctor import proctor_command, proctor_environment, write_proctor_notebook
+        from .teach.proctoring import prepare_sitting
+    except ImportError as exc:
+        _STDERR.write(f"python -m helpers checkout proctor: needs the app extra (voila): {exc}\n")
+        return EXIT_USAGE
+    trainer = _trainer(args, "checkout proctor", create=True)
+    if trainer is None:
+        return EXIT_USAGE
+    try:
+        sitting = prepare_sitting(args.trainee, trainer, count=args.count)
+        notebook = write_proctor_notebook()
+    except (CheckInputError, CheckoutFileError, TrainerSecretError, OSError) as exc:
+        _STDERR.write(
+            f"python -m helpers checkout proctor: {getattr(exc, 'message', exc)}; nothing was served\n"
+        )
+        return EXIT_USAGE
+    command = proctor_command(notebook, port=args.port, open_browser=False)
+    result = trainer.folder / "results" / f"{sitting.name}.json"
+    port = args.port or 8866
+    _STDERR.write(
+        f"Proctored paper {sitting.name} for {_plain_name(args.trainee)}: the result will be {result}. "
+        "Stop with Ctrl+C once it is handed in. The trainee opens:\n"
+        f"http://127.0.0.1:{port}/\n"
+    )
+    _STDERR.flush()
+    os.chdir(notebook.parent)
+    os.execve(command[0], command, proctor_environment(sitting, trainer.folder))
+    return EXIT_PASS  # not reached
+
+
+def _plain_name(text: str) -> str:
+    return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
+
+
 def _write_new_text(text: str, output: str, command: str, *, force: bool) -> int:
     """Write ``text`` to a new file ``output`` atomically; an existing one is replaced only with ``force``."""
     from .core.files import write_atomically
@@ -1014,6 +1057,27 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
             metavar="HOURS",
             help="hours after a failed paper before the trainee's next one (default 12; 0 for none)",
         )
+        proctor = steps.add_parser(
+            "proctor",
+            formatter_class=Parser.plain,
+            help="serve one proctored paper to one trainee through the app (Voilà on 127.0.0.1)",
+            description=(
+                "Issue a proctored paper for the trainee into the trainer's folder and serve it through "
+                "Voilà on 127.0.0.1, where the page can run no code. The answers are written, graded and "
+                "signed on the trainer's side (DIR/results/PAPER_ID.json), never offered for download; "
+                "the paper can be opened once. Runs until stopped (Ctrl+C)."
+            ),
+        )
+        proctor.add_argument("--trainee", required=True, help="the trainee's name, as the trainer records it")
+        proctor.add_argument(
+            "--count", type=int, default=24, help="cases on the paper (default 24, at most 200)"
+        )
+        proctor.add_argument("--port", type=int, help="port to serve on (default: Voilà's, 8866)")
+        proctor.add_argument(
+            "--trainer-dir",
+            metavar="DIR",
+            help="the trainer's folder (default: $XDG_CONFIG_HOME/eval-integrity-helpers)",
+        )
         grade = steps.add_parser(
             "grade",
             formatter_class=Parser.plain,
@@ -1349,6 +1413,8 @@ def _main(argv: Sequence[str] | None) -> int:
     if args.command == "practice":
         return _practice_generate(args.rule, args.seed, args.count)
     if args.command == "checkout":
+        if args.checkout_command == "proctor":
+            return _checkout_proctor(args)
         return _checkout_issue(args) if args.checkout_command == "issue" else _checkout_grade(args)
     if args.command == "cohort":
         return _cohort(
