@@ -14,6 +14,8 @@ import stat
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from signed_checkouts import answer_all, issue, sit
 
 from helpers.core.baselines import revise_baseline
@@ -314,3 +316,44 @@ def test_cohort_require_proctored_on_the_command_line(run_cli, tmp_path, trainer
         for out in both
     ]
     assert asha[0]["checkout"] is not None and asha[1]["checkout"] is None
+
+
+def _leaves(value, path=()):
+    """Every (path, scalar) in a JSON value."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _leaves(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _leaves(item, (*path, index))
+    else:
+        yield path, value
+
+
+@pytest.fixture(scope="module")
+def signed_result(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("signed")
+    trainer = TrainerSecret.open(folder / "trainer", create=True)
+    return trainer, sit(trainer, "Asha", folder / "papers", count=3)
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_any_change_to_a_signed_result_is_refused(signed_result, data):
+    trainer, result = signed_result
+    body = {k: v for k, v in result.items() if k != "signature"}
+    trainer.verify("result", body, result["signature"], source="r")
+    leaves = list(_leaves(body))
+    path, old = data.draw(st.sampled_from(leaves))
+    new = data.draw(
+        st.one_of(st.booleans(), st.integers(), st.text(max_size=5), st.none()).filter(
+            lambda v: not (v == old and type(v) is type(old))
+        )
+    )
+    changed = json.loads(json.dumps(body))
+    target = changed
+    for step in path[:-1]:
+        target = target[step]
+    target[path[-1]] = new
+    with pytest.raises(CheckoutFileError, match="signature does not match"):
+        trainer.verify("result", changed, result["signature"], source="r")
