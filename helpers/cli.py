@@ -618,6 +618,9 @@ def _checkout_issue(args: Any) -> int:
     except CheckInputError as exc:
         _STDERR.write(f"python -m helpers checkout issue: {exc.message}\n")
         return EXIT_USAGE
+    from .teach.trainer import SECRET_NAME, trainer_dir
+
+    new_secret = not os.path.lexists(trainer_dir(args.trainer_dir) / SECRET_NAME)
     trainer = _trainer(args, "checkout issue", create=True)
     if trainer is None:
         return EXIT_USAGE
@@ -642,6 +645,8 @@ def _checkout_issue(args: Any) -> int:
         if args.seed is not None
         else ""
     )
+    if new_secret:
+        _STDERR.write(f"made the trainer's secret {trainer.path} (owner-only; keep it, and never share it)\n")
     _STDERR.write(
         f"wrote the paper {paper} ({len(issued.paper['cases'])} cases) for the trainee{practice}; "
         f"kept the key {key} and its baseline {baseline} for the trainer, signed with the secret in "
