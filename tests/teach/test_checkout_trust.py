@@ -357,3 +357,17 @@ def test_any_change_to_a_signed_result_is_refused(signed_result, data):
     target[path[-1]] = new
     with pytest.raises(CheckoutFileError, match="signature does not match"):
         trainer.verify("result", changed, result["signature"], source="r")
+
+
+def test_papers_issued_at_once_are_all_in_the_ledger(tmp_path, trainer):
+    from concurrent.futures import ThreadPoolExecutor
+
+    def one(number: int) -> str:
+        issued = co.issue_checkout(f"T{number}", count=2)
+        co.write_checkout(issued, tmp_path / f"exam{number}.json", trainer=trainer)
+        return issued.paper["paper_id"]
+
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        papers = set(pool.map(one, range(12)))
+    state = ledger_module.Ledger(trainer).read()
+    assert set(state.issued) == papers and state.lines == 12
