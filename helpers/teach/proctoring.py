@@ -67,8 +67,17 @@ class ProctoredSitting:
         return self.trainer.folder / "results" / f"{self.paper['paper_id']}.json"
 
     def hand_in(self, answers: Mapping[str, Any]) -> CheckoutResult:
-        """Write the answers (once), grade them with the key, and write the signed, proctored result."""
-        answers_path = write_answers(answers, self.folder / _ANSWERS)
+        """Write the answers (once), grade them with the key, and write the signed, proctored result.
+
+        A hand-in that failed part-way (the ledger busy, a full disk) may be tried again with the
+        very same answers; other answers are refused once some are written.
+        """
+        if self.result_path.exists():
+            raise CheckoutFileError("this paper is handed in already", path=str(self.result_path))
+        answers_path = self.folder / _ANSWERS
+        same = json.dumps(answers, ensure_ascii=False, indent=1) + "\n"
+        if not (answers_path.is_file() and answers_path.read_text(encoding="utf-8") == same):
+            write_answers(answers, answers_path)
         result = grade_files(answers_path, self.folder / _KEY, trainer=self.trainer, proctored=True)
         self.result_path.parent.mkdir(mode=0o700, exist_ok=True)
         text = json.dumps(result.to_data(), ensure_ascii=False, indent=1) + "\n"

@@ -26,6 +26,7 @@ class ProctoredCheckoutWidget(CheckoutWidget):
     def __init__(self, sitting: ProctoredSitting) -> None:
         self.proctored = sitting
         self.handed_in = False
+        self._answers: dict[str, Any] | None = None
         super().__init__(sitting.paper)
         self.save_button.description = "Hand in my answers"
         self.save_area.children = (self.save_button,)
@@ -38,8 +39,10 @@ class ProctoredCheckoutWidget(CheckoutWidget):
         if self.handed_in:
             self.message.value = wrap_html('<p role="status">Your answers are already handed in.</p>')
             return
+        if self._answers is None:
+            self._answers = self.sitting.answers_data()  # a retry hands in the very same answers
         try:
-            self.proctored.hand_in(self.sitting.answers_data())
+            self.proctored.hand_in(self._answers)
         except HelpersError as exc:
             self.message.value = wrap_html(
                 f'<p role="alert">Not handed in: {esc(str(exc))}. Tell your trainer.</p>'

@@ -57,8 +57,32 @@ def test_a_proctored_paper_is_sat_once_handed_in_and_counted_as_proctored(tmp_pa
     assert result["proctored"] is True and result["passed"] is True and result["trainee"] == "Asha"
     found, refused = load_checkouts([sitting.result_path.parent], trainer=trainer, require_proctored=True)
     assert set(found) == {"Asha"} and refused == []
-    with pytest.raises(CheckoutFileError, match="already exists"):  # answers are written once
+    with pytest.raises(CheckoutFileError, match="handed in already"):  # once
         sitting.hand_in(right)
+    sitting.result_path.unlink()
+    other = {**right, "answers": [{**right["answers"][0], "action": None}, *right["answers"][1:]]}
+    with pytest.raises(CheckoutFileError, match="already exists"):  # answers are written once
+        sitting.hand_in(other)
+
+
+def test_a_hand_in_that_failed_part_way_can_be_tried_again(tmp_path, trainer, monkeypatch):
+    from helpers.teach import proctoring
+
+    sitting = open_sitting(prepare_sitting("Asha", trainer, count=2), trainer)
+    widget = ProctoredCheckoutWidget(sitting)
+    for _ in range(2):
+        widget.submit_button.click()
+    real = proctoring.grade_files
+
+    def busy(*args, **kwargs):
+        raise CheckoutFileError("the ledger is in use by another command", path="ledger")
+
+    monkeypatch.setattr(proctoring, "grade_files", busy)
+    widget.save_button.click()
+    assert "Not handed in" in widget.message.value and not sitting.result_path.exists()
+    monkeypatch.setattr(proctoring, "grade_files", real)
+    widget.save_button.click()
+    assert "Handed in" in widget.message.value and sitting.result_path.exists()
 
 
 def test_the_page_says_why_when_there_is_no_sitting(monkeypatch, tmp_path, trainer):
