@@ -571,7 +571,13 @@ def _practice_generate(rule: str, seed: int, count: int) -> int:
 
 
 def _cohort(
-    paths: Sequence[str], csv_path: str | None, as_json: bool = False, checkouts: Sequence[str] = ()
+    paths: Sequence[str],
+    csv_path: str | None,
+    as_json: bool = False,
+    checkouts: Sequence[str] = (),
+    *,
+    trainer_dir: str | None = None,
+    require_proctored: bool = False,
 ) -> int:
     """``cohort``: the trainer's table over progress files, re-graded (taught in ``06_trainer.ipynb``)."""
     from .teach.cohort import cohort_csv, cohort_json_lines, cohort_text, load_cohort, progress_paths
@@ -580,7 +586,17 @@ def _cohort(
     if csv_path is not None and any(_same_file(str(f), csv_path) for f in files if os.path.lexists(f)):
         _STDERR.write(f"python -m helpers cohort: --csv {csv_path} is one of the progress files\n")
         return EXIT_USAGE
-    cohort = load_cohort(files, checkouts=checkouts)
+    from .teach.trainer import TrainerSecret, TrainerSecretError
+
+    try:
+        if checkouts:
+            TrainerSecret.open(trainer_dir)  # refused before any file is read
+        cohort = load_cohort(
+            files, checkouts=checkouts, trainer_dir=trainer_dir, require_proctored=require_proctored
+        )
+    except TrainerSecretError as exc:
+        _STDERR.write(f"python -m helpers cohort: {exc}\n")
+        return EXIT_USAGE
     if not cohort.trainees and not cohort.unreadable:
         _STDERR.write("python -m helpers cohort: no progress files found\n")
         return EXIT_BAD_INPUT
@@ -592,24 +608,132 @@ def _cohort(
     return EXIT_BAD_INPUT if cohort.unreadable else EXIT_PASS
 
 
+def _surrogates(text: str) -> bool:
+    """True when ``text`` holds bytes that were not UTF-8 (lone surrogates from the command line)."""
+    return any("\ud800" <= char <= "\udfff" for char in text)
+
+
+def _trainer(args: Any, command: str, *, create: bool = False) -> Any:
+    """The trainer's secret for ``args.trainer_dir``; None after one line on standard error."""
+    from .teach.trainer import TrainerSecret, TrainerSecretError
+
+    try:
+        return TrainerSecret.open(args.trainer_dir, create=create)
+    except TrainerSecretError as exc:
+        _STDERR.write(f"python -m helpers {command}: {exc}\n")
+        return None
+
+
 def _checkout_issue(args: Any) -> int:
     """``checkout issue``: a check-out paper for one trainee, and its key (taught in ``07_checkout.ipynb``)."""
     from .core.errors import CheckoutFileError
     from .teach.checkout import issue_checkout, write_checkout
+    from .teach.trainer import TrainerSecretError
 
+    if _surrogates(args.trainee):
+        _STDERR.write("python -m helpers checkout issue: --trainee is not UTF-8 text; nothing was written\n")
+        return EXIT_USAGE
     try:
         issued = issue_checkout(args.trainee, count=args.count, seed=args.seed)
-        paper, key, baseline = write_checkout(issued, args.output, args.key, force=args.force)
     except CheckInputError as exc:
         _STDERR.write(f"python -m helpers checkout issue: {exc.message}\n")
         return EXIT_USAGE
-    except CheckoutFileError as exc:
+    from .teach.trainer import SECRET_NAME, trainer_dir
+
+    new_secret = not os.path.lexists(trainer_dir(args.trainer_dir) / SECRET_NAME)
+    trainer = _trainer(args, "checkout issue", create=True)
+    if trainer is None:
+        return EXIT_USAGE
+    try:
+        paper, key, baseline = write_checkout(
+            issued,
+            args.output,
+            args.key,
+            force=args.force,
+            trainer=trainer,
+            practice=args.seed is not None,
+            cooldown_hours=args.cooldown,
+        )
+    except CheckInputError as exc:
+        _STDERR.write(f"python -m helpers checkout issue: {exc.message}; nothing was written\n")
+        return EXIT_USAGE
+    except (CheckoutFileError, TrainerSecretError) as exc:
         _STDERR.write(f"python -m helpers checkout issue: {exc}\n")
         return EXIT_USAGE
-    _STDERR.write(
-        f"wrote the paper {paper} ({len(issued.paper['cases'])} cases) for the trainee; "
-        f"kept the key {key} and its baseline {baseline} for the trainer\n"
+    practice = (
+        " (a practice paper: its seed was chosen, so it never counts towards readiness)"
+        if args.seed is not None
+        else ""
     )
+    if new_secret:
+        _STDERR.write(f"made the trainer's secret {trainer.path} (owner-only; keep it, and never share it)\n")
+    _STDERR.write(
+        f"wrote the paper {paper} ({len(issued.paper['cases'])} cases) for the trainee{practice}; "
+        f"kept the key {key} and its baseline {baseline} for the trainer, signed with the secret in "
+        f"{trainer.folder}\n"
+    )
+    return EXIT_PASS
+
+
+def _checkout_proctor(args: Any) -> int:
+    """``checkout proctor``: one proctored paper for one trainee, served through Voilà on 127.0.0.1."""
+    from .core.errors import CheckoutFileError
+    from .teach.trainer import TrainerSecretError
+
+    if _surrogates(args.trainee):
+        _STDERR.write("python -m helpers checkout proctor: --trainee is not UTF-8 text; nothing was issued\n")
+        return EXIT_USAGE
+    try:
+        from .publish.proctor import proctor_command, proctor_environment, write_proctor_notebook
+        from .teach.proctoring import prepare_sitting
+    except ImportError as exc:
+        _STDERR.write(f"python -m helpers checkout proctor: needs the app extra (voila): {exc}\n")
+        return EXIT_USAGE
+    trainer = _trainer(args, "checkout proctor", create=True)
+    if trainer is None:
+        return EXIT_USAGE
+    try:
+        sitting = prepare_sitting(args.trainee, trainer, count=args.count)
+        notebook = write_proctor_notebook()
+    except (CheckInputError, CheckoutFileError, TrainerSecretError, OSError) as exc:
+        _STDERR.write(
+            f"python -m helpers checkout proctor: {getattr(exc, 'message', exc)}; nothing was served\n"
+        )
+        return EXIT_USAGE
+    command = proctor_command(notebook, port=args.port, open_browser=False)
+    result = trainer.folder / "results" / f"{sitting.name}.json"
+    port = args.port or 8866
+    _STDERR.write(
+        f"Proctored paper {sitting.name} for {_plain_name(args.trainee)}: the result will be {result}. "
+        "Stop with Ctrl+C once it is handed in. The trainee opens:\n"
+        f"http://127.0.0.1:{port}/\n"
+    )
+    _STDERR.flush()
+    os.chdir(notebook.parent)
+    os.execve(command[0], command, proctor_environment(sitting, trainer.folder))
+    return EXIT_PASS  # not reached
+
+
+def _plain_name(text: str) -> str:
+    return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
+
+
+def _write_new_text(text: str, output: str, command: str, *, force: bool) -> int:
+    """Write ``text`` to a new file ``output`` atomically; an existing one is replaced only with ``force``."""
+    from .core.files import write_atomically
+
+    try:
+        write_atomically(output, text, replace=force)
+    except FileExistsError:
+        _STDERR.write(
+            f"python -m helpers {command}: {output} already exists; it was not replaced (--force replaces it)\n"
+        )
+        return EXIT_USAGE
+    except OSError as exc:
+        _STDERR.write(
+            f"python -m helpers {command}: cannot write {output}: {exc.strerror}; it is as it was\n"
+        )
+        return EXIT_USAGE
     return EXIT_PASS
 
 
@@ -618,25 +742,59 @@ def _checkout_grade(args: Any) -> int:
     import json
 
     from .core.errors import CheckoutFileError
-    from .teach.checkout import grade_files, result_csv, result_text
+    from .teach.bounded_file import MAX_CHECKOUT_BYTES
+    from .teach.checkout import grade_files, key_baseline_path, result_csv, result_text
+    from .teach.trainer import TrainerSecretError
 
-    if args.csv is not None and any(
-        _same_file(f, args.csv) for f in (args.answers, args.key) if os.path.exists(f)
-    ):
+    inputs = (args.answers, args.key, args.baseline or str(key_baseline_path(args.key)))
+    if args.csv is not None and any(_same_file(f, args.csv) for f in inputs if os.path.exists(f)):
         _STDERR.write(f"python -m helpers checkout grade: --csv {args.csv} is one of the input files\n")
         return EXIT_USAGE
+    if args.csv is not None and not args.force and os.path.lexists(args.csv):
+        _STDERR.write(
+            f"python -m helpers checkout grade: --csv {args.csv} already exists; nothing was graded "
+            "(--force replaces it)\n"
+        )
+        return EXIT_USAGE
+    trainer = _trainer(args, "checkout grade")
+    if trainer is None:
+        return EXIT_USAGE
     try:
-        result = grade_files(args.answers, args.key, args.baseline)
+        result = grade_files(
+            args.answers,
+            args.key,
+            args.baseline,
+            trainer=trainer,
+            max_bytes=args.max_bytes or MAX_CHECKOUT_BYTES,
+        )
     except CheckoutFileError as exc:
         _STDERR.write(f"python -m helpers checkout grade: {exc}; nothing was graded\n")
         return EXIT_BAD_INPUT
+    except TrainerSecretError as exc:
+        _STDERR.write(f"python -m helpers checkout grade: {exc}; nothing was graded\n")
+        return EXIT_USAGE
     if args.json:
         _STDOUT.write((json.dumps(result.to_data(), ensure_ascii=False, indent=1) + "\n").encode("utf-8"))
     else:
         _STDOUT.write(result_text(result).encode("utf-8"))
-    if args.csv is not None and _write_text(result_csv(result), args.csv, "checkout grade") != EXIT_PASS:
+    if (
+        args.csv is not None
+        and _write_new_text(result_csv(result), args.csv, "checkout grade", force=args.force) != EXIT_PASS
+    ):
         return EXIT_USAGE
     return EXIT_PASS if result.passed else EXIT_FAILED
+
+
+def _size(text: str) -> int:
+    """``--max-bytes``: a size such as ``64MB``."""
+    import argparse
+
+    from .teach.bounded_file import parse_size
+
+    try:
+        return parse_size(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _add_data_options(command: argparse.ArgumentParser, check: str) -> None:
@@ -876,7 +1034,18 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
             metavar="PATH",
             action="append",
             default=[],
-            help="graded check-outs (checkout grade --json output), a file or a folder; may be repeated",
+            help="graded check-outs (checkout grade --json output), a file or a folder; may be repeated. "
+            "Only results signed with the trainer's secret, for papers in its ledger, count",
+        )
+        cohort.add_argument(
+            "--require-proctored",
+            action="store_true",
+            help="count only check-outs sat proctored (checkout proctor), never one sat on the trainee's machine",
+        )
+        cohort.add_argument(
+            "--trainer-dir",
+            metavar="DIR",
+            help="the trainer's folder with the secret and ledger (default: $XDG_CONFIG_HOME/eval-integrity-helpers)",
         )
     checkout = sub.add_parser(
         "checkout",
@@ -914,6 +1083,40 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
         issue.add_argument("-o", "--output", required=True, metavar="EXAM", help="where to write the paper")
         issue.add_argument("--key", metavar="KEY", help="where to keep the key (default: EXAM.key.json)")
         issue.add_argument("--force", action="store_true", help="replace existing files")
+        issue.add_argument(
+            "--trainer-dir",
+            metavar="DIR",
+            help="the trainer's folder: the secret (made on the first issue, owner-only) and the ledger "
+            "(default: $XDG_CONFIG_HOME/eval-integrity-helpers)",
+        )
+        issue.add_argument(
+            "--cooldown",
+            type=float,
+            default=None,
+            metavar="HOURS",
+            help="hours after a failed paper before the trainee's next one (default 12; 0 for none)",
+        )
+        proctor = steps.add_parser(
+            "proctor",
+            formatter_class=Parser.plain,
+            help="serve one proctored paper to one trainee through the app (Voilà on 127.0.0.1)",
+            description=(
+                "Issue a proctored paper for the trainee into the trainer's folder and serve it through "
+                "Voilà on 127.0.0.1, where the page can run no code. The answers are written, graded and "
+                "signed on the trainer's side (DIR/results/PAPER_ID.json), never offered for download; "
+                "the paper can be opened once. Runs until stopped (Ctrl+C)."
+            ),
+        )
+        proctor.add_argument("--trainee", required=True, help="the trainee's name, as the trainer records it")
+        proctor.add_argument(
+            "--count", type=int, default=24, help="cases on the paper (default 24, at most 200)"
+        )
+        proctor.add_argument("--port", type=int, help="port to serve on (default: Voilà's, 8866)")
+        proctor.add_argument(
+            "--trainer-dir",
+            metavar="DIR",
+            help="the trainer's folder (default: $XDG_CONFIG_HOME/eval-integrity-helpers)",
+        )
         grade = steps.add_parser(
             "grade",
             formatter_class=Parser.plain,
@@ -932,6 +1135,19 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
         )
         grade.add_argument("--csv", metavar="FILE", help="also write one row per case as CSV")
         grade.add_argument("--json", action="store_true", help="print the graded result as JSON")
+        grade.add_argument("--force", action="store_true", help="let --csv replace an existing file")
+        grade.add_argument(
+            "--trainer-dir",
+            metavar="DIR",
+            help="the trainer's folder (default: $XDG_CONFIG_HOME/eval-integrity-helpers)",
+        )
+        grade.add_argument(
+            "--max-bytes",
+            type=_size,
+            default=None,
+            metavar="SIZE",
+            help="the largest answers, key or baseline file read (default 8MB)",
+        )
     return parser
 
 
@@ -1236,7 +1452,16 @@ def _main(argv: Sequence[str] | None) -> int:
     if args.command == "practice":
         return _practice_generate(args.rule, args.seed, args.count)
     if args.command == "checkout":
+        if args.checkout_command == "proctor":
+            return _checkout_proctor(args)
         return _checkout_issue(args) if args.checkout_command == "issue" else _checkout_grade(args)
     if args.command == "cohort":
-        return _cohort(args.paths, args.csv, args.json, args.checkouts)
+        return _cohort(
+            args.paths,
+            args.csv,
+            args.json,
+            args.checkouts,
+            trainer_dir=args.trainer_dir,
+            require_proctored=args.require_proctored,
+        )
     return _rebaseline(args.reason, args.fixtures, _STDERR)  # type: ignore[arg-type]

@@ -103,6 +103,14 @@ def callbacks_raise(monkeypatch):
     yield
 
 
+@pytest.fixture(autouse=True)
+def trainer_home(tmp_path_factory, monkeypatch) -> Path:
+    """Every test: ``$XDG_CONFIG_HOME`` is a fresh folder, so no test reads or makes the real trainer's secret."""
+    home = tmp_path_factory.mktemp("config")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home))
+    return home / "eval-integrity-helpers"
+
+
 @pytest.fixture
 def without_matplotlib(monkeypatch):
     """``import matplotlib`` fails, as in the browser edition, which does not ship it."""

@@ -39,6 +39,7 @@ their own reading, on their honour. Taught in ``07_checkout.ipynb``.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import datetime as _dt
 import functools
@@ -46,22 +47,24 @@ import hashlib
 import io
 import json
 import math
+import os
 import random
 import secrets
 import unicodedata
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from ..core.baselines import load_baseline, revise_baseline
+from ..core.baselines import baseline_from_data, revise_baseline
 from ..core.errors import CheckInputError, CheckoutFileError, JSONLoadError, describe_value
-from ..core.files import write_atomically
-from ..core.jsonio import dumps_compact, load_json_file
+from ..core.files import PendingFile, write_atomically
+from ..core.jsonio import dumps_compact, loads_document
 from ..core.paths import fixtures_dir
 from ..core.sentinels import check_sentinels
 from . import generators, grading
+from .bounded_file import MAX_CHECKOUT_BYTES, read_bounded
 from .cases import spreadsheet_safe
 from .confidence import accuracy_lower_bound
 from .grading import Answer, answer_fields, decisive_rules
@@ -85,6 +88,7 @@ __all__ = [
     "Issued",
     "CaseVerdict",
     "CheckoutResult",
+    "SignedCheckoutResult",
     "issue_checkout",
     "minimum_count",
     "keyed_action",
@@ -404,7 +408,7 @@ def _digest(value: Any) -> str:
 
 def key_digests(key: Mapping[str, Any]) -> dict[str, str]:
     """Each case label's digest, and the key's own fields under ``"(key)"``: the key as a sentinel answer key."""
-    header = {k: v for k, v in key.items() if k != "cases"}
+    header = {k: v for k, v in key.items() if k not in ("cases", "signature")}
     found = {_HEADER: _digest(header)}
     for case in key.get("cases") or []:
         label = case.get("label") if isinstance(case, Mapping) else None
@@ -451,27 +455,63 @@ def verify_key(key: Mapping[str, Any], baseline_answers: Mapping[str, str], *, s
         )
 
 
-def _write_new(path: Path, text: str, force: bool) -> None:
-    if force:
-        write_atomically(path, text)
-        return
+def _stage(path: Path, text: str) -> PendingFile:
+    """``text`` written in full to a temporary file beside ``path``, ready to take its place."""
+    pending = PendingFile(path)
     try:
-        write_atomically(path, text, replace=False)
-    except FileExistsError:
-        raise CheckoutFileError(
-            "already exists; nothing was written (use --force to replace it)", path=str(path)
-        ) from None
+        pending.write(text.encode("utf-8"), sync=True)
+    except OSError:
+        pending.abort()
+        raise
+    return pending
+
+
+def _refuse_existing(paths: Sequence[Path]) -> None:
+    for path in paths:
+        if path.exists() or path.is_symlink():
+            raise CheckoutFileError(
+                "already exists; nothing was written (use --force to replace it)", path=str(path)
+            )
+
+
+def _beside_the_secret(trainer: Any, paths: Sequence[Path]) -> None:
+    """Refuse a paper or key written into the trainer's folder, where the secret lives."""
+    folder = Path(os.path.abspath(trainer.folder))
+    for path in paths:
+        if Path(os.path.abspath(path)).parent == folder:
+            raise CheckoutFileError(
+                "is in the trainer's folder, beside the trainer's secret; write papers and keys elsewhere",
+                path=str(path),
+            )
 
 
 def write_checkout(
-    issued: Issued, paper_path: str | Path, key_path: str | Path | None = None, *, force: bool = False
+    issued: Issued,
+    paper_path: str | Path,
+    key_path: str | Path | None = None,
+    *,
+    force: bool = False,
+    trainer: Any = None,
+    practice: bool = False,
+    proctored: bool = False,
+    cooldown_hours: float | None = None,
 ) -> tuple[Path, Path, Path]:
     """Write the paper, the key (default ``PAPER.key.json`` beside it) and the key's baseline.
 
     An existing file is never replaced unless ``force``; a replaced baseline's
-    earlier version is kept under ``retained/`` beside it. Returns the three paths.
-    Taught in ``07_checkout.ipynb``.
+    earlier version is kept under ``retained/`` beside it. The three are written
+    whole or not at all: each is written in full beside its place first, and if
+    one cannot take its place the others are removed again, so a retry is never
+    blocked by a half-issued paper. Returns the three paths.
+
+    With ``trainer`` (a :class:`helpers.teach.trainer.TrainerSecret`) the key and its
+    baseline are signed, the paper is entered in the trainer's ledger
+    (:mod:`helpers.teach.ledger`, which may refuse it within a cooldown), and
+    ``practice`` (a paper from a chosen seed) and ``proctored`` are recorded in the
+    key, the paper and the ledger. Taught in ``07_checkout.ipynb``.
     """
+    from .ledger import COOLDOWN_HOURS, Ledger
+
     paper_path = Path(paper_path)
     if key_path is None:
         stem = paper_path.name[: -len(".json")] if paper_path.name.endswith(".json") else paper_path.name
@@ -484,31 +524,88 @@ def write_checkout(
             "the paper, key and baseline must be three different files", path=str(paper_path)
         )
     if not force:
-        for path in (paper_path, key_path, baseline_path):
-            if path.exists() or path.is_symlink():
-                raise CheckoutFileError(
-                    "already exists; nothing was written (use --force to replace it)", path=str(path)
+        _refuse_existing((paper_path, key_path, baseline_path))
+    paper, key = dict(issued.paper), dict(issued.key)
+    if trainer is not None:
+        _beside_the_secret(trainer, (paper_path, key_path))
+        paper.update(practice=practice, proctored=proctored)
+        key.update(practice=practice, proctored=proctored)
+        key["signature"] = trainer.sign_with("key", key, key_digests(key))
+    ledger = Ledger(trainer) if trainer is not None else None
+    with contextlib.ExitStack() as stack:
+        if ledger is not None:
+            state = stack.enter_context(ledger.locked())
+            Ledger.check_issue(
+                state,
+                str(key["trainee"]),
+                practice=practice,
+                cooldown_hours=COOLDOWN_HOURS if cooldown_hours is None else cooldown_hours,
+            )
+        placed: list[Path] = []
+        staged: list[PendingFile] = []
+        current = baseline_path
+        try:
+            staged.append(_stage(key_path, json.dumps(key, ensure_ascii=False, indent=1) + "\n"))
+            staged.append(_stage(paper_path, json.dumps(paper, ensure_ascii=False, indent=1) + "\n"))
+            had_baseline = os.path.lexists(baseline_path)
+            revise_baseline(
+                baseline_path,
+                key_digests(key),
+                reason=f"check-out key {key['paper_id']} issued for {key['trainee']}",
+                retained_dir=baseline_path.parent / "retained",
+                revised_on=key["issued"][:10],
+            )
+            if not had_baseline:
+                placed.append(baseline_path)
+            for pending, path in zip(staged, (key_path, paper_path), strict=True):
+                current, existed = path, os.path.lexists(path)
+                pending.commit(replace=force)
+                if not existed:
+                    placed.append(path)
+            if ledger is not None:
+                ledger.append(
+                    {
+                        "event": "issued",
+                        "trainee": key["trainee"],
+                        "paper_id": key["paper_id"],
+                        "issued": key["issued"],
+                        "key_digest": _digest({k: v for k, v in key.items() if k != "signature"}),
+                        "practice": practice,
+                        "proctored": proctored,
+                    }
                 )
-    try:
-        _write_new(key_path, json.dumps(issued.key, ensure_ascii=False, indent=1) + "\n", force)
-        revise_baseline(
-            baseline_path,
-            key_digests(issued.key),
-            reason=f"check-out key {issued.key['paper_id']} issued for {issued.key['trainee']}",
-            retained_dir=baseline_path.parent / "retained",
-            revised_on=issued.key["issued"][:10],
-        )
-        _write_new(paper_path, json.dumps(issued.paper, ensure_ascii=False, indent=1) + "\n", force)
-    except OSError as exc:
-        raise CheckoutFileError(f"cannot be written ({exc.strerror})", path=str(paper_path)) from None
-    except CheckInputError as exc:
-        raise CheckoutFileError(exc.message, path=str(baseline_path)) from None
+        except FileExistsError:
+            _undo(staged, placed)
+            raise CheckoutFileError(
+                "already exists; nothing was written (use --force to replace it)", path=str(current)
+            ) from None
+        except OSError as exc:
+            _undo(staged, placed)
+            raise CheckoutFileError(
+                f"cannot be written ({exc.strerror or type(exc).__name__}); nothing was left behind",
+                path=str(paper_path),
+            ) from None
+        except CheckInputError as exc:
+            _undo(staged, placed)
+            raise CheckoutFileError(exc.message, path=str(baseline_path)) from None
+        except BaseException:
+            _undo(staged, placed)
+            raise
     return paper_path, key_path, baseline_path
 
 
-def _read(path: str | Path, fmt: str) -> dict[str, Any]:
+def _undo(staged: Sequence[PendingFile], placed: Sequence[Path]) -> None:
+    """Remove what a failed :func:`write_checkout` wrote, so a retry starts clean."""
+    for pending in staged:
+        pending.abort()
+    for path in placed:
+        with contextlib.suppress(OSError):
+            path.unlink()
+
+
+def _read(path: str | Path, fmt: str, max_bytes: int = MAX_CHECKOUT_BYTES) -> dict[str, Any]:
     try:
-        data = load_json_file(path)
+        data = loads_document(read_bounded(path, limit=max_bytes), source=str(path))
     except JSONLoadError as exc:
         raise CheckoutFileError(exc.detail, path=str(path)) from None
     if not isinstance(data, dict) or data.get("format") != fmt:
@@ -540,19 +637,40 @@ def load_paper(path: str | Path) -> dict[str, Any]:
     return paper
 
 
-def load_key(path: str | Path, baseline: str | Path | None = None) -> dict[str, Any]:
-    """Read a key and refuse it unless it matches its baseline (default ``KEY.baseline.json``)."""
-    key = _read(path, KEY_FORMAT)
+def load_key(
+    path: str | Path,
+    baseline: str | Path | None = None,
+    *,
+    trainer: Any = None,
+    max_bytes: int = MAX_CHECKOUT_BYTES,
+) -> dict[str, Any]:
+    """Read a key and refuse it unless it matches its baseline (default ``KEY.baseline.json``).
+
+    With ``trainer`` (a :class:`helpers.teach.trainer.TrainerSecret`) the key must also
+    carry that trainer's signature over itself and its baseline, so a key edited with a
+    re-made baseline is refused. The key is returned without its signature.
+    """
+    key = _read(path, KEY_FORMAT, max_bytes)
     baseline_path = Path(baseline) if baseline is not None else key_baseline_path(path)
-    if not baseline_path.exists():
+    if not os.path.lexists(baseline_path):
         raise CheckoutFileError(
             f"has no baseline at {baseline_path}, so it cannot be trusted and is not graded", path=str(path)
         )
     try:
-        answers = load_baseline(baseline_path).answers
+        answers = baseline_from_data(
+            loads_document(
+                read_bounded(baseline_path, limit=max_bytes, what="a baseline"), source=str(baseline_path)
+            ),
+            where=str(baseline_path),
+        ).answers
+    except CheckoutFileError as exc:
+        raise CheckoutFileError(f"its baseline cannot be read: {exc}", path=str(path)) from None
     except CheckInputError as exc:
         raise CheckoutFileError(f"its baseline cannot be read: {exc.message}", path=str(path)) from None
     verify_key(key, answers, source=str(path))
+    signature = key.pop("signature", None)
+    if trainer is not None:
+        trainer.verify("key", key, signature, source=str(path), extra=dict(answers))
     return key
 
 
@@ -944,16 +1062,84 @@ def _covered(key: Mapping[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return tuple(r.id for r in load_rules() if r.id in generators.GENERATORS), FACETS
 
 
+@dataclass(frozen=True)
+class SignedCheckoutResult(CheckoutResult):
+    """A check-out graded by the trainer: the result, whether it was practice or proctored, and its signature."""
+
+    practice: bool = False
+    proctored: bool = False
+    answers_digest: str = ""
+    signature: Mapping[str, str] = field(default_factory=dict)
+
+    def unsigned_data(self) -> dict[str, Any]:
+        """The result as JSON, without its signature (what the signature covers)."""
+        data = super().to_data()
+        data.update(practice=self.practice, proctored=self.proctored, answers_digest=self.answers_digest)
+        return data
+
+    def to_data(self) -> dict[str, Any]:
+        """The signed result as JSON (``checkout grade --json``; ``cohort --checkouts`` checks the signature)."""
+        return {**self.unsigned_data(), "signature": dict(self.signature)}
+
+
 def grade_files(
-    answers_path: str | Path, key_path: str | Path, baseline: str | Path | None = None
+    answers_path: str | Path,
+    key_path: str | Path,
+    baseline: str | Path | None = None,
+    *,
+    trainer: Any = None,
+    max_bytes: int = MAX_CHECKOUT_BYTES,
+    proctored: bool = False,
 ) -> CheckoutResult:
-    """Read and verify the key, read the answers, and grade them."""
-    key = load_key(key_path, baseline)
+    """Read and verify the key, read the answers, and grade them.
+
+    With ``trainer``, the key must be that trainer's, its paper in the trainer's ledger,
+    issued to the trainee the key names and not yet graded from other answers; the
+    grading is entered in the ledger and the result comes back signed
+    (:class:`SignedCheckoutResult`). Raises ``CheckoutFileError`` (nothing graded) or
+    :class:`helpers.teach.trainer.TrainerSecretError` (the ledger cannot be used).
+    """
+    from .ledger import Ledger
+
+    key = load_key(key_path, baseline, trainer=trainer, max_bytes=max_bytes)
     try:
-        answers = load_json_file(answers_path)
+        answers = loads_document(
+            read_bounded(answers_path, limit=max_bytes, what="an answers file"), source=str(answers_path)
+        )
     except JSONLoadError as exc:
         raise CheckoutFileError(exc.detail, path=str(answers_path)) from None
-    return grade_checkout(answers, key, source=str(answers_path))
+    result = grade_checkout(answers, key, source=str(answers_path))
+    if trainer is None:
+        return result
+    answers_digest = _digest(answers)
+    ledger = Ledger(trainer)
+    with ledger.locked() as state:
+        again = Ledger.check_grade(
+            state,
+            paper_id=key.get("paper_id"),
+            trainee=key.get("trainee"),
+            key_digest=_digest(key),
+            answers_digest=answers_digest,
+            source=str(key_path),
+            proctored=proctored,
+        )
+        if not again:
+            ledger.append(
+                {
+                    "event": "graded",
+                    "paper_id": result.paper_id,
+                    "answers_digest": answers_digest,
+                    "passed": result.passed,
+                    "graded": result.graded,
+                    "proctored": proctored,
+                }
+            )
+    practice = state.issued[result.paper_id].practice
+    values = {f.name: getattr(result, f.name) for f in fields(result)}
+    unsigned = SignedCheckoutResult(
+        **values, practice=practice, proctored=proctored, answers_digest=answers_digest
+    )
+    return replace(unsigned, signature=trainer.sign("result", unsigned.unsigned_data()))
 
 
 def _evidence(ok: int, n: int) -> str:
@@ -1046,11 +1232,22 @@ def result_csv(result: CheckoutResult) -> str:
     return buffer.getvalue()
 
 
-def load_result(path: str | Path) -> dict[str, Any]:
-    """Read a graded check-out (``checkout grade --json`` output); raises ``CheckoutFileError``."""
-    data = _read(path, RESULT_FORMAT)
+def load_result(
+    path: str | Path, *, trainer: Any = None, max_bytes: int = MAX_CHECKOUT_BYTES
+) -> dict[str, Any]:
+    """Read a graded check-out (``checkout grade --json`` output); raises ``CheckoutFileError``.
+
+    With ``trainer``, the result must carry that trainer's signature (a hand-written
+    result, or one whose trainee, verdict or any other field was edited, is refused);
+    it is returned without the signature. Whether its paper was issued and graded as the
+    result says is the ledger's to tell: see :mod:`helpers.teach.verified_results`.
+    """
+    data = _read(path, RESULT_FORMAT, max_bytes)
     if not isinstance(data.get("trainee"), str) or not isinstance(data.get("passed"), bool):
         raise CheckoutFileError("needs a trainee name and a passed verdict", path=str(path))
+    signature = data.pop("signature", None)
+    if trainer is not None:
+        trainer.verify("result", data, signature, source=str(path))
     return data
 
 

@@ -572,25 +572,36 @@ def _load_one(job: tuple[str | Path, Sequence[Rule], Regrader | None, str]) -> T
         return (_shown_file(path), f"cannot be read ({type(exc).__name__}: {shown(str(exc), 200)})")
 
 
-def load_checkouts(paths: Iterable[str | Path]) -> tuple[dict[str, Mapping[str, Any]], list[tuple[str, str]]]:
-    """Graded check-outs (``checkout grade --json`` output) by trainee name; unreadable ones with reasons.
+def load_checkouts(
+    paths: Iterable[str | Path],
+    *,
+    trainer: Any = None,
+    trainer_dir: str | Path | None = None,
+    require_proctored: bool = False,
+) -> tuple[dict[str, Mapping[str, Any]], list[tuple[str, str]]]:
+    """Graded check-outs by trainee name, verified with the trainer's secret; refused ones with reasons.
 
-    A trainee with several keeps a passed one if any passed.
+    ``trainer`` is a :class:`helpers.teach.trainer.TrainerSecret` (default: the one in
+    ``trainer_dir``, else the trainer's own folder). Only results signed by it, for papers
+    its ledger issued to that trainee and graded, count, each once
+    (:func:`helpers.teach.verified_results.verified_results`). A trainee's newest counting
+    paper decides; practice papers never count, and with ``require_proctored`` only
+    proctored ones do. Raises :class:`helpers.teach.trainer.TrainerSecretError` when the
+    secret or the ledger cannot be used.
     """
-    from ..core.errors import CheckoutFileError
-    from .checkout import load_result
+    from .trainer import TrainerSecret
+    from .verified_results import counting_result, verified_results
 
+    secret = trainer if trainer is not None else TrainerSecret.open(trainer_dir)
+    results, refused = verified_results(paths, secret)
+    by_trainee: dict[str, list[Any]] = {}
+    for result in results:
+        by_trainee.setdefault(result.trainee, []).append(result)
     found: dict[str, Mapping[str, Any]] = {}
-    refused: list[tuple[str, str]] = []
-    for path in progress_paths(paths):
-        try:
-            result = load_result(path)
-        except CheckoutFileError as exc:
-            refused.append((shown_path(path), f"check-out result: {exc.message}"))
-            continue
-        earlier = found.get(result["trainee"])
-        if earlier is None or (result["passed"] and not earlier.get("passed")):
-            found[result["trainee"]] = result
+    for name, theirs in by_trainee.items():
+        chosen = counting_result(theirs, require_proctored=require_proctored)
+        if chosen is not None:
+            found[name] = chosen.data
     return found, refused
 
 
@@ -644,13 +655,17 @@ def load_cohort(
     checkouts: Iterable[str | Path] = (),
     regrade: Regrader | None = None,
     workers: int | None = None,
+    trainer_dir: str | Path | None = None,
+    require_proctored: bool = False,
 ) -> Cohort:
     """Read and re-grade every progress file; one that cannot be read is listed with its reason.
 
     ``checkouts`` are files or folders of graded check-outs, matched to trainees by
     name. ``regrade`` replaces the re-grader of :data:`REGRADERS`. A large cohort is
     read by ``workers`` processes (by default up to 2 when there are more than 16
-    files and processes are available). Taught in ``06_trainer.ipynb``.
+    files and processes are available). The check-outs are verified with the trainer's
+    secret in ``trainer_dir`` (see :func:`load_checkouts`; ``require_proctored`` counts
+    only proctored ones). Taught in ``06_trainer.ipynb``.
     """
     rules = list(rules) if rules is not None else load_rules()
     files = progress_paths(paths)
@@ -676,7 +691,9 @@ def load_cohort(
                 t, problems=(*t.problems, f"attempt id {t.attempt_id} is also in {others}")
             )
     if checkouts:
-        found, refused = load_checkouts(checkouts)
+        found, refused = load_checkouts(
+            checkouts, trainer_dir=trainer_dir, require_proctored=require_proctored
+        )
         unreadable += refused
         trainees = [replace(t, checkout=found.get(t.name)) for t in trainees]
     return Cohort(tuple(trainees), tuple(rules), tuple(unreadable))

@@ -11,9 +11,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from signed_checkouts import sit
 
 from helpers.core.paths import fixtures_dir
-from helpers.teach import checkout as co
 from helpers.teach.cohort import (
     MAX_FILE_BYTES,
     cohort_csv,
@@ -25,6 +25,7 @@ from helpers.teach.cohort import (
 )
 from helpers.teach.generators import generators_fingerprint
 from helpers.teach.progress_v2 import trainee_progress_from_data
+from helpers.teach.trainer import TrainerSecret
 
 SAMPLES = fixtures_dir() / "sample_progress"
 
@@ -131,18 +132,11 @@ def test_readiness_needs_clean_evidence_and_a_passed_checkout(tmp_path):
         {**_ben(), "trainee": "Old", "attempt_id": "00000000000000f1", "content_hash": "1" * 16},
     )
     _put(progress, "unchecked.json", {**_ben(), "trainee": "Unchecked", "attempt_id": "00000000000000f2"})
+    trainer = TrainerSecret.open(tmp_path / "trainer", create=True)
     for name in ("Ben", "Forger", "Old"):
-        issued = co.issue_checkout(name, seed=3)
-        answers = {}
-        for rec in issued.key["cases"]:
-            a = co.grading.correct_answer(co._case(rec))
-            answers[rec["label"]] = (
-                co.Answer(a.check, a.missing, a.second, a.flag, a.hold, rec["rule"]),
-                rec["action"],
-            )
-        result = co.grade_checkout(co.answers_data(issued.paper, answers), issued.key)
-        (results / f"{name}.json").write_text(json.dumps(result.to_data()))
-    cohort = load_cohort([progress], checkouts=[results])
+        result = sit(trainer, name, tmp_path / "papers")
+        (results / f"{name}.json").write_text(json.dumps(result))
+    cohort = load_cohort([progress], checkouts=[results], trainer_dir=tmp_path / "trainer")
     ready = {t.name: t.ready for t in cohort.trainees}
     assert ready == {"Ben": True, "Forger": False, "Old": False, "Unchecked": False}
     assert "not ready: no graded check-out" in cohort_text(cohort)

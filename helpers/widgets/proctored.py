@@ -1,0 +1,66 @@
+"""The proctored check-out widget: the check-out, handed in to the trainer's side instead of saved to a file.
+
+A thin view over :class:`helpers.teach.proctoring.ProctoredSitting`: each case once, one
+try, no feedback; then **Hand in my answers** writes, grades and signs them where the
+trainer keeps them. There is no file name to type and nothing to download, and the
+verdict is the trainer's to give. Served by ``python -m helpers checkout proctor``;
+taught in ``07_checkout.ipynb``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.error_root import HelpersError
+from ..teach.proctoring import ProctoredSitting, sitting_from_environment
+from ..teach.render import esc
+from .base import frame, html, wrap_html
+from .checkout import CheckoutWidget
+
+__all__ = ["ProctoredCheckoutWidget", "proctored_page"]
+
+
+class ProctoredCheckoutWidget(CheckoutWidget):
+    """Sit a proctored paper; the answers go to the trainer's side, once."""
+
+    def __init__(self, sitting: ProctoredSitting) -> None:
+        self.proctored = sitting
+        self.handed_in = False
+        self._answers: dict[str, Any] | None = None
+        super().__init__(sitting.paper)
+        self.save_button.description = "Hand in my answers"
+        self.save_area.children = (self.save_button,)
+
+    def save(self) -> None:
+        """Hand the answers in (only once every case is answered, and only once)."""
+        if not self.sitting.done:
+            self.message.value = wrap_html('<p role="alert">Answer every case before handing in.</p>')
+            return
+        if self.handed_in:
+            self.message.value = wrap_html('<p role="status">Your answers are already handed in.</p>')
+            return
+        if self._answers is None:
+            self._answers = self.sitting.answers_data()  # a retry hands in the very same answers
+        try:
+            self.proctored.hand_in(self._answers)
+        except HelpersError as exc:
+            self.message.value = wrap_html(
+                f'<p role="alert">Not handed in: {esc(str(exc))}. Tell your trainer.</p>'
+            )
+            return
+        self.handed_in = True
+        self.save_area.layout.display = "none"
+        self.message.value = wrap_html(
+            f'<p role="status">Handed in: your trainer has your {len(self.sitting.answers)} answers. '
+            "You may close this page.</p>"
+        )
+
+
+def proctored_page() -> Any:
+    """What the proctored app's page shows: the sitting's widget, or why there is none."""
+    try:
+        sitting = sitting_from_environment()
+    except HelpersError as exc:
+        why = getattr(exc, "message", str(exc))
+        return frame([html(f'<p role="alert">No check-out on this page: {esc(why)}</p>')], "eic-checkout")
+    return ProctoredCheckoutWidget(sitting)

@@ -1,0 +1,63 @@
+"""Check-outs issued and graded as a trainer does: with a trainer's secret, entered in its ledger.
+
+``sit(trainer, name, folder)`` issues a paper for ``name`` into ``folder``, answers it
+(fully correct, or wrong in the next action for the labels in ``wrong``), grades it with
+the trainer's secret and returns the signed result's JSON, as ``checkout grade --json``
+prints it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Collection
+from pathlib import Path
+from typing import Any
+
+from helpers.teach import checkout as co
+from helpers.teach.grading import Answer, correct_answer
+from helpers.teach.trainer import TrainerSecret
+
+
+def answer_all(issued: co.Issued, wrong: Collection[str] = ()) -> dict[str, Any]:
+    """An answers file's object: every case right, except the next action of the labels in ``wrong``."""
+    given = {}
+    for record in issued.key["cases"]:
+        a = correct_answer(co._case(record))
+        action = record["action"]
+        if record["label"] in wrong:
+            action = next(x for x in co.ACTIONS if x != action)
+        given[record["label"]] = (
+            Answer(a.check, a.missing, a.second, a.flag, a.hold, record["rule"]),
+            action,
+        )
+    return co.answers_data(issued.paper, given)
+
+
+def issue(
+    trainer: TrainerSecret, name: str, folder: Path, *, count: int = 46, seed: int | None = None, **kw: Any
+) -> tuple[co.Issued, Path]:
+    """Issue a paper for ``name`` into ``folder`` (``seed`` makes it a practice paper); the key's path."""
+    folder.mkdir(parents=True, exist_ok=True)
+    issued = co.issue_checkout(name, count=count, seed=seed)
+    stem = f"{name}-{issued.paper['paper_id']}"
+    _, key, _ = co.write_checkout(
+        issued, folder / f"{stem}.json", trainer=trainer, practice=seed is not None, **kw
+    )
+    return co.Issued(json.loads((folder / f"{stem}.json").read_text()), co.load_key(key)), key
+
+
+def sit(
+    trainer: TrainerSecret,
+    name: str,
+    folder: Path,
+    *,
+    wrong: Collection[str] = (),
+    count: int = 46,
+    seed: int | None = None,
+    **kw: Any,
+) -> dict[str, Any]:
+    """Issue, answer and grade one paper; the signed result's JSON."""
+    issued, key = issue(trainer, name, folder, count=count, seed=seed, **kw)
+    answers = key.with_name(key.name.replace(".key.json", ".answers.json"))
+    answers.write_text(json.dumps(answer_all(issued, wrong)))
+    return co.grade_files(answers, key, trainer=trainer).to_data()

@@ -1,0 +1,373 @@
+"""The trainer's secret and ledger: nothing a trainee holds can stand in for a check-out the trainer graded.
+
+Issue 29, rows 3, 4, 10 and 11 of its table, each tried as a trainee who wants to look ready
+would, refused here; and every bad secret or ledger a clear one-line error.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import stat
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from signed_checkouts import answer_all, issue, sit
+
+from helpers.core.baselines import revise_baseline
+from helpers.core.errors import CheckInputError, CheckoutFileError
+from helpers.teach import checkout as co
+from helpers.teach import ledger as ledger_module
+from helpers.teach.cohort import load_checkouts
+from helpers.teach.trainer import SECRET_NAME, TrainerSecret, TrainerSecretError
+from helpers.teach.verified_results import verified_results
+
+
+@pytest.fixture
+def trainer(tmp_path) -> TrainerSecret:
+    return TrainerSecret.open(tmp_path / "trainer", create=True)
+
+
+def _refused(paths, trainer) -> dict[str, str]:
+    found, refused = verified_results(paths, trainer)
+    assert not found, found
+    return dict(refused)
+
+
+# --- the secret ------------------------------------------------------------------------------
+
+
+def test_the_secret_is_made_once_owner_only_and_signs_what_it_verifies(tmp_path, trainer):
+    info = os.stat(trainer.path)
+    assert stat.S_IMODE(info.st_mode) == 0o600
+    assert stat.S_IMODE(os.stat(trainer.folder).st_mode) == 0o700
+    again = TrainerSecret.open(trainer.folder, create=True)
+    assert again.key == trainer.key and len(trainer.key) == 32
+    data = {"a": 1, "b": ["x", "\ud800"]}
+    trainer.verify("result", data, trainer.sign("result", data), source="f")
+    with pytest.raises(CheckoutFileError, match="signature does not match"):
+        trainer.verify("result", {**data, "a": 2}, trainer.sign("result", data), source="f")
+    with pytest.raises(
+        CheckoutFileError, match="signature does not match"
+    ):  # kinds do not stand in for each other
+        trainer.verify("key", data, trainer.sign("result", data), source="f")
+
+
+def test_the_default_place_is_under_xdg_config_home(trainer_home):
+    assert TrainerSecret.open(create=True).path == trainer_home / SECRET_NAME
+
+
+@pytest.mark.parametrize(
+    "spoil, why",
+    [
+        (lambda p: p.unlink(), "no trainer's secret here"),
+        (lambda p: p.chmod(0o644), r"open to others \(mode 0644\)"),
+        (lambda p: p.chmod(0o604), r"open to others \(mode 0604\)"),
+        (lambda p: p.write_text("{}"), "is not a trainer's secret"),
+        (lambda p: (p.unlink(), p.mkdir()), "not a regular file"),
+        (lambda p: (p.unlink(), p.symlink_to("/etc/hostname")), "cannot be read"),
+    ],
+)
+def test_a_bad_secret_is_refused_in_one_line(trainer, spoil, why):
+    spoil(trainer.path)
+    with pytest.raises(TrainerSecretError, match=why) as caught:
+        TrainerSecret.open(trainer.folder)
+    assert "\n" not in str(caught.value)
+
+
+def test_a_bad_secret_exits_2_on_every_command(run_cli, tmp_path):
+    trainer = TrainerSecret.open(tmp_path / "t", create=True)
+    co.write_checkout(co.issue_checkout("Asha", count=46), tmp_path / "exam.json", trainer=trainer)
+    (tmp_path / "answers.json").write_text("{}")
+    (tmp_path / "t" / SECRET_NAME).chmod(0o644)
+    for args in (
+        ("checkout", "grade", "answers.json", "--key", "exam.key.json", "--trainer-dir", "t"),
+        ("cohort", str(tmp_path), "--checkouts", str(tmp_path), "--trainer-dir", "t"),
+        ("checkout", "issue", "--trainee", "Ben", "-o", "b.json", "--trainer-dir", "t"),
+    ):
+        out = run_cli(*args)
+        assert out.returncode == 2, (args, out.stderr)
+        assert out.stderr.count(b"\n") == 1 and b"open to others" in out.stderr, out.stderr
+        assert b"Traceback" not in out.stderr and out.stdout == b""
+    assert not (tmp_path / "b.json").exists()
+
+
+def test_a_key_from_another_trainer_is_refused_by_name(run_cli, tmp_path):
+    for trainee, name, folder in (("Asha", "exam.json", "a"), ("Ben", "other.json", "b")):
+        trainer = TrainerSecret.open(tmp_path / folder, create=True)
+        co.write_checkout(co.issue_checkout(trainee, count=46), tmp_path / name, trainer=trainer)
+    paper = json.loads((tmp_path / "exam.json").read_text())
+    (tmp_path / "answers.json").write_text(json.dumps(co.CheckoutSitting(paper).answers_data()))
+    out = run_cli("checkout", "grade", "answers.json", "--key", "exam.key.json", "--trainer-dir", "b")
+    assert out.returncode == 4 and b"signed by another trainer" in out.stderr and out.stdout == b""
+
+
+def test_the_secret_is_never_beside_the_paper(trainer):
+    issued = co.issue_checkout("Asha", count=46)
+    with pytest.raises(CheckoutFileError, match="beside the trainer's secret"):
+        co.write_checkout(issued, trainer.folder / "exam.json", trainer=trainer)
+    assert sorted(p.name for p in trainer.folder.iterdir()) == [SECRET_NAME]
+
+
+def test_a_ledger_that_cannot_be_written_leaves_nothing(tmp_path, trainer, monkeypatch):
+    def full(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(ledger_module, "write_atomically", full)
+    with pytest.raises(TrainerSecretError, match="ledger cannot be written"):
+        co.write_checkout(co.issue_checkout("Asha", count=46), tmp_path / "exam.json", trainer=trainer)
+    assert not [p for p in tmp_path.iterdir() if p.name != "trainer"]
+    monkeypatch.undo()
+    co.write_checkout(
+        co.issue_checkout("Asha", count=46), tmp_path / "exam.json", trainer=trainer
+    )  # a retry works
+
+
+def test_a_ledger_line_edited_by_hand_is_refused(tmp_path, trainer):
+    issue(trainer, "Asha", tmp_path / "papers")
+    ledger = trainer.folder / ledger_module.LEDGER_NAME
+    ledger.write_text(ledger.read_text().replace('"Asha"', '"Mallory"'))
+    with pytest.raises(TrainerSecretError, match="line 1 is not a ledger entry signed by this trainer"):
+        ledger_module.Ledger(trainer).read()
+
+
+# --- the forgeries of issue 29 ------------------------------------------------------------------
+
+
+def test_row_3_a_hand_written_result_is_refused(tmp_path, trainer):
+    forged = tmp_path / "results" / "asha.json"
+    forged.parent.mkdir()
+    forged.write_text(
+        json.dumps({"format": co.RESULT_FORMAT, "version": 1, "trainee": "Asha", "passed": True})
+    )
+    assert "is not signed by a trainer" in _refused([forged.parent], trainer)[str(forged)]
+    found, refused = load_checkouts([forged.parent], trainer=trainer)
+    assert found == {} and len(refused) == 1
+
+
+def test_row_4_another_trainees_result_renamed_is_refused(tmp_path, trainer):
+    results = tmp_path / "results"
+    results.mkdir()
+    ben = sit(trainer, "Ben", tmp_path / "papers")
+    assert ben["passed"] is True
+    for name, change in {
+        "renamed.json": {"trainee": "Asha"},
+        "renamed-and-resigned-by-hand.json": {
+            "trainee": "Asha",
+            "signature": {"trainer": "0" * 16, "hmac": "0" * 64},
+        },
+    }.items():
+        (results / name).write_text(json.dumps({**ben, **change}))
+    reasons = _refused([results], trainer)
+    assert "signature does not match" in reasons[str(results / "renamed.json")]
+    assert "signed by another trainer" in reasons[str(results / "renamed-and-resigned-by-hand.json")]
+    # Ben's own, copied under Asha's file name, still counts for Ben only, and once.
+    (results / "asha.json").write_text(json.dumps(ben))
+    (results / "ben.json").write_text(json.dumps(ben))
+    found, refused = load_checkouts([results], trainer=trainer)
+    assert set(found) == {"Ben"}
+    assert any("a second copy of paper" in why and "it counts once" in why for _, why in refused)
+
+
+def test_a_result_for_a_paper_never_issued_is_refused(tmp_path, trainer):
+    # The same secret in a second folder, with its own ledger: what it graded, this ledger never issued.
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir(mode=0o700)
+    os.link(trainer.path, elsewhere / SECRET_NAME)
+    twin = TrainerSecret.open(elsewhere)
+    result = sit(twin, "Asha", tmp_path / "papers")
+    path = tmp_path / "result.json"
+    path.write_text(json.dumps(result))
+    assert "was never issued by this trainer" in _refused([path], trainer)[str(path)]
+
+
+def test_row_10_a_seeded_paper_is_practice_and_the_default_seed_cannot_be_recovered(run_cli, tmp_path):
+    plain = run_cli("checkout", "issue", "--trainee", "Asha", "-o", "exam.json")
+    seeded = run_cli("checkout", "issue", "--trainee", "Ben", "--seed", "4242", "-o", "practice.json")
+    assert plain.returncode == 0 and seeded.returncode == 0, (plain.stderr, seeded.stderr)
+    assert b"practice paper" in seeded.stderr and b"practice" not in plain.stderr
+    key = json.loads((tmp_path / "exam.key.json").read_text())
+    assert json.loads((tmp_path / "practice.json").read_text())["practice"] is True
+    assert json.loads((tmp_path / "exam.json").read_text())["practice"] is False
+    # The attack of row 10: search small seeds for the paper id. 4242 falls at once; the default does not.
+    ids = {f"{random.Random(f'checkout:{s}').getrandbits(64):016x}": s for s in range(20_000)}
+    assert ids.get(json.loads((tmp_path / "practice.json").read_text())["paper_id"]) == 4242
+    assert key["paper_id"] not in ids and key["seed"] >= 2**32
+    # Graded, the practice paper's pass never counts.
+    (tmp_path / "results").mkdir()
+    for paper, name in (("practice", "Ben"), ("exam", "Asha")):
+        issued = co.Issued(
+            json.loads((tmp_path / f"{paper}.json").read_text()), co.load_key(tmp_path / f"{paper}.key.json")
+        )
+        (tmp_path / f"{paper}.answers.json").write_text(json.dumps(answer_all(issued)))
+        result = co.grade_files(
+            tmp_path / f"{paper}.answers.json", tmp_path / f"{paper}.key.json", trainer=TrainerSecret.open()
+        )
+        (tmp_path / "results" / f"{name}.json").write_text(json.dumps(result.to_data()))
+    found, refused = load_checkouts([tmp_path / "results"])
+    assert set(found) == {"Asha"} and refused == []
+    results, _ = verified_results([tmp_path / "results"], TrainerSecret.open())
+    assert {r.trainee: r.practice for r in results} == {"Asha": False, "Ben": True}
+
+
+def test_row_11_an_edited_key_with_a_remade_baseline_is_refused(run_cli, tmp_path):
+    assert run_cli("checkout", "issue", "--trainee", "Asha", "-o", "exam.json").returncode == 0
+    key_path = tmp_path / "exam.key.json"
+    key = json.loads(key_path.read_text())
+    key["pass_share"] = 0
+    for case in key["cases"]:
+        case["lookalike"] = False
+    key_path.write_text(json.dumps(key))
+    revise_baseline(
+        tmp_path / "exam.key.baseline.json",
+        co.key_digests(key),
+        reason="re-made",
+        retained_dir=tmp_path / "retained",
+    )
+    co.load_key(key_path)  # the sentinel baseline alone is fooled ...
+    wrong = {"format": co.ANSWERS_FORMAT, "version": 1, "paper_id": key["paper_id"], "answers": []}
+    (tmp_path / "answers.json").write_text(json.dumps(wrong))
+    out = run_cli("checkout", "grade", "answers.json", "--key", "exam.key.json")
+    assert out.returncode == 4 and out.stdout == b""  # ... the trainer's signature is not
+    assert b"signature does not match: this key was changed after the trainer signed it" in out.stderr
+
+
+# --- the ledger's rules ---------------------------------------------------------------------------
+
+
+def test_one_sitting_per_paper_and_the_newest_paper_decides(tmp_path, trainer):
+    papers = tmp_path / "papers"
+    issued, key = issue(trainer, "Asha", papers)
+    answers = papers / "a.json"
+    answers.write_text(json.dumps(answer_all(issued)))
+    co.grade_files(answers, key, trainer=trainer)
+    co.grade_files(answers, key, trainer=trainer)  # the same answers again: the same verdict
+    answers.write_text(json.dumps(answer_all(issued, {issued.key["cases"][0]["label"]})))
+    with pytest.raises(CheckoutFileError, match="a retake needs a new paper"):
+        co.grade_files(answers, key, trainer=trainer)
+    # A paper replaced before it was graded is not graded: a trainee cannot sit two and hand in the better.
+    first, first_key = issue(trainer, "Ben", papers)
+    issue(trainer, "Ben", papers)
+    answers.write_text(json.dumps(answer_all(first)))
+    with pytest.raises(CheckoutFileError, match="replaced by paper"):
+        co.grade_files(answers, first_key, trainer=trainer)
+
+
+def test_a_failed_paper_is_followed_by_a_cooldown(tmp_path, trainer):
+    issued, _ = issue(trainer, "Asha", tmp_path / "p")
+    failed = sit(trainer, "Asha", tmp_path / "p", wrong={issued.key["cases"][0]["label"]})
+    assert failed["passed"] is False
+    with pytest.raises(CheckInputError, match="12-hour cooldown"):
+        issue(trainer, "Asha", tmp_path / "p")
+    issue(trainer, "Asha", tmp_path / "p", seed=5)  # practice is never held back
+    issue(trainer, "Ben", tmp_path / "p")  # nor is anyone else
+    issue(trainer, "Asha", tmp_path / "p", cooldown_hours=0)
+
+
+def test_require_proctored_counts_only_proctored_results(tmp_path, trainer):
+    results = tmp_path / "results"
+    results.mkdir()
+    (results / "asha.json").write_text(json.dumps(sit(trainer, "Asha", tmp_path / "p")))
+    issued, key = issue(trainer, "Ben", tmp_path / "p", proctored=True)
+    answers = tmp_path / "ben-answers.json"
+    answers.write_text(json.dumps(answer_all(issued)))
+    with pytest.raises(CheckoutFileError, match="its proctored sitting grades it"):
+        co.grade_files(answers, key, trainer=trainer)
+    (results / "ben.json").write_text(
+        json.dumps(co.grade_files(answers, key, trainer=trainer, proctored=True).to_data())
+    )
+    assert set(load_checkouts([results], trainer=trainer)[0]) == {"Asha", "Ben"}
+    assert set(load_checkouts([results], trainer=trainer, require_proctored=True)[0]) == {"Ben"}
+    forged = json.loads((results / "asha.json").read_text())
+    forged["proctored"] = True
+    (results / "asha.json").write_text(json.dumps(forged))
+    assert (
+        "signature does not match"
+        in dict(verified_results([results], trainer)[1])[str(results / "asha.json")]
+    )
+
+
+def test_a_script_still_grades_a_key_it_issued_itself_unsigned():
+    issued = co.issue_checkout("Asha", count=46)
+    result = co.grade_checkout(answer_all(issued), issued.key)
+    assert result.passed and "signature" not in result.to_data()
+
+
+def test_cohort_require_proctored_on_the_command_line(run_cli, tmp_path, trainer_home):
+    results = tmp_path / "results"
+    results.mkdir()
+    trainer = TrainerSecret.open(create=True)
+    (results / "asha.json").write_text(json.dumps(sit(trainer, "Asha", tmp_path / "p")))
+    progress = tmp_path / "progress"
+    progress.mkdir()
+    shutil.copy(Path(__file__).resolve().parents[2] / "fixtures" / "sample_progress" / "asha.json", progress)
+    both = [
+        run_cli("cohort", str(progress), "--json", "--checkouts", str(results), *flag)
+        for flag in ((), ("--require-proctored",))
+    ]
+    asha = [
+        next(
+            json.loads(line) for line in out.stdout.splitlines() if json.loads(line).get("trainee") == "Asha"
+        )
+        for out in both
+    ]
+    assert asha[0]["checkout"] is not None and asha[1]["checkout"] is None
+
+
+def _leaves(value, path=()):
+    """Every (path, scalar) in a JSON value."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _leaves(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _leaves(item, (*path, index))
+    else:
+        yield path, value
+
+
+@pytest.fixture(scope="module")
+def signed_result(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("signed")
+    trainer = TrainerSecret.open(folder / "trainer", create=True)
+    return trainer, sit(trainer, "Asha", folder / "papers", count=46)
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_any_change_to_a_signed_result_is_refused(signed_result, data):
+    trainer, result = signed_result
+    body = {k: v for k, v in result.items() if k != "signature"}
+    trainer.verify("result", body, result["signature"], source="r")
+    leaves = list(_leaves(body))
+    path, old = data.draw(st.sampled_from(leaves))
+    new = data.draw(
+        st.one_of(st.booleans(), st.integers(), st.text(max_size=5), st.none()).filter(
+            lambda v: not (v == old and type(v) is type(old))
+        )
+    )
+    changed = json.loads(json.dumps(body))
+    target = changed
+    for step in path[:-1]:
+        target = target[step]
+    target[path[-1]] = new
+    with pytest.raises(CheckoutFileError, match="signature does not match"):
+        trainer.verify("result", changed, result["signature"], source="r")
+
+
+def test_papers_issued_at_once_are_all_in_the_ledger(tmp_path, trainer):
+    from concurrent.futures import ThreadPoolExecutor
+
+    def one(number: int) -> str:
+        issued = co.issue_checkout(f"T{number}", count=46)
+        co.write_checkout(issued, tmp_path / f"exam{number}.json", trainer=trainer)
+        return issued.paper["paper_id"]
+
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        papers = set(pool.map(one, range(12)))
+    state = ledger_module.Ledger(trainer).read()
+    assert set(state.issued) == papers and state.lines == 12

@@ -1,0 +1,106 @@
+"""The proctored check-out, headless: prepared in the trainer's folder, opened once, handed in, signed, counted."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from signed_checkouts import answer_all
+
+from helpers.core.errors import CheckoutFileError
+from helpers.publish.proctor import proctor_command, proctor_notebook
+from helpers.teach import checkout as co
+from helpers.teach.cohort import load_checkouts
+from helpers.teach.proctoring import SITTING_ENV, TRAINER_ENV, open_sitting, prepare_sitting
+from helpers.teach.trainer import TrainerSecret
+from helpers.widgets.proctored import ProctoredCheckoutWidget, proctored_page
+
+
+@pytest.fixture
+def trainer(tmp_path) -> TrainerSecret:
+    return TrainerSecret.open(tmp_path / "trainer", create=True)
+
+
+def test_a_proctored_paper_is_sat_once_handed_in_and_counted_as_proctored(tmp_path, trainer):
+    folder = prepare_sitting("Asha", trainer, count=46)
+    assert folder.parent == trainer.folder / "proctored"
+    sitting = open_sitting(folder, trainer)
+    with pytest.raises(CheckoutFileError, match="one sitting per paper"):
+        open_sitting(folder, trainer)  # a reloaded page, a second tab
+    key = co.load_key(folder / "paper.key.json", trainer=trainer)
+    widget = ProctoredCheckoutWidget(sitting)
+    assert widget.save_area.children == (widget.save_button,)  # no file name to type, nothing to download
+    widget.save_button.click()
+    assert "Answer every case" in widget.message.value
+    right = answer_all(co.Issued(sitting.paper, key))
+    for row in right["answers"]:
+        record = next(r for r in key["cases"] if r["label"] == row["label"])
+        first, second, flag = co.answer_fields(record["check"])
+        widget.set_answer(
+            co.Answer(
+                record["check"],
+                frozenset(row[first]),
+                frozenset(row[second]),
+                row[flag],
+                row["hold"],
+                row["reason"],
+            ),
+            row["action"],
+        )
+        widget.submit_button.click()
+    widget.save_button.click()
+    assert "Handed in: your trainer has your 4 answers" in widget.message.value
+    assert "PASSED" not in widget.widget.children[-1].value  # the verdict is the trainer's to give
+    widget.save_button.click()
+    assert "already handed in" in widget.message.value
+    result = json.loads(sitting.result_path.read_text())
+    assert result["proctored"] is True and result["passed"] is True and result["trainee"] == "Asha"
+    found, refused = load_checkouts([sitting.result_path.parent], trainer=trainer, require_proctored=True)
+    assert set(found) == {"Asha"} and refused == []
+    with pytest.raises(CheckoutFileError, match="handed in already"):  # once
+        sitting.hand_in(right)
+    sitting.result_path.unlink()
+    other = {**right, "answers": [{**right["answers"][0], "action": None}, *right["answers"][1:]]}
+    with pytest.raises(CheckoutFileError, match="already exists"):  # answers are written once
+        sitting.hand_in(other)
+
+
+def test_a_hand_in_that_failed_part_way_can_be_tried_again(tmp_path, trainer, monkeypatch):
+    from helpers.teach import proctoring
+
+    sitting = open_sitting(prepare_sitting("Asha", trainer, count=2), trainer)
+    widget = ProctoredCheckoutWidget(sitting)
+    for _ in range(2):
+        widget.submit_button.click()
+    real = proctoring.grade_files
+
+    def busy(*args, **kwargs):
+        raise CheckoutFileError("the ledger is in use by another command", path="ledger")
+
+    monkeypatch.setattr(proctoring, "grade_files", busy)
+    widget.save_button.click()
+    assert "Not handed in" in widget.message.value and not sitting.result_path.exists()
+    monkeypatch.setattr(proctoring, "grade_files", real)
+    widget.save_button.click()
+    assert "Handed in" in widget.message.value and sitting.result_path.exists()
+
+
+def test_the_page_says_why_when_there_is_no_sitting(monkeypatch, tmp_path, trainer):
+    monkeypatch.delenv(SITTING_ENV, raising=False)
+    assert "no proctored sitting was prepared" in proctored_page().children[-1].value
+    folder = prepare_sitting("Asha", trainer, count=2)
+    monkeypatch.setenv(SITTING_ENV, str(folder))
+    monkeypatch.setenv(TRAINER_ENV, str(trainer.folder))
+    assert isinstance(proctored_page(), ProctoredCheckoutWidget)
+    assert "one sitting per paper" in proctored_page().children[-1].value
+
+
+def test_the_proctored_app_serves_one_notebook_one_kernel_and_no_files(tmp_path):
+    notebook = tmp_path / "checkout.ipynb"
+    command = proctor_command(notebook, port=9999, open_browser=False)
+    assert command[-1] == str(notebook)
+    assert "--CappedKernelManager.max_kernels=1" in command
+    assert "--VoilaConfiguration.file_denylist=.*" in command
+    assert "--Voila.ip=127.0.0.1" in command and "--VoilaConfiguration.strip_sources=True" in command
+    sources = "".join(c["source"] for c in proctor_notebook()["cells"])  # type: ignore[index]
+    assert "proctored_page()" in sources and "open(" not in sources
