@@ -47,7 +47,7 @@ from ..core.jsonio import load_json_file, loads_strict
 from ..core.paths import fixtures_dir
 from .drill import PROGRESS_FORMAT, Progress
 from .generators import generators_fingerprint
-from .mastery import Mastery, MasteryAttempt, now_text
+from .mastery import MASTERY_MODEL, Mastery, MasteryAttempt, now_text
 from .practice_cases import PracticeCase, practice_cases
 from .progress_files import progress_from_data, shown_path
 from .progress_lock import progress_path, refusing_os_errors, save_lock, write_progress_text
@@ -113,6 +113,8 @@ def trainee_progress_to_data(progress: TraineeProgress, *, saved: str | None = N
         "saved": saved or _now(),
         "mastery": {
             "seed": m.seed,
+            "seed_kind": s.seed_kind,
+            "model": MASTERY_MODEL,
             "started": s.started,
             "check": s.check_name,
             "rules": list(m.rules),
@@ -230,7 +232,12 @@ def trainee_progress_from_data(
     except InvalidInputError as exc:
         raise bad(f"mastery.attempts cannot be replayed: {exc.message}") from None
     session = DrillSession(
-        mastery, rules=rules, trainee=data["trainee"], started=m["started"], check=m["check"]
+        mastery,
+        rules=rules,
+        trainee=data["trainee"],
+        started=m["started"],
+        check=m["check"],
+        seed_kind=m.get("seed_kind", "unrecorded"),
     )
     return TraineeProgress(
         session,
