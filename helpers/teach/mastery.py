@@ -420,13 +420,19 @@ class Mastery:
     states: dict[str, RuleState] = field(default_factory=dict)
     facet_states: dict[str, FacetState] = field(default_factory=dict)
     attempts: list[MasteryAttempt] = field(default_factory=list)
+    model: int = MASTERY_MODEL
 
     #: The largest seed a drill may have, so case seeds stay below the check-out's range.
     MAX_SEED = 99_999
 
     @classmethod
-    def start(cls, rules: Sequence[str], *, seed: int, facets: Sequence[str] = ()) -> Mastery:
-        """A fresh start: nothing shown yet, every rule open."""
+    def start(
+        cls, rules: Sequence[str], *, seed: int, facets: Sequence[str] = (), model: int = MASTERY_MODEL
+    ) -> Mastery:
+        """A fresh start: nothing shown yet, every rule open. ``model`` 1 is the model before
+        :data:`MASTERY_MODEL` (for replaying what an older drill served and claimed)."""
+        if model not in (1, MASTERY_MODEL):
+            raise InvalidInputError(f"model is {model!r}, expected 1 or {MASTERY_MODEL}", field="model")
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= cls.MAX_SEED:
             raise InvalidInputError(
                 f"seed is {seed!r}, expected a whole number from 0 to {cls.MAX_SEED}", field="seed"
@@ -440,24 +446,39 @@ class Mastery:
             tuple(facets),
             {rule: RuleState(rule) for rule in ids},
             {facet: FacetState(facet) for facet in facets},
+            model=model,
         )
 
     @classmethod
     def replay(
-        cls, rules: Sequence[str], *, seed: int, facets: Sequence[str], attempts: Iterable[MasteryAttempt]
+        cls,
+        rules: Sequence[str],
+        *,
+        seed: int,
+        facets: Sequence[str],
+        attempts: Iterable[MasteryAttempt],
+        model: int = MASTERY_MODEL,
     ) -> Mastery:
         """The state these attempts lead to, from a fresh start: what a trainer trusts."""
-        mastery = cls.start(rules, seed=seed, facets=facets)
+        mastery = cls.start(rules, seed=seed, facets=facets, model=model)
         for attempt in attempts:
             mastery.record(attempt)
         return mastery
 
     @classmethod
     def from_attempts(
-        cls, rules: Sequence[str], *, seed: int, facets: Sequence[str], attempts: Iterable[MasteryAttempt]
+        cls,
+        rules: Sequence[str],
+        *,
+        seed: int,
+        facets: Sequence[str],
+        attempts: Iterable[MasteryAttempt],
+        model: int = MASTERY_MODEL,
     ) -> Mastery:
-        """Another name for :meth:`replay`: the mastery model applied to raw attempts, as a re-grade needs."""
-        return cls.replay(rules, seed=seed, facets=facets, attempts=attempts)
+        """Another name for :meth:`replay`: the mastery model applied to raw attempts, as a re-grade needs.
+
+        ``model=1`` rebuilds the states a file without ``"model"`` claims (the earlier model)."""
+        return cls.replay(rules, seed=seed, facets=facets, attempts=attempts, model=model)
 
     # --- what has been shown -----------------------------------------------------------
 
@@ -494,7 +515,7 @@ class Mastery:
         return (
             len(self.mastered) == len(self.rules)
             and len(self.secured) == len(self.facets)
-            and self.recent_met
+            and (self.model == 1 or self.recent_met)
         )
 
     def due(self, now: str) -> list[str]:
@@ -556,8 +577,9 @@ class Mastery:
                 new = FacetState(
                     facet, False, old.seen + 1, attempt.number, run, old.missed + int(not unaided)
                 )
+                needed = 1 if self.model == 1 else new.needed
                 self.facet_states[facet] = FacetState(
-                    facet, run >= new.needed, new.seen, new.last_case, run, new.missed
+                    facet, run >= needed, new.seen, new.last_case, run, new.missed
                 )
         self.attempts.append(attempt)
         return attempt
@@ -583,7 +605,9 @@ class Mastery:
         order = self._order()
         number = self.step + 1
         wanted = set(self.facets) - set(self.secured)
-        if wanted and len(self.mastered) == len(self.rules):  # only a look-alike kind is left to show
+        if (
+            wanted and self.model > 1 and len(self.mastered) == len(self.rules)
+        ):  # only a look-alike kind is left to show
             makers = [rule for rule in self.rules if wanted & set(_makes(rule)) and rule != last]
             if makers:
                 return min(makers, key=lambda r: (self.states[r].last_case, order[r]))
@@ -670,6 +694,7 @@ def replay_schedule(
     rules: Sequence[str],
     *,
     facets: Sequence[str] | None = None,
+    model_since: int = 1,
 ) -> list[str]:
     """Replay the drill's scheduler over recorded attempts; one line per case it would not have served.
 
@@ -680,24 +705,31 @@ def replay_schedule(
     ts-order (seed 50002, no look-alike kind) here, the file has sk-missing (seed 50001)"``. Re-ordered
     attempts, misses edited into right answers and erased hints each change what comes next, so
     each shows here. The replay goes on from the attempts as recorded, so every case is judged
-    by what came before it. ``facets`` defaults to :func:`drill_facets` of ``rules``.
+    by what came before it. ``facets`` defaults to :func:`drill_facets` of ``rules``. Cases numbered
+    before ``model_since`` were served by the earlier model (a file saved before
+    :data:`MASTERY_MODEL`, then carried on): they are replayed by that model's scheduler.
 
     Raises :class:`InvalidInputError` for a seed out of range, an unknown rule or a case number out
     of sequence (as :meth:`Mastery.record` does). Used by ``helpers.teach.cohort`` and taught in
     ``06_trainer.ipynb``.
     """
-    mastery = Mastery.start(rules, seed=seed, facets=drill_facets(rules) if facets is None else facets)
+    kinds = drill_facets(rules) if facets is None else facets
+    mastery = Mastery.start(rules, seed=seed, facets=kinds)
+    earlier = Mastery.start(rules, seed=seed, facets=kinds, model=1) if model_since > 1 else None
     problems: list[str] = []
     for attempt in attempts:
-        rule = mastery.next_rule(attempt.served)
-        facet = mastery.next_facet(rule, _makes(rule))
-        case_seed = mastery.case_seed(rule)
+        engine = earlier if earlier is not None and attempt.number < model_since else mastery
+        rule = engine.next_rule(attempt.served)
+        facet = engine.next_facet(rule, _makes(rule))
+        case_seed = engine.case_seed(rule)
         if (rule, facet, case_seed) != (attempt.rule, attempt.facet, attempt.seed):
             problems.append(
                 f"case {attempt.number}: the drill serves {_served(rule, facet, case_seed)} here, "
                 f"the file has {_served(attempt.rule, attempt.facet, attempt.seed)}"
             )
         mastery.record(attempt)
+        if earlier is not None:
+            earlier.record(attempt)
     return problems
 
 

@@ -115,6 +115,7 @@ def trainee_progress_to_data(progress: TraineeProgress, *, saved: str | None = N
             "seed": m.seed,
             "seed_kind": s.seed_kind,
             "model": MASTERY_MODEL,
+            "model_since": s.model_since,
             "started": s.started,
             "check": s.check_name,
             "rules": list(m.rules),
@@ -239,6 +240,8 @@ def trainee_progress_from_data(
         check=m["check"],
         seed_kind=m.get("seed_kind", "unrecorded"),
     )
+    # A file saved before this model: its cases so far were served by the earlier model, the rest by this one.
+    session.model_since = m.get("model_since", 1) if "model" in m else len(m["attempts"]) + 1
     return TraineeProgress(
         session,
         _course(data["course"], rules=rules, cases=cases, source=source),

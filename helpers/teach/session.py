@@ -339,6 +339,8 @@ class DrillSession(_CaseEngine):
         self.trainee = trainee
         self.check_name = check
         self.seed_kind = seed_kind
+        #: The first case served by this mastery model (later than 1 for a drill begun before it).
+        self.model_since = 1
         self._clock = clock
         self.started = started or self.now()
         self._open: _Open | None = None
