@@ -18,14 +18,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "support"))
 
-from mastery_trainees import ALL_SEEDS, PROFILES, TARGETS, share_completing  # noqa: E402
+from mastery_trainees import ALL_SEEDS, PROFILES, TARGETS, share_completing
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=len(ALL_SEEDS), help="seeds per profile (default 40)")
     seeds = range(parser.parse_args().seeds)
-    print(f"| profile | limit | completes | target | cases to complete (median, max) | met |")
+    print("| profile | limit | completes | target | cases to complete (median, max) | met |")
     print("|---|---|---|---|---|---|")
     failed = 0
     started = time.perf_counter()

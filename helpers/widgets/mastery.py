@@ -273,8 +273,8 @@ class MasteryDrill(TextPicture):
             f"<p><b>Due for review today:</b> {esc(', '.join(due))}. They come first.</p>" if due else ""
         )
         complete = (
-            "<p><b>✔ Complete:</b> every rule mastered, every look-alike kind shown, and your recent "
-            "record clears the bar.</p>"
+            "<p><b>✔ Complete:</b> every rule mastered and every look-alike kind shown, with a recent "
+            "record that clears the bar.</p>"
             if (m.complete)
             else ""
         )
@@ -288,8 +288,15 @@ class MasteryDrill(TextPicture):
             if cases
             else ""
         )
+        demo = (
+            f'<p class="eic-demo-seed"><b>Demo drill</b> (fixed seed {m.seed}): the same cases for everyone, '
+            "for trying the drill out, and marked as a demo in its file. Press <b>Start again</b> for your own "
+            "drill with fresh cases: only a fresh drill counts as practice evidence.</p>"
+            if self.session.seed_kind == "fixed"
+            else ""
+        )
         self.bars.value = wrap_html(
-            f'<div role="status" aria-live="polite"><b>Mastery: {len(m.mastered)} of {len(m.rules)} rules '
+            f'{demo}<div role="status" aria-live="polite"><b>Mastery: {len(m.mastered)} of {len(m.rules)} rules '
             f"mastered, {len(m.secured)} of {len(m.facets)} look-alike kinds shown, {m.step} cases worked."
             f"</b> A rule is mastered after {MASTERY_STREAK} unaided correct first tries in a row; a miss, a "
             f"skip, a reveal or a hint before the check takes it away again.</div>{complete}{recent}{due_line}"
@@ -338,10 +345,9 @@ class MasteryDrill(TextPicture):
     def restart(self) -> None:
         """Start a new drill (fresh cases, nothing scored); saving over the old file then needs consent."""
         self.confirm_row.layout.display = "none"
-        old = self.session.mastery.seed
         self.progress = TraineeProgress(
             DrillSession.start(
-                seed=None if self.session.seed_kind != "fixed" else (old + 1) % 100_000,
+                seed=None,
                 trainee=self.trainee.value,
                 check=self._check,
                 rules=self.all_rules,
@@ -350,7 +356,7 @@ class MasteryDrill(TextPicture):
         self.saved_step = None
         self.overwrite.value = False
         self._report(
-            '<span role="status">Started again with fresh cases. Your earlier progress file is kept: Save '
+            '<span role="status">Started again with fresh cases (a fresh random seed). Your earlier progress file is kept: Save '
             "will not write over it unless you tick <b>Overwrite with this drill</b>, or press "
             "<b>Save as a new attempt</b>.</span>"
         )
@@ -472,8 +478,9 @@ class MasteryDrill(TextPicture):
     def describe(self) -> str:
         """A plain-text picture of the drill: bars, the case, the buttons."""
         m = self.session.mastery
+        kind = f" (demo: fixed seed {m.seed})" if self.session.seed_kind == "fixed" else ""
         lines = [
-            f"Mastery drill: {len(m.mastered)} of {len(m.rules)} rules mastered, "
+            f"Mastery drill{kind}: {len(m.mastered)} of {len(m.rules)} rules mastered, "
             f"{len(m.secured)} of {len(m.facets)} look-alike kinds shown, {m.step} cases worked",
             *(f"  {line}" for line in self.bar_lines()),
         ]

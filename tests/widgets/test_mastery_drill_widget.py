@@ -260,3 +260,14 @@ def test_load_asks_before_replacing_unsaved_work(tmp_path: Path) -> None:
     assert "✔ Loaded from" in drill.file_status.value
     drill.load_button.click()  # nothing unsaved now: it loads at once
     assert drill.confirm_load_row.layout.display == "none" and "✔ Loaded from" in drill.file_status.value
+
+
+def test_a_fixed_seed_drill_says_it_is_a_demo_and_start_again_gives_a_fresh_one(tmp_path: Path) -> None:
+    demo = MasteryDrill(seed=5, path=tmp_path / "demo.json")
+    assert demo.session.seed_kind == "fixed"
+    assert "Demo drill" in demo.bars.value and "(demo: fixed seed 5)" in demo.describe()
+    demo.restart_button.click()
+    demo.confirm_restart_button.click()
+    assert demo.session.seed_kind == "fresh" and "Demo drill" not in demo.bars.value
+    own = MasteryDrill(path=tmp_path / "own.json")
+    assert own.session.seed_kind == "fresh" and "Demo drill" not in own.bars.value
