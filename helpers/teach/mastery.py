@@ -8,8 +8,8 @@
   row. Any other outcome ends the streak, and on a mastered rule it **takes the
   mastery away** until a new streak is built.
 * Every look-alike kind the notebooks teach (:data:`helpers.teach.keyed.FACETS`)
-  is a **facet**: it is *secured* once a case it decides was answered unaided and
-  right, and lost again by any other outcome on such a case. The drill is
+  is a **facet**: it is *secured* by unaided right cases it decides, in a row (see
+  below), and lost again by any other outcome on such a case. The drill is
   complete when every rule is mastered and every facet its rules can make is
   secured, so a trainee blind to one kind of look-alike never completes it.
 * **Serving is interleaved**: never the same rule twice running when another is
@@ -23,8 +23,16 @@
   rule whose card is due is served before anything else when the drill is
   reopened on a later day.
 
-The state is a pure function of the attempts (:meth:`Mastery.replay`), which is
-how a trainer re-grades a progress file. Nothing here draws or writes anything:
+* **Complete** only while, besides, the last :data:`RECENT_WINDOW` scored cases show at
+  least :data:`RECENT_FLOOR` unaided first tries with :data:`RECENT_CONFIDENCE` (one-sided
+  Clopper–Pearson, exact): three in a row bounds one rule's accuracy at only 0.37, so the
+  evidence that tells 0.8 from 0.95 is pooled over interleaved cases. A look-alike kind is
+  secured by :data:`FACET_STREAK` unaided cases of it in a row, one more per miss on it.
+  This is :data:`MASTERY_MODEL` 2; ``docs/practice.md`` gives the measured table.
+
+The state is a pure function of the attempts (:meth:`Mastery.replay`, also named
+:meth:`Mastery.from_attempts`), which is how a trainer re-grades a progress file, and
+:func:`replay_schedule` replays what the scheduler would have served. Nothing here draws or writes anything:
 :class:`helpers.teach.session.DrillSession` serves the cases. Taught in
 ``04_practice.ipynb``.
 """
@@ -705,7 +713,8 @@ def replay_schedule(
     ts-order (seed 50002, no look-alike kind) here, the file has sk-missing (seed 50001)"``. Re-ordered
     attempts, misses edited into right answers and erased hints each change what comes next, so
     each shows here. The replay goes on from the attempts as recorded, so every case is judged
-    by what came before it. ``facets`` defaults to :func:`drill_facets` of ``rules``. Cases numbered
+    by what came before it. ``rules`` are in the drill's own order (a file's ``mastery.rules``), since
+    the order new rules are met is a shuffle of it. ``facets`` defaults to :func:`drill_facets` of ``rules``. Cases numbered
     before ``model_since`` were served by the earlier model (a file saved before
     :data:`MASTERY_MODEL`, then carried on): they are replayed by that model's scheduler.
 

@@ -208,7 +208,9 @@ def trainee_progress_from_data(
             data, cases=cases if cases is not None else practice_cases(), rules=rules, source=source
         )
         seed = legacy.seed if 0 <= legacy.seed <= Mastery.MAX_SEED else 0
-        return TraineeProgress(DrillSession.start(seed=seed, rules=rules), legacy, migrated_from=1)
+        fresh = DrillSession.start(seed=seed, rules=rules)
+        fresh.seed_kind = "unrecorded"  # the old file's seed, chosen before seeds were recorded
+        return TraineeProgress(fresh, legacy, migrated_from=1)
     if version == 2 and not isinstance(version, bool):
         return _from_v2(data, rules=rules, cases=cases, bad=bad, source=source)
     if isinstance(version, bool) or not isinstance(version, int) or version != PROGRESS_V3:
@@ -287,6 +289,7 @@ def _from_v2(
     trainee = given if isinstance(given, str) else ""
     content = data.get("content_hash") if isinstance(data.get("content_hash"), str) else None
     session = DrillSession.start(seed=seed, trainee=trainee, rules=rules)
+    session.seed_kind = "unrecorded"  # the old file's seed, chosen before seeds were recorded
     earlier = {"version": 2, "content_hash": content, "attempts": list(mastery["attempts"])}
     attempt_id = data.get("attempt_id")
     return TraineeProgress(
