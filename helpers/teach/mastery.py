@@ -8,8 +8,8 @@
   row. Any other outcome ends the streak, and on a mastered rule it **takes the
   mastery away** until a new streak is built.
 * Every look-alike kind the notebooks teach (:data:`helpers.teach.keyed.FACETS`)
-  is a **facet**: it is *secured* once a case it decides was answered unaided and
-  right, and lost again by any other outcome on such a case. The drill is
+  is a **facet**: it is *secured* by unaided right cases it decides, in a row (see
+  below), and lost again by any other outcome on such a case. The drill is
   complete when every rule is mastered and every facet its rules can make is
   secured, so a trainee blind to one kind of look-alike never completes it.
 * **Serving is interleaved**: never the same rule twice running when another is
@@ -23,8 +23,16 @@
   rule whose card is due is served before anything else when the drill is
   reopened on a later day.
 
-The state is a pure function of the attempts (:meth:`Mastery.replay`), which is
-how a trainer re-grades a progress file. Nothing here draws or writes anything:
+* **Complete** only while, besides, the last :data:`RECENT_WINDOW` scored cases show at
+  least :data:`RECENT_FLOOR` unaided first tries with :data:`RECENT_CONFIDENCE` (one-sided
+  Clopper–Pearson, exact): three in a row bounds one rule's accuracy at only 0.37, so the
+  evidence that tells 0.8 from 0.95 is pooled over interleaved cases. A look-alike kind is
+  secured by :data:`FACET_STREAK` unaided cases of it in a row, one more per miss on it.
+  This is :data:`MASTERY_MODEL` 2; ``docs/practice.md`` gives the measured table.
+
+The state is a pure function of the attempts (:meth:`Mastery.replay`, also named
+:meth:`Mastery.from_attempts`), which is how a trainer re-grades a progress file, and
+:func:`replay_schedule` replays what the scheduler would have served. Nothing here draws or writes anything:
 :class:`helpers.teach.session.DrillSession` serves the cases. Taught in
 ``04_practice.ipynb``.
 """
@@ -33,6 +41,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import functools
+import math
 import random
 import re
 from array import array
@@ -43,19 +52,33 @@ from typing import Any
 from ..core.errors import InvalidInputError
 
 __all__ = [
+    "MASTERY_MODEL",
     "MASTERY_STREAK",
     "MISS_GAP",
     "SUCCESS_GAP",
     "REVIEW_GAP",
+    "FACET_STREAK",
+    "FACET_STREAK_MAX",
+    "RECENT_WINDOW",
+    "RECENT_FLOOR",
+    "RECENT_CONFIDENCE",
     "OUTCOMES",
+    "recent_bound_met",
     "RuleState",
     "FacetState",
     "MasteryAttempt",
     "Mastery",
     "now_text",
+    "drill_facets",
+    "replay_schedule",
     "parse_time",
 ]
 
+#: The mastery model a progress file's claimed states follow (``"model"`` in its mastery block).
+#: Model 1 (files without the field): a rule by 3 in a row, a look-alike kind by one right case.
+#: Model 2: as 1 for rules; kinds by :data:`FACET_STREAK` in a row, more after misses; and the recent
+#: record (:data:`RECENT_WINDOW`). Either way a file's states are rebuilt from its attempts by this model.
+MASTERY_MODEL = 2
 #: Unaided correct first tries in a row that master a rule.
 MASTERY_STREAK = 3
 #: A missed rule comes round again after this many other cases.
@@ -65,6 +88,16 @@ SUCCESS_GAP = 5
 #: A mastered rule is checked again in the same sitting after this many cases, then after twice as
 #: many after each unaided review, so mastery reached by luck does not last.
 REVIEW_GAP = 20
+#: Unaided correct cases in a row, among the cases a look-alike kind decides, that secure the kind ...
+FACET_STREAK = 3
+#: ... plus one for each such case missed so far, up to this many in a row.
+FACET_STREAK_MAX = 6
+#: The drill's recent record: the last this many scored cases (all of them while there are fewer) ...
+RECENT_WINDOW = 60
+#: ... must show at least this share right (unaided first tries) ...
+RECENT_FLOOR = 0.85
+#: ... with this one-sided confidence (exact binomial, as Clopper and Pearson): 38 of 40 right, or 29 of 30.
+RECENT_CONFIDENCE = 0.95
 #: Every outcome a served case can have; only ``correct`` is an unaided first try.
 OUTCOMES = ("correct", "helped", "missed", "revealed", "skipped")
 
@@ -95,6 +128,31 @@ def parse_time(text: str) -> _dt.datetime:
     except (TypeError, ValueError):
         raise InvalidInputError(f"{text!r} is not a time like 2026-12-01T09:30:00Z", field="time") from None
     return moment.replace(tzinfo=_dt.UTC)
+
+
+@functools.cache
+def _makes(rule: str) -> tuple[str, ...]:
+    """The look-alike kinds ``rule``'s case generator can make (none for a rule it does not know)."""
+    from .generators import GENERATORS
+
+    generator = GENERATORS.get(rule)
+    return tuple(generator.facets) if generator is not None else ()
+
+
+@functools.cache
+def recent_bound_met(right: int, cases: int) -> bool:
+    """True when ``right`` of ``cases`` shows accuracy of at least :data:`RECENT_FLOOR` with
+    :data:`RECENT_CONFIDENCE`: the one-sided Clopper–Pearson lower bound clears the floor.
+
+    Worked as the exact binomial tail it is (stdlib ``math.comb``): the bound clears the floor
+    exactly when a trainee right :data:`RECENT_FLOOR` of the time would score ``right`` or more
+    with probability at most ``1 - RECENT_CONFIDENCE``. Fewer than 19 cases never do.
+    """
+    if cases <= 0 or not 0 <= right <= cases:
+        return False
+    p = RECENT_FLOOR
+    tail = sum(math.comb(cases, k) * p**k * (1 - p) ** (cases - k) for k in range(right, cases + 1))
+    return tail <= 1 - RECENT_CONFIDENCE + 1e-12
 
 
 @dataclass(frozen=True)
@@ -242,12 +300,19 @@ class RuleState:
 
 @dataclass(frozen=True)
 class FacetState:
-    """One look-alike kind: secured once a case it decides was answered unaided, lost by a slip."""
+    """One look-alike kind: secured by :data:`FACET_STREAK` unaided cases it decides in a row, lost by a slip."""
 
     facet: str
     secured: bool = False
     seen: int = 0
     last_case: int = 0
+    streak: int = 0
+    missed: int = 0
+
+    @property
+    def needed(self) -> int:
+        """Unaided cases in a row that secure the kind now: :data:`FACET_STREAK`, one more per miss so far."""
+        return min(FACET_STREAK + self.missed, FACET_STREAK_MAX)
 
     def to_data(self) -> dict[str, Any]:
         """The facet's state as a progress file stores it (a claim, rebuilt by the trainer)."""
@@ -363,13 +428,19 @@ class Mastery:
     states: dict[str, RuleState] = field(default_factory=dict)
     facet_states: dict[str, FacetState] = field(default_factory=dict)
     attempts: list[MasteryAttempt] = field(default_factory=list)
+    model: int = MASTERY_MODEL
 
     #: The largest seed a drill may have, so case seeds stay below the check-out's range.
     MAX_SEED = 99_999
 
     @classmethod
-    def start(cls, rules: Sequence[str], *, seed: int, facets: Sequence[str] = ()) -> Mastery:
-        """A fresh start: nothing shown yet, every rule open."""
+    def start(
+        cls, rules: Sequence[str], *, seed: int, facets: Sequence[str] = (), model: int = MASTERY_MODEL
+    ) -> Mastery:
+        """A fresh start: nothing shown yet, every rule open. ``model`` 1 is the model before
+        :data:`MASTERY_MODEL` (for replaying what an older drill served and claimed)."""
+        if model not in (1, MASTERY_MODEL):
+            raise InvalidInputError(f"model is {model!r}, expected 1 or {MASTERY_MODEL}", field="model")
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= cls.MAX_SEED:
             raise InvalidInputError(
                 f"seed is {seed!r}, expected a whole number from 0 to {cls.MAX_SEED}", field="seed"
@@ -383,17 +454,39 @@ class Mastery:
             tuple(facets),
             {rule: RuleState(rule) for rule in ids},
             {facet: FacetState(facet) for facet in facets},
+            model=model,
         )
 
     @classmethod
     def replay(
-        cls, rules: Sequence[str], *, seed: int, facets: Sequence[str], attempts: Iterable[MasteryAttempt]
+        cls,
+        rules: Sequence[str],
+        *,
+        seed: int,
+        facets: Sequence[str],
+        attempts: Iterable[MasteryAttempt],
+        model: int = MASTERY_MODEL,
     ) -> Mastery:
         """The state these attempts lead to, from a fresh start: what a trainer trusts."""
-        mastery = cls.start(rules, seed=seed, facets=facets)
+        mastery = cls.start(rules, seed=seed, facets=facets, model=model)
         for attempt in attempts:
             mastery.record(attempt)
         return mastery
+
+    @classmethod
+    def from_attempts(
+        cls,
+        rules: Sequence[str],
+        *,
+        seed: int,
+        facets: Sequence[str],
+        attempts: Iterable[MasteryAttempt],
+        model: int = MASTERY_MODEL,
+    ) -> Mastery:
+        """Another name for :meth:`replay`: the mastery model applied to raw attempts, as a re-grade needs.
+
+        ``model=1`` rebuilds the states a file without ``"model"`` claims (the earlier model)."""
+        return cls.replay(rules, seed=seed, facets=facets, attempts=attempts, model=model)
 
     # --- what has been shown -----------------------------------------------------------
 
@@ -412,10 +505,26 @@ class Mastery:
         """The facets secured now, in facet order."""
         return [facet for facet in self.facets if self.facet_states[facet].secured]
 
+    def recent(self) -> tuple[int, int]:
+        """The drill's recent record: unaided first tries among the last :data:`RECENT_WINDOW` scored cases,
+        and how many cases that is."""
+        window = self.attempts[-RECENT_WINDOW:]
+        return sum(a.unaided for a in window), len(window)
+
+    @property
+    def recent_met(self) -> bool:
+        """True while the recent record shows at least :data:`RECENT_FLOOR` right, with
+        :data:`RECENT_CONFIDENCE` (see :func:`recent_bound_met`)."""
+        return recent_bound_met(*self.recent())
+
     @property
     def complete(self) -> bool:
-        """True while every rule is mastered and every facet secured."""
-        return len(self.mastered) == len(self.rules) and len(self.secured) == len(self.facets)
+        """True while every rule is mastered, every facet secured and the recent record is met."""
+        return (
+            len(self.mastered) == len(self.rules)
+            and len(self.secured) == len(self.facets)
+            and (self.model == 1 or self.recent_met)
+        )
 
     def due(self, now: str) -> list[str]:
         """The mastered rules whose spaced review is due at ``now``, earliest first."""
@@ -472,7 +581,14 @@ class Mastery:
         for facet in attempt.facets:
             if facet in self.facet_states:
                 old = self.facet_states[facet]
-                self.facet_states[facet] = FacetState(facet, unaided, old.seen + 1, attempt.number)
+                run = old.streak + 1 if unaided else 0
+                new = FacetState(
+                    facet, False, old.seen + 1, attempt.number, run, old.missed + int(not unaided)
+                )
+                needed = 1 if self.model == 1 else new.needed
+                self.facet_states[facet] = FacetState(
+                    facet, run >= needed, new.seen, new.last_case, run, new.missed
+                )
         self.attempts.append(attempt)
         return attempt
 
@@ -496,6 +612,13 @@ class Mastery:
             return due[0]
         order = self._order()
         number = self.step + 1
+        wanted = set(self.facets) - set(self.secured)
+        if (
+            wanted and self.model > 1 and len(self.mastered) == len(self.rules)
+        ):  # only a look-alike kind is left to show
+            makers = [rule for rule in self.rules if wanted & set(_makes(rule)) and rule != last]
+            if makers:
+                return min(makers, key=lambda r: (self.states[r].last_case, order[r]))
         review = [
             rule
             for rule in self.rules
@@ -508,7 +631,7 @@ class Mastery:
             for rule in self.rules
             if not self.states[rule].mastered or self.states[rule].ready_at <= number
         ]
-        if not open_rules and len(self.secured) < len(self.facets):
+        if not open_rules and wanted:
             open_rules = list(self.rules)
         candidates = [rule for rule in open_rules if rule != last] or open_rules
         if candidates:
@@ -562,3 +685,63 @@ class Mastery:
                 misses[attempt.rule] += 1
         ranked = sorted(self.rules, key=lambda r: (-misses[r], self.rules.index(r)))
         return [(rule, misses[rule]) for rule in ranked[:limit] if misses[rule]]
+
+
+def drill_facets(rules: Sequence[str]) -> list[str]:
+    """The look-alike kinds a drill over ``rules`` must show: those their generators can make, in
+    :data:`helpers.teach.keyed.FACETS` order (what :meth:`DrillSession.start` uses)."""
+    from .keyed import FACETS
+
+    makes = {facet for rule in rules for facet in _makes(rule)}
+    return [facet for facet in FACETS if facet in makes]
+
+
+def replay_schedule(
+    seed: int,
+    attempts: Sequence[MasteryAttempt],
+    rules: Sequence[str],
+    *,
+    facets: Sequence[str] | None = None,
+    model_since: int = 1,
+) -> list[str]:
+    """Replay the drill's scheduler over recorded attempts; one line per case it would not have served.
+
+    For each attempt, the engine is asked what it would serve after the attempts before it, at the
+    time the case was served (``attempt.served``, which decides the reviews due in days): the rule
+    (:meth:`Mastery.next_rule`), the look-alike kind (:meth:`Mastery.next_facet`) and the case seed
+    (:meth:`Mastery.case_seed`). A difference is a problem, such as ``"case 7: the drill serves
+    ts-order (seed 50002, no look-alike kind) here, the file has sk-missing (seed 50001)"``. Re-ordered
+    attempts, misses edited into right answers and erased hints each change what comes next, so
+    each shows here. The replay goes on from the attempts as recorded, so every case is judged
+    by what came before it. ``rules`` are in the drill's own order (a file's ``mastery.rules``), since
+    the order new rules are met is a shuffle of it. ``facets`` defaults to :func:`drill_facets` of ``rules``. Cases numbered
+    before ``model_since`` were served by the earlier model (a file saved before
+    :data:`MASTERY_MODEL`, then carried on): they are replayed by that model's scheduler.
+
+    Raises :class:`InvalidInputError` for a seed out of range, an unknown rule or a case number out
+    of sequence (as :meth:`Mastery.record` does). Used by ``helpers.teach.cohort`` and taught in
+    ``06_trainer.ipynb``.
+    """
+    kinds = drill_facets(rules) if facets is None else facets
+    mastery = Mastery.start(rules, seed=seed, facets=kinds)
+    earlier = Mastery.start(rules, seed=seed, facets=kinds, model=1) if model_since > 1 else None
+    problems: list[str] = []
+    for attempt in attempts:
+        engine = earlier if earlier is not None and attempt.number < model_since else mastery
+        rule = engine.next_rule(attempt.served)
+        facet = engine.next_facet(rule, _makes(rule))
+        case_seed = engine.case_seed(rule)
+        if (rule, facet, case_seed) != (attempt.rule, attempt.facet, attempt.seed):
+            problems.append(
+                f"case {attempt.number}: the drill serves {_served(rule, facet, case_seed)} here, "
+                f"the file has {_served(attempt.rule, attempt.facet, attempt.seed)}"
+            )
+        mastery.record(attempt)
+        if earlier is not None:
+            earlier.record(attempt)
+    return problems
+
+
+def _served(rule: str, facet: str | None, seed: int) -> str:
+    kind = f"look-alike kind {facet}" if facet else "no look-alike kind"
+    return f"{rule} (seed {seed}, {kind})"

@@ -47,7 +47,7 @@ from ..core.jsonio import load_json_file, loads_strict
 from ..core.paths import fixtures_dir
 from .drill import PROGRESS_FORMAT, Progress
 from .generators import generators_fingerprint
-from .mastery import Mastery, MasteryAttempt, now_text
+from .mastery import MASTERY_MODEL, Mastery, MasteryAttempt, now_text
 from .practice_cases import PracticeCase, practice_cases
 from .progress_files import progress_from_data, shown_path
 from .progress_lock import progress_path, refusing_os_errors, save_lock, write_progress_text
@@ -113,6 +113,9 @@ def trainee_progress_to_data(progress: TraineeProgress, *, saved: str | None = N
         "saved": saved or _now(),
         "mastery": {
             "seed": m.seed,
+            "seed_kind": s.seed_kind,
+            "model": MASTERY_MODEL,
+            "model_since": s.model_since,
             "started": s.started,
             "check": s.check_name,
             "rules": list(m.rules),
@@ -205,7 +208,9 @@ def trainee_progress_from_data(
             data, cases=cases if cases is not None else practice_cases(), rules=rules, source=source
         )
         seed = legacy.seed if 0 <= legacy.seed <= Mastery.MAX_SEED else 0
-        return TraineeProgress(DrillSession.start(seed=seed, rules=rules), legacy, migrated_from=1)
+        fresh = DrillSession.start(seed=seed, rules=rules)
+        fresh.seed_kind = "unrecorded"  # the old file's seed, chosen before seeds were recorded
+        return TraineeProgress(fresh, legacy, migrated_from=1)
     if version == 2 and not isinstance(version, bool):
         return _from_v2(data, rules=rules, cases=cases, bad=bad, source=source)
     if isinstance(version, bool) or not isinstance(version, int) or version != PROGRESS_V3:
@@ -230,8 +235,15 @@ def trainee_progress_from_data(
     except InvalidInputError as exc:
         raise bad(f"mastery.attempts cannot be replayed: {exc.message}") from None
     session = DrillSession(
-        mastery, rules=rules, trainee=data["trainee"], started=m["started"], check=m["check"]
+        mastery,
+        rules=rules,
+        trainee=data["trainee"],
+        started=m["started"],
+        check=m["check"],
+        seed_kind=m.get("seed_kind", "unrecorded"),
     )
+    # A file saved before this model: its cases so far were served by the earlier model, the rest by this one.
+    session.model_since = m.get("model_since", 1) if "model" in m else len(m["attempts"]) + 1
     return TraineeProgress(
         session,
         _course(data["course"], rules=rules, cases=cases, source=source),
@@ -277,6 +289,7 @@ def _from_v2(
     trainee = given if isinstance(given, str) else ""
     content = data.get("content_hash") if isinstance(data.get("content_hash"), str) else None
     session = DrillSession.start(seed=seed, trainee=trainee, rules=rules)
+    session.seed_kind = "unrecorded"  # the old file's seed, chosen before seeds were recorded
     earlier = {"version": 2, "content_hash": content, "attempts": list(mastery["attempts"])}
     attempt_id = data.get("attempt_id")
     return TraineeProgress(

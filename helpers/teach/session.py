@@ -6,7 +6,7 @@ tests drive it directly::
 
     from helpers.teach.session import DrillSession
     from helpers.teach.grading import Answer
-    s = DrillSession.start(seed=7)
+    s = DrillSession.start() # a fresh seed (secrets); DrillSession.start(seed=7) is fixed: demos, tests
     view = s.next_case()     # view.label, view.check, view.input, view.reason_options: [(text, rule_id), ...]
     s.hint()                 # -> str, the next rung
     r = s.check(Answer(...)) # r.correct: bool, r.text: str; only the first check of a case is scored
@@ -25,6 +25,7 @@ independent session; nothing is written until
 from __future__ import annotations
 
 import datetime as _dt
+import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -35,16 +36,35 @@ from ..core.errors import InvalidInputError
 from .drill import Attempt, Progress
 from .generators import GENERATORS, generate
 from .grading import Answer, Grade, answer_fields, candidate_ids, decisive_rules, grade, hints, reason_options
-from .keyed import FACETS
-from .mastery import Mastery, MasteryAttempt, now_text
+from .mastery import Mastery, MasteryAttempt, drill_facets, now_text
 from .practice_cases import PracticeCase, practice_cases
 from .render import display_json
 from .rules import Rule, load_rules
 
-__all__ = ["CaseView", "CheckResult", "DrillSession", "CourseSession", "DEFAULT_DRILL_SEED", "HOLD_LABELS"]
+__all__ = [
+    "CaseView",
+    "CheckResult",
+    "DrillSession",
+    "CourseSession",
+    "DEFAULT_DRILL_SEED",
+    "SEED_KINDS",
+    "HOLD_LABELS",
+    "fresh_seed",
+]
 
-#: The seed a drill starts from unless told otherwise.
+#: A fixed seed for demos and tests only: a drill started from it is marked ``"seed_kind": "fixed"``.
+#: A trainee's drill starts from a fresh random seed (``secrets``), so no two share a case sequence.
 DEFAULT_DRILL_SEED = 5
+
+#: How a drill's seed was chosen: ``fresh`` (from ``secrets``), ``fixed`` (given: demos, tests), or
+#: ``unrecorded`` (a file saved before seeds were recorded).
+SEED_KINDS = ("fresh", "fixed", "unrecorded")
+
+
+def fresh_seed() -> int:
+    """A fresh random drill seed from ``secrets``, from 0 to :attr:`Mastery.MAX_SEED`."""
+    return secrets.randbelow(Mastery.MAX_SEED + 1)
+
 
 #: What the hold box means for each check (held for staff labels; refused by the check).
 HOLD_LABELS = {
@@ -290,7 +310,8 @@ class DrillSession(_CaseEngine):
     """A trainee's mastery drill: fresh generated cases until every rule and facet is shown.
 
     ``clock`` returns the current UTC time (tests pass a fake one to move
-    through days). Taught in ``04_practice.ipynb``.
+    through days). ``seed_kind`` says how the seed was chosen (:data:`SEED_KINDS`).
+    Taught in ``04_practice.ipynb``.
     """
 
     def __init__(
@@ -302,7 +323,12 @@ class DrillSession(_CaseEngine):
         started: str | None = None,
         check: str | None = None,
         clock: Callable[[], _dt.datetime] | None = None,
+        seed_kind: str = "fixed",
     ) -> None:
+        if seed_kind not in SEED_KINDS:
+            raise InvalidInputError(
+                f"seed_kind is {seed_kind!r}, expected one of {list(SEED_KINDS)}", field="seed_kind"
+            )
         every = list(rules) if rules is not None else load_rules()
         known = {rule.id: rule for rule in every}
         missing = [rule for rule in mastery.rules if rule not in known]
@@ -312,6 +338,9 @@ class DrillSession(_CaseEngine):
         self.mastery = mastery
         self.trainee = trainee
         self.check_name = check
+        self.seed_kind = seed_kind
+        #: The first case served by this mastery model (later than 1 for a drill begun before it).
+        self.model_since = 1
         self._clock = clock
         self.started = started or self.now()
         self._open: _Open | None = None
@@ -320,21 +349,26 @@ class DrillSession(_CaseEngine):
     def start(
         cls,
         *,
-        seed: int = DEFAULT_DRILL_SEED,
+        seed: int | None = None,
         trainee: str = "",
         check: str | None = None,
         rules: Sequence[Rule] | None = None,
         clock: Callable[[], _dt.datetime] | None = None,
     ) -> DrillSession:
-        """A fresh drill over every rule (or one check's rules), nothing shown yet."""
+        """A fresh drill over every rule (or one check's rules), nothing shown yet.
+
+        Without ``seed`` the drill starts from :func:`fresh_seed` and is marked ``fresh``; a given
+        seed (demos, tests: :data:`DEFAULT_DRILL_SEED`) is marked ``fixed``.
+        """
         every = list(rules) if rules is not None else load_rules()
         chosen = [rule.id for rule in every if check is None or rule.check == check]
         if not chosen:
             raise InvalidInputError(f"no rules for check {check!r}", field="check")
-        makes = {facet for rule in chosen for facet in GENERATORS[rule].facets}
-        facets = [facet for facet in FACETS if facet in makes]
-        mastery = Mastery.start(chosen, seed=seed, facets=facets)
-        return cls(mastery, rules=every, trainee=trainee, check=check, clock=clock)
+        kind = "fresh" if seed is None else "fixed"
+        mastery = Mastery.start(
+            chosen, seed=fresh_seed() if seed is None else seed, facets=drill_facets(chosen)
+        )
+        return cls(mastery, rules=every, trainee=trainee, check=check, clock=clock, seed_kind=kind)
 
     # --- what has been shown ----------------------------------------------------------------
 

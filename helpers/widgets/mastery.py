@@ -18,7 +18,14 @@ import ipywidgets as w
 
 from ..core.errors import ProgressFileError
 from ..teach.grading import Answer
-from ..teach.mastery import MASTERY_STREAK
+from ..teach.mastery import (
+    FACET_STREAK,
+    MASTERY_STREAK,
+    RECENT_CONFIDENCE,
+    RECENT_FLOOR,
+    RECENT_WINDOW,
+    recent_bound_met,
+)
 from ..teach.progress_files import shown_path
 from ..teach.progress_v2 import (
     TraineeProgress,
@@ -32,7 +39,7 @@ from ..teach.render import (
     esc,
 )
 from ..teach.rules import Rule, load_rules
-from ..teach.session import DEFAULT_DRILL_SEED, CaseView, DrillSession
+from ..teach.session import CaseView, DrillSession
 from .base import TextPicture, button, frame, html, progress_path_box, wide_style, wrap_html, wrap_row
 from .case_area import CaseArea
 from .exercise import AnswerControls
@@ -79,19 +86,26 @@ class MasteryDrill(TextPicture):
     ``reveal_button.click()``, then ``next_button.click()``; set ``path.value``
     and click ``save_button``, ``load_button``, ``new_attempt_button``, or tick
     ``overwrite`` before saving. **Start again** asks to be confirmed
-    (``confirm_restart_button``). Nothing is written until a save button is
-    pressed. Taught in ``04_practice.ipynb``.
+    (``confirm_restart_button``), and so does **Load progress** over unsaved work
+    (``confirm_load_button``). Nothing is written until a save button is
+    pressed.
+
+    Without ``seed`` the drill starts from a fresh random seed (``"seed_kind": "fresh"``);
+    a given seed is for demos and tests. Opened on a ``path`` that holds a saved drill (and
+    without ``session``), it loads that file by itself and says so; ``autoload=False``
+    starts fresh instead. Taught in ``04_practice.ipynb``.
     """
 
     def __init__(
         self,
         *,
-        seed: int = DEFAULT_DRILL_SEED,
+        seed: int | None = None,
         trainee: str = "",
         check: str | None = None,
         path: str | Path = DEFAULT_MASTERY_FILE,
         rules: Sequence[Rule] | None = None,
         session: DrillSession | None = None,
+        autoload: bool = True,
     ) -> None:
         self.all_rules = list(rules) if rules is not None else load_rules()
         self._check = check
@@ -131,6 +145,10 @@ class MasteryDrill(TextPicture):
         self.cancel_restart_button = button("Keep this drill", "eic-cancel-restart")
         self.confirm_row = wrap_row([self.confirm_restart_button, self.cancel_restart_button])
         self.confirm_row.layout.display = "none"
+        self.confirm_load_button = button("Yes, load the file", "eic-confirm-load", button_style="warning")
+        self.cancel_load_button = button("Keep this drill", "eic-cancel-load")
+        self.confirm_load_row = wrap_row([self.confirm_load_button, self.cancel_load_button])
+        self.confirm_load_row.layout.display = "none"
         self.overwrite = w.Checkbox(
             value=False, description="Overwrite with this drill", indent=False, layout=w.Layout(width="auto")
         )
@@ -146,6 +164,8 @@ class MasteryDrill(TextPicture):
         self.restart_button.on_click(lambda _b: self.ask_restart())
         self.confirm_restart_button.on_click(lambda _b: self.restart())
         self.cancel_restart_button.on_click(lambda _b: self.cancel_restart())
+        self.confirm_load_button.on_click(lambda _b: self.load(confirmed=True))
+        self.cancel_load_button.on_click(lambda _b: self.cancel_load())
         self.new_attempt_button.on_click(lambda _b: self.save_new_attempt())
 
         self.widget = frame(
@@ -157,6 +177,7 @@ class MasteryDrill(TextPicture):
                 wrap_row([self.trainee, self.path]),
                 wrap_row([self.save_button, self.load_button, self.restart_button]),
                 self.confirm_row,
+                self.confirm_load_row,
                 wrap_row([self.overwrite, self.new_attempt_button]),
                 self.unsaved,
                 self.file_status,
@@ -165,6 +186,8 @@ class MasteryDrill(TextPicture):
             "eic-mastery",
         )
         self._serve()
+        if session is None and autoload and _saved_file_at(self.path.value):
+            self._open_saved()
 
     # --- the engine -------------------------------------------------------------------------
 
@@ -250,15 +273,33 @@ class MasteryDrill(TextPicture):
             f"<p><b>Due for review today:</b> {esc(', '.join(due))}. They come first.</p>" if due else ""
         )
         complete = (
-            "<p><b>✔ Complete:</b> every rule mastered and every look-alike kind shown.</p>"
+            "<p><b>✔ Complete:</b> every rule mastered and every look-alike kind shown, with a recent "
+            "record that clears the bar.</p>"
             if (m.complete)
             else ""
         )
+        right, cases = m.recent()
+        recent = (
+            f"<p><b>Recent record:</b> {right} of your last {cases} cases right unaided"
+            f"{' (clears the bar)' if m.recent_met else ''}. The drill is complete only while your last "
+            f"{RECENT_WINDOW} cases show at least {RECENT_FLOOR:.0%} right with {RECENT_CONFIDENCE:.0%} "
+            f"confidence: at most {_allowed_misses()} of {RECENT_WINDOW} not right. A look-alike kind is shown by "
+            f"{FACET_STREAK} right cases of it in a row, one more for each one missed.</p>"
+            if cases
+            else ""
+        )
+        demo = (
+            f'<p class="eic-demo-seed"><b>Demo drill</b> (fixed seed {m.seed}): the same cases for everyone, '
+            "for trying the drill out, and marked as a demo in its file. Press <b>Start again</b> for your own "
+            "drill with fresh cases: only a fresh drill counts as practice evidence.</p>"
+            if self.session.seed_kind == "fixed"
+            else ""
+        )
         self.bars.value = wrap_html(
-            f'<div role="status" aria-live="polite"><b>Mastery: {len(m.mastered)} of {len(m.rules)} rules '
+            f'{demo}<div role="status" aria-live="polite"><b>Mastery: {len(m.mastered)} of {len(m.rules)} rules '
             f"mastered, {len(m.secured)} of {len(m.facets)} look-alike kinds shown, {m.step} cases worked."
             f"</b> A rule is mastered after {MASTERY_STREAK} unaided correct first tries in a row; a miss, a "
-            f"skip, a reveal or a hint before the check takes it away again.</div>{complete}{due_line}"
+            f"skip, a reveal or a hint before the check takes it away again.</div>{complete}{recent}{due_line}"
             f'<ul class="eic-bars" aria-label="Progress per rule">{items}</ul>'
             + (f'<ul class="eic-bars" aria-label="Look-alike kinds">{facets}</ul>' if facets else "")
         )
@@ -304,16 +345,18 @@ class MasteryDrill(TextPicture):
     def restart(self) -> None:
         """Start a new drill (fresh cases, nothing scored); saving over the old file then needs consent."""
         self.confirm_row.layout.display = "none"
-        old = self.session.mastery.seed
         self.progress = TraineeProgress(
             DrillSession.start(
-                seed=(old + 1) % 100_000, trainee=self.trainee.value, check=self._check, rules=self.all_rules
+                seed=None,
+                trainee=self.trainee.value,
+                check=self._check,
+                rules=self.all_rules,
             )
         )
         self.saved_step = None
         self.overwrite.value = False
         self._report(
-            '<span role="status">Started again with fresh cases. Your earlier progress file is kept: Save '
+            '<span role="status">Started again with fresh cases (a fresh random seed). Your earlier progress file is kept: Save '
             "will not write over it unless you tick <b>Overwrite with this drill</b>, or press "
             "<b>Save as a new attempt</b>.</span>"
         )
@@ -371,8 +414,45 @@ class MasteryDrill(TextPicture):
             )
         return "; ".join(parts)
 
-    def load(self) -> TraineeProgress | None:
-        """Load a progress file (version 1, 2 or 3) from :attr:`path` and carry on where it stopped."""
+    def has_unsaved_work(self) -> bool:
+        """True when cases were worked since the last save or load (what a load would replace)."""
+        step = self.session.mastery.step
+        return step > 0 and self.saved_step != step
+
+    def cancel_load(self) -> None:
+        """Keep the drill on screen instead of loading the file."""
+        self.confirm_load_row.layout.display = "none"
+        self._report('<span role="status">Kept this drill; nothing was loaded.</span>')
+
+    def _open_saved(self) -> None:
+        """Open the saved drill at :attr:`path` by itself, as a reopened notebook does, and say so."""
+        progress = self.load(confirmed=True)
+        if progress is not None:
+            self._report(
+                f'<span class="eic-loaded" role="status">✔ Opened your saved drill from <code>'
+                f"{esc(shown_path(self.path.value))}</code> by itself: {esc(self._loaded_note(progress))}. "
+                "Carry on below.</span>"
+            )
+        else:
+            self.file_status.value = self.file_status.value.replace(
+                "Not loaded", "Your saved drill was not opened"
+            )
+
+    def load(self, *, confirmed: bool = False) -> TraineeProgress | None:
+        """Load a progress file (version 1, 2 or 3) from :attr:`path` and carry on where it stopped.
+
+        Over unsaved work it asks first (``confirm_load_button``) unless ``confirmed``.
+        """
+        if not confirmed and self.has_unsaved_work():
+            since = self.session.mastery.step - (self.saved_step or 0)
+            self.confirm_load_row.layout.display = "flex"
+            self._report(
+                f'<span role="alert"><b>Load and replace this drill?</b> {since} case'
+                f"{'s' if since != 1 else ''} worked here since the last save would be lost. Press "
+                "<b>Yes, load the file</b> or <b>Keep this drill</b> (then save it first).</span>"
+            )
+            return None
+        self.confirm_load_row.layout.display = "none"
         try:
             progress = load_trainee_progress(self.path.value, rules=self.all_rules)
         except ProgressFileError as exc:
@@ -398,8 +478,9 @@ class MasteryDrill(TextPicture):
     def describe(self) -> str:
         """A plain-text picture of the drill: bars, the case, the buttons."""
         m = self.session.mastery
+        kind = f" (demo: fixed seed {m.seed})" if self.session.seed_kind == "fixed" else ""
         lines = [
-            f"Mastery drill: {len(m.mastered)} of {len(m.rules)} rules mastered, "
+            f"Mastery drill{kind}: {len(m.mastered)} of {len(m.rules)} rules mastered, "
             f"{len(m.secured)} of {len(m.facets)} look-alike kinds shown, {m.step} cases worked",
             *(f"  {line}" for line in self.bar_lines()),
         ]
@@ -415,3 +496,16 @@ class MasteryDrill(TextPicture):
         )
         lines.append(f"  {self.path.description}: {self.path.value}")
         return "\n".join(lines)
+
+
+def _allowed_misses() -> int:
+    """How many of a full recent record may be wrong while it still clears the bar."""
+    return max(k for k in range(RECENT_WINDOW + 1) if recent_bound_met(RECENT_WINDOW - k, RECENT_WINDOW))
+
+
+def _saved_file_at(path: str) -> bool:
+    """True when ``path`` names an existing regular file (a saved drill to open by itself)."""
+    try:
+        return Path(path).is_file()
+    except (OSError, ValueError):
+        return False

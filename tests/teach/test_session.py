@@ -19,7 +19,14 @@ from trainees import Clock, _blind_answer
 from helpers.core.errors import InvalidInputError, ProgressFileError
 from helpers.teach.grading import Answer
 from helpers.teach.keyed import keyed_rule
-from helpers.teach.mastery import MASTERY_STREAK, OUTCOMES, Mastery, MasteryAttempt, now_text
+from helpers.teach.mastery import (
+    FACET_STREAK,
+    MASTERY_STREAK,
+    OUTCOMES,
+    Mastery,
+    MasteryAttempt,
+    now_text,
+)
 from helpers.teach.progress_v2 import (
     TraineeProgress,
     load_trainee_progress,
@@ -79,14 +86,30 @@ def test_a_miss_after_mastery_takes_the_mastery_away_and_it_can_be_regained() ->
     assert m.states["a"].mastered and m.states["a"].times_mastered == 2
 
 
-def test_a_facet_is_secured_by_an_unaided_case_and_lost_by_a_slip_on_one() -> None:
+def test_a_facet_is_secured_by_unaided_cases_in_a_row_and_lost_by_a_slip_on_one() -> None:
     m = Mastery.start(["a"], seed=1, facets=["nfd"])
-    m.record(attempt(1, "a", "correct", facets=("nfd",)))
-    assert m.secured == ["nfd"]
-    feed(m, ("a", "correct"), ("a", "correct"))
-    assert m.complete
-    m.record(attempt(4, "a", "missed", facets=("nfd",)))
+    for number in range(1, FACET_STREAK + 1):
+        assert m.secured == []
+        m.record(attempt(number, "a", "correct", facets=("nfd",)))
+    assert m.secured == ["nfd"] and m.states["a"].mastered
+    m.record(attempt(m.step + 1, "a", "missed", facets=("nfd",)))
     assert m.secured == [] and not m.complete
+    # each miss on the kind asks for one more unaided case in a row, up to FACET_STREAK_MAX
+    assert m.facet_states["nfd"].needed == FACET_STREAK + 1
+    for _ in range(FACET_STREAK):
+        m.record(attempt(m.step + 1, "a", "correct", facets=("nfd",)))
+    assert m.secured == []
+    m.record(attempt(m.step + 1, "a", "correct", facets=("nfd",)))
+    assert m.secured == ["nfd"]
+
+
+def test_the_drill_is_complete_only_with_a_recent_record_that_clears_the_floor() -> None:
+    m = Mastery.start(["a", "b"], seed=1)
+    feed(m, *[("a", "correct"), ("b", "correct")] * MASTERY_STREAK)
+    assert m.mastered == ["a", "b"] and not m.complete  # 6 of 6 right cannot show 85% with 95% confidence
+    while m.step < 19:
+        feed(m, ("a" if m.step % 2 else "b", "correct"))
+    assert m.complete  # 19 of 19: the bound is 0.854
 
 
 def test_attempts_must_arrive_in_order() -> None:
