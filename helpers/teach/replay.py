@@ -112,6 +112,13 @@ def replay_drill(progress: Any, *, rules: Sequence[Rule] | None = None) -> list[
                 return [problem]
             for _ in range(attempt.hints):
                 engine.hint()
+            view = engine.current
+            if attempt.answer is not None and view is not None and view.check != attempt.answer["check"]:
+                engine.reveal()  # scores the served case, so what the engine served can be named
+                served = _difference(attempt.number, done[index], attempt)
+                if served is not None and "the engine serves" in served:
+                    return [served]
+                return [f"{where}: its answer is for another check than the case the engine serves"]
             if attempt.answer is not None:
                 clock.set(attempt.answered or attempt.served)
                 a = attempt.answer
