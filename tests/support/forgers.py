@@ -44,6 +44,10 @@ class Clock:
         return self.now
 
 
+#: What a strategy returns to leave a case unchecked (the next case scores it as skipped).
+SKIP: Any = object()
+
+
 def wrong(view: Any) -> Answer:
     """An answer the grader never marks right: no flag set."""
     return Answer(view.check, flag=None, reason=view.reason_options[0][1])
@@ -62,7 +66,7 @@ def at_rate(p: float, seed: int) -> Callable[[DrillSession, Any], Answer]:
 def drill(
     seed: int,
     cases: int,
-    answer: Callable[[DrillSession, Any], Answer | None],
+    answer: Callable[[DrillSession, Any], Any],
     *,
     name: str = "",
     step: int = 30,
@@ -75,7 +79,7 @@ def drill(
         given = answer(s, view)
         if given is None:
             s.reveal()
-        else:
+        elif given is not SKIP:
             s.check(given)
         if stop_when_complete and s.complete:
             break

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from forgers import (
+    SKIP,
     at_rate,
     drill,
     empty_drill,
@@ -26,6 +27,7 @@ from forgers import (
     right,
     shifted,
     three_in_a_row,
+    wrong,
 )
 from hypothesis import given
 from hypothesis import strategies as st
@@ -172,6 +174,15 @@ def test_genuine_drills_replay_clean(tmp_path):
         assert replay_drill(read_progress_data(path)[0]) == []
     path = _put(tmp_path, "hints.json", every_hint_drill(108, 30))
     assert replay_drill(read_progress_data(path)[0]) == []
+
+    for cases, last in ((22, "skipped"), (24, "correct")):
+        count = iter(range(cases))
+        data = drill(113, cases, lambda _s, v, c=count: (SKIP, SKIP, None, right(v), wrong(v))[next(c) % 5])
+        attempts = data["mastery"]["attempts"]
+        assert {a["outcome"] for a in attempts} == {"skipped", "revealed", "correct", "missed"}
+        assert attempts[-1]["outcome"] == last
+        path = _put(tmp_path, f"mixed{cases}.json", data)
+        assert replay_drill(read_progress_data(path)[0]) == []
     for sample in ("asha", "ben", "chen"):
         assert replay_drill(read_progress_data(SAMPLES / f"{sample}.json")[0]) == []
 
