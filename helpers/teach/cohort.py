@@ -14,8 +14,15 @@ UTF-8, not a progress file), and the rest of the cohort is still shown in
 text, HTML, CSV and JSON. Names are neutralised for the terminal, escaped for
 HTML and made spreadsheet-safe for CSV.
 
-A trainee is **ready** when their evidence re-grades clean and a trainer-graded
-check-out (``python -m helpers checkout grade --json``) passed.
+The drill itself is worked again by the engine (:mod:`helpers.teach.replay`), so
+re-ordered attempts, misses edited into right answers and erased hints show; the
+times are checked (:mod:`helpers.teach.timing`: real dates, in order, not too fast);
+and two files that share one drill seed, and so one case sequence, are flagged as copies.
+
+A trainee is **ready** when both hold: a trainer-graded check-out
+(``python -m helpers checkout grade --json``) passed for them, verified, not a
+practice paper; and their practice evidence re-grades clean with every rule
+mastered. :attr:`Trainee.not_ready` says why not, on every surface.
 
 Taught in ``06_trainer.ipynb``.
 """
@@ -47,7 +54,9 @@ from .mastery import MASTERY_STREAK, Mastery, MasteryAttempt, RuleState
 from .progress_files import shown_path
 from .progress_v2 import PROGRESS_V3, TraineeProgress, trainee_progress_from_data
 from .render import HtmlBlock, esc
+from .replay import replay_drill
 from .rules import Rule, load_rules
+from .timing import time_problems
 
 __all__ = [
     "MAX_FILE_BYTES",
@@ -63,6 +72,7 @@ __all__ = [
     "read_progress_file",
     "load_cohort",
     "load_checkouts",
+    "checkout_reasons",
     "cohort_text",
     "cohort_csv",
     "cohort_json_lines",
@@ -93,6 +103,7 @@ CSV_FIELDS = (
     "content_hash",
     "version",
     "ready",
+    "not_ready_because",
     "problems",
 )
 
@@ -202,7 +213,7 @@ def _derived_outcome(
 
 
 #: The fields of a claimed state compared with the rebuilt one.
-_COMPARED = ("attempts", "unaided", "streak", "mastered_on", "times_lost")
+_COMPARED = ("attempts", "unaided", "streak", "mastered_on", "times_lost", "last_practised")
 
 
 def replay_v3(
@@ -323,8 +334,39 @@ def replay_v3(
 
 
 def regrade_v3(progress: TraineeProgress, data: Mapping[str, Any] | None = None) -> list[str]:
-    """The :data:`Regrader` for version 3 files: :func:`replay_v3`'s problems."""
-    return list(replay_v3(progress, data).problems)
+    """The :data:`Regrader` for version 3 files: :func:`replay_v3`'s problems, the engine's replay of
+    the drill (:func:`helpers.teach.replay.replay_drill`) and the times (:func:`helpers.teach.timing.time_problems`)."""
+    problems = list(replay_v3(progress, data).problems)
+    return problems + _evidence_problems(progress, data)
+
+
+def _evidence_problems(
+    progress: TraineeProgress, data: Mapping[str, Any] | None, rules: Sequence[Rule] | None = None
+) -> list[str]:
+    """The times (:mod:`.timing`), then the drill worked again by the engine (:mod:`.replay`)."""
+    times = time_problems(data) if isinstance(data, Mapping) else []
+    return times + replay_drill(progress, rules=rules)
+
+
+def checkout_reasons(result: Mapping[str, Any] | None, *, require_proctored: bool = False) -> list[str]:
+    """Why a check-out result does not count towards readiness (an empty list when it does).
+
+    ``result`` is what :func:`load_checkouts` gives for the trainee: ``passed``, and when
+    present ``verified`` (the trainer's signature checked), ``practice`` (a ``--seed`` paper)
+    and ``proctored``. Taught in ``06_trainer.ipynb``.
+    """
+    if result is None:
+        return ["no graded check-out"]
+    reasons = []
+    if "verified" in result and result.get("verified") is not True:
+        reasons.append("the check-out result is not verified by the trainer's secret")
+    if result.get("practice") is True:
+        reasons.append("the check-out was a practice paper, which never counts")
+    if require_proctored and result.get("proctored") is not True:
+        reasons.append("the check-out was not proctored, and only proctored ones count here")
+    if result.get("passed") is not True:
+        reasons.append("the check-out did not pass")
+    return reasons
 
 
 #: Re-graders by progress-file version; a new version registers its own here.
@@ -353,6 +395,8 @@ class Trainee:
     first_attempts: tuple[FirstAttempt, ...] = ()
     problems: tuple[str, ...] = ()
     checkout: Mapping[str, Any] | None = None
+    seed: int | None = None
+    require_proctored: bool = False
 
     @property
     def mastered(self) -> list[str]:
@@ -360,9 +404,28 @@ class Trainee:
         return [rule for rule in self.rules if self.states[rule].mastered]
 
     @property
+    def not_ready(self) -> tuple[str, ...]:
+        """Every reason the trainee is not ready, in words (empty when ready).
+
+        Ready needs both: a verified, passed check-out for this trainee that counts
+        (:func:`checkout_reasons`), and practice evidence that re-grades clean with every
+        rule of the drill mastered.
+        """
+        reasons = []
+        if self.problems:
+            count = len(self.problems)
+            reasons.append(f"{count} problem{'s' if count != 1 else ''} in the practice evidence")
+        if self.step == 0:
+            reasons.append("no practice: the drill holds no cases")
+        elif not self.rules or len(self.mastered) < len(self.rules):
+            reasons.append(f"practice: {len(self.mastered)} of {len(self.rules)} rules mastered")
+        reasons += checkout_reasons(self.checkout, require_proctored=self.require_proctored)
+        return tuple(reasons)
+
+    @property
     def ready(self) -> bool:
-        """Evidence re-grades clean, and a trainer-graded check-out passed."""
-        return not self.problems and bool(self.checkout and self.checkout.get("passed") is True)
+        """A counted, passed check-out, and practice evidence clean with every rule mastered."""
+        return not self.not_ready
 
     def status(self, rule: str) -> str:
         """``mastered``, ``n/3`` for a streak under way, or ``not started``."""
@@ -441,9 +504,11 @@ def progress_paths(paths: Iterable[str | Path]) -> list[Path]:
             folder = False
         if folder:
             try:
-                found += sorted(path.glob("*.json"))
+                inside = sorted(path.glob("*.json"))
             except OSError:
-                found.append(path)
+                inside = []
+            # a folder named like a progress file, with none in it, is listed and refused with its reason
+            found += inside or ([path] if path.suffix.lower() == ".json" else [])
         else:
             found.append(path)
     return found
@@ -471,6 +536,8 @@ def _read_bounded(path: Path) -> bytes:
             kind = (
                 "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file (a FIFO, device or socket)"
             )
+            if stat.S_ISDIR(info.st_mode) and not any(path.glob("*.json")):
+                kind = "a folder with no progress files (*.json) in it"
             raise ProgressFileError(f"is {kind}, so it cannot hold progress", path=where)
         limit = f"over the {MAX_FILE_BYTES // 2**20} MB limit for a progress file, so it was not read"
         if info.st_size > MAX_FILE_BYTES:
@@ -542,6 +609,7 @@ def _summarise(path: Path, rules: Sequence[Rule], regrade: Regrader | None, curr
         replay = replay_v3(progress, data, rules=rules)
         states, firsts = replay.states, replay.first_attempts
         problems += replay.problems
+        problems += _evidence_problems(progress, data, rules)
     elif custom is not None:
         problems += custom(progress)
     course = (progress.course.correct, progress.course.done) if progress.course is not None else None
@@ -559,6 +627,7 @@ def _summarise(path: Path, rules: Sequence[Rule], regrade: Regrader | None, curr
         course,
         firsts,
         tuple(problems),
+        seed=m.seed if version == PROGRESS_V3 else None,
     )
 
 
@@ -568,7 +637,7 @@ def _load_one(job: tuple[str | Path, Sequence[Rule], Regrader | None, str]) -> T
         return _summarise(Path(path), rules, regrade, current)
     except ProgressFileError as exc:
         return (_shown_file(path), exc.message)
-    except (ValueError, RecursionError, OSError) as exc:  # a hostile file must not hide the others
+    except Exception as exc:  # anything one file raises is its line, so the rest are still shown
         return (_shown_file(path), f"cannot be read ({type(exc).__name__}: {shown(str(exc), 200)})")
 
 
@@ -661,7 +730,9 @@ def load_cohort(
     """Read and re-grade every progress file; one that cannot be read is listed with its reason.
 
     ``checkouts`` are files or folders of graded check-outs, matched to trainees by
-    name. ``regrade`` replaces the re-grader of :data:`REGRADERS`. A large cohort is
+    name. ``regrade`` replaces the re-grader of :data:`REGRADERS`. With ``require_proctored``,
+    only a proctored check-out counts towards readiness. Two files from one drill seed (one
+    case sequence) are both flagged as copies. A large cohort is
     read by ``workers`` processes (by default up to 2 when there are more than 16
     files and processes are available). The check-outs are verified with the trainer's
     secret in ``trainer_dir`` (see :func:`load_checkouts`; ``require_proctored`` counts
@@ -690,13 +761,44 @@ def load_cohort(
             trainees[index] = replace(
                 t, problems=(*t.problems, f"attempt id {t.attempt_id} is also in {others}")
             )
+    trainees = _copies_flagged(trainees)
     if checkouts:
         found, refused = load_checkouts(
             checkouts, trainer_dir=trainer_dir, require_proctored=require_proctored
         )
         unreadable += refused
         trainees = [replace(t, checkout=found.get(t.name)) for t in trainees]
+    if require_proctored:
+        trainees = [replace(t, require_proctored=True) for t in trainees]
     return Cohort(tuple(trainees), tuple(rules), tuple(unreadable))
+
+
+def _copies_flagged(trainees: list[Trainee]) -> list[Trainee]:
+    """Each file that shares its drill seed (so its case sequence) with another file, flagged as a copy.
+
+    Fresh drills start from a fresh random seed, so two trainees' files never share one; a shared
+    seed is a copied file, or two drills started from one fixed (demo) seed.
+    """
+    by_seed: dict[int, list[int]] = {}
+    for index, t in enumerate(trainees):
+        if t.seed is not None and t.step:
+            by_seed.setdefault(t.seed, []).append(index)
+    flagged = list(trainees)
+    for same in (group for group in by_seed.values() if len(group) > 1):
+        for index in same:
+            t = trainees[index]
+            others = ", ".join(
+                f"{trainees[i].file} ({shown(trainees[i].name, _NAME_SHOWN)})" for i in same if i != index
+            )
+            flagged[index] = replace(
+                t,
+                problems=(
+                    *t.problems,
+                    f"a copy: its case sequence (drill seed {t.seed}) is also the one in {others}; "
+                    "each trainee's drill starts from its own fresh seed",
+                ),
+            )
+    return flagged
 
 
 _MARK = {"mastered": "✓", "not started": "·"}
@@ -707,13 +809,8 @@ def _mark(status: str) -> str:
 
 
 def _readiness(t: Trainee) -> str:
-    if t.ready:
-        return "ready"
-    if t.problems:
-        return f"not ready: {len(t.problems)} problem{'s' if len(t.problems) != 1 else ''} in the evidence"
-    if t.checkout is None:
-        return "not ready: no graded check-out"
-    return "not ready: the check-out did not pass"
+    """``ready``, or ``not ready: REASON; REASON``."""
+    return "ready" if t.ready else "not ready: " + "; ".join(t.not_ready)
 
 
 def cohort_text(cohort: Cohort) -> str:
@@ -738,9 +835,11 @@ def cohort_text(cohort: Cohort) -> str:
     )
     for t, name in zip(cohort.trainees, names, strict=True):
         lines.append(
-            f"{name}: {_readiness(t)}; {t.completion()}; {t.step} cases ({t.hints} hints, {t.reveals} reveals); "
+            f"{name}: {'ready' if t.ready else 'not ready'}; {t.completion()}; {t.step} cases "
+            f"({t.hints} hints, {t.reveals} reveals); "
             f"last {shown(t.last_practised())}; {shown(t.content_hash or '-')} (v{t.version})"
         )
+        lines += [f"  not ready: {shown(reason, 300)}" for reason in t.not_ready]
         lines += [f"  problem: {shown(p, 300)}" for p in t.problems]
     hardest = cohort.hardest()
     if hardest:
@@ -771,10 +870,11 @@ def _csv_rows(cohort: Cohort) -> Iterable[list[Any]]:
                 t.content_hash,
                 t.version,
                 str(t.ready).lower(),
+                " | ".join(t.not_ready),
                 problems,
             ]
     for path, reason in cohort.unreadable:
-        yield ["", path, "", "not read", "", "", "", "", "", "", "", "false", reason]
+        yield ["", path, "", "not read", "", "", "", "", "", "", "", "false", "the file was not read", reason]
 
 
 def cohort_csv(cohort: Cohort) -> str:
@@ -801,12 +901,25 @@ def cohort_json_lines(cohort: Cohort) -> str:
     for t in cohort.trainees:
         checkout = None
         if t.checkout is not None:
-            checkout = {k: t.checkout.get(k) for k in ("paper_id", "passed", "fully_correct", "cases_total")}
+            checkout = {
+                k: t.checkout.get(k)
+                for k in (
+                    "paper_id",
+                    "passed",
+                    "fully_correct",
+                    "cases_total",
+                    "verified",
+                    "practice",
+                    "proctored",
+                )
+                if k in t.checkout
+            }
         lines.append(
             {
                 "trainee": t.name,
                 "file": t.file,
                 "ready": t.ready,
+                "not_ready_because": list(t.not_ready),
                 "problems": list(t.problems),
                 "version": t.version,
                 "content_hash": t.content_hash,
@@ -820,7 +933,15 @@ def cohort_json_lines(cohort: Cohort) -> str:
             }
         )
     for path, reason in cohort.unreadable:
-        lines.append({"trainee": None, "file": path, "ready": False, "problems": [reason]})
+        lines.append(
+            {
+                "trainee": None,
+                "file": path,
+                "ready": False,
+                "not_ready_because": ["the file was not read"],
+                "problems": [reason],
+            }
+        )
     return "".join(json.dumps(line, ensure_ascii=True) + "\n" for line in lines)
 
 
@@ -846,7 +967,12 @@ def cohort_table(cohort: Cohort) -> HtmlBlock:
         f" (v{t.version})</small></td>"
         for t in cohort.trainees
     )
-    ready = "".join(f"<td><b>{'✓ ready' if t.ready else '✗ not ready'}</b></td>" for t in cohort.trainees)
+    ready = "".join(
+        f"<td><b>{'✓ ready' if t.ready else '✗ not ready'}</b>"
+        + "".join(f"<br><small>{esc(reason)}</small>" for reason in t.not_ready)
+        + "</td>"
+        for t in cohort.trainees
+    )
     problems = "".join(
         f"<li><b>{esc(shown(t.name, _NAME_SHOWN))}</b> (<code>{esc(t.file)}</code>): {esc(_readiness(t))}"
         + (f"<ul>{''.join(f'<li>{esc(p)}</li>' for p in t.problems)}</ul>" if t.problems else "")

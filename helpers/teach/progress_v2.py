@@ -203,6 +203,10 @@ def trainee_progress_from_data(
     if not isinstance(data, Mapping) or data.get("format") != PROGRESS_FORMAT:
         raise bad(f'is not a practice progress file (it has no "format": "{PROGRESS_FORMAT}")')
     version = data.get("version")
+    if type(version) is not int:  # 2.0, "2" and true are not versions, though 2.0 == 2 in Python
+        raise bad(
+            f"has version {describe_value(version)}; these helpers read versions 1, 2 and 3 (a whole number)"
+        )
     if version == 1 and not isinstance(version, bool):
         legacy = progress_from_data(
             data, cases=cases if cases is not None else practice_cases(), rules=rules, source=source

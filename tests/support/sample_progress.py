@@ -81,9 +81,10 @@ def samples() -> dict[str, dict[str, Any]]:
         name: trainee_progress_to_data(TraineeProgress(s, attempt_id=attempt_id), saved=SAVED)
         for name, (s, attempt_id) in made.items()
     }
-    # A forgery: Chen's file with every verdict turned right and every rule claimed mastered.
-    forged = json.loads(json.dumps(files["chen.json"]))
-    forged.update(trainee="Erin", attempt_id="e5e4000000000004")
+    # A forgery: Erin's own drill (worked as Chen works, from a seed of her own, so it is no copy)
+    # with every verdict turned right and every rule claimed mastered.
+    erin = _drill("Erin", 14, 45, _chen)
+    forged = trainee_progress_to_data(TraineeProgress(erin, attempt_id="e5e4000000000004"), saved=SAVED)
     for attempt in forged["mastery"]["attempts"]:
         attempt.update(outcome="correct", correct=True, hints=0, revealed=False, rules_missed=[])
         if attempt["answer"] is None:

@@ -116,13 +116,19 @@ def test_two_files_with_one_attempt_id_are_flagged(tmp_path):
     assert all(any("attempt id" in p and "also in" in p for p in found) for found in problems.values())
 
 
+def _asha() -> dict:
+    data = json.loads((SAMPLES / "asha.json").read_text("utf-8"))
+    data["content_hash"] = generators_fingerprint()
+    return data
+
+
 def test_readiness_needs_clean_evidence_and_a_passed_checkout(tmp_path):
-    """A simulated cohort: honest, forging, old course; check-outs passed for all three."""
+    """A simulated cohort: complete, part way, forging, old course; check-outs passed for all four."""
     progress, results = tmp_path / "progress", tmp_path / "checkouts"
     progress.mkdir()
     results.mkdir()
-    honest = _ben()
-    _put(progress, "honest.json", honest)
+    _put(progress, "asha.json", _asha())
+    _put(progress, "honest.json", _ben())
     forger = {**_ben(), "trainee": "Forger", "attempt_id": "00000000000000f0"}
     _verdicts_flipped(forger)
     _put(progress, "forger.json", forger)
@@ -133,13 +139,19 @@ def test_readiness_needs_clean_evidence_and_a_passed_checkout(tmp_path):
     )
     _put(progress, "unchecked.json", {**_ben(), "trainee": "Unchecked", "attempt_id": "00000000000000f2"})
     trainer = TrainerSecret.open(tmp_path / "trainer", create=True)
-    for name in ("Ben", "Forger", "Old"):
+    for name in ("Asha", "Ben", "Forger", "Old"):
         result = sit(trainer, name, tmp_path / "papers")
         (results / f"{name}.json").write_text(json.dumps(result))
     cohort = load_cohort([progress], checkouts=[results], trainer_dir=tmp_path / "trainer")
     ready = {t.name: t.ready for t in cohort.trainees}
-    assert ready == {"Ben": True, "Forger": False, "Old": False, "Unchecked": False}
-    assert "not ready: no graded check-out" in cohort_text(cohort)
+    assert ready == {"Asha": True, "Ben": False, "Forger": False, "Old": False, "Unchecked": False}
+    why = {t.name: t.not_ready for t in cohort.trainees}
+    assert "practice: 8 of 19 rules mastered" in why["Ben"] and not why["Asha"]
+    assert why["Unchecked"][-1] == "no graded check-out"
+    text = cohort_text(cohort)
+    assert (
+        "  not ready: no graded check-out" in text and "  not ready: practice: 8 of 19 rules mastered" in text
+    )
 
 
 # --- hostile files ------------------------------------------------------------------------
