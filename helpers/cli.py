@@ -388,8 +388,9 @@ def _run_check_command(
 def _run_key_command(options: _DataOptions, out: IO[bytes], err: IO[str]) -> int:
     """``sentinels --baseline FILE --proposed FILE``: compare two answer-key files."""
     from .data.batch import check_answer_keys
+    from .data.id_display import PAIR_FORMATS
     from .data.key_formats import read_key
-    from .data.reports import key_check_json, key_check_text, key_error_object
+    from .data.reports import key_check_json, key_check_text, key_error_object, key_result_json
     from .data.sources import SourceFormatError, key_format_for
 
     prog = "python -m helpers sentinels"
@@ -418,7 +419,8 @@ def _run_key_command(options: _DataOptions, out: IO[bytes], err: IO[str]) -> int
             if len(keys) == 2:
                 from .data.key_subset import read_sentinel_ids
 
-                sentinels = read_sentinel_ids(stream, source=file)
+                pairs = len(options.id_columns) == 2 or keys[0].format in PAIR_FORMATS
+                sentinels = read_sentinel_ids(stream, source=file, pairs=pairs)
                 break
             keys.append(
                 read_key(
@@ -431,12 +433,12 @@ def _run_key_command(options: _DataOptions, out: IO[bytes], err: IO[str]) -> int
             )
     if options.sentinels is not None:
         return _write_subset_check(keys[0], keys[1], sentinels, options, out, err)
-    result = check_answer_keys(keys[0], keys[1])
+    result = check_answer_keys(keys[0], keys[1], pairs=True if len(options.id_columns) == 2 else None)
     if options.summary is None:
         if result.result is not None:
-            out.write(dumps_compact(result.result.as_dict()).encode("utf-8") + b"\n")
+            out.write(dumps_compact(key_result_json(result)).encode("utf-8") + b"\n")
         for problem in result.errors:
-            out.write(dumps_compact(key_error_object(problem)).encode("utf-8") + b"\n")
+            out.write(dumps_compact(key_error_object(problem, pairs=result.pairs)).encode("utf-8") + b"\n")
     else:
         for problem in result.errors:
             err.write(f"{problem}\n")
@@ -454,15 +456,17 @@ def _write_subset_check(
 ) -> int:
     """``--sentinels FILE``: check only the listed sentinels; a summary counts the other changes."""
     from .data.key_subset import check_sentinel_subset, subset_check_json, subset_check_text
-    from .data.reports import key_error_object
+    from .data.reports import key_error_object, key_result_json
 
-    subset = check_sentinel_subset(baseline, proposed, sentinels)
+    subset = check_sentinel_subset(
+        baseline, proposed, sentinels, pairs=True if len(options.id_columns) == 2 else None
+    )
     result = subset.check
     if options.summary is None:
         if result.result is not None:
-            out.write(dumps_compact(result.result.as_dict()).encode("utf-8") + b"\n")
+            out.write(dumps_compact(key_result_json(result)).encode("utf-8") + b"\n")
         for problem in result.errors:
-            out.write(dumps_compact(key_error_object(problem)).encode("utf-8") + b"\n")
+            out.write(dumps_compact(key_error_object(problem, pairs=result.pairs)).encode("utf-8") + b"\n")
     else:
         for problem in result.errors:
             err.write(f"{problem}\n")

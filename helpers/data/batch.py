@@ -858,13 +858,16 @@ class KeyCheck:
     """A proposed answer key checked against a baseline, read from two files.
 
     ``result`` is ``None`` when either key had problems (listed in ``errors``,
-    baseline first) or the baseline was empty. Taught in ``05_check_your_data.ipynb``.
+    baseline first) or the baseline was empty. ``pairs`` is true when every ID is a
+    (query, document) judgement, which reports show as ``q1 d7``
+    (:mod:`helpers.data.id_display`). Taught in ``05_check_your_data.ipynb``.
     """
 
     baseline: AnswerKey
     proposed: AnswerKey
     result: SentinelResult | None
     errors: list[CheckInputError]
+    pairs: bool = False
 
     @property
     def exit_code(self) -> int:
@@ -879,14 +882,20 @@ class KeyCheck:
         return len(self.proposed.answers.keys() - self.baseline.answers.keys())
 
 
-def check_answer_keys(baseline: AnswerKey, proposed: AnswerKey) -> KeyCheck:
+def check_answer_keys(baseline: AnswerKey, proposed: AnswerKey, *, pairs: bool | None = None) -> KeyCheck:
     """Run the sentinel check on two answer keys read by :mod:`helpers.sources`.
 
-    Taught in ``05_check_your_data.ipynb``.
+    ``pairs`` (whether the IDs are qrels judgements) defaults to what the baseline's
+    format says; a Parquet key read with two ID columns is one. Taught in
+    ``05_check_your_data.ipynb``.
     """
+    if pairs is None:
+        from .id_display import PAIR_FORMATS
+
+        pairs = baseline.format in PAIR_FORMATS
     errors = [*baseline.errors, *proposed.errors]
     if errors:
-        return KeyCheck(baseline, proposed, None, errors)
+        return KeyCheck(baseline, proposed, None, errors, pairs)
     result = fast_sentinels(baseline.answers, proposed.answers)
     if result is None:
         try:
@@ -897,8 +906,9 @@ def check_answer_keys(baseline: AnswerKey, proposed: AnswerKey) -> KeyCheck:
                 proposed,
                 None,
                 [JSONLoadError(exc.message, source=baseline.source, field=exc.field)],
+                pairs,
             )
-    return KeyCheck(baseline, proposed, result, [])
+    return KeyCheck(baseline, proposed, result, [], pairs)
 
 
 def check_key_files(
@@ -926,4 +936,4 @@ def check_key_files(
             keys.append(
                 read_key(stream, source=name, format=fmt, id_columns=id_columns, answer_column=answer_column)
             )
-    return check_answer_keys(keys[0], keys[1])
+    return check_answer_keys(keys[0], keys[1], pairs=True if len(id_columns) == 2 else None)
