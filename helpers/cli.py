@@ -196,6 +196,33 @@ class _DataOptions(NamedTuple):
     id_columns: tuple[str, ...] = ()
     answer_column: str | None = None
     sentinels: str | None = None
+    engine: str = "python"
+
+
+#: Above this many bytes of Parquet keys, ``--engine auto`` picks DuckDB (docs/performance.md).
+_AUTO_DUCKDB_BYTES = 32 * 1024 * 1024
+
+
+def _engine_key_check(options: _DataOptions, err: IO[str]) -> Any:
+    """The key pair checked by DuckDB, or ``None`` for the Python route (see docs/sql.md)."""
+    if options.engine == "python" or options.key_format != "parquet" or options.sentinels is not None:
+        return None
+    from .data.duckdb_engine import check_parquet_keys, duckdb_missing
+
+    if options.engine == "auto":
+        import os
+
+        try:
+            size = sum(os.stat(f).st_size for f in (options.baseline, options.proposed) if f)
+        except OSError:
+            return None
+        if size < _AUTO_DUCKDB_BYTES or duckdb_missing() is not None:
+            return None
+    assert options.baseline is not None and options.proposed is not None
+    assert options.answer_column is not None
+    return check_parquet_keys(
+        options.baseline, options.proposed, id_columns=options.id_columns, answer_column=options.answer_column
+    )
 
 
 #: The answer-key formats of ``sentinels --format`` (``helpers.data.key_formats.KEY_FORMATS``).
@@ -390,13 +417,21 @@ def _run_key_command(options: _DataOptions, out: IO[bytes], err: IO[str]) -> int
     from .data.batch import check_answer_keys
     from .data.id_display import PAIR_FORMATS
     from .data.key_formats import read_key
-    from .data.reports import key_check_json, key_check_text, key_error_object, key_result_json
     from .data.sources import SourceFormatError, key_format_for
 
     prog = "python -m helpers sentinels"
     if options.key_format == "parquet" and (missing := _missing_parquet()) is not None:
         err.write(f"{prog}: {missing}\n")
         return EXIT_USAGE
+    if options.engine == "duckdb":
+        from .data.duckdb_engine import duckdb_missing
+
+        if (missing := duckdb_missing()) is not None:
+            err.write(f"{prog}: {missing}\n")
+            return EXIT_USAGE
+    engine_check = _engine_key_check(options, err)
+    if engine_check is not None:
+        return _write_key_check(engine_check, options, out, err)
     keys: list[Any] = []
     sentinels: Any = None
     for file in (options.baseline, options.proposed, options.sentinels):
@@ -434,6 +469,13 @@ def _run_key_command(options: _DataOptions, out: IO[bytes], err: IO[str]) -> int
     if options.sentinels is not None:
         return _write_subset_check(keys[0], keys[1], sentinels, options, out, err)
     result = check_answer_keys(keys[0], keys[1], pairs=True if len(options.id_columns) == 2 else None)
+    return _write_key_check(result, options, out, err)
+
+
+def _write_key_check(result: Any, options: _DataOptions, out: IO[bytes], err: IO[str]) -> int:
+    """Write a :class:`~helpers.data.batch.KeyCheck` as result lines or a summary."""
+    from .data.reports import key_check_json, key_check_text, key_error_object, key_result_json
+
     if options.summary is None:
         if result.result is not None:
             out.write(dumps_compact(key_result_json(result)).encode("utf-8") + b"\n")
@@ -657,7 +699,13 @@ def _add_data_options(command: argparse.ArgumentParser, check: str) -> None:
         data.add_argument(
             "--sentinels",
             metavar="IDS",
-            help="check only these IDs of a full baseline (a file, one ID a line)",
+            help="check only these IDs of a full baseline (one ID a line; for qrels, 'qid docid' lines)",
+        )
+        data.add_argument(
+            "--engine",
+            choices=("python", "duckdb", "auto"),
+            default="python",
+            help="parquet: compare the keys in DuckDB (same output bytes); auto picks it above 32 MiB",
         )
     output = command.add_argument_group("output (see below)")
     output.add_argument(
@@ -705,6 +753,7 @@ def _data_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         id_columns=tuple(getattr(args, "id_column", None) or ()),
         answer_column=getattr(args, "answer_column", None),
         sentinels=getattr(args, "sentinels", None),
+        engine=getattr(args, "engine", "python"),
     )
     if options.max_failures < 0:
         parser.error("--max-failures must be 0 or more")

@@ -868,6 +868,10 @@ class KeyCheck:
     result: SentinelResult | None
     errors: list[CheckInputError]
     pairs: bool = False
+    #: (baseline IDs, proposed IDs, new IDs) when an engine compared the keys without reading them here.
+    sizes: tuple[int, int, int] | None = None
+    #: The (baseline, proposed) answers of each changed sentinel, when an engine compared the keys.
+    changed_answers: Mapping[str, tuple[str, str]] | None = None
 
     @property
     def exit_code(self) -> int:
@@ -877,9 +881,27 @@ class KeyCheck:
         return EXIT_PASS if self.result.intact else EXIT_FAILED
 
     @property
+    def baseline_ids(self) -> int:
+        """How many IDs the baseline holds."""
+        return self.sizes[0] if self.sizes is not None else len(self.baseline.answers)
+
+    @property
+    def proposed_ids(self) -> int:
+        """How many IDs the proposed key holds."""
+        return self.sizes[1] if self.sizes is not None else len(self.proposed.answers)
+
+    @property
     def new_ids(self) -> int:
         """How many proposed IDs are not sentinels (allowed, and not checked)."""
+        if self.sizes is not None:
+            return self.sizes[2]
         return len(self.proposed.answers.keys() - self.baseline.answers.keys())
+
+    def answers(self, sentinel: str) -> tuple[str, str]:
+        """The baseline and the proposed answer of a changed ``sentinel``."""
+        if self.changed_answers is not None:
+            return self.changed_answers[sentinel]
+        return self.baseline.answers[sentinel], self.proposed.answers[sentinel]
 
 
 def check_answer_keys(baseline: AnswerKey, proposed: AnswerKey, *, pairs: bool | None = None) -> KeyCheck:

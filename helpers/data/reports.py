@@ -175,16 +175,18 @@ def key_result_json(check: KeyCheck) -> dict[str, Any]:
 
 def _changed_entries(check: KeyCheck, limit: int) -> list[dict[str, Any]]:
     assert check.result is not None
-    base, prop = check.baseline.answers, check.proposed.answers
-    return [
-        {
-            "id": id_json(s, pairs=check.pairs),
-            "baseline": base[s],
-            "proposed": prop[s],
-            "diff": diff_text(base[s], prop[s]),
-        }
-        for s in check.result.changed[:limit]
-    ]
+    entries = []
+    for s in check.result.changed[:limit]:
+        old, new = check.answers(s)
+        entries.append(
+            {
+                "id": id_json(s, pairs=check.pairs),
+                "baseline": old,
+                "proposed": new,
+                "diff": diff_text(old, new),
+            }
+        )
+    return entries
 
 
 def _outcome_label(check: KeyCheck) -> str:
@@ -203,12 +205,12 @@ def key_check_json(check: KeyCheck, *, limit: int = 20) -> dict[str, Any]:
         "baseline": {
             "source": check.baseline.source,
             "format": check.baseline.format,
-            "ids": len(check.baseline.answers),
+            "ids": check.baseline_ids,
         },
         "proposed": {
             "source": check.proposed.source,
             "format": check.proposed.format,
-            "ids": len(check.proposed.answers),
+            "ids": check.proposed_ids,
             "new_ids": check.new_ids,
         },
         "outcome": _outcome_label(check),
@@ -238,8 +240,8 @@ def key_check_text(check: KeyCheck, *, limit: int = 20) -> str:
     """
     b, p = check.baseline, check.proposed
     out = [
-        f"Sentinel answer key: baseline {b.source} ({count_text(len(b.answers), 'ID')}), "
-        f"proposed {p.source} ({count_text(len(p.answers), 'ID')}, {check.new_ids} not sentinels)"
+        f"Sentinel answer key: baseline {b.source} ({count_text(check.baseline_ids, 'ID')}), "
+        f"proposed {p.source} ({count_text(check.proposed_ids, 'ID')}, {check.new_ids} not sentinels)"
     ]
     if check.result is None:
         out.append(f"not checked: {count_text(len(check.errors), 'problem')} in the answer keys")
@@ -253,9 +255,8 @@ def key_check_text(check: KeyCheck, *, limit: int = 20) -> str:
         out.append(f"  changed answers    {len(r.changed):>10}")
         if r.missing:
             out.append(f"missing: {ids_text(r.missing, limit, pairs=check.pairs)}")
-        base, prop = check.baseline.answers, check.proposed.answers
         for s in r.changed[:limit]:
-            out.append(f"changed {id_text(s, pairs=check.pairs)}: {diff_text(base[s], prop[s])}")
+            out.append(f"changed {id_text(s, pairs=check.pairs)}: {diff_text(*check.answers(s))}")
         if len(r.changed) > limit:
             out.append(f"… and {len(r.changed) - limit} more changed")
     out.append(f"exit status {check.exit_code}: {EXIT_MEANINGS[check.exit_code]}")
