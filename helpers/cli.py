@@ -209,6 +209,33 @@ class _DataOptions(NamedTuple):
     answer_column: str | None = None
     sentinels: str | None = None
     max_file_mb: float = _MAX_FILE_MB
+    engine: str = "python"
+
+
+#: Above this many bytes of Parquet keys, ``--engine auto`` picks DuckDB (docs/performance.md).
+_AUTO_DUCKDB_BYTES = 32 * 1024 * 1024
+
+
+def _engine_key_check(options: _DataOptions, err: IO[str]) -> Any:
+    """The key pair checked by DuckDB, or ``None`` for the Python route (see docs/sql.md)."""
+    if options.engine == "python" or options.key_format != "parquet" or options.sentinels is not None:
+        return None
+    from .data.duckdb_engine import check_parquet_keys, duckdb_missing
+
+    if options.engine == "auto":
+        import os
+
+        try:
+            size = sum(os.stat(f).st_size for f in (options.baseline, options.proposed) if f)
+        except OSError:
+            return None
+        if size < _AUTO_DUCKDB_BYTES or duckdb_missing() is not None:
+            return None
+    assert options.baseline is not None and options.proposed is not None
+    assert options.answer_column is not None
+    return check_parquet_keys(
+        options.baseline, options.proposed, id_columns=options.id_columns, answer_column=options.answer_column
+    )
 
 
 #: The answer-key formats of ``sentinels --format`` (``helpers.data.key_formats.KEY_FORMATS``).
@@ -401,14 +428,23 @@ def _run_check_command(
 def _run_key_command(options: _DataOptions, out: IO[bytes], err: IO[str]) -> int:
     """``sentinels --baseline FILE --proposed FILE``: compare two answer-key files."""
     from .data.batch import check_answer_keys
+    from .data.id_display import PAIR_FORMATS
     from .data.key_formats import read_key
-    from .data.reports import key_check_json, key_check_text, key_error_object
     from .data.sources import SourceFormatError, key_format_for
 
     prog = "python -m helpers sentinels"
     if options.key_format == "parquet" and (missing := _missing_parquet()) is not None:
         err.write(f"{prog}: {missing}\n")
         return EXIT_USAGE
+    if options.engine == "duckdb":
+        from .data.duckdb_engine import duckdb_missing
+
+        if (missing := duckdb_missing()) is not None:
+            err.write(f"{prog}: {missing}\n")
+            return EXIT_USAGE
+    engine_check = _engine_key_check(options, err)
+    if engine_check is not None:
+        return _write_key_check(engine_check, options, out, err)
     keys: list[Any] = []
     sentinels: Any = None
     for file in (options.baseline, options.proposed, options.sentinels):
@@ -435,7 +471,8 @@ def _run_key_command(options: _DataOptions, out: IO[bytes], err: IO[str]) -> int
                 if len(keys) == 2:
                     from .data.key_subset import read_sentinel_ids
 
-                    sentinels = read_sentinel_ids(stream, source=file)
+                    pairs = len(options.id_columns) == 2 or keys[0].format in PAIR_FORMATS
+                    sentinels = read_sentinel_ids(stream, source=file, pairs=pairs)
                     break
                 keys.append(
                     read_key(
@@ -451,12 +488,19 @@ def _run_key_command(options: _DataOptions, out: IO[bytes], err: IO[str]) -> int
                 return EXIT_USAGE
     if options.sentinels is not None:
         return _write_subset_check(keys[0], keys[1], sentinels, options, out, err)
-    result = check_answer_keys(keys[0], keys[1])
+    result = check_answer_keys(keys[0], keys[1], pairs=True if len(options.id_columns) == 2 else None)
+    return _write_key_check(result, options, out, err)
+
+
+def _write_key_check(result: Any, options: _DataOptions, out: IO[bytes], err: IO[str]) -> int:
+    """Write a :class:`~helpers.data.batch.KeyCheck` as result lines or a summary."""
+    from .data.reports import key_check_json, key_check_text, key_error_object, key_result_json
+
     if options.summary is None:
         if result.result is not None:
-            out.write(dumps_compact(result.result.as_dict()).encode("utf-8") + b"\n")
+            out.write(dumps_compact(key_result_json(result)).encode("utf-8") + b"\n")
         for problem in result.errors:
-            out.write(dumps_compact(key_error_object(problem)).encode("utf-8") + b"\n")
+            out.write(dumps_compact(key_error_object(problem, pairs=result.pairs)).encode("utf-8") + b"\n")
     else:
         for problem in result.errors:
             err.write(f"{problem}\n")
@@ -474,15 +518,17 @@ def _write_subset_check(
 ) -> int:
     """``--sentinels FILE``: check only the listed sentinels; a summary counts the other changes."""
     from .data.key_subset import check_sentinel_subset, subset_check_json, subset_check_text
-    from .data.reports import key_error_object
+    from .data.reports import key_error_object, key_result_json
 
-    subset = check_sentinel_subset(baseline, proposed, sentinels)
+    subset = check_sentinel_subset(
+        baseline, proposed, sentinels, pairs=True if len(options.id_columns) == 2 else None
+    )
     result = subset.check
     if options.summary is None:
         if result.result is not None:
-            out.write(dumps_compact(result.result.as_dict()).encode("utf-8") + b"\n")
+            out.write(dumps_compact(key_result_json(result)).encode("utf-8") + b"\n")
         for problem in result.errors:
-            out.write(dumps_compact(key_error_object(problem)).encode("utf-8") + b"\n")
+            out.write(dumps_compact(key_error_object(problem, pairs=result.pairs)).encode("utf-8") + b"\n")
     else:
         for problem in result.errors:
             err.write(f"{problem}\n")
@@ -831,7 +877,13 @@ def _add_data_options(command: argparse.ArgumentParser, check: str) -> None:
         data.add_argument(
             "--sentinels",
             metavar="IDS",
-            help="check only these IDs of a full baseline (a file, one ID a line)",
+            help="check only these IDs of a full baseline (one ID a line; for qrels, 'qid docid' lines)",
+        )
+        data.add_argument(
+            "--engine",
+            choices=("python", "duckdb", "auto"),
+            default="python",
+            help="parquet: compare the keys in DuckDB (same output bytes); auto picks it above 32 MiB",
         )
         data.add_argument(
             "--max-file-mb",
@@ -887,6 +939,7 @@ def _data_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         answer_column=getattr(args, "answer_column", None),
         sentinels=getattr(args, "sentinels", None),
         max_file_mb=getattr(args, "max_file_mb", _MAX_FILE_MB),
+        engine=getattr(args, "engine", "python"),
     )
     if not 0 < options.max_file_mb < float("inf"):
         parser.error("--max-file-mb must be a number of MB more than 0")

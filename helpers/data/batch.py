@@ -858,13 +858,20 @@ class KeyCheck:
     """A proposed answer key checked against a baseline, read from two files.
 
     ``result`` is ``None`` when either key had problems (listed in ``errors``,
-    baseline first) or the baseline was empty. Taught in ``05_check_your_data.ipynb``.
+    baseline first) or the baseline was empty. ``pairs`` is true when every ID is a
+    (query, document) judgement, which reports show as ``q1 d7``
+    (:mod:`helpers.data.id_display`). Taught in ``05_check_your_data.ipynb``.
     """
 
     baseline: AnswerKey
     proposed: AnswerKey
     result: SentinelResult | None
     errors: list[CheckInputError]
+    pairs: bool = False
+    #: (baseline IDs, proposed IDs, new IDs) when an engine compared the keys without reading them here.
+    sizes: tuple[int, int, int] | None = None
+    #: The (baseline, proposed) answers of each changed sentinel, when an engine compared the keys.
+    changed_answers: Mapping[str, tuple[str, str]] | None = None
 
     @property
     def exit_code(self) -> int:
@@ -874,19 +881,43 @@ class KeyCheck:
         return EXIT_PASS if self.result.intact else EXIT_FAILED
 
     @property
+    def baseline_ids(self) -> int:
+        """How many IDs the baseline holds."""
+        return self.sizes[0] if self.sizes is not None else len(self.baseline.answers)
+
+    @property
+    def proposed_ids(self) -> int:
+        """How many IDs the proposed key holds."""
+        return self.sizes[1] if self.sizes is not None else len(self.proposed.answers)
+
+    @property
     def new_ids(self) -> int:
         """How many proposed IDs are not sentinels (allowed, and not checked)."""
+        if self.sizes is not None:
+            return self.sizes[2]
         return len(self.proposed.answers.keys() - self.baseline.answers.keys())
 
+    def answers(self, sentinel: str) -> tuple[str, str]:
+        """The baseline and the proposed answer of a changed ``sentinel``."""
+        if self.changed_answers is not None:
+            return self.changed_answers[sentinel]
+        return self.baseline.answers[sentinel], self.proposed.answers[sentinel]
 
-def check_answer_keys(baseline: AnswerKey, proposed: AnswerKey) -> KeyCheck:
+
+def check_answer_keys(baseline: AnswerKey, proposed: AnswerKey, *, pairs: bool | None = None) -> KeyCheck:
     """Run the sentinel check on two answer keys read by :mod:`helpers.sources`.
 
-    Taught in ``05_check_your_data.ipynb``.
+    ``pairs`` (whether the IDs are qrels judgements) defaults to what the baseline's
+    format says; a Parquet key read with two ID columns is one. Taught in
+    ``05_check_your_data.ipynb``.
     """
+    if pairs is None:
+        from .id_display import PAIR_FORMATS
+
+        pairs = baseline.format in PAIR_FORMATS
     errors = [*baseline.errors, *proposed.errors]
     if errors:
-        return KeyCheck(baseline, proposed, None, errors)
+        return KeyCheck(baseline, proposed, None, errors, pairs)
     result = fast_sentinels(baseline.answers, proposed.answers)
     if result is None:
         try:
@@ -897,8 +928,9 @@ def check_answer_keys(baseline: AnswerKey, proposed: AnswerKey) -> KeyCheck:
                 proposed,
                 None,
                 [JSONLoadError(exc.message, source=baseline.source, field=exc.field)],
+                pairs,
             )
-    return KeyCheck(baseline, proposed, result, [])
+    return KeyCheck(baseline, proposed, result, [], pairs)
 
 
 def check_key_files(
@@ -926,4 +958,4 @@ def check_key_files(
             keys.append(
                 read_key(stream, source=name, format=fmt, id_columns=id_columns, answer_column=answer_column)
             )
-    return check_answer_keys(keys[0], keys[1])
+    return check_answer_keys(keys[0], keys[1], pairs=True if len(id_columns) == 2 else None)

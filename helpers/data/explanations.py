@@ -12,9 +12,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..core.chardiff import diff_text
-from ..core.errors import CheckInputError, JSONLoadError, describe_value
+from ..core.errors import CheckInputError, JSONLoadError
 from ..core.sentinels import SentinelResult
 from ..core.target_scope import NeedsStaffLabels, TargetScopeResult
+from .id_display import id_text
+from .id_display import ids_text as _ids_text
 
 __all__ = ["IDS_SHOWN", "Outcome", "count_text", "ids_text", "explain_outcome"]
 
@@ -30,9 +32,8 @@ def count_text(n: int, noun: str) -> str:
 
 
 def ids_text(ids: Sequence[str], limit: int = IDS_SHOWN) -> str:
-    shown = ", ".join(describe_value(i) for i in ids[:limit])
-    more = len(ids) - limit
-    return f"{shown} and {more} more" if more > 0 else shown
+    """The first IDs in the notebooks' visible notation (:func:`helpers.data.id_display.id_text`)."""
+    return _ids_text(ids, limit)
 
 
 def _error_message(exc: CheckInputError) -> str:
@@ -40,7 +41,7 @@ def _error_message(exc: CheckInputError) -> str:
 
 
 def _changed_answer(sentinel: str, old: str, new: str) -> str:
-    return f"{describe_value(sentinel)} {diff_text(old, new)}"
+    return f"{id_text(sentinel)} {diff_text(old, new)}"
 
 
 def explain_outcome(check: str, outcome: Outcome) -> str:

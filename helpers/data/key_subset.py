@@ -13,10 +13,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.errors import CheckInputError, JSONLoadError, describe_value
+from ..core.errors import CheckInputError, JSONLoadError
 from ..core.ordering import sorted_ids
 from .answer_keys import AnswerKey
 from .batch import KeyCheck, check_answer_keys
+from .id_display import id_text
 from .inputs import DuplicateIDError, InputFile, KeyFormat
 
 __all__ = [
@@ -34,11 +35,12 @@ __all__ = [
 
 @dataclass
 class SentinelIDs:
-    """The sentinel IDs read from a file (one ID a line, exactly as the key's reader writes IDs)."""
+    """The sentinel IDs read from a file, each with the line it was on."""
 
     source: str
     ids: list[str] = field(default_factory=list)
     errors: list[CheckInputError] = field(default_factory=list)
+    lines: list[int] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -55,15 +57,52 @@ class OutsideChanges:
         return len(self.changed) + len(self.dropped) + len(self.added)
 
 
-def read_sentinel_ids(stream: Iterable[bytes], *, source: str) -> SentinelIDs:
+#: The header line of a BEIR qrels TSV, skipped when a sentinel file is one.
+_BEIR_HEADER = "query-id\tcorpus-id\tscore"
+
+
+def _pair_line(text: str) -> tuple[str | None, str | None]:
+    """``(ID, None)`` for a judgement line of a qrels key, or ``(None, why not)``.
+
+    The line is ``qid docid``, a TREC qrels line ``qid iteration docid relevance``,
+    a BEIR line ``qid<TAB>docid<TAB>score``, or the pair ID ``["qid","docid"]``;
+    fields are split on one space or one tab, as the key readers split them.
+    """
+    from .id_display import split_pair
+    from .key_formats import pair_id
+
+    if text.startswith("["):
+        pair = split_pair(text)
+        if pair is not None and pair_id(*pair) == text:
+            return text, None
+        return None, 'is not a pair ID written as ["query","document"]'
+    fields = text.replace("\t", " ").split(" ")
+    if "" in fields:
+        return None, "has an empty field (fields are split on one space or one tab)"
+    if len(fields) == 2:
+        return pair_id(fields[0], fields[1]), None
+    if len(fields) == 3 and text.count("\t") == 2:
+        return pair_id(fields[0], fields[1]), None
+    if len(fields) == 4:
+        return pair_id(fields[0], fields[2]), None
+    return None, (
+        f"has {len(fields)} field{'' if len(fields) == 1 else 's'}, expected a judgement: query document, "
+        "a TREC qrels line or a BEIR TSV line"
+    )
+
+
+def read_sentinel_ids(stream: Iterable[bytes], *, source: str, pairs: bool = False) -> SentinelIDs:
     """Read one ID a line. Only the line end (LF, CRLF, or a CR ending the file) is dropped: an ID is never trimmed.
 
-    A blank line, a line that is not UTF-8 and a repeated ID (naming both lines)
-    are errors; a file with no IDs is refused, since it would check nothing.
-    Taught in ``05_check_your_data.ipynb``.
+    With ``pairs`` (the keys are qrels), each line is a judgement in the key's own
+    form: ``qid docid``, a TREC qrels or BEIR TSV line (a BEIR header is skipped),
+    or ``["qid","docid"]``. A blank line, a line that is not UTF-8 and a repeated ID
+    (naming both lines) are errors, each naming its line; a file with no IDs is
+    refused, since it would check nothing. Taught in ``05_check_your_data.ipynb``.
     """
     found = SentinelIDs(source=source)
     first: dict[str, int] = {}
+    number = 0
     for number, raw in enumerate(stream, 1):
         if raw.endswith(b"\n"):
             raw = raw[:-2] if raw.endswith(b"\r\n") else raw[:-1]
@@ -81,13 +120,24 @@ def read_sentinel_ids(stream: Iterable[bytes], *, source: str) -> SentinelIDs:
                 JSONLoadError("blank line, expected a sentinel ID", source=source, line=number)
             )
             continue
+        if pairs:
+            if number == 1 and ident == _BEIR_HEADER:
+                continue
+            pair, why = _pair_line(ident)
+            if pair is None:
+                found.errors.append(JSONLoadError(why or "", source=source, line=number))
+                continue
+            ident = pair
         if ident in first:
             found.errors.append(DuplicateIDError(ident, source=source, line=number, first_line=first[ident]))
             continue
         first[ident] = number
         found.ids.append(ident)
+        found.lines.append(number)
     if not found.ids and not found.errors:
-        found.errors.append(JSONLoadError("has no sentinel IDs; it would check nothing", source=source))
+        found.errors.append(
+            JSONLoadError("has no sentinel IDs; it would check nothing", source=source, line=max(number, 1))
+        )
     return found
 
 
@@ -120,29 +170,39 @@ class SubsetCheck:
         return self.check.exit_code
 
 
-def check_sentinel_subset(baseline: AnswerKey, proposed: AnswerKey, sentinels: SentinelIDs) -> SubsetCheck:
+def check_sentinel_subset(
+    baseline: AnswerKey, proposed: AnswerKey, sentinels: SentinelIDs, *, pairs: bool | None = None
+) -> SubsetCheck:
     """Check only ``sentinels`` of a full ``baseline``; every sentinel must be in the baseline.
 
+    ``pairs`` (the IDs are qrels judgements) defaults to what the baseline's format says.
     Taught in ``05_check_your_data.ipynb``.
     """
+    if pairs is None:
+        from .id_display import PAIR_FORMATS
+
+        pairs = baseline.format in PAIR_FORMATS
+    lines: list[int | None] = [*sentinels.lines] or [None] * len(sentinels.ids)
     absent = [
         JSONLoadError(
-            f"sentinel {describe_value(ident)} is not in the baseline {baseline.source}",
+            f"sentinel {id_text(ident, pairs=pairs)} is not in the baseline {baseline.source}",
             source=sentinels.source,
+            line=line,
             field=ident,
         )
-        for ident in sentinels.ids
+        for ident, line in zip(sentinels.ids, lines, strict=True)
         if ident not in baseline.answers
     ]
     problems = [*sentinels.errors, *(absent if baseline.ok else [])]
     if problems:
         cut = AnswerKey(source=baseline.source, format=baseline.format)
         errors = [*baseline.errors, *proposed.errors, *problems]
-        return SubsetCheck(KeyCheck(cut, proposed, None, errors), sentinels, len(baseline.answers), None)
+        check = KeyCheck(cut, proposed, None, errors, pairs)
+        return SubsetCheck(check, sentinels, len(baseline.answers), None)
     cut = AnswerKey(source=baseline.source, format=baseline.format, errors=list(baseline.errors))
     if baseline.ok:
         cut.answers = {ident: baseline.answers[ident] for ident in sentinels.ids}
-    check = check_answer_keys(cut, proposed)
+    check = check_answer_keys(cut, proposed, pairs=pairs)
     outside = None if check.result is None else outside_changes(baseline, proposed, sentinels.ids)
     return SubsetCheck(check, sentinels, len(baseline.answers), outside)
 
@@ -175,10 +235,11 @@ def check_subset_files(
                     stream, source=name, format=format, id_columns=id_columns, answer_column=answer_column
                 )
             )
+    pairs = len(id_columns) == 2 or format in ("trec-qrels", "beir-tsv")
     stream, name, _size = open_input(sentinels, max_bytes=MAX_KEY_BYTES)
     with stream:
-        listed = read_sentinel_ids(stream, source=name)
-    return check_sentinel_subset(keys[0], keys[1], listed)
+        listed = read_sentinel_ids(stream, source=name, pairs=pairs)
+    return check_sentinel_subset(keys[0], keys[1], listed, pairs=pairs)
 
 
 def subset_check_json(subset: SubsetCheck, *, limit: int = 20) -> dict[str, Any]:
@@ -188,6 +249,7 @@ def subset_check_json(subset: SubsetCheck, *, limit: int = 20) -> dict[str, Any]
     with its first ``limit`` IDs), or is ``null`` when the check could not run.
     Taught in ``05_check_your_data.ipynb``.
     """
+    from .id_display import ids_json
     from .reports import key_check_json
 
     data = key_check_json(subset.check, limit=limit)
@@ -196,7 +258,7 @@ def subset_check_json(subset: SubsetCheck, *, limit: int = 20) -> dict[str, Any]
     data["outside"] = None
     if subset.outside is not None:
         data["outside"] = {
-            name: {"count": len(ids), "first": list(ids[:limit])}
+            name: {"count": len(ids), "first": ids_json(ids[:limit], pairs=subset.check.pairs)}
             for name, ids in (
                 ("changed", subset.outside.changed),
                 ("dropped", subset.outside.dropped),
@@ -213,6 +275,7 @@ def subset_check_text(subset: SubsetCheck, *, limit: int = 20) -> str:
     Taught in ``05_check_your_data.ipynb``.
     """
     from .explanations import count_text
+    from .id_display import ids_text
     from .reports import key_check_text
 
     lines = key_check_text(subset.check, limit=limit).splitlines()
@@ -225,15 +288,15 @@ def subset_check_text(subset: SubsetCheck, *, limit: int = 20) -> str:
     if subset.outside is not None:
         out = subset.outside
         extra = [
-            f"outside the sentinels (allowed, not checked): {out.total} judgements differ",
+            f"outside the sentinels (allowed, not checked): {count_text(out.total, 'judgement')} "
+            + ("differs" if out.total == 1 else "differ"),
             f"  changed answers    {len(out.changed):>10}",
             f"  dropped            {len(out.dropped):>10}",
             f"  added              {len(out.added):>10}",
         ]
         for name, ids in (("changed", out.changed), ("dropped", out.dropped), ("added", out.added)):
             if ids:
-                shown = ", ".join(describe_value(i) for i in ids[:limit])
-                more = f" … and {len(ids) - limit} more" if len(ids) > limit else ""
-                extra.append(f"{name} outside the sentinels: {shown}{more}")
+                shown = ids_text(ids, limit, pairs=subset.check.pairs)
+                extra.append(f"{name} outside the sentinels: {shown}")
         lines[-1:-1] = extra
     return "\n".join(lines) + "\n"

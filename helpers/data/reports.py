@@ -15,11 +15,11 @@ from typing import Any
 
 from ..core.chardiff import diff_text
 from ..core.checks import CHECK_TITLES
-from ..core.errors import CheckInputError, JSONLoadError, describe_value
+from ..core.errors import CheckInputError, JSONLoadError
 from ..core.outcomes import EXIT_MEANINGS
 from .batch import BAD_INPUT, BatchSummary, Failure, KeyCheck
 from .explanations import IDS_SHOWN, count_text, explain_outcome
-from .explanations import ids_text as _ids
+from .id_display import id_json, id_text, ids_json, ids_text
 
 __all__ = [
     "summary_rows",
@@ -34,6 +34,7 @@ __all__ = [
     "key_check_text",
     "key_check_json",
     "key_error_object",
+    "key_result_json",
 ]
 
 #: How many of the most often lost targets a summary lists.
@@ -64,7 +65,7 @@ def summary_rows(summary: BatchSummary) -> list[tuple[str, int, bool]]:
 def failure_where(failure: Failure) -> str:
     where = f"line {failure.line}"
     if failure.id is not None:
-        where += f" (id {describe_value(failure.id)})"
+        where += f" (id {id_text(failure.id)})"
     return where
 
 
@@ -84,7 +85,7 @@ def summary_text(summary: BatchSummary) -> str:
     """
     out = counts_text(summary)
     if summary.check == "target-scope" and summary.lost_targets.counts:
-        top = ", ".join(f"{describe_value(t)} ×{c}" for t, c in summary.lost_targets.most_common(TOP_LOST))
+        top = ", ".join(f"{id_text(t)} ×{c}" for t, c in summary.lost_targets.most_common(TOP_LOST))
         note = (
             ""
             if summary.lost_targets.exact
@@ -147,23 +148,45 @@ def summary_json(summary: BatchSummary) -> dict[str, Any]:
 # --- answer keys -------------------------------------------------------------------------
 
 
-def key_error_object(exc: CheckInputError) -> dict[str, Any]:
+def key_error_object(exc: CheckInputError, *, pairs: bool = False) -> dict[str, Any]:
     """``{"source", "line", "field", "error"}`` for a problem in an answer-key file.
+
+    With ``pairs``, a field that is a qrels judgement is ``{"query": ..., "doc": ...}``.
+    Taught in ``05_check_your_data.ipynb``.
+    """
+    field = exc.field if exc.field is None or not pairs else id_json(exc.field, pairs=True)
+    if isinstance(exc, JSONLoadError):
+        return {"source": exc.source, "line": exc.line, "field": field, "error": exc.detail}
+    return {"source": None, "line": None, "field": field, "error": exc.message}
+
+
+def key_result_json(check: KeyCheck) -> dict[str, Any]:
+    """The check's own result line, ``{"missing", "changed", "intact"}``, qrels judgements as objects.
 
     Taught in ``05_check_your_data.ipynb``.
     """
-    if isinstance(exc, JSONLoadError):
-        return {"source": exc.source, "line": exc.line, "field": exc.field, "error": exc.detail}
-    return {"source": None, "line": None, "field": exc.field, "error": exc.message}
-
-
-def _changed_entries(check: KeyCheck, limit: int) -> list[dict[str, str]]:
     assert check.result is not None
-    base, prop = check.baseline.answers, check.proposed.answers
-    return [
-        {"id": s, "baseline": base[s], "proposed": prop[s], "diff": diff_text(base[s], prop[s])}
-        for s in check.result.changed[:limit]
-    ]
+    data = check.result.as_dict()
+    if check.pairs:
+        data["missing"] = ids_json(data["missing"], pairs=True)
+        data["changed"] = ids_json(data["changed"], pairs=True)
+    return data
+
+
+def _changed_entries(check: KeyCheck, limit: int) -> list[dict[str, Any]]:
+    assert check.result is not None
+    entries = []
+    for s in check.result.changed[:limit]:
+        old, new = check.answers(s)
+        entries.append(
+            {
+                "id": id_json(s, pairs=check.pairs),
+                "baseline": old,
+                "proposed": new,
+                "diff": diff_text(old, new),
+            }
+        )
+    return entries
 
 
 def _outcome_label(check: KeyCheck) -> str:
@@ -182,12 +205,12 @@ def key_check_json(check: KeyCheck, *, limit: int = 20) -> dict[str, Any]:
         "baseline": {
             "source": check.baseline.source,
             "format": check.baseline.format,
-            "ids": len(check.baseline.answers),
+            "ids": check.baseline_ids,
         },
         "proposed": {
             "source": check.proposed.source,
             "format": check.proposed.format,
-            "ids": len(check.proposed.answers),
+            "ids": check.proposed_ids,
             "new_ids": check.new_ids,
         },
         "outcome": _outcome_label(check),
@@ -198,14 +221,14 @@ def key_check_json(check: KeyCheck, *, limit: int = 20) -> dict[str, Any]:
     else:
         data["missing"] = {
             "count": len(check.result.missing),
-            "first": list(check.result.missing[:limit]),
+            "first": ids_json(check.result.missing[:limit], pairs=check.pairs),
         }
         data["changed"] = {
             "count": len(check.result.changed),
             "first": _changed_entries(check, limit),
         }
     data["errors_total"] = len(check.errors)
-    data["errors"] = [key_error_object(e) for e in check.errors[:limit]]
+    data["errors"] = [key_error_object(e, pairs=check.pairs) for e in check.errors[:limit]]
     data["exit_status"] = check.exit_code
     return data
 
@@ -217,8 +240,8 @@ def key_check_text(check: KeyCheck, *, limit: int = 20) -> str:
     """
     b, p = check.baseline, check.proposed
     out = [
-        f"Sentinel answer key: baseline {b.source} ({count_text(len(b.answers), 'ID')}), "
-        f"proposed {p.source} ({count_text(len(p.answers), 'ID')}, {check.new_ids} not sentinels)"
+        f"Sentinel answer key: baseline {b.source} ({count_text(check.baseline_ids, 'ID')}), "
+        f"proposed {p.source} ({count_text(check.proposed_ids, 'ID')}, {check.new_ids} not sentinels)"
     ]
     if check.result is None:
         out.append(f"not checked: {count_text(len(check.errors), 'problem')} in the answer keys")
@@ -231,9 +254,9 @@ def key_check_text(check: KeyCheck, *, limit: int = 20) -> str:
         out.append(f"  missing sentinels  {len(r.missing):>10}")
         out.append(f"  changed answers    {len(r.changed):>10}")
         if r.missing:
-            out.append(f"missing: {_ids(r.missing, limit)}")
-        for entry in _changed_entries(check, limit):
-            out.append(f"changed {describe_value(entry['id'])}: {entry['diff']}")
+            out.append(f"missing: {ids_text(r.missing, limit, pairs=check.pairs)}")
+        for s in r.changed[:limit]:
+            out.append(f"changed {id_text(s, pairs=check.pairs)}: {diff_text(*check.answers(s))}")
         if len(r.changed) > limit:
             out.append(f"… and {len(r.changed) - limit} more changed")
     out.append(f"exit status {check.exit_code}: {EXIT_MEANINGS[check.exit_code]}")

@@ -302,7 +302,7 @@ def test_a_reader_closing_the_pipe_early_exits_2_without_a_traceback(tmp_path):
 def test_a_summary_with_a_lone_surrogate_id_is_written_escaped(run_cli):
     done = run_cli("target-scope", "--summary", stdin=jsonl('{"original":["\\ud800"],"rewritten":["x"]}'))
     assert done.returncode == 1
-    assert 'lost "\\ud800"' in done.stdout.decode("utf-8")
+    assert 'lost "⟨U+D800⟩"' in done.stdout.decode("utf-8")
     assert b"Traceback" not in done.stderr
 
 

@@ -46,7 +46,7 @@ def test_sentinel_ids_are_read_exactly():
             's.txt, line 3: duplicate ID "a" (first given on line 1); each ID may appear only once',
         ),
         (b"a\n\xff\n", "s.txt, line 2: not UTF-8 text (byte 0)"),
-        (b"", "s.txt: has no sentinel IDs; it would check nothing"),
+        (b"", "s.txt, line 1: has no sentinel IDs; it would check nothing"),
     ],
 )
 def test_bad_sentinel_files(data, message):
@@ -82,7 +82,7 @@ def test_a_sentinel_missing_from_the_baseline_is_bad_input():
     subset = check_sentinel_subset(key(BASE), key(BASE), ids(b'["q1","d1"]\n["q7","d1"]\n'))
     assert subset.exit_code == 4 and subset.outside is None
     assert [str(e) for e in subset.check.errors] == [
-        's.txt: sentinel "[\\"q7\\",\\"d1\\"]" is not in the baseline k.txt'
+        "s.txt, line 2: sentinel q7 d1 is not in the baseline k.txt"
     ]
 
 
@@ -104,9 +104,9 @@ def test_subset_reports():
     data = subset_check_json(subset)
     assert data["baseline"]["ids"] == 4 and data["sentinels"] == {"source": "s.txt", "ids": 1}
     assert data["outside"] == {
-        "changed": {"count": 1, "first": ['["q1","d2"]']},
-        "dropped": {"count": 2, "first": ['["q2","d1"]', '["q2","d3"]']},
-        "added": {"count": 1, "first": ['["q9","d9"]']},
+        "changed": {"count": 1, "first": [{"query": "q1", "doc": "d2"}]},
+        "dropped": {"count": 2, "first": [{"query": "q2", "doc": "d1"}, {"query": "q2", "doc": "d3"}]},
+        "added": {"count": 1, "first": [{"query": "q9", "doc": "d9"}]},
     }
     assert list(data)[-1] == "exit_status" and data["exit_status"] == 0
     text = subset_check_text(subset)
@@ -115,6 +115,7 @@ def test_subset_reports():
         "sentinels s.txt (1 ID)",
     ]
     assert "outside the sentinels (allowed, not checked): 4 judgements differ" in text
+    assert "dropped outside the sentinels: q2 d1, q2 d3\n" in text
     assert text.endswith("exit status 0: every record passed\n")
 
 
@@ -134,9 +135,8 @@ QRELS = ["--baseline", "qrels_baseline.txt", "--proposed", "qrels_proposed.txt",
 def test_cli_qrels_whole_key(sample, run_cli):
     done = run_cli("sentinels", *QRELS)
     assert done.returncode == 1
-    assert (
-        done.stdout
-        == b'{"missing":["[\\"q2\\",\\"d4\\"]"],"changed":["[\\"q1\\",\\"d3\\"]"],"intact":false}\n'
+    assert done.stdout == (
+        b'{"missing":[{"query":"q2","doc":"d4"}],"changed":[{"query":"q1","doc":"d3"}],"intact":false}\n'
     )
 
 
@@ -216,7 +216,48 @@ def test_cli_parquet_qrels_pair(tmp_path, run_cli):
     )  # fmt: skip
     assert done.returncode == 1
     assert json.loads(done.stdout) == {
-        "missing": ['["q1","d2"]'],
-        "changed": ['["q1","d1"]'],
+        "missing": [{"query": "q1", "doc": "d2"}],
+        "changed": [{"query": "q1", "doc": "d1"}],
         "intact": False,
     }
+
+
+def pair_ids(text: bytes):
+    return read_sentinel_ids(io.BytesIO(text), source="s.txt", pairs=True)
+
+
+def test_qrels_sentinels_are_read_in_the_keys_own_forms():
+    found = pair_ids(b'q1 d1\nq2\td1\nq2 0 d3 1\nq3\td9\t2\n["q4","d 4"]\n')
+    assert found.errors == []
+    assert found.ids == ['["q1","d1"]', '["q2","d1"]', '["q2","d3"]', '["q3","d9"]', '["q4","d 4"]']
+    assert found.lines == [1, 2, 3, 4, 5]
+    beir = pair_ids(b"query-id\tcorpus-id\tscore\nq1\td1\t1\n")
+    assert (beir.ids, beir.lines) == (['["q1","d1"]'], [2])
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"q1\n", "s.txt, line 1: has 1 field, expected a judgement"),
+        (b"q1 d1 \n", "s.txt, line 1: has an empty field"),
+        (b"q1 d1\nq1\td1\n", 's.txt, line 2: duplicate ID "[\\"q1\\",\\"d1\\"]" (first given on line 1)'),
+        (b'["q1", "d1"]\n', "s.txt, line 1: is not a pair ID"),
+        (b"a b c d e\n", "s.txt, line 1: has 5 fields"),
+    ],
+)
+def test_bad_qrels_sentinel_lines_name_their_line(data, message):
+    assert [str(e)[: len(message)] for e in pair_ids(data).errors] == [message]
+
+
+def test_every_sentinel_error_in_json_names_its_line(sample, run_cli):
+    (sample / "ids.txt").write_text("q1 d3\n\nq7 d1\n")
+    done = run_cli("sentinels", *QRELS, "--sentinels", "ids.txt", "--summary-json")
+    errors = json.loads(done.stdout)["errors"]
+    assert done.returncode == 4
+    assert [(e["line"], e["field"]) for e in errors] == [(2, None), (3, {"query": "q7", "doc": "d1"})]
+
+
+def test_one_judgement_differs_in_the_singular(sample, run_cli):
+    proposed = key("q1 0 d1 1\nq1 0 d2 1\nq2 0 d1 2\nq2 0 d3 1\n")
+    subset = check_sentinel_subset(key(BASE), proposed, ids(b'["q1","d1"]\n'))
+    assert "outside the sentinels (allowed, not checked): 1 judgement differs\n" in subset_check_text(subset)
