@@ -397,6 +397,9 @@ class Trainee:
     checkout: Mapping[str, Any] | None = None
     seed: int | None = None
     require_proctored: bool = False
+    #: Whether the drill is complete under its mastery model (look-alike kinds and the recent
+    #: record too, not only every rule); ``None`` where the file cannot say (versions 1 and 2).
+    complete: bool | None = None
 
     @property
     def mastered(self) -> list[str]:
@@ -419,6 +422,11 @@ class Trainee:
             reasons.append("no practice: the drill holds no cases")
         elif not self.rules or len(self.mastered) < len(self.rules):
             reasons.append(f"practice: {len(self.mastered)} of {len(self.rules)} rules mastered")
+        elif self.complete is False:
+            reasons.append(
+                "practice: every rule mastered, but the drill is not complete "
+                "(a look-alike kind not secured, or the recent record not yet 85% right at 95% confidence)"
+            )
         reasons += checkout_reasons(self.checkout, require_proctored=self.require_proctored)
         return tuple(reasons)
 
@@ -441,6 +449,8 @@ class Trainee:
 
     def completion(self) -> str:
         """``complete on DATE``, or how many rules are mastered so far (on the re-graded evidence)."""
+        if self.rules and len(self.mastered) == len(self.rules) and self.complete is False:
+            return "every rule mastered; the drill is not yet complete"
         if self.rules and len(self.mastered) == len(self.rules):
             return f"complete on {max(self.states[r].mastered_on or '' for r in self.rules)[:10]}"
         if self.step == 0 and self.course is not None:
@@ -628,6 +638,7 @@ def _summarise(path: Path, rules: Sequence[Rule], regrade: Regrader | None, curr
         firsts,
         tuple(problems),
         seed=m.seed if version == PROGRESS_V3 else None,
+        complete=m.complete if version == PROGRESS_V3 else None,
     )
 
 

@@ -259,7 +259,8 @@ def test_one_sitting_per_paper_and_the_newest_paper_decides(tmp_path, trainer):
 
 def test_a_failed_paper_is_followed_by_a_cooldown(tmp_path, trainer):
     issued, _ = issue(trainer, "Asha", tmp_path / "p")
-    failed = sit(trainer, "Asha", tmp_path / "p", wrong={issued.key["cases"][0]["label"]})
+    every_label = {record["label"] for record in issued.key["cases"]}  # labels are positional
+    failed = sit(trainer, "Asha", tmp_path / "p", wrong=every_label)
     assert failed["passed"] is False
     with pytest.raises(CheckInputError, match="12-hour cooldown"):
         issue(trainer, "Asha", tmp_path / "p")
