@@ -164,7 +164,8 @@ def test_the_differences_page_shows_the_table_from_its_data(pages) -> None:
 
     page = pages["docs/differences.html"]
     rows = load_differences()["differences"]
-    assert page.count("<tr>") == len(rows) + 1
+    first_table = page.split("</table>", 1)[0]  # the qrels reader's own table follows
+    assert first_table.count("<tr>") == len(rows) + 1
     assert "<td>Byte-order mark</td>" in page
     assert "<td><code>{&quot;baseline&quot;:{},...}</code>" in page or "{&quot;baseline&quot;:{},...}" in page
 
