@@ -1162,7 +1162,11 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
         )
         proctor.add_argument("--trainee", required=True, help="the trainee's name, as the trainer records it")
         proctor.add_argument(
-            "--count", type=int, default=24, help="cases on the paper (default 24, at most 200)"
+            "--count",
+            type=int,
+            default=None,
+            help="cases on the paper (default 56; at least 46, to show every rule and look-alike kind twice; "
+            "at most 200)",
         )
         proctor.add_argument("--port", type=int, help="port to serve on (default: Voilà's, 8866)")
         proctor.add_argument(
@@ -1176,8 +1180,9 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
             help="grade an answers file against its key",
             description=(
                 "Grade the trainee's answers: verdicts per case, per field and per rule, and a pass "
-                "(at least 90% of cases fully correct, and every look-alike case) or not. The key is "
-                "refused unless it matches its baseline. Exit status 0 passed, 1 not passed, 4 nothing "
+                "(accuracy at least 85% at 95% confidence, and no rule and no look-alike kind with all "
+                "its cases wrong) or not, signed with the trainer's secret. The key is refused unless "
+                "it and its baseline carry that secret's signature. Exit status 0 passed, 1 not passed, 4 nothing "
                 "graded (a refused key or answers that do not fit the paper), 2 a usage error."
             ),
         )

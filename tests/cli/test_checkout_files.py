@@ -187,3 +187,25 @@ def test_a_trainee_name_that_is_not_utf8_is_one_line(tmp_path):
     )
     assert out.returncode == 2 and "--trainee is not UTF-8 text" in _one_line(out)
     assert not (tmp_path / "e.json").exists()
+
+
+def test_checkout_proctor_issues_the_full_paper_by_default_and_serves_it(tmp_path, monkeypatch) -> None:
+    """``checkout proctor`` with no ``--count`` prepares the default covering paper and hands it to Voilà."""
+    from helpers import cli
+
+    served: list[list[str]] = []
+
+    def fake_execve(path: str, argv: list[str], env: dict[str, str]) -> None:
+        served.append(argv)
+
+    monkeypatch.setattr(cli.os, "execve", fake_execve)
+    monkeypatch.setattr(cli.os, "chdir", lambda _path: None)
+    trainer = tmp_path / "trainer"
+    assert cli.main(["checkout", "proctor", "--trainee", "Asha", "--trainer-dir", str(trainer)]) == 0
+    (folder,) = (trainer / "proctored").iterdir()
+    paper = json.loads((folder / "paper.json").read_text(encoding="utf-8"))
+    assert len(paper["cases"]) == co.DEFAULT_COUNT and served and "voila" in " ".join(served[0])
+    code = cli.main(
+        ["checkout", "proctor", "--trainee", "Ben", "--count", "12", "--trainer-dir", str(trainer)]
+    )
+    assert code == 2 and len(served) == 1
