@@ -69,6 +69,8 @@ _PAGE_CSS = """
 a, a:visited, .jp-RenderedHTMLCommon a, .jp-RenderedHTMLCommon a:visited {
   color: #0b4f9c !important; text-decoration: underline !important; }
 .highlight .ow, .highlight .nb, .highlight .bp { color: #6a1fb0 !important; }
+.highlight .c, .highlight .c1, .highlight .ch, .highlight .cm, .highlight .cs, .highlight .cp {
+  color: #3d6b3d !important; }
 .jp-InputPrompt, .jp-OutputPrompt, .jp-InputArea-prompt, .jp-OutputArea-prompt {
   color: #1f4f82 !important; opacity: 1 !important; }
 :focus-visible { outline: 3px solid #1a5fb4; outline-offset: 2px; }

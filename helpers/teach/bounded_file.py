@@ -28,12 +28,22 @@ _PSEUDO = ("/proc", "/sys")
 
 
 def _pseudo_devices() -> set[int]:
+    """The devices of /proc and /sys, where each is a file system of its own.
+
+    Where one shares the root's device (the browser edition's in-memory file system
+    mounts everything on one), it says nothing about a file, so it is left out.
+    """
+    try:
+        root_device = os.stat("/").st_dev
+    except OSError:
+        root_device = None
     found = set()
     for root in _PSEUDO:
         try:
             found.add(os.stat(root).st_dev)
         except OSError:
             continue
+    found.discard(root_device)  # type: ignore[arg-type]
     return found
 
 

@@ -24,6 +24,7 @@ the trainer-graded check-out is the proof (``docs/checkout.md``). Taught in
 from __future__ import annotations
 
 import datetime as _dt
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -55,6 +56,11 @@ def _kind(facet: str | None) -> str:
     return f"look-alike kind {facet}" if facet else "no look-alike kind"
 
 
+def _shown(value: object) -> str:
+    """A recorded field's value as the progress file writes it: JSON, so ``true``, ``null``, ``"correct"``."""
+    return json.dumps(value, ensure_ascii=False)
+
+
 def _difference(number: int, engine: MasteryAttempt, stored: MasteryAttempt) -> str | None:
     """How the engine's attempt differs from the file's, in one line (None when they agree)."""
     mine, theirs = engine.to_data(), stored.to_data()
@@ -67,7 +73,7 @@ def _difference(number: int, engine: MasteryAttempt, stored: MasteryAttempt) -> 
             f"{stored.rule} (seed {stored.seed}, {_kind(stored.facet)}): re-ordered or edited attempts"
         )
     fields = [f for f in mine if mine[f] != theirs[f]]
-    shown = "; ".join(f"{f} {theirs[f]!r} (the engine records {mine[f]!r})" for f in fields[:3])
+    shown = "; ".join(f"{f} {_shown(theirs[f])} (the engine records {_shown(mine[f])})" for f in fields[:3])
     return f"case {number}: replayed, the engine records another attempt than the file: {shown}"
 
 

@@ -11,6 +11,7 @@ import csv
 import io
 import json
 import os
+import re
 import shutil
 from dataclasses import replace
 from pathlib import Path
@@ -199,7 +200,8 @@ def test_an_outcome_edited_alone_is_named_by_field(tmp_path):
     path = _put(tmp_path, "x.json", data)
     (problem,) = replay_drill(read_progress_data(path)[0])
     assert problem.startswith(f"case {first['number']}: replayed, the engine records another attempt")
-    assert "outcome 'correct' (the engine records 'missed')" in problem
+    assert 'outcome "correct" (the engine records "missed")' in problem
+    assert not re.search(r"\b(True|False|None)\b", problem)  # read as the file writes it, never a repr
 
 
 # --- copies ------------------------------------------------------------------------------------
