@@ -43,7 +43,8 @@ def _pseudo_devices() -> set[int]:
             found.add(os.stat(root).st_dev)
         except OSError:
             continue
-    found.discard(root_device)  # type: ignore[arg-type]
+    if root_device is not None:
+        found.discard(root_device)
     return found
 
 
