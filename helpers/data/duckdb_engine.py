@@ -39,7 +39,7 @@ def duckdb_missing() -> str | None:
     import importlib.util
 
     if importlib.util.find_spec("duckdb") is None:
-        return f"--engine duckdb needs DuckDB: pip install 'helpers[{DUCKDB_EXTRA}]'"
+        return f"--engine duckdb needs DuckDB: pip install 'eval-integrity-helpers[{DUCKDB_EXTRA}]'"
     return None
 
 
