@@ -157,9 +157,9 @@ def key_args(b: Path, p: Path, engine: str) -> list[str]:
     )
 
 
-def crossover(folder: Path, repeat: int) -> dict[str, Any]:
+def crossover(folder: Path, repeat: int, sizes: list[int]) -> dict[str, Any]:
     found: dict[str, Any] = {}
-    for rows in (10_000, 100_000, 300_000, 1_000_000):
+    for rows in sizes:
         _, parquet = write_rewrites(folder, rows)
         b, p = write_keys(folder, rows)
         peers = {
@@ -172,6 +172,7 @@ def crossover(folder: Path, repeat: int) -> dict[str, Any]:
         peers |= {f"keys {rows:,} ({mib:.1f} MiB), {e}": key_args(b, p, e) for e in ("python", "duckdb")}
         figures = measure(peers, repeat)
         show(f"crossover, {rows:,} rows", figures)
+        sys.stdout.flush()
         found[str(rows)] = figures
     return found
 
@@ -187,6 +188,9 @@ def main() -> None:
         "--skip-python-keys", action="store_true", help="leave the Python route out of the keys"
     )
     parser.add_argument("--crossover", action="store_true", help="only the crossover sweep")
+    parser.add_argument(
+        "--sizes", default="10000,30000,100000,300000", help="the crossover's row counts (comma-separated)"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     sql = recipe()
@@ -194,7 +198,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         if args.crossover:
-            out["crossover"] = crossover(folder, args.repeat)
+            out["crossover"] = crossover(folder, args.repeat, [int(n) for n in args.sizes.split(",")])
         else:
             began = time.perf_counter()
             jsonl, parquet = write_rewrites(folder, args.records)

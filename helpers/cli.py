@@ -123,6 +123,11 @@ real data files (taught in notebooks/05_check_your_data.ipynb)
                               ["query","document"]; the answer is the label as
                               written (1 and 01 differ); no other character
                               is a separator or trimmed.
+  --engine python|duckdb|auto  parquet only: duckdb checks the table (or the two
+                              keys) in DuckDB, with the same output bytes; auto
+                              picks it from 32 MiB of Parquet. Needs the duckdb
+                              extra. Not with --carry; --sentinels and any input
+                              DuckDB cannot vouch for take the Python route.
   sentinels ... --max-file-mb MB
                               refuse a key or sentinel list over MB (default
                               512) unread: a key is held in memory whole. A
