@@ -125,7 +125,7 @@ real data files (taught in notebooks/05_check_your_data.ipynb)
                               is a separator or trimmed.
   --engine python|duckdb|auto  parquet only: duckdb checks the table (or the two
                               keys) in DuckDB, with the same output bytes; auto
-                              picks it from 32 MiB of Parquet. Needs the duckdb
+                              picks it from 1 MiB of Parquet. Needs the duckdb
                               extra. Not with --carry; --sentinels and any input
                               DuckDB cannot vouch for take the Python route.
   sentinels ... --max-file-mb MB
@@ -222,7 +222,7 @@ _ENGINES = ("python", "duckdb", "auto")
 
 #: From this many MiB of Parquet (a rewrites table, or two answer keys together), ``--engine auto``
 #: picks DuckDB: the size where DuckDB's route overtakes the Python one (measured: docs/performance.md).
-_AUTO_DUCKDB_MIB = 32
+_AUTO_DUCKDB_MIB = 1
 _AUTO_DUCKDB_BYTES = _AUTO_DUCKDB_MIB << 20
 
 

@@ -491,3 +491,29 @@ def test_a_large_corpus_gives_the_python_bytes(engine, tmp_path, capfdbinary):
     baseline, proposed = generated_keys(60_000, seed=8)
     b, p = write_key(tmp_path / "b.parquet", baseline), write_key(tmp_path / "p.parquet", proposed)
     same_bytes(capfdbinary, engine, *key_args(b, p), "--summary-json")
+
+
+def test_auto_picks_duckdb_from_its_threshold(tmp_path, capfdbinary, monkeypatch):
+    """``--engine auto`` hands a Parquet file to DuckDB from the stated size, and only then."""
+    pytest.importorskip("duckdb")
+    import helpers.cli as cli
+    from helpers.data import duckdb_engine, duckdb_scope
+
+    calls: list[str] = []
+    for module, name in ((duckdb_scope, "scope_parquet_blocks"), (duckdb_engine, "check_parquet_keys")):
+        real = getattr(module, name)
+        monkeypatch.setattr(
+            module, name, lambda *a, _real=real, _name=name, **k: calls.append(_name) or _real(*a, **k)
+        )
+    path = write_scope(tmp_path / "r.parquet", generated_rewrites(200))
+    b, p = (
+        write_key(tmp_path / f"{n}.parquet", key) for n, key in zip("bp", generated_keys(200), strict=True)
+    )
+    scope = ["target-scope", str(path), "--format", "parquet"]
+    small = [run(capfdbinary, *args, "--engine", "auto") for args in (scope, key_args(b, p))]
+    assert calls == [] and cli._AUTO_DUCKDB_BYTES == 1 << 20
+    smallest = min(path.stat().st_size, b.stat().st_size + p.stat().st_size)
+    monkeypatch.setattr(cli, "_AUTO_DUCKDB_BYTES", smallest)
+    big = [run(capfdbinary, *args, "--engine", "auto") for args in (scope, key_args(b, p))]
+    assert calls == ["scope_parquet_blocks", "check_parquet_keys"]
+    assert big == small == [run(capfdbinary, *args) for args in (scope, key_args(b, p))]
