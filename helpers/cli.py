@@ -123,6 +123,11 @@ real data files (taught in notebooks/05_check_your_data.ipynb)
                               ["query","document"]; the answer is the label as
                               written (1 and 01 differ); no other character
                               is a separator or trimmed.
+  --engine python|duckdb|auto  parquet only: duckdb checks the table (or the two
+                              keys) in DuckDB, with the same output bytes; auto
+                              picks it from 1 MiB of Parquet. Needs the duckdb
+                              extra. Not with --carry; --sentinels and any input
+                              DuckDB cannot vouch for take the Python route.
   sentinels ... --max-file-mb MB
                               refuse a key or sentinel list over MB (default
                               512) unread: a key is held in memory whole. A
@@ -212,25 +217,72 @@ class _DataOptions(NamedTuple):
     engine: str = "python"
 
 
-#: Above this many bytes of Parquet keys, ``--engine auto`` picks DuckDB (docs/performance.md).
-_AUTO_DUCKDB_BYTES = 32 * 1024 * 1024
+#: The engines of ``--engine`` (docs/sql.md, "The engines").
+_ENGINES = ("python", "duckdb", "auto")
+
+#: From this many MiB of Parquet (a rewrites table, or two answer keys together), ``--engine auto``
+#: picks DuckDB: the size where DuckDB's route overtakes the Python one (measured: docs/performance.md).
+_AUTO_DUCKDB_MIB = 1
+_AUTO_DUCKDB_BYTES = _AUTO_DUCKDB_MIB << 20
+
+
+def _engine_refusal(check: str, options: _DataOptions, keys: bool) -> str | None:
+    """Why ``--engine duckdb`` cannot take this input (one line), or ``None``."""
+    if options.engine != "duckdb":
+        return None
+    from .data.duckdb_engine import duckdb_missing
+
+    if (missing := duckdb_missing()) is not None:
+        return missing
+    if check == "target-scope":
+        if options.format != "parquet":
+            return (
+                "--engine duckdb reads Parquet rewrites (--format parquet); JSON Lines and CSV "
+                "take the Python route (--engine python or auto)"
+            )
+        if options.carry:
+            return "--engine duckdb writes no --carry; use --engine python (or auto) with --carry"
+        return None
+    if not keys or options.key_format != "parquet":
+        return (
+            "--engine duckdb compares two Parquet answer keys (--baseline, --proposed, --format parquet); "
+            "other key formats and records take the Python route (--engine python or auto)"
+        )
+    return None
+
+
+def _auto_picks_duckdb(paths: Sequence[str | None]) -> bool:
+    """``--engine auto``: true when the files together reach the threshold and DuckDB is installed."""
+    from .data.duckdb_engine import duckdb_missing
+
+    try:
+        size = sum(os.stat(f).st_size for f in paths if f)
+    except OSError:
+        return False
+    return size >= _AUTO_DUCKDB_BYTES and duckdb_missing() is None
+
+
+def _engine_scope_blocks(file: str | None, options: _DataOptions) -> Any:
+    """The batch loop's blocks from DuckDB for a Parquet rewrites file, or ``None`` for the Python route."""
+    if options.engine == "python" or options.format != "parquet" or options.carry:
+        return None
+    if file is None or file == "-":
+        return None  # DuckDB reads a file by its path
+    if options.engine == "auto" and not _auto_picks_duckdb([file]):
+        return None
+    from .data.duckdb_scope import scope_parquet_blocks
+
+    return scope_parquet_blocks(file)
 
 
 def _engine_key_check(options: _DataOptions, err: IO[str]) -> Any:
     """The key pair checked by DuckDB, or ``None`` for the Python route (see docs/sql.md)."""
     if options.engine == "python" or options.key_format != "parquet" or options.sentinels is not None:
         return None
-    from .data.duckdb_engine import check_parquet_keys, duckdb_missing
+    from .data.duckdb_engine import check_parquet_keys
 
-    if options.engine == "auto":
-        import os
-
-        try:
-            size = sum(os.stat(f).st_size for f in (options.baseline, options.proposed) if f)
-        except OSError:
-            return None
-        if size < _AUTO_DUCKDB_BYTES or duckdb_missing() is not None:
-            return None
+    if options.engine == "auto" and not _auto_picks_duckdb([options.baseline, options.proposed]):
+        return None
     assert options.baseline is not None and options.proposed is not None
     assert options.answer_column is not None
     return check_parquet_keys(
@@ -354,6 +406,9 @@ def _run_check_command(
     if options.format == "parquet" and (missing := _missing_parquet()) is not None:
         err.write(f"{prog}: {missing}\n")
         return EXIT_USAGE
+    if (refusal := _engine_refusal(check, options, keys=False)) is not None:
+        err.write(f"{prog}: {refusal}\n")
+        return EXIT_USAGE
     if file is None or file == "-":
         if _STDIN_CLOSED:
             err.write(f"{prog}: cannot read standard input: it is closed\n")
@@ -392,16 +447,27 @@ def _run_check_command(
         _release_ctrl_c(held)  # a Ctrl-C held back meanwhile is raised here
         if options.summary is None:
             out.flush()  # a worker process must not inherit unwritten output
-        check_records(
-            stream,
-            summary,
-            format=options.format,  # type: ignore[arg-type]
-            list_separator=options.list_separator,
-            write=out.write if options.summary is None else None if results is None else results.write,
-            carry=options.carry,
-            bad_lines=None if options.summary is None else err,
-            parallel=options.summary is None,
-        )
+        engine_blocks = _engine_scope_blocks(file, options) if check == "target-scope" else None
+        if engine_blocks is not None:
+            from .data.batch import check_blocks
+
+            check_blocks(
+                engine_blocks,
+                summary,
+                write=out.write if options.summary is None else None if results is None else results.write,
+                bad_lines=None if options.summary is None else err,
+            )
+        else:
+            check_records(
+                stream,
+                summary,
+                format=options.format,  # type: ignore[arg-type]
+                list_separator=options.list_separator,
+                write=out.write if options.summary is None else None if results is None else results.write,
+                carry=options.carry,
+                bad_lines=None if options.summary is None else err,
+                parallel=options.summary is None,
+            )
         if results is not None:
             results.close()
     finally:
@@ -436,12 +502,9 @@ def _run_key_command(options: _DataOptions, out: IO[bytes], err: IO[str]) -> int
     if options.key_format == "parquet" and (missing := _missing_parquet()) is not None:
         err.write(f"{prog}: {missing}\n")
         return EXIT_USAGE
-    if options.engine == "duckdb":
-        from .data.duckdb_engine import duckdb_missing
-
-        if (missing := duckdb_missing()) is not None:
-            err.write(f"{prog}: {missing}\n")
-            return EXIT_USAGE
+    if (refusal := _engine_refusal("sentinels", options, keys=True)) is not None:
+        err.write(f"{prog}: {refusal}\n")
+        return EXIT_USAGE
     engine_check = _engine_key_check(options, err)
     if engine_check is not None:
         return _write_key_check(engine_check, options, out, err)
@@ -880,18 +943,19 @@ def _add_data_options(command: argparse.ArgumentParser, check: str) -> None:
             help="check only these IDs of a full baseline (one ID a line; for qrels, 'qid docid' lines)",
         )
         data.add_argument(
-            "--engine",
-            choices=("python", "duckdb", "auto"),
-            default="python",
-            help="parquet: compare the keys in DuckDB (same output bytes); auto picks it above 32 MiB",
-        )
-        data.add_argument(
             "--max-file-mb",
             type=float,
             default=_MAX_FILE_MB,
             metavar="MB",
             help="refuse an answer key or sentinel list larger than this, unread (default: 512)",
         )
+    data.add_argument(
+        "--engine",
+        choices=_ENGINES,
+        default="python",
+        help="python (default), or duckdb for Parquet (same output bytes); "
+        f"auto picks duckdb for Parquet of {_AUTO_DUCKDB_MIB} MiB or more",
+    )
     output = command.add_argument_group("output (see below)")
     output.add_argument(
         "--carry", action="store_true", help='add "line", "id" and "query" to each output object'

@@ -380,9 +380,11 @@ class BatchSummary:
             )
 
 
-#: What a record reader hands the loop: raw JSON lines (``bytes``, read here) or
-#: records another reader already parsed (:class:`~helpers.core.jsonio.JsonLine`, e.g. CSV rows).
-Item = bytes | JsonLine
+#: What a record reader hands the loop: raw JSON lines (``bytes``, read here), records another
+#: reader already parsed (:class:`~helpers.core.jsonio.JsonLine`, e.g. CSV rows), or a count
+#: (``int``) of consecutive rewrites an engine has proved valid and preserved
+#: (:mod:`helpers.data.duckdb_scope`), each written as the preserved line without a carry.
+Item = bytes | JsonLine | int
 
 #: How many bytes a JSON Lines stream is read at a time.
 BLOCK_SIZE = 1 << 18
@@ -482,7 +484,8 @@ def check_blocks(
     each block's output lines (:func:`output_line`) as one ``bytes``, so writing costs no
     system call per line; ``bad_lines`` gets each bad record as ``SOURCE, line N: message``;
     ``progress`` the number of records so far after each block. ``first_line`` numbers the
-    first raw line (for a part of a file; see :func:`check_records`). A preserved rewrite
+    first raw line (for a part of a file; see :func:`check_records`). A count ``n`` stands for
+    the next ``n`` records, each preserved (never given with ``carry``). A preserved rewrite
     builds no outcome, and neither does a failed one once the summary's failures are full.
     Taught in ``05_check_your_data.ipynb``.
     """
@@ -541,6 +544,12 @@ def check_blocks(
                     continue
                 if result is None:
                     outcome = _exact_outcome(number, item, source, exact)
+            elif type(item) is int:  # that many preserved rewrites, vouched for by an engine
+                number += item
+                passes += item
+                if emit:
+                    append(preserved * item)
+                continue
             else:  # a record another reader parsed
                 record = cast(JsonLine, item)
                 number, value = record.number, record.value

@@ -39,7 +39,7 @@ def duckdb_missing() -> str | None:
     import importlib.util
 
     if importlib.util.find_spec("duckdb") is None:
-        return f"--engine duckdb needs DuckDB: pip install 'helpers[{DUCKDB_EXTRA}]'"
+        return f"--engine duckdb needs DuckDB: pip install 'eval-integrity-helpers[{DUCKDB_EXTRA}]'"
     return None
 
 
@@ -101,6 +101,8 @@ def check_parquet_keys(
         missing_rows = con.execute(f"SELECT {k} FROM b ANTI JOIN p ON {on}").fetchall()
         changed_rows = con.execute(f"SELECT {k}, b.a, p.a FROM b JOIN p ON {on} WHERE b.a <> p.a").fetchall()
         (common,) = _row(con, f"SELECT count(*) FROM b SEMI JOIN p ON {on}")
+    except duckdb.InterruptException:
+        raise KeyboardInterrupt from None  # Ctrl-C: the run stops, as on the Python route
     except duckdb.Error:
         return None
     finally:

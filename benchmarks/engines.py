@@ -1,0 +1,253 @@
+#!/usr/bin/env python3
+"""The engines side by side: the Python route, ``--engine duckdb`` and DuckDB's own SQL.
+
+    .venv/bin/python benchmarks/engines.py                           # 1M records, 10M-row keys
+    .venv/bin/python benchmarks/engines.py --records 100000 --key-rows 100000 --repeat 1
+    .venv/bin/python benchmarks/engines.py --crossover               # where --engine auto should switch
+
+Each peer is a whole process with its output going to a pipe (read and counted here), timed
+``--repeat`` times in rounds (every peer once per round, so drift on a shared machine falls on
+all), and reported by the median, with the peak memory (GNU time's ``%M``) of the median run:
+
+* 1M small rewrite records (2 or 3 targets, about 1 in 5 not preserved; ``sql_recipe.records``):
+  ``python -m helpers target-scope rewrites.jsonl`` (the default route), the same table as
+  Parquet on the Python route and with ``--engine duckdb``, and DuckDB's own SQL (the recipe's
+  refuse and check queries of docs/sql.md, rows to standard output as JSON, unsorted).
+* A Parquet key pair of ``--key-rows`` IDs (100 changed, 100 dropped, 1,000 added): the Python
+  route (``--skip-python-keys`` leaves it out where it would not finish), ``--engine duckdb``,
+  and the recipe's check query in DuckDB.
+* ``--crossover``: both routes on Parquet rewrites and key pairs of growing size, to find the
+  file size from which DuckDB is faster (``--engine auto``'s threshold).
+
+Run by hand, never as a test. ``--json`` prints the figures as one JSON object as well.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from compare import run_process  # noqa: E402
+from sql_recipe import _BLOCK, ROOT, records  # noqa: E402
+
+PYTHON = sys.executable
+
+DUCKDB_SQL = """
+import sys, duckdb
+sources, refuse, check = sys.argv[1:4]
+con = duckdb.connect()
+con.execute(sources)
+if con.execute(refuse).fetchall():
+    sys.exit(4)
+con.execute(f"COPY ({check}) TO '/dev/stdout' (FORMAT json)")
+"""
+
+
+def recipe() -> dict[str, str]:
+    return dict(_BLOCK.findall((ROOT / "docs" / "sql.md").read_text(encoding="utf-8")))
+
+
+def write_rewrites(folder: Path, count: int) -> tuple[Path, Path]:
+    """The records as JSON Lines and as Parquet (written a chunk at a time)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    jsonl, parquet = folder / f"rewrites-{count}.jsonl", folder / f"rewrites-{count}.parquet"
+    schema = pa.schema(
+        [
+            ("id", pa.string()),
+            ("original", pa.list_(pa.string())),
+            ("rewritten", pa.list_(pa.string())),
+            ("unresolved", pa.list_(pa.string())),
+        ]
+    )
+    with open(jsonl, "w", encoding="utf-8") as handle, pq.ParquetWriter(parquet, schema) as writer:
+        for start in range(0, count, 500_000):
+            chunk = records(min(500_000, count - start), seed=start + 1)
+            handle.writelines(json.dumps(r, separators=(",", ":")) + "\n" for r in chunk)
+            writer.write_table(pa.Table.from_pylist(chunk, schema=schema))
+    return jsonl, parquet
+
+
+def write_keys(folder: Path, rows: int, seed: int = 8) -> tuple[Path, Path]:
+    """Two Parquet keys of ``rows`` IDs: 100 answers changed, 100 IDs dropped, 1,000 added."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rng = np.random.default_rng(seed)
+    ids = pa.array(np.char.add("S", np.arange(rows).astype(str)))
+    answers = pa.array(np.array(list("ABCDRS"))[rng.integers(0, 6, rows)])
+    step = max(3, rows // 100)
+    where = np.arange(rows) % step
+    proposed_answers = pa.array(np.where(where == 1, "X", np.asarray(answers)))
+    proposed = pa.table({"id": ids, "answer": proposed_answers}).filter(pa.array(where != 2))
+    extra = pa.table({"id": [f"C{i}" for i in range(1000)], "answer": ["A"] * 1000})
+    b, p = folder / f"baseline-{rows}.parquet", folder / f"proposed-{rows}.parquet"
+    pq.write_table(pa.table({"id": ids, "answer": answers}), b)
+    pq.write_table(pa.concat_tables([proposed, extra]), p)
+    return b, p
+
+
+def key_sources(b: Path, p: Path) -> str:
+    return (
+        f"CREATE OR REPLACE VIEW baseline AS SELECT id, answer FROM read_parquet('{b}');\n"
+        f"CREATE OR REPLACE VIEW proposed AS SELECT id, answer FROM read_parquet('{p}');"
+    )
+
+
+def measure(peers: dict[str, list[str]], repeat: int) -> dict[str, dict[str, Any]]:
+    """Each peer ``repeat`` times in rounds; the median run's figures, with every run's seconds."""
+    runs: dict[str, list[dict[str, Any]]] = {name: [] for name in peers}
+    for _ in range(repeat):
+        for name, argv in peers.items():
+            runs[name].append(run_process(argv))
+    figures = {}
+    for name, done in runs.items():
+        done.sort(key=lambda r: r["seconds"])
+        middle = done[len(done) // 2]
+        figures[name] = {
+            "median_s": statistics.median(r["seconds"] for r in done),
+            "runs_s": [round(r["seconds"], 3) for r in done],
+            "peak_mb": (middle["peak_rss_kb"] or 0) / 1024,
+            "exit_status": middle["exit_status"],
+            "output_lines": middle["output_lines"],
+        }
+    return figures
+
+
+def show(title: str, figures: dict[str, dict[str, Any]]) -> None:
+    print(f"\n{title}")
+    print(f"  {'peer':44} {'median s':>9} {'peak MB':>8}  exit  runs")
+    for name, f in figures.items():
+        print(f"  {name:44} {f['median_s']:9.2f} {f['peak_mb']:8.0f}  {f['exit_status']:>4}  {f['runs_s']}")
+
+
+def cli(*args: str) -> list[str]:
+    return [PYTHON, "-m", "helpers", *args]
+
+
+def key_args(b: Path, p: Path, engine: str) -> list[str]:
+    return cli(
+        "sentinels",
+        "--baseline",
+        str(b),
+        "--proposed",
+        str(p),
+        "--format",
+        "parquet",
+        "--id-column",
+        "id",
+        "--answer-column",
+        "answer",
+        "--max-file-mb",
+        "100000",
+        "--engine",
+        engine,
+    )
+
+
+def crossover(folder: Path, repeat: int, sizes: list[int]) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for rows in sizes:
+        _, parquet = write_rewrites(folder, rows)
+        b, p = write_keys(folder, rows)
+        peers = {
+            f"rewrites {rows:,} ({parquet.stat().st_size / 2**20:.1f} MiB), {e}": cli(
+                "target-scope", str(parquet), "--format", "parquet", "--engine", e
+            )
+            for e in ("python", "duckdb")
+        }
+        mib = (b.stat().st_size + p.stat().st_size) / 2**20
+        peers |= {f"keys {rows:,} ({mib:.1f} MiB), {e}": key_args(b, p, e) for e in ("python", "duckdb")}
+        figures = measure(peers, repeat)
+        show(f"crossover, {rows:,} rows", figures)
+        sys.stdout.flush()
+        found[str(rows)] = figures
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--records", type=int, default=1_000_000)
+    parser.add_argument("--key-rows", type=int, default=10_000_000)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument(
+        "--skip-python-keys", action="store_true", help="leave the Python route out of the keys"
+    )
+    parser.add_argument("--crossover", action="store_true", help="only the crossover sweep")
+    parser.add_argument(
+        "--sizes", default="10000,30000,100000,300000", help="the crossover's row counts (comma-separated)"
+    )
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    sql = recipe()
+    out: dict[str, Any] = {"load_before": os.getloadavg(), "cores": os.cpu_count()}
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        if args.crossover:
+            out["crossover"] = crossover(folder, args.repeat, [int(n) for n in args.sizes.split(",")])
+        else:
+            began = time.perf_counter()
+            jsonl, parquet = write_rewrites(folder, args.records)
+            print(f"{args.records:,} records written in {time.perf_counter() - began:.0f} s")
+            scope_sources = f"CREATE OR REPLACE VIEW records AS SELECT * FROM read_parquet('{parquet}', file_row_number = true);"
+            peers = {
+                "default route: target-scope FILE.jsonl": cli("target-scope", str(jsonl)),
+                "Python route: FILE.parquet --format parquet": cli(
+                    "target-scope", str(parquet), "--format", "parquet", "--engine", "python"
+                ),
+                "--engine duckdb: FILE.parquet": cli(
+                    "target-scope", str(parquet), "--format", "parquet", "--engine", "duckdb"
+                ),
+                "DuckDB's own SQL (docs/sql.md), Parquet": [
+                    PYTHON,
+                    "-c",
+                    DUCKDB_SQL,
+                    scope_sources,
+                    sql["duckdb scope refuse"],
+                    sql["duckdb scope check"],
+                ],
+            }
+            out["records"] = measure(peers, args.repeat)
+            show(f"{args.records:,} small rewrite records", out["records"])
+            began = time.perf_counter()
+            b, p = write_keys(folder, args.key_rows)
+            mib = (b.stat().st_size + p.stat().st_size) / 2**20
+            print(
+                f"\n{args.key_rows:,}-row key pair ({mib:.0f} MiB) written in {time.perf_counter() - began:.0f} s"
+            )
+            peers = {}
+            if not args.skip_python_keys:
+                peers["Python route: sentinels --format parquet"] = key_args(b, p, "python")
+            peers["--engine duckdb"] = key_args(b, p, "duckdb")
+            peers["DuckDB's own SQL (docs/sql.md)"] = [
+                PYTHON,
+                "-c",
+                DUCKDB_SQL,
+                key_sources(b, p),
+                sql["duckdb sentinels refuse"],
+                sql["duckdb sentinels check"],
+            ]
+            out["keys"] = measure(peers, args.repeat)
+            show(f"{args.key_rows:,}-row Parquet key pair", out["keys"])
+    out["load_after"] = os.getloadavg()
+    print(f"\nload average before {out['load_before']}, after {out['load_after']}; {os.cpu_count()} cores")
+    if args.json:
+        print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,519 @@
+"""Every engine gives the Python route's bytes: standard output, standard error and exit status.
+
+Each corpus is written once as Parquet (a rewrites table, or a pair of answer keys) and run
+through the command line's entry point, ``helpers.cli.main``, once with ``--engine python``
+and once per engine in :data:`ENGINES`, in each output mode; the bytes must be equal. The
+corpora: the filled cases, the edge cases, a seeded corpus of at least 2,000 records (and a
+key pair of 2,000 IDs, and a qrels pair) with astral-plane IDs, characters in U+E000-U+FFFF,
+every look-alike kind, trailing spaces, NFC/NFD pairs, duplicates and empty lists, and a
+refusal corpus (what the Python route refuses: the engine refuses it alike or hands it
+over). A few runs go through ``python -m helpers`` as a process as well. ``--all``
+(``EIC_ALL_TESTS=1``) adds a corpus of 60,000 records over many row groups.
+
+Another engine is one more entry of :data:`ENGINES`: its ``--engine`` name, and whether it
+can run here.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import json
+import os
+import random
+import subprocess
+import sys
+import unicodedata
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+import helpers
+from helpers.cli import main
+from helpers.core.jsonio import loads_strict
+from helpers.core.paths import fixtures_dir
+from helpers.teach.keyed import FACETS, lookalike_kinds
+
+
+def _installed(module: str) -> bool:
+    return importlib.util.find_spec(module) is not None
+
+
+#: The engines compared with ``--engine python``: (name, marks). Add an engine here.
+ENGINES = [
+    pytest.param(
+        "duckdb", id="duckdb", marks=pytest.mark.skipif(not _installed("duckdb"), reason="no duckdb")
+    ),
+]
+
+#: The output modes every corpus is run in.
+MODES = [pytest.param((), id="lines"), pytest.param(("--summary",), id="summary")]
+MODES_JSON = [*MODES, pytest.param(("--summary-json", "--max-failures", "5"), id="summary-json")]
+
+ALL = os.environ.get("EIC_ALL_TESTS") == "1"
+
+LIST = pa.list_(pa.string())
+
+
+def run(capfdbinary: Any, *args: str) -> tuple[int, bytes, bytes]:
+    """One run of the command line in this process: (exit status, stdout, stderr)."""
+    capfdbinary.readouterr()
+    code = main(list(args))
+    out, err = capfdbinary.readouterr()
+    return code, out, err
+
+
+def same_bytes(capfdbinary: Any, engine: str, *args: str) -> tuple[int, bytes, bytes]:
+    """Run ``args`` with ``--engine python`` and with ``engine``; assert equal results and return them."""
+    want = run(capfdbinary, *args, "--engine", "python")
+    got = run(capfdbinary, *args, "--engine", engine)
+    assert got == want
+    return want
+
+
+# --- the corpora --------------------------------------------------------------------------------
+
+
+def _cases(check: str) -> list[Any]:
+    """The inputs of the filled cases and of the edge cases for ``check`` that JSON can read."""
+    found: list[Any] = [c.input for c in helpers.filled_cases() if c.check == check]
+    edge = json.loads((fixtures_dir() / "edge_cases.json").read_text(encoding="utf-8"))["edge_cases"]
+    for case in edge:
+        if case["check"] != check:
+            continue
+        if "input" in case:
+            found.append(case["input"])
+        elif isinstance(case.get("line"), str):
+            try:
+                found.append(loads_strict(case["line"]))
+            except Exception:
+                continue  # not JSON: nothing a table can hold
+    return found
+
+
+def _utf8(value: Any) -> bool:
+    if not isinstance(value, str):
+        return False
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _scope_row(record: Any) -> dict[str, Any] | None:
+    """A record as a row of a rewrites table, or ``None`` when a table cannot hold it."""
+    fields = {"original", "rewritten", "unresolved", "id", "query"}
+    if not isinstance(record, dict) or not {"original", "rewritten"} <= set(record) or set(record) - fields:
+        return None
+    row = {"id": None, "query": None, "unresolved": [], **record}
+    for name in ("original", "rewritten", "unresolved"):
+        value = row[name]
+        if value is not None and not (isinstance(value, list) and all(v is None or _utf8(v) for v in value)):
+            return None
+    if not all(row[n] is None or _utf8(row[n]) for n in ("id", "query")):
+        return None
+    return row
+
+
+def write_scope(path: Path, rows: list[dict[str, Any]], row_group_size: int | None = None) -> Path:
+    schema = pa.schema(
+        [
+            ("id", pa.string()),
+            ("query", pa.string()),
+            ("original", LIST),
+            ("rewritten", LIST),
+            ("unresolved", LIST),
+        ]
+    )
+    pq.write_table(pa.Table.from_pylist(rows, schema=schema), path, row_group_size=row_group_size)
+    return path
+
+
+def write_key(path: Path, key: dict[Any, Any], *, answers: pa.DataType | None = None) -> Path:
+    """A key as a table: ``id`` (or ``query`` and ``doc`` for pair IDs) and ``answer``."""
+    if key and isinstance(next(iter(key)), tuple):
+        columns = {"query": [k[0] for k in key], "doc": [k[1] for k in key]}
+    else:
+        columns = {"id": list(key)}
+    table = pa.table({**columns, "answer": pa.array(list(key.values()), answers or pa.string())})
+    pq.write_table(table, path)
+    return path
+
+
+def key_args(baseline: Path, proposed: Path, *, pairs: bool = False) -> list[str]:
+    ids = ["--id-column", "query", "--id-column", "doc"] if pairs else ["--id-column", "id"]
+    keys = ["--baseline", str(baseline), "--proposed", str(proposed), "--format", "parquet"]
+    return ["sentinels", *keys, *ids, "--answer-column", "answer"]
+
+
+#: Words that every look-alike kind can be made from.
+WORDS = ["induction", "Refresher", "payroll-policy", "Onboarding", "health and safety", "café", "expenses"]
+#: Characters where UTF-16 order and code-point (or UTF-8 byte) order disagree, and their neighbours.
+ORDER_TRAPS = ["\U0001f600", "\U0001d400", "\ue000", "\uff21", "\uffee", "\ud7ff", "a", "~", "\u00e9"]
+
+
+def lookalike(word: str, kind: str, rng: random.Random) -> str:
+    """``word`` changed by one look-alike ``kind`` alone."""
+    if kind == "case":
+        return word.swapcase()
+    if kind == "outer-space":
+        return word + rng.choice([" ", "  "])
+    if kind == "no-break-space":
+        return word.replace(" ", "\u00a0") if " " in word else word + "\u00a0"
+    if kind == "nfd":
+        return unicodedata.normalize("NFD", "é") + word
+    if kind == "zero-width":
+        return word[:2] + rng.choice(["\u200b", "\u200d", "\u2060"]) + word[2:]
+    if kind == "full-width":
+        return chr(ord(word[0]) + 0xFEE0) + word[1:]
+    if kind == "homoglyph":  # Cyrillic о for Latin o, or Cyrillic а for Latin a
+        return word.replace("o", "\u043e", 1) if "o" in word else word.replace("a", "\u0430", 1)
+    raise AssertionError(kind)
+
+
+def generated_ids(rng: random.Random, count: int) -> list[str]:
+    """IDs with every trap: astral, U+E000-U+FFFF, look-alikes of each kind, NFC/NFD, trailing spaces."""
+    ids: list[str] = []
+    for i in range(count):
+        word = rng.choice(WORDS)
+        roll = i % 6
+        if roll == 0:
+            ids.append(f"{word}-{i}")
+        elif roll == 1:
+            ids.append(rng.choice(ORDER_TRAPS) + f"{i}" + rng.choice(ORDER_TRAPS))
+        elif roll == 2:
+            ids.append(lookalike(f"{word}-{i}", FACETS[i % len(FACETS)], rng))
+        elif roll == 3:
+            ids.append(unicodedata.normalize("NFD" if i % 2 else "NFC", f"caf\u00e9-{i // 4}"))
+        elif roll == 4:
+            ids.append(f"{word}-{i} ")
+        else:
+            ids.append(rng.choice(ORDER_TRAPS) * rng.randint(1, 3))
+    return ids
+
+
+def generated_rewrites(count: int, seed: int = 31) -> list[dict[str, Any]]:
+    """Rewrites of every kind: preserved, reordered, duplicated, lost, added, look-alike, held, empty."""
+    rng = random.Random(seed)
+    pool = generated_ids(rng, 400)
+    rows = []
+    for i in range(count):
+        original = rng.sample(pool, rng.randint(0, 4))
+        kind = i % 10
+        rewritten = list(original)
+        unresolved: list[str] = []
+        if kind == 1:
+            rewritten.reverse()
+        elif kind == 2 and original:
+            rewritten += original[:1]  # a duplicate
+        elif kind == 3 and original:
+            rewritten.pop(rng.randrange(len(rewritten)))
+        elif kind == 4:
+            rewritten += rng.sample(pool, 2)
+        elif kind == 5 and original:
+            j = rng.randrange(len(rewritten))
+            rewritten[j] = lookalike(rewritten[j], FACETS[i % len(FACETS)], rng)
+        elif kind == 6:
+            unresolved = rng.sample(pool, rng.randint(1, 3))
+        elif kind == 7:
+            original, rewritten = [], []
+        elif kind == 8 and original:
+            rewritten = [unicodedata.normalize("NFD", r) for r in rewritten]
+        rows.append(
+            {"id": f"r{i}", "query": rng.choice(["q", "😀 q", None]), "original": original}
+            | {"rewritten": rewritten, "unresolved": unresolved}
+        )
+    return rows
+
+
+def generated_keys(count: int, seed: int = 32) -> tuple[dict[str, str], dict[str, str]]:
+    """A key pair: dropped, changed (to look-alike answers too), added and look-alike IDs."""
+    rng = random.Random(seed)
+    baseline = dict.fromkeys(generated_ids(rng, count), "")
+    baseline = {k: rng.choice(["R", "N", "relevant", "1", "01", "😀", "\ue000"]) for k in baseline}
+    proposed = {}
+    for i, (key, answer) in enumerate(baseline.items()):
+        kind = i % 9
+        if kind == 1:
+            continue  # dropped
+        if kind == 2:
+            answer = lookalike(answer + "x", FACETS[i % len(FACETS)], rng)
+        elif kind == 3:
+            answer = answer + " "
+        elif kind == 4:
+            proposed[lookalike(key, FACETS[i % len(FACETS)], rng)] = answer  # a look-alike ID beside it
+        proposed[key] = answer
+    return baseline, proposed
+
+
+@functools.cache
+def _scope_corpus() -> list[dict[str, Any]]:
+    rows = [row for record in _cases("target-scope") if (row := _scope_row(record)) is not None]
+    return rows + generated_rewrites(2_000)
+
+
+# --- target-scope ---------------------------------------------------------------------------------
+
+
+def test_the_corpora_have_every_trap():
+    rows = _scope_corpus()
+    assert len(rows) >= 2_020
+    ids = {i for r in rows for i in (r["original"] or []) + (r["rewritten"] or []) if i}
+    assert any(ord(c) > 0xFFFF for i in ids for c in i) and any(
+        0xE000 <= ord(c) <= 0xFFFF for i in ids for c in i
+    )
+    assert any(unicodedata.normalize("NFD", i) != i and unicodedata.normalize("NFD", i) in ids for i in ids)
+    assert any(i.endswith(" ") for i in ids)
+    pairs = [(a, b) for r in rows for a, b in zip(r["original"] or [], r["rewritten"] or [], strict=False)]
+    kinds = {k for a, b in pairs if a != b and a and b for k in lookalike_kinds(a, b)}
+    assert kinds >= set(FACETS)
+    assert any(r["original"] == [] and r["rewritten"] == [] for r in rows)
+    assert any(len(set(r["rewritten"] or [])) < len(r["rewritten"] or []) for r in rows)
+    assert any(r["original"] is None or None in r["original"] for r in rows)  # the refusals in the cases
+
+
+@pytest.mark.parametrize("mode", MODES_JSON)
+@pytest.mark.parametrize("engine", ENGINES)
+def test_rewrites_give_the_python_bytes(engine, mode, tmp_path, capfdbinary):
+    path = write_scope(tmp_path / "rewrites.parquet", _scope_corpus(), row_group_size=700)
+    code, out, _ = same_bytes(capfdbinary, engine, "target-scope", str(path), "--format", "parquet", *mode)
+    assert code == 4  # the cases hold a refusal, so the worst outcome is bad input
+    assert out.count(b"\n") == (len(_scope_corpus()) if not mode else out.count(b"\n"))
+
+
+def test_the_engine_judges_the_rewrites_itself(tmp_path):
+    """DuckDB proves the preserved rows: the parity above is not the Python route beside itself."""
+    pytest.importorskip("duckdb")
+    from helpers.data.duckdb_scope import scope_parquet_blocks
+
+    rows = _scope_corpus()
+    blocks = scope_parquet_blocks(str(write_scope(tmp_path / "r.parquet", rows, row_group_size=300)))
+    assert blocks is not None
+    items = [item for block in blocks for item in block]
+    counted = sum(item for item in items if type(item) is int)
+    handed = [item.number for item in items if type(item) is not int]
+    assert counted + len(handed) == len(rows) and counted > len(rows) // 4
+    assert handed == sorted(handed)
+
+
+#: Tables the Python route refuses (or, for ``float-id``, reads its own way): (name, table or bytes).
+def _scope_refusals() -> list[tuple[str, Any]]:
+    ok = {"original": [["a", "b"]], "rewritten": [["b", "a"]]}
+    return [
+        ("unknown-column", pa.table({**ok, "orignal": [["a"]]})),
+        ("no-rewritten", pa.table({"original": [["a"]]})),
+        ("integer-ids", pa.table({"original": [[1, 2]], "rewritten": [[1, 2]]})),
+        ("nested-lists", pa.table({"original": [[["a"]]], "rewritten": [[["a"]]]})),
+        ("float-id", pa.table({**ok, "id": [1.5]})),
+        ("null-list", pa.table({"original": pa.array([None, ["a"]], LIST), "rewritten": [["a"], ["a"]]})),
+        ("null-id", pa.table({"original": pa.array([["a", None]], LIST), "rewritten": [["a"]]})),
+        ("empty-id", pa.table({"original": [["a", ""]], "rewritten": [["a", ""]]})),
+        ("null-unresolved", pa.table({**ok, "unresolved": pa.array([None], LIST)})),
+        ("no-rows", pa.table({"original": pa.array([], LIST), "rewritten": pa.array([], LIST)})),
+        ("not-parquet", b'{"original":["a"],"rewritten":["a"]}\n'),
+        ("truncated", b"PAR1" + b"\0" * 64),
+    ]
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize(("name", "table"), _scope_refusals(), ids=[n for n, _ in _scope_refusals()])
+def test_refused_rewrites_are_refused_alike(name, table, engine, mode, tmp_path, capfdbinary):
+    path = tmp_path / f"{name}.parquet"
+    if isinstance(table, bytes):
+        path.write_bytes(table)
+    else:
+        pq.write_table(table, path)
+    code, _, _ = same_bytes(capfdbinary, engine, "target-scope", str(path), "--format", "parquet", *mode)
+    assert code == (0 if name == "float-id" else 4)  # a float id is carried, not checked
+
+
+# --- answer keys ----------------------------------------------------------------------------------
+
+
+def _key_pairs() -> list[tuple[dict, dict]]:
+    found = []
+    for record in _cases("sentinels"):
+        if not isinstance(record, dict) or set(record) != {"baseline", "proposed"}:
+            continue
+        keys = record["baseline"], record["proposed"]
+        if all(
+            isinstance(k, dict) and all(_utf8(i) and (a is None or _utf8(a)) for i, a in k.items())
+            for k in keys
+        ):
+            found.append(keys)
+    return found
+
+
+def test_the_key_cases_are_many():
+    pairs = _key_pairs()
+    assert len(pairs) >= 15
+    assert any(not b for b, _ in pairs)  # an empty baseline, refused
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_key_cases_give_the_python_bytes(engine, tmp_path, capfdbinary):
+    for n, (baseline, proposed) in enumerate(_key_pairs()):
+        b = write_key(tmp_path / f"b{n}.parquet", baseline)
+        p = write_key(tmp_path / f"p{n}.parquet", proposed)
+        same_bytes(capfdbinary, engine, *key_args(b, p), *(("--summary-json",) if n % 2 else ()))
+
+
+@pytest.mark.parametrize("mode", MODES_JSON)
+@pytest.mark.parametrize("engine", ENGINES)
+def test_generated_keys_give_the_python_bytes(engine, mode, tmp_path, capfdbinary):
+    baseline, proposed = generated_keys(2_000)
+    b = write_key(tmp_path / "b.parquet", baseline)
+    p = write_key(tmp_path / "p.parquet", proposed)
+    code, out, _ = same_bytes(capfdbinary, engine, *key_args(b, p), *mode, "--max-failures", "50")
+    assert code == 1 and out
+
+
+def test_the_engine_judges_the_keys_itself(tmp_path):
+    pytest.importorskip("duckdb")
+    from helpers.data.duckdb_engine import check_parquet_keys
+
+    baseline, proposed = generated_keys(2_000)
+    b = write_key(tmp_path / "b.parquet", baseline)
+    p = write_key(tmp_path / "p.parquet", proposed)
+    checked = check_parquet_keys(str(b), str(p), id_columns=["id"], answer_column="answer")
+    assert checked is not None and checked.result is not None
+    assert checked.result.missing and checked.result.changed
+    refused = write_key(tmp_path / "empty.parquet", {})
+    assert check_parquet_keys(str(refused), str(p), id_columns=["id"], answer_column="answer") is None
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_generated_qrels_give_the_python_bytes(engine, tmp_path, capfdbinary):
+    rng = random.Random(33)
+    queries, docs = generated_ids(rng, 40), generated_ids(rng, 60)
+    baseline = {(q, d): rng.choice([0, 1, 2]) for q in queries for d in rng.sample(docs, 5)}
+    proposed = {k: (v if i % 7 else v + 1) for i, (k, v) in enumerate(baseline.items()) if i % 11}
+    proposed[(queries[0], "\U0001f600new")] = 1
+    b = write_key(tmp_path / "b.parquet", baseline, answers=pa.int64())
+    p = write_key(tmp_path / "p.parquet", proposed, answers=pa.int64())
+    for mode in ((), ("--summary",), ("--summary-json",)):
+        code, _, _ = same_bytes(capfdbinary, engine, *key_args(b, p, pairs=True), *mode)
+        assert code == 1
+
+
+def _key_refusals() -> list[tuple[str, pa.Table, pa.Table]]:
+    good = pa.table({"id": ["S1", "S2"], "answer": ["R", "N"]})
+    return [
+        ("repeated-id", pa.table({"id": ["S1", "S1"], "answer": ["R", "N"]}), good),
+        ("null-id", pa.table({"id": pa.array(["S1", None]), "answer": ["R", "N"]}), good),
+        ("empty-id", good, pa.table({"id": ["S1", ""], "answer": ["R", "N"]})),
+        ("null-answer", good, pa.table({"id": ["S1", "S2"], "answer": pa.array(["R", None])})),
+        (
+            "empty-baseline",
+            pa.table({"id": pa.array([], pa.string()), "answer": pa.array([], pa.string())}),
+            good,
+        ),
+        ("float-answer", pa.table({"id": ["S1"], "answer": [1.5]}), good),
+        ("boolean-answer", good, pa.table({"id": ["S1"], "answer": [True]})),
+        ("no-answer-column", pa.table({"id": ["S1"]}), good),
+    ]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize(
+    ("name", "baseline", "proposed"), _key_refusals(), ids=[n for n, *_ in _key_refusals()]
+)
+def test_refused_keys_are_refused_alike(name, baseline, proposed, engine, tmp_path, capfdbinary):
+    b, p = tmp_path / "b.parquet", tmp_path / "p.parquet"
+    pq.write_table(baseline, b)
+    pq.write_table(proposed, p)
+    for mode in ((), ("--summary-json",)):
+        code, _, _ = same_bytes(capfdbinary, engine, *key_args(b, p), *mode)
+        assert code in (2, 4)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_sentinel_list_gives_the_python_bytes(engine, tmp_path, capfdbinary):
+    baseline, proposed = generated_keys(300)
+    b = write_key(tmp_path / "b.parquet", baseline)
+    p = write_key(tmp_path / "p.parquet", proposed)
+    ids = tmp_path / "ids.txt"
+    ids.write_text("".join(k + "\n" for k in list(baseline)[::3] if "\n" not in k), encoding="utf-8")
+    same_bytes(capfdbinary, engine, *key_args(b, p), "--sentinels", str(ids), "--summary")
+
+
+# --- what the engines take, and the process itself --------------------------------------------------
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_an_engine_names_the_formats_it_takes(engine, tmp_path, capfdbinary):
+    records = tmp_path / "r.jsonl"
+    records.write_text('{"original":["a"],"rewritten":["a"]}\n', encoding="utf-8")
+    for args in (
+        ["target-scope", str(records)],
+        ["target-scope", str(records), "--format", "csv"],
+        ["sentinels", str(records)],
+        ["sentinels", "--baseline", str(records), "--proposed", str(records)],
+    ):
+        code, out, err = run(capfdbinary, *args, "--engine", engine)
+        assert (code, out) == (2, b"")
+        assert err.count(b"\n") == 1 and b"Parquet" in err, err
+        # auto takes the Python route for them, byte for byte
+        assert run(capfdbinary, *args, "--engine", "auto") == run(capfdbinary, *args)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_process_gives_the_python_bytes(engine, tmp_path):
+    path = write_scope(tmp_path / "rewrites.parquet", generated_rewrites(300, seed=5))
+    baseline, proposed = generated_keys(300, seed=6)
+    b, p = write_key(tmp_path / "b.parquet", baseline), write_key(tmp_path / "p.parquet", proposed)
+    for args in (["target-scope", str(path), "--format", "parquet"], key_args(b, p)):
+        runs = [
+            subprocess.run(
+                [sys.executable, "-m", "helpers", *args, "--engine", name],
+                capture_output=True,
+                timeout=120,
+                check=False,
+            )
+            for name in ("python", engine)
+        ]
+        assert [(r.returncode, r.stdout, r.stderr) for r in runs[1:]] == [
+            (runs[0].returncode, runs[0].stdout, runs[0].stderr)
+        ]
+        assert runs[0].returncode in (1, 3) and runs[0].stdout
+
+
+@pytest.mark.skipif(not ALL, reason="the large corpus runs with --all")
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_large_corpus_gives_the_python_bytes(engine, tmp_path, capfdbinary):
+    path = write_scope(tmp_path / "big.parquet", generated_rewrites(60_000, seed=7), row_group_size=4_096)
+    same_bytes(capfdbinary, engine, "target-scope", str(path), "--format", "parquet")
+    baseline, proposed = generated_keys(60_000, seed=8)
+    b, p = write_key(tmp_path / "b.parquet", baseline), write_key(tmp_path / "p.parquet", proposed)
+    same_bytes(capfdbinary, engine, *key_args(b, p), "--summary-json")
+
+
+def test_auto_picks_duckdb_from_its_threshold(tmp_path, capfdbinary, monkeypatch):
+    """``--engine auto`` hands a Parquet file to DuckDB from the stated size, and only then."""
+    pytest.importorskip("duckdb")
+    import helpers.cli as cli
+    from helpers.data import duckdb_engine, duckdb_scope
+
+    calls: list[str] = []
+    for module, name in ((duckdb_scope, "scope_parquet_blocks"), (duckdb_engine, "check_parquet_keys")):
+        real = getattr(module, name)
+        monkeypatch.setattr(
+            module, name, lambda *a, _real=real, _name=name, **k: calls.append(_name) or _real(*a, **k)
+        )
+    path = write_scope(tmp_path / "r.parquet", generated_rewrites(200))
+    b, p = (
+        write_key(tmp_path / f"{n}.parquet", key) for n, key in zip("bp", generated_keys(200), strict=True)
+    )
+    scope = ["target-scope", str(path), "--format", "parquet"]
+    small = [run(capfdbinary, *args, "--engine", "auto") for args in (scope, key_args(b, p))]
+    assert calls == [] and cli._AUTO_DUCKDB_BYTES == 1 << 20
+    smallest = min(path.stat().st_size, b.stat().st_size + p.stat().st_size)
+    monkeypatch.setattr(cli, "_AUTO_DUCKDB_BYTES", smallest)
+    big = [run(capfdbinary, *args, "--engine", "auto") for args in (scope, key_args(b, p))]
+    assert calls == ["scope_parquet_blocks", "check_parquet_keys"]
+    assert big == small == [run(capfdbinary, *args) for args in (scope, key_args(b, p))]
