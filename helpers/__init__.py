@@ -30,6 +30,7 @@ _EXPORTS: dict[str, tuple[str, str | None]] = {
     "chart": ("helpers.teach.chart", None),
     "checkout": ("helpers.teach.checkout", None),
     "cohort": ("helpers.teach.cohort", None),
+    "engine_runs": ("helpers.teach.engine_runs", None),
     "gallery": ("helpers.teach.gallery", None),
     "generators": ("helpers.teach.generators", None),
     "mastery": ("helpers.teach.mastery", None),
@@ -121,6 +122,7 @@ if TYPE_CHECKING:  # what the lazy names are, for type checkers and editors
     from .teach import chart as chart
     from .teach import checkout as checkout
     from .teach import cohort as cohort
+    from .teach import engine_runs as engine_runs
     from .teach import gallery as gallery
     from .teach import generators as generators
     from .teach import grading as grading
