@@ -106,6 +106,7 @@ __all__ = [
     "result_csv",
     "load_result",
     "paper_case",
+    "key_case",
     "CheckoutSitting",
     "sample_paper_path",
 ]
@@ -947,6 +948,11 @@ class CheckoutResult:
                 for c in self.cases
             ],
         }
+
+
+def key_case(record: Mapping[str, Any]) -> PracticeCase:
+    """A key's case as a case object, its expected output and accepted reasons in it."""
+    return _case(record)
 
 
 def _case(record: Mapping[str, Any]) -> PracticeCase:
