@@ -24,6 +24,7 @@ the trainer-graded check-out is the proof (``docs/checkout.md``). Taught in
 from __future__ import annotations
 
 import datetime as _dt
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -51,6 +52,11 @@ class _Clock:
         return self.at
 
 
+def _value(value: Any) -> str:
+    """A field's value as a problem line shows it: true, false and null as in the file, the rest as written."""
+    return json.dumps(value) if value is None or isinstance(value, bool) else repr(value)
+
+
 def _kind(facet: str | None) -> str:
     return f"look-alike kind {facet}" if facet else "no look-alike kind"
 
@@ -67,7 +73,7 @@ def _difference(number: int, engine: MasteryAttempt, stored: MasteryAttempt) -> 
             f"{stored.rule} (seed {stored.seed}, {_kind(stored.facet)}): re-ordered or edited attempts"
         )
     fields = [f for f in mine if mine[f] != theirs[f]]
-    shown = "; ".join(f"{f} {theirs[f]!r} (the engine records {mine[f]!r})" for f in fields[:3])
+    shown = "; ".join(f"{f} {_value(theirs[f])} (the engine records {_value(mine[f])})" for f in fields[:3])
     return f"case {number}: replayed, the engine records another attempt than the file: {shown}"
 
 

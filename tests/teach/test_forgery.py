@@ -200,6 +200,8 @@ def test_an_outcome_edited_alone_is_named_by_field(tmp_path):
     (problem,) = replay_drill(read_progress_data(path)[0])
     assert problem.startswith(f"case {first['number']}: replayed, the engine records another attempt")
     assert "outcome 'correct' (the engine records 'missed')" in problem
+    # A flag is spelt as the file spells it, never as a Python value the trainer never typed.
+    assert "correct true (the engine records false)" in problem and "True" not in problem
 
 
 # --- copies ------------------------------------------------------------------------------------
