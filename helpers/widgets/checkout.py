@@ -229,9 +229,9 @@ class CheckoutWidget(TextPicture):
         if unsaved and not confirmed:
             self._pending = (paper, source)
             self.open_confirm_button.layout.display = None
+            counted = f"{unsaved} answers to this paper are" if unsaved != 1 else "1 answer to this paper is"
             self.message.value = wrap_html(
-                f'<p role="alert"><b>Not opened yet.</b> {unsaved} answer{"s" if unsaved != 1 else ""} to '
-                "this paper are not saved. Save them first, or press <b>"
+                f'<p role="alert"><b>Not opened yet.</b> {counted} not saved. Save them first, or press <b>'
                 + esc(self.open_confirm_button.description)
                 + f"</b> to open {esc(source)} and leave them.</p>"
             )

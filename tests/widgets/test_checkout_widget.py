@@ -145,7 +145,7 @@ def test_opening_a_paper_over_unsaved_answers_asks_first(own_paper, tmp_path):
     first = widget.sitting
     widget.upload.value = upload("kai-exam.json", _bytes(own_paper))
     assert widget.sitting is first and len(first.answers) == 1
-    assert _message(widget).startswith("Not opened yet. 1 answer to this paper are not saved.")
+    assert _message(widget).startswith("Not opened yet. 1 answer to this paper is not saved.")
     assert widget.open_confirm_button.layout.display is None
     widget.open_confirm_button.click()
     assert widget.sitting is not first and widget.sitting.paper["paper_id"] == own_paper["paper_id"]
