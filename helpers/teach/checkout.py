@@ -97,6 +97,9 @@ __all__ = [
     "verify_key",
     "write_checkout",
     "load_paper",
+    "paper_from_bytes",
+    "paper_files",
+    "answers_file_name",
     "load_key",
     "answers_data",
     "write_answers",
@@ -106,6 +109,7 @@ __all__ = [
     "result_csv",
     "load_result",
     "paper_case",
+    "key_case",
     "CheckoutSitting",
     "sample_paper_path",
 ]
@@ -604,37 +608,124 @@ def _undo(staged: Sequence[PendingFile], placed: Sequence[Path]) -> None:
 
 
 def _read(path: str | Path, fmt: str, max_bytes: int = MAX_CHECKOUT_BYTES) -> dict[str, Any]:
+    return _parsed(read_bounded(path, limit=max_bytes), fmt, str(path))
+
+
+def _parsed(raw: bytes, fmt: str, source: str) -> dict[str, Any]:
+    """A check-out file's bytes read strictly: JSON, of this ``fmt`` and version; else CheckoutFileError."""
     try:
-        data = loads_document(read_bounded(path, limit=max_bytes), source=str(path))
+        data = loads_document(raw, source=source)
     except JSONLoadError as exc:
-        raise CheckoutFileError(exc.detail, path=str(path)) from None
+        raise CheckoutFileError(exc.detail, path=source) from None
     if not isinstance(data, dict) or data.get("format") != fmt:
         raise CheckoutFileError(
-            f'is not a check-out file of this kind (it has no "format": "{fmt}")', path=str(path)
+            f'is not a check-out file of this kind (it has no "format": "{fmt}")', path=source
         )
     if data.get("version") != VERSION or isinstance(data.get("version"), bool):
         raise CheckoutFileError(
             f"has version {describe_value(data.get('version'))}; these helpers read version {VERSION}",
-            path=str(path),
+            path=source,
         )
     if not isinstance(data.get("cases", []), list):
-        raise CheckoutFileError("cases must be a list", path=str(path))
+        raise CheckoutFileError("cases must be a list", path=source)
     return data
 
 
-def load_paper(path: str | Path) -> dict[str, Any]:
-    """Read a check-out paper strictly. Taught in ``07_checkout.ipynb``."""
-    paper = _read(path, PAPER_FORMAT)
-    for index, case in enumerate(paper.get("cases") or []):
-        if not isinstance(case, dict) or not {"label", "check", "input", "reason_options", "actions"} <= set(
-            case
-        ):
-            raise CheckoutFileError(f"cases[{index}] is not a check-out case", path=str(path))
-        if case["check"] not in ("target-scope", "sentinels"):
+def _strings_list(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def _check_paper_case(case: Any, where: str, source: str) -> None:
+    """Refuse a paper's case that the check-out cannot show, naming the field."""
+    if not isinstance(case, dict) or not {"label", "check", "input", "reason_options", "actions"} <= set(
+        case
+    ):
+        raise CheckoutFileError(f"{where} is not a check-out case", path=source)
+    if case["check"] not in ("target-scope", "sentinels"):
+        raise CheckoutFileError(f"{where}.check is {describe_value(case['check'])}", path=source)
+    if not isinstance(case["label"], str) or not case["label"]:
+        raise CheckoutFileError(
+            f"{where}.label is {describe_value(case['label'])}, expected a name", path=source
+        )
+    for name in ("input", "context"):
+        if name in case and not isinstance(case[name], dict):
             raise CheckoutFileError(
-                f"cases[{index}].check is {describe_value(case['check'])}", path=str(path)
+                f"{where}.{name} is {describe_value(case[name])}, expected an object", path=source
             )
+    options = case["reason_options"]
+    if not isinstance(options, list) or not all(
+        isinstance(o, dict) and isinstance(o.get("rule"), str) and isinstance(o.get("statement"), str)
+        for o in options
+    ):
+        raise CheckoutFileError(
+            f"{where}.reason_options must be a list of objects with a rule and a statement", path=source
+        )
+    if not _strings_list(case["actions"]) or not case["actions"]:
+        raise CheckoutFileError(f"{where}.actions must be a non-empty list of strings", path=source)
+
+
+def paper_from_bytes(raw: bytes, *, source: str, max_bytes: int = MAX_CHECKOUT_BYTES) -> dict[str, Any]:
+    """A check-out paper read strictly from its bytes (an uploaded file), as :func:`load_paper` reads one.
+
+    Raises :class:`~helpers.core.errors.CheckoutFileError` naming ``source`` and the field.
+    Taught in ``07_checkout.ipynb``.
+    """
+    if len(raw) > max_bytes:
+        raise CheckoutFileError(
+            f"is {len(raw):,} bytes, over the {max_bytes // 2**20} MB limit for a check-out file", path=source
+        )
+    paper = _parsed(raw, PAPER_FORMAT, source)
+    for name in ("paper_id", "trainee"):
+        if not isinstance(paper.get(name), str) or not paper[name]:
+            raise CheckoutFileError(
+                f"{name} is {describe_value(paper.get(name))}, expected a non-empty string", path=source
+            )
+    cases = paper.get("cases")
+    if not isinstance(cases, list) or not cases:
+        raise CheckoutFileError("cases is empty or missing: a paper holds at least one case", path=source)
+    for index, case in enumerate(cases):
+        _check_paper_case(case, f"cases[{index}]", source)
+    labels = [case["label"] for case in cases]
+    if len(set(labels)) != len(labels):
+        raise CheckoutFileError("two cases share one label", path=source)
     return paper
+
+
+#: The most files :func:`paper_files` looks at in one folder.
+MAX_LISTED = 200
+
+
+def paper_files(folder: str | Path) -> list[tuple[Path, dict[str, Any]]]:
+    """The check-out papers in ``folder``: each ``*.json`` there that reads as a paper, by name.
+
+    Keys, answers, results and any other file that is not a paper are left out of the list (each
+    is still refused with its reason when opened by name). At most :data:`MAX_LISTED` files are
+    looked at; a folder that cannot be listed lists nothing. Taught in ``07_checkout.ipynb``.
+    """
+    try:
+        names = sorted(Path(folder).glob("*.json"))[:MAX_LISTED]
+    except OSError:
+        return []
+    found = []
+    for path in names:
+        try:
+            found.append((path, load_paper(path)))
+        except CheckoutFileError:
+            continue  # not a paper: the list shows papers only
+    return found
+
+
+def answers_file_name(paper: Mapping[str, Any]) -> str:
+    """The answers file a paper's answers are saved as by default: ``answers-PAPER_ID.json``."""
+    paper_id = "".join(
+        c for c in str(paper.get("paper_id", "")) if c.isascii() and (c.isalnum() or c in "-_")
+    )
+    return f"answers-{paper_id[:40] or 'paper'}.json"
+
+
+def load_paper(path: str | Path) -> dict[str, Any]:
+    """Read a check-out paper strictly (:func:`paper_from_bytes`). Taught in ``07_checkout.ipynb``."""
+    return paper_from_bytes(read_bounded(path, limit=MAX_CHECKOUT_BYTES), source=str(path))
 
 
 def load_key(
@@ -947,6 +1038,11 @@ class CheckoutResult:
                 for c in self.cases
             ],
         }
+
+
+def key_case(record: Mapping[str, Any]) -> PracticeCase:
+    """A key's case as a case object, its expected output and accepted reasons in it."""
+    return _case(record)
 
 
 def _case(record: Mapping[str, Any]) -> PracticeCase:

@@ -41,7 +41,7 @@ import stat
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.errors import CheckInputError, JSONLoadError, ProgressFileError
 from ..core.jsonio import loads_strict
@@ -57,6 +57,9 @@ from .render import HtmlBlock, esc
 from .replay import replay_drill
 from .rules import Rule, load_rules
 from .timing import time_problems
+
+if TYPE_CHECKING:
+    from .verified_results import CertifiedBound
 
 __all__ = [
     "MAX_FILE_BYTES",
@@ -105,6 +108,8 @@ CSV_FIELDS = (
     "ready",
     "not_ready_because",
     "problems",
+    "certified_bound",
+    "certified_lower_bound",
 )
 
 #: A re-grader: the problems it finds in one trainee's progress ("does not match its attempts", …).
@@ -819,6 +824,13 @@ def _mark(status: str) -> str:
     return _MARK.get(status, status)
 
 
+def _certified(t: Trainee) -> CertifiedBound | None:
+    """The bound the trainee's verified check-out certifies, from its signed counts; None without one."""
+    from .verified_results import certified_bound
+
+    return certified_bound(t.checkout)
+
+
 def _readiness(t: Trainee) -> str:
     """``ready``, or ``not ready: REASON; REASON``."""
     return "ready" if t.ready else "not ready: " + "; ".join(t.not_ready)
@@ -851,6 +863,9 @@ def cohort_text(cohort: Cohort) -> str:
             f"last {shown(t.last_practised())}; {shown(t.content_hash or '-')} (v{t.version})"
         )
         lines += [f"  not ready: {shown(reason, 300)}" for reason in t.not_ready]
+        bound = _certified(t)
+        if bound is not None:
+            lines.append(f"  check-out certifies: {bound.text}")
         lines += [f"  problem: {shown(p, 300)}" for p in t.problems]
     hardest = cohort.hardest()
     if hardest:
@@ -866,6 +881,8 @@ def cohort_text(cohort: Cohort) -> str:
 def _csv_rows(cohort: Cohort) -> Iterable[list[Any]]:
     for t in cohort.trainees:
         problems = " | ".join(t.problems)
+        bound = _certified(t)
+        certified = [bound.text, bound.to_data()["lower_bound"]] if bound is not None else ["", ""]
         for rule in cohort.rules:
             state = t.states.get(rule.id) or RuleState(rule.id)
             yield [
@@ -883,9 +900,10 @@ def _csv_rows(cohort: Cohort) -> Iterable[list[Any]]:
                 str(t.ready).lower(),
                 " | ".join(t.not_ready),
                 problems,
+                *certified,
             ]
     for path, reason in cohort.unreadable:
-        yield ["", path, "", "not read", "", "", "", "", "", "", "", "false", "the file was not read", reason]
+        yield ["", path, "", "not read", *[""] * 7, "false", "the file was not read", reason, "", ""]
 
 
 def cohort_csv(cohort: Cohort) -> str:
@@ -911,6 +929,7 @@ def cohort_json_lines(cohort: Cohort) -> str:
     lines = []
     for t in cohort.trainees:
         checkout = None
+        bound = _certified(t)
         if t.checkout is not None:
             checkout = {
                 k: t.checkout.get(k)
@@ -941,6 +960,7 @@ def cohort_json_lines(cohort: Cohort) -> str:
                 "mastered": t.mastered,
                 "completion": t.completion(),
                 "checkout": checkout,
+                "certified": bound.to_data() if bound is not None else None,
             }
         )
     for path, reason in cohort.unreadable:
@@ -984,6 +1004,11 @@ def cohort_table(cohort: Cohort) -> HtmlBlock:
         + "</td>"
         for t in cohort.trainees
     )
+    bounds = [_certified(t) for t in cohort.trainees]
+    certified = "".join(
+        f"<td>{esc(b.text) if b is not None else '–<br><small>no verified check-out</small>'}</td>"
+        for b in bounds
+    )
     problems = "".join(
         f"<li><b>{esc(shown(t.name, _NAME_SHOWN))}</b> (<code>{esc(t.file)}</code>): {esc(_readiness(t))}"
         + (f"<ul>{''.join(f'<li>{esc(p)}</li>' for p in t.problems)}</ul>" if t.problems else "")
@@ -998,7 +1023,8 @@ def cohort_table(cohort: Cohort) -> HtmlBlock:
         "nothing self-reported is trusted</caption>"
         f'<thead><tr><th scope="col">Rule</th>{head}</tr></thead><tbody>{"".join(body)}</tbody>'
         f'<tfoot><tr><th scope="row">Completion</th>{foot}</tr>'
-        f'<tr><th scope="row">Readiness</th>{ready}</tr></tfoot></table>'
+        f'<tr><th scope="row">Readiness</th>{ready}</tr>'
+        f'<tr><th scope="row">Check-out certifies</th>{certified}</tr></tfoot></table>'
         f'<p><b>Readiness and problems</b></p><ul class="eic-cohort-problems">{problems}</ul>'
         + (f'<p><b>Files not read</b></p><ul class="eic-cohort-unread">{unread}</ul>' if unread else "")
     )

@@ -12,12 +12,15 @@ A result file counts only when (:func:`verified_results`):
 Each verified result says whether it was a **practice** paper (issued with a chosen
 seed, so its cases can be rebuilt: it never counts towards readiness) and whether it
 was **proctored** (sat through the trainer's app, with no kernel for the trainee).
-:func:`counting_result` picks the one result that decides a trainee's check-out.
+:func:`counting_result` picks the one result that decides a trainee's check-out, and
+:func:`certified_bound` says what it proves: the accuracy bound worked out again from the
+signed result's counts, never taken from a field the result states.
 Taught in ``06_trainer.ipynb``.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,11 +28,12 @@ from typing import Any
 
 from ..core.errors import CheckoutFileError, describe_value
 from .bounded_file import MAX_CHECKOUT_BYTES
+from .confidence import accuracy_lower_bound
 from .ledger import Ledger, LedgerState
 from .progress_files import shown_path
 from .trainer import TrainerSecret
 
-__all__ = ["VerifiedResult", "verified_results", "counting_result"]
+__all__ = ["VerifiedResult", "CertifiedBound", "verified_results", "counting_result", "certified_bound"]
 
 
 @dataclass(frozen=True)
@@ -155,3 +159,72 @@ def counting_result(
     """
     counting = [r for r in results if r.counts and (r.proctored or not require_proctored)]
     return max(counting, key=lambda r: r.order) if counting else None
+
+
+#: The confidence a result is read at when it does not say (the check-out's own, 95%).
+_DEFAULT_CONFIDENCE = 0.95
+
+
+@dataclass(frozen=True)
+class CertifiedBound:
+    """What one graded check-out proves: accuracy at least :attr:`lower` with :attr:`confidence`.
+
+    ``correct`` of ``total`` cases fully correct; :attr:`lower` is the one-sided exact
+    (Clopper–Pearson) lower bound of :func:`helpers.teach.confidence.accuracy_lower_bound`.
+    """
+
+    correct: int
+    total: int
+    confidence: float
+    lower: float
+
+    @property
+    def shown(self) -> str:
+        """The bound rounded down to two places (never shown higher than it is)."""
+        return f"{math.floor(self.lower * 100 + 1e-9) / 100:.2f}"
+
+    @property
+    def text(self) -> str:
+        """``accuracy ≥ 0.86 at 95% confidence, 53 of 56``."""
+        return f"accuracy ≥ {self.shown} at {self.confidence:.0%} confidence, {self.correct} of {self.total}"
+
+    def to_data(self) -> dict[str, Any]:
+        """As JSON: the bound rounded down to six places, the confidence, the counts and the text."""
+        return {
+            "lower_bound": math.floor(self.lower * 1e6) / 1e6,
+            "confidence": self.confidence,
+            "correct": self.correct,
+            "total": self.total,
+            "statement": self.text,
+        }
+
+
+def _count(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+
+def certified_bound(result: Mapping[str, Any] | None) -> CertifiedBound | None:
+    """The accuracy bound a verified result certifies, from its signed counts; None if it cannot say.
+
+    The counts are the result's per-case verdicts (``cases``, each ``correct`` true or
+    false), which must agree with its ``fully_correct`` and ``cases_total``; the bound is
+    worked out again from them (:func:`helpers.teach.confidence.accuracy_lower_bound`), so the
+    ``accuracy_lower_bound`` and ``statement`` the file holds are never what is shown. A
+    result marked ``"verified": false``, or whose counts disagree, certifies nothing.
+    Taught in ``06_trainer.ipynb``.
+    """
+    if result is None or result.get("verified", True) is not True:
+        return None
+    cases = result.get("cases")
+    if not isinstance(cases, list) or not cases or not all(isinstance(c, Mapping) for c in cases):
+        return None
+    verdicts = [c.get("correct") for c in cases]
+    if not all(isinstance(v, bool) for v in verdicts):
+        return None
+    correct, total = sum(verdicts), len(verdicts)
+    if _count(result.get("fully_correct")) != correct or _count(result.get("cases_total")) != total:
+        return None
+    confidence = result.get("confidence", _DEFAULT_CONFIDENCE)
+    if isinstance(confidence, bool) or not isinstance(confidence, float) or not 0 < confidence < 1:
+        return None
+    return CertifiedBound(correct, total, confidence, accuracy_lower_bound(correct, total, confidence))

@@ -1,17 +1,32 @@
 """The check-out widget: each case of a paper served once, one try, no hints, no feedback until the end.
 
-A thin view over :class:`helpers.teach.checkout.CheckoutSitting`. Taught in ``07_checkout.ipynb``.
+A thin view over :class:`helpers.teach.checkout.CheckoutSitting`. The trainee opens their own
+paper in it, as a file upload (read by :func:`helpers.teach.checkout.paper_from_bytes`, the
+strict reader :func:`~helpers.teach.checkout.load_paper` uses) or from the papers listed in
+the notebook's folder, so the code-free app sits any paper, not only the sample. The answers
+are saved to a named file, never over an existing one unasked, and offered as a download.
+Taught in ``07_checkout.ipynb``.
 """
 
 from __future__ import annotations
 
+import base64
+import json
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import ipywidgets as w
 
 from ..core.errors import CheckInputError, CheckoutFileError
-from ..teach.checkout import CheckoutSitting, paper_case
+from ..teach.checkout import (
+    CheckoutSitting,
+    answers_file_name,
+    load_paper,
+    paper_case,
+    paper_files,
+    paper_from_bytes,
+)
 from ..teach.grading import Answer, candidate_ids
 from ..teach.render import esc, json_html, supplied_input
 from .base import TextPicture, auto_layout, button, frame, html, wide_style, wrap_html
@@ -32,10 +47,65 @@ class CheckoutWidget(TextPicture):
     last case, ``save_button.click()`` writes the answers file at
     :attr:`path`; an existing file is replaced only when :attr:`overwrite` is ticked.
     Nothing here grades: the trainer grades with the key.
+
+    With ``choose`` (the default), the trainee can open their own paper: an upload
+    (:attr:`upload`; a bad file is refused in one line, naming the field) or one of the
+    papers in ``papers_dir`` (default: the current folder; :attr:`papers` and
+    :attr:`open_button`). A paper opened over unsaved answers asks first
+    (:attr:`open_confirm_button`). The answers file is then named for the paper
+    (:func:`helpers.teach.checkout.answers_file_name`).
     """
 
-    def __init__(self, paper: Mapping[str, Any], *, path: str = "checkout-answers.json") -> None:
+    def __init__(
+        self,
+        paper: Mapping[str, Any],
+        *,
+        path: str = "checkout-answers.json",
+        papers_dir: str | Path | None = None,
+        choose: bool = True,
+    ) -> None:
         self.sitting = CheckoutSitting(paper)
+        self.source = f"paper {paper.get('paper_id', '')}"
+        self._pending: tuple[Mapping[str, Any], str] | None = None
+        self.paper_note = html(css="eic-paper-note")
+        self.upload = w.FileUpload(
+            accept=".json",
+            multiple=False,
+            description="Open my paper file",
+            icon="",  # an icon glyph would start the button's accessible name
+            tooltip="Choose the paper file (EXAM.json) your trainer gave you",
+            layout=w.Layout(width="auto", min_width="max-content"),
+        )
+        self.upload.add_class("eic-paper-upload")
+        self.upload.observe(lambda _change: self.uploaded(), names="value")
+        self.papers_dir = Path(papers_dir) if papers_dir is not None else Path(".")
+        self.listed = paper_files(self.papers_dir) if choose else []
+        self.papers = w.Dropdown(
+            options=[(self._listed_label(f, p), str(f)) for f, p in self.listed],
+            value=None,
+            description="Papers in this folder",
+            style=wide_style(),
+            layout=auto_layout(),
+        )
+        self.papers.add_class("eic-paper-list")
+        self.open_button = button("Open this paper", "eic-paper-open")
+        self.open_button.on_click(lambda _b: self.open_listed())
+        self.open_confirm_button = button("Open it and leave these answers", "eic-paper-confirm")
+        self.open_confirm_button.on_click(lambda _b: self.open_pending())
+        self.open_confirm_button.layout.display = "none"
+        listed = (
+            [w.HBox([self.papers, self.open_button])]
+            if self.listed
+            else [
+                html("<p><small>No check-out paper in this folder: open yours with the button.</small></p>")
+            ]
+        )
+        self.chooser = w.VBox(
+            [self.paper_note, w.HBox([self.upload, self.open_confirm_button]), *listed] if choose else []
+        )
+        self.chooser.add_class("eic-paper-chooser")
+        if not choose:  # a proctored paper: the trainer chose it, and nothing is uploaded
+            self.chooser.layout.display = "none"
         self.heading = html(css="eic-checkout-heading")
         self.shown_input = html(css="eic-checkout-input")
         self.inputs: AnswerControls | None = None
@@ -71,17 +141,20 @@ class CheckoutWidget(TextPicture):
             ]
         )
         self.save_area = w.VBox([self.path, self.overwrite, self.save_button])
+        self.download = html(css="eic-download-area")
         self.widget = frame(
             [
                 html(
                     "<p>One try per case: no hints, no worked answers and no feedback until your trainer "
                     "grades the paper. A submitted case does not come back.</p>"
                 ),
+                self.chooser,
                 self.heading,
                 self.shown_input,
                 self.answer_area,
                 self.save_area,
                 self.message,
+                self.download,
             ],
             "eic-checkout",
         )
@@ -111,8 +184,83 @@ class CheckoutWidget(TextPicture):
         assert self.inputs is not None
         return self.inputs.reason
 
+    @staticmethod
+    def _listed_label(path: Path, paper: Mapping[str, Any]) -> str:
+        return f"{path.name}: {paper['trainee']}, {len(paper['cases'])} cases"
+
+    # --- opening a paper -------------------------------------------------------------------
+
+    def uploaded(self) -> None:
+        """Read the uploaded file strictly as a paper and open it, or say in one line why not."""
+        if not self.upload.value:
+            return
+        item = self.upload.value[0]
+        name = str(item["name"])
+        try:
+            paper = paper_from_bytes(bytes(item["content"]), source=name)
+        except CheckoutFileError as exc:
+            self._refused(exc)
+        else:
+            self.open_paper(paper, name)
+        finally:
+            self.upload.value = ()
+
+    def open_listed(self) -> None:
+        """Open the paper picked in :attr:`papers` (read again, strictly, from its file)."""
+        if self.papers.value is None:
+            self.message.value = wrap_html('<p role="alert">Pick a paper in the list first.</p>')
+            return
+        path = Path(self.papers.value)
+        try:
+            paper = load_paper(path)
+        except CheckoutFileError as exc:
+            self._refused(exc)
+            return
+        self.open_paper(paper, path.name)
+
+    def _refused(self, exc: CheckoutFileError) -> None:
+        self.message.value = wrap_html(
+            f'<p role="alert"><b>Not opened:</b> {esc(" ".join(str(exc).split()))}</p>'
+        )
+
+    def open_paper(self, paper: Mapping[str, Any], source: str, *, confirmed: bool = False) -> None:
+        """Sit ``paper`` from its first case; over answers not yet saved, only once confirmed."""
+        unsaved = len(self.sitting.answers) if self.sitting.saved_to is None else 0
+        if unsaved and not confirmed:
+            self._pending = (paper, source)
+            self.open_confirm_button.layout.display = None
+            counted = f"{unsaved} answers to this paper are" if unsaved != 1 else "1 answer to this paper is"
+            self.message.value = wrap_html(
+                f'<p role="alert"><b>Not opened yet.</b> {counted} not saved. Save them first, or press <b>'
+                + esc(self.open_confirm_button.description)
+                + f"</b> to open {esc(source)} and leave them.</p>"
+            )
+            return
+        self._pending = None
+        self.open_confirm_button.layout.display = "none"
+        self.sitting = CheckoutSitting(paper)
+        self.source = source
+        self.path.value = answers_file_name(paper)
+        self.overwrite.value = False
+        self.download.value = ""
+        self._show()
+        self.message.value = wrap_html(
+            f'<p role="status">Opened {esc(source)}: {len(self.sitting.cases)} cases for '
+            f"{esc(str(paper['trainee']))}. Your answers will be saved as <code>{esc(self.path.value)}</code>.</p>"
+        )
+
+    def open_pending(self) -> None:
+        """Open the paper held back by :meth:`open_paper`'s warning."""
+        if self._pending is not None:
+            self.open_paper(*self._pending, confirmed=True)
+
     def _show(self) -> None:
         self.warned = ()
+        paper = self.sitting.paper
+        self.paper_note.value = wrap_html(
+            f"<p><b>Your paper:</b> {esc(self.source)}, for {esc(str(paper.get('trainee', '')))} "
+            f"({len(self.sitting.cases)} cases). Your trainer gave you another? Open it here.</p>"
+        )
         self.confirm_button.layout.display = "none"
         case = self.sitting.current()
         total = len(self.sitting.cases)
@@ -207,7 +355,15 @@ class CheckoutWidget(TextPicture):
             self.message.value = wrap_html(f'<p role="alert">Not saved: {esc(exc)}</p>')
             return
         self.message.value = wrap_html(
-            f'<p role="status">Saved {len(self.sitting.answers)} answers to <code>{esc(written)}</code>.</p>'
+            f'<p role="status">Saved {len(self.sitting.answers)} answers to <code>{esc(written)}</code>. '
+            "Hand that file to your trainer, or download a copy.</p>"
+        )
+        text = json.dumps(self.sitting.answers_data(), ensure_ascii=False, indent=1) + "\n"
+        payload = base64.b64encode(text.encode("utf-8")).decode("ascii")
+        name = Path(written).name
+        self.download.value = wrap_html(
+            f'<a class="eic-download" download="{esc(name)}" href="data:application/json;base64,{payload}">'
+            f"Download my answers ({esc(name)})</a>"
         )
 
     def describe(self) -> str:
@@ -217,13 +373,15 @@ class CheckoutWidget(TextPicture):
         if case is None or self.inputs is None:
             return (
                 f"Check-out widget: all {total} cases answered\n"
-                f"  {self.path.description}: {self.path.value}\n"
+                + "".join(f"{line}\n" for line in self._describe_chooser())
+                + f"  {self.path.description}: {self.path.value}\n"
                 f"  [{'x' if self.overwrite.value else ' '}] {self.overwrite.description}\n"
                 f"  buttons: [{self.save_button.description}]"
             )
         return "\n".join(
             [
                 f"Check-out widget: {case['label']} of {total} ({case['check']})",
+                *self._describe_chooser(),
                 *self.inputs.describe_lines(),
                 "  next action: "
                 + "  ".join(f"({_dot(self.action.value == v)}) {v}" for _, v in self.action.options),
@@ -231,6 +389,12 @@ class CheckoutWidget(TextPicture):
                 + (f" [{self.confirm_button.description}]" if self.warned else ""),
             ]
         )
+
+    def _describe_chooser(self) -> list[str]:
+        if self.chooser.layout.display == "none":
+            return []
+        listed = ", ".join(label for label, _ in self.papers.options) or "none"
+        return [f"  paper: {self.source} [{self.upload.description}]; papers in this folder: {listed}"]
 
 
 def _dot(picked: bool) -> str:

@@ -27,7 +27,7 @@ class ProctoredCheckoutWidget(CheckoutWidget):
         self.proctored = sitting
         self.handed_in = False
         self._answers: dict[str, Any] | None = None
-        super().__init__(sitting.paper)
+        super().__init__(sitting.paper, choose=False)
         self.save_button.description = "Hand in my answers"
         self.save_area.children = (self.save_button,)
 

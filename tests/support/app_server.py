@@ -44,6 +44,8 @@ class App:
     base_url: str
     log: Path
     pid: int
+    #: The scratch copy of ``notebooks/`` it serves (where its pages' kernels run).
+    notebooks: Path | None = None
 
     def log_tail(self) -> str:
         """The end of Voilà's log, for failure messages."""
@@ -88,7 +90,7 @@ def running_app(home: Path, *, max_kernels: int = DEFAULT_MAX_KERNELS) -> Iterat
             stdin=subprocess.DEVNULL,
             start_new_session=True,
         )
-    app = App(f"http://127.0.0.1:{port}", log, process.pid)
+    app = App(f"http://127.0.0.1:{port}", log, process.pid, notebooks)
     try:
         deadline = time.monotonic() + START_SECONDS
         while True:

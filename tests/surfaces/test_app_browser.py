@@ -13,6 +13,7 @@ import re
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 from app_server import App, running_app
@@ -205,3 +206,58 @@ def test_a_closed_pages_kernel_ends_within_a_minute(app: App) -> None:
     assert not left, (
         f"{len(left)} kernels still running {limit} s after their pages closed:\n{app.log_tail()}"
     )
+
+
+def test_the_check_out_opens_an_uploaded_paper_and_saves_its_answers(app: App, tmp_path) -> None:
+    """07 in the app: a file that is no paper is refused in one line; the trainee's own paper, uploaded,
+    is sat to the end and its answers saved under the paper's name, with a download to hand in."""
+    from helpers.teach import checkout as co
+
+    issued = co.issue_checkout("Kai", count=co.minimum_count())
+    paper_file, key_file, _ = co.write_checkout(issued, tmp_path / "kai-exam.json")
+    total = len(issued.paper["cases"])
+    notes = tmp_path / "notes.json"
+    notes.write_text('{"format": "something else"}', encoding="utf-8")
+    with app_page(app) as (page, _watch):
+        page.goto(f"{app.base_url}/voila/render/07_checkout.ipynb", timeout=RENDER_TIMEOUT_MS)
+        root = page.locator(".eic-checkout")
+        heading = root.locator(".eic-checkout-heading")
+        message = root.locator(".eic-checkout-message")
+        expect(heading).to_contain_text("Check-out case 1 of 56", timeout=RENDER_TIMEOUT_MS)
+        expect(root.locator(".eic-paper-note")).to_contain_text("for Sample trainee (56 cases)")
+        for chosen in (notes, paper_file):
+            with page.expect_file_chooser() as chooser:
+                root.get_by_role("button", name=re.compile(r"^Open my paper file \(\d+\)$")).click()
+            chooser.value.set_files(str(chosen))
+            if chosen == notes:
+                expect(message.get_by_role("alert")).to_have_text(
+                    'Not opened: notes.json: is not a check-out file of this kind (it has no "format": '
+                    '"eval-integrity-checkout-paper")'
+                )
+                expect(heading).to_contain_text("Check-out case 1 of 56")
+        expect(message).to_contain_text(f"Opened kai-exam.json: {total} cases for Kai.")
+        expect(heading).to_contain_text(f"Check-out case 1 of {total}")
+        expect(root.locator(".eic-paper-note")).to_contain_text(f"kai-exam.json, for Kai ({total} cases)")
+        violations = axe_violations(page, ".eic-checkout")
+        assert not violations, "axe-core violations in the opened paper:\n" + describe(violations)
+
+        for number in range(1, total + 1):
+            expect(heading).to_contain_text(f"Check-out case {number} of {total}")
+            root.locator(".eic-action").get_by_role("radio").first.check()
+            root.get_by_role("button", name="Submit this case and go on").click()
+            root.get_by_role("button", name="Send this case with those unset").click()
+        expect(heading).to_contain_text(f"All {total} cases answered")
+        name = f"answers-{issued.paper['paper_id']}.json"
+        expect(root.get_by_role("textbox", name="Answers file")).to_have_value(name)
+        root.get_by_role("button", name="Save my answers").click()
+        expect(message).to_contain_text(f"Saved {total} answers to {name}.")
+        link = root.locator(f'a.eic-download[download="{name}"]')
+        expect(link).to_have_text(f"Download my answers ({name})")
+        with page.expect_download() as download:
+            link.click()
+        downloaded = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+    assert app.notebooks is not None
+    saved = json.loads((app.notebooks / name).read_text(encoding="utf-8"))
+    assert downloaded == saved and saved["paper_id"] == issued.paper["paper_id"]
+    result = co.grade_files(app.notebooks / name, key_file)
+    assert len(result.cases) == total and all(c.answered for c in result.cases)

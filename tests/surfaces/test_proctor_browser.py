@@ -11,14 +11,17 @@ A reloaded page gets no second sitting. Nothing may be requested from anywhere b
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Iterator
 
 import pytest
+from axe_check import axe_violations, describe
 from offline_chromium import offline_page, require_chromium
 from playwright.sync_api import expect
 from proctor_server import Proctor, running_proctor
 
+from helpers.teach.checkout import ACTIONS
 from helpers.teach.cohort import load_checkouts
 from helpers.teach.trainer import TrainerSecret
 
@@ -125,3 +128,145 @@ def test_a_proctored_paper_is_sat_end_to_end_and_the_page_runs_no_code(proctor: 
         [results], trainer=TrainerSecret.open(proctor.trainer_dir), require_proctored=True
     )
     assert set(found) == {"Asha"} and refused == []
+
+
+# --- axe-core and the keyboard alone ---------------------------------------------------------
+
+
+@pytest.fixture
+def own_proctor(tmp_path) -> Iterator[Proctor]:
+    """A proctored app of its own: each paper has one sitting, so each test needs its own paper."""
+    require_chromium()
+    with running_proctor(tmp_path, "Ben", count=CASES) as running:
+        yield running
+
+
+def _proctored_page(proctor: Proctor):
+    prefixes = (proctor.base_url + "/", proctor.base_url.replace("http://", "ws://", 1) + "/")
+    return offline_page(lambda url: url.startswith(prefixes))
+
+
+def test_the_proctored_page_passes_axe_before_and_after_a_case_is_answered(own_proctor: Proctor) -> None:
+    found = {}
+    with _proctored_page(own_proctor) as (page, watch):
+        page.goto(own_proctor.base_url + "/", timeout=RENDER_TIMEOUT_MS)
+        root = page.locator(".eic-checkout")
+        heading = root.locator(".eic-checkout-heading")
+        expect(heading).to_contain_text(f"Check-out case 1 of {CASES}", timeout=RENDER_TIMEOUT_MS)
+        found["case 1, nothing answered"] = axe_violations(page)
+        root.locator(".eic-action").get_by_role("radio").first.check()
+        root.get_by_role("button", name="Submit this case and go on").click()
+        expect(root.get_by_role("alert")).to_contain_text("Still unset")
+        found["case 1, warned of what is unset"] = axe_violations(page)
+        root.get_by_role("button", name="Send this case with those unset").click()
+        expect(heading).to_contain_text(f"Check-out case 2 of {CASES}")
+        found["case 2, after case 1 was sent"] = axe_violations(page)
+    assert watch.refused == [], f"requests that would have left the app: {watch.refused}"
+    shown = {when: describe(v) for when, v in found.items() if v}
+    assert not shown, "axe-core violations on the proctored page:\n" + "\n".join(
+        f"{when}:\n{text}" for when, text in shown.items()
+    )
+
+
+_FOCUSED = """() => {
+  const el = document.activeElement;
+  if (!el || el === document.body) return {name: '', kind: '', group: -1};
+  const box = el.closest('.widget-radio-box');
+  return {
+    name: (el.closest('label')?.textContent || el.textContent || '').trim(),
+    kind: el.getAttribute('type') || el.tagName.toLowerCase(),
+    group: box ? [...document.querySelectorAll('.widget-radio-box')].indexOf(box) : -1,
+  };
+}"""
+
+
+def _focused(page) -> dict:
+    """The focused element: its name (its label's text, or its own), its kind, and its radio group's index."""
+    return page.evaluate(_FOCUSED)
+
+
+def _tab_to(page, name: str, *, key: str = "Tab", limit: int = 60) -> None:
+    """Press ``key`` until the control named ``name`` has the focus (at most ``limit`` times)."""
+    seen = []
+    for _ in range(limit):
+        page.keyboard.press(key)
+        seen.append(_focused(page)["name"])
+        if seen[-1] == name:
+            return
+    raise AssertionError(f"{key} never reached {name!r}; the stops were {seen}")
+
+
+def _outline(page) -> float:
+    return page.evaluate("() => parseFloat(getComputedStyle(document.activeElement).outlineWidth)")
+
+
+def test_one_case_answered_and_the_paper_handed_in_with_the_keyboard_alone(own_proctor: Proctor) -> None:
+    """Tab, Space and Enter only: the first case answered in full, every other sent as it is, then handed in.
+
+    Every stop of the first case has a name that makes sense alone: each ID box names its field and
+    ID, each option its flag value, rule or action. The focus ring is clearly visible.
+    """
+    with _proctored_page(own_proctor) as (page, watch):
+        page.goto(own_proctor.base_url + "/", timeout=RENDER_TIMEOUT_MS)
+        root = page.locator(".eic-checkout")
+        heading = root.locator(".eic-checkout-heading")
+        expect(heading).to_contain_text(f"Check-out case 1 of {CASES}", timeout=RENDER_TIMEOUT_MS)
+
+        # Case 1: Tab through every control; Space picks the first option of the flag, the reason
+        # and the next action, so nothing is left unset; Enter on the button sends it.
+        stops, picked = [], []
+        for _ in range(80):
+            page.keyboard.press("Tab")
+            stop = _focused(page)
+            stops.append(stop)
+            if stop["kind"] == "radio" and stop["group"] not in {s["group"] for s in picked}:
+                page.keyboard.press("Space")
+                picked.append(stop)
+            if stop["name"] == "Submit this case and go on":
+                break
+        kinds = {s["kind"] for s in stops}
+        assert stops[-1]["name"] == "Submit this case and go on", stops
+        assert kinds <= {"checkbox", "radio", "button"}, kinds
+        assert all(s["name"] for s in stops), stops
+        boxes = [s["name"] for s in stops if s["kind"] == "checkbox"]
+        assert all(re.fullmatch(r"(missing|changed|added): \S.*|Hold: .+|Refuse: .+", b) for b in boxes), (
+            boxes
+        )
+        assert len(picked) == 3, picked  # the flag, the reason, the next action
+        assert re.fullmatch(r"(preserved|intact): true", picked[0]["name"]), picked
+        assert picked[2]["name"] in ACTIONS, picked
+        for stop in picked:
+            expect(root.get_by_role("radio", name=stop["name"], exact=True)).to_be_checked()
+        assert _outline(page) >= 2, f"focus outline is {_outline(page)}px"
+        page.keyboard.press("Enter")
+        expect(heading).to_contain_text(f"Check-out case 2 of {CASES}")
+        assert _focused(page)["name"] == "Submit this case and go on"  # the focus stays on the button
+
+        # Every other case: Enter warns of what is unset, Tab reaches the confirmation, Enter sends it;
+        # the focus is then back on the button with Shift+Tab.
+        for number in range(2, CASES + 1):
+            expect(heading).to_contain_text(f"Check-out case {number} of {CASES}")
+            page.keyboard.press("Enter")
+            expect(root.get_by_role("alert")).to_contain_text("Still unset")
+            _tab_to(page, "Send this case with those unset", limit=1)
+            page.keyboard.press("Enter")
+            if number < CASES:
+                expect(heading).to_contain_text(f"Check-out case {number + 1} of {CASES}")
+                _tab_to(page, "Submit this case and go on", key="Shift+Tab", limit=3)
+        expect(heading).to_contain_text(f"All {CASES} cases answered")
+        _tab_to(page, "Hand in my answers")
+        assert _outline(page) >= 2, f"focus outline is {_outline(page)}px"
+        page.keyboard.press("Enter")
+        expect(root.locator(".eic-checkout-message")).to_contain_text(
+            f"Handed in: your trainer has your {CASES} answers"
+        )
+    assert watch.refused == [], f"requests that would have left the app: {watch.refused}"
+
+    # The first case was handed in as the keyboard set it.
+    (answers_file,) = (own_proctor.trainer_dir / "proctored").glob("*/answers.json")
+    first = json.loads(answers_file.read_text())["answers"][0]
+    assert first["reason"] == picked[1]["name"].split(":")[0] and first["action"] == picked[2]["name"]
+    flag = next(k for k in ("preserved", "intact") if k in first)
+    assert first[flag] is True and first["hold"] is False
+    (result_file,) = (own_proctor.trainer_dir / "results").glob("*.json")
+    assert json.loads(result_file.read_text())["proctored"] is True

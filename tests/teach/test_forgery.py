@@ -201,6 +201,7 @@ def test_an_outcome_edited_alone_is_named_by_field(tmp_path):
     (problem,) = replay_drill(read_progress_data(path)[0])
     assert problem.startswith(f"case {first['number']}: replayed, the engine records another attempt")
     assert 'outcome "correct" (the engine records "missed")' in problem
+    assert "correct true (the engine records false)" in problem
     assert not re.search(r"\b(True|False|None)\b", problem)  # read as the file writes it, never a repr
 
 
