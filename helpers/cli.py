@@ -210,6 +210,7 @@ class _DataOptions(NamedTuple):
     sentinels: str | None = None
     max_file_mb: float = _MAX_FILE_MB
     engine: str = "python"
+    spark_master: str = "local[2]"
 
 
 #: Above this many bytes of Parquet keys, ``--engine auto`` picks DuckDB (docs/performance.md).
@@ -220,6 +221,18 @@ def _engine_key_check(options: _DataOptions, err: IO[str]) -> Any:
     """The key pair checked by DuckDB, or ``None`` for the Python route (see docs/sql.md)."""
     if options.engine == "python" or options.key_format != "parquet" or options.sentinels is not None:
         return None
+    assert options.baseline is not None and options.proposed is not None
+    assert options.answer_column is not None
+    if options.engine == "spark":
+        from .data import spark_engine
+
+        return spark_engine.check_parquet_keys(
+            options.baseline,
+            options.proposed,
+            id_columns=options.id_columns,
+            answer_column=options.answer_column,
+            master=options.spark_master,
+        )
     from .data.duckdb_engine import check_parquet_keys, duckdb_missing
 
     if options.engine == "auto":
@@ -231,8 +244,6 @@ def _engine_key_check(options: _DataOptions, err: IO[str]) -> Any:
             return None
         if size < _AUTO_DUCKDB_BYTES or duckdb_missing() is not None:
             return None
-    assert options.baseline is not None and options.proposed is not None
-    assert options.answer_column is not None
     return check_parquet_keys(
         options.baseline, options.proposed, id_columns=options.id_columns, answer_column=options.answer_column
     )
@@ -240,6 +251,15 @@ def _engine_key_check(options: _DataOptions, err: IO[str]) -> Any:
 
 #: The answer-key formats of ``sentinels --format`` (``helpers.data.key_formats.KEY_FORMATS``).
 _KEY_FORMATS = ("json", "jsonl", "trec-qrels", "beir-tsv", "lm-eval-samples", "parquet")
+
+
+def _missing_spark(options: _DataOptions) -> str | None:
+    """With ``--engine spark``: why Spark cannot run here (pyspark or Java is missing), or ``None``."""
+    if options.engine != "spark":
+        return None
+    from .data.spark_engine import spark_missing
+
+    return spark_missing()
 
 
 def _missing_parquet() -> str | None:
@@ -354,6 +374,12 @@ def _run_check_command(
     if options.format == "parquet" and (missing := _missing_parquet()) is not None:
         err.write(f"{prog}: {missing}\n")
         return EXIT_USAGE
+    if options.engine == "spark" and (file is None or file == "-"):
+        err.write(f"{prog}: --engine spark reads a FILE, not standard input\n")
+        return EXIT_USAGE
+    if (missing := _missing_spark(options)) is not None:
+        err.write(f"{prog}: {missing}\n")
+        return EXIT_USAGE
     if file is None or file == "-":
         if _STDIN_CLOSED:
             err.write(f"{prog}: cannot read standard input: it is closed\n")
@@ -392,16 +418,35 @@ def _run_check_command(
         _release_ctrl_c(held)  # a Ctrl-C held back meanwhile is raised here
         if options.summary is None:
             out.flush()  # a worker process must not inherit unwritten output
-        check_records(
-            stream,
-            summary,
-            format=options.format,  # type: ignore[arg-type]
-            list_separator=options.list_separator,
-            write=out.write if options.summary is None else None if results is None else results.write,
-            carry=options.carry,
-            bad_lines=None if options.summary is None else err,
-            parallel=options.summary is None,
-        )
+        write = out.write if options.summary is None else None if results is None else results.write
+        engine_summary = None
+        if options.engine == "spark":
+            from .data.spark_engine import check_scope_file
+
+            try:
+                engine_summary = check_scope_file(
+                    source,
+                    summary,
+                    format=options.format,
+                    write=write,
+                    carry=options.carry,
+                    bad_lines=None if options.summary is None else err,
+                    master=options.spark_master,
+                )
+            except HelpersError as exc:  # Spark did not start, or failed part-way
+                err.write(f"{prog}: {exc}\n")
+                return EXIT_USAGE
+        if engine_summary is None:
+            check_records(
+                stream,
+                summary,
+                format=options.format,  # type: ignore[arg-type]
+                list_separator=options.list_separator,
+                write=write,
+                carry=options.carry,
+                bad_lines=None if options.summary is None else err,
+                parallel=options.summary is None,
+            )
         if results is not None:
             results.close()
     finally:
@@ -442,7 +487,14 @@ def _run_key_command(options: _DataOptions, out: IO[bytes], err: IO[str]) -> int
         if (missing := duckdb_missing()) is not None:
             err.write(f"{prog}: {missing}\n")
             return EXIT_USAGE
-    engine_check = _engine_key_check(options, err)
+    if (missing := _missing_spark(options)) is not None:
+        err.write(f"{prog}: {missing}\n")
+        return EXIT_USAGE
+    try:
+        engine_check = _engine_key_check(options, err)
+    except HelpersError as exc:  # Spark did not start (a check's refusals go to the Python route)
+        err.write(f"{prog}: {exc}\n")
+        return EXIT_USAGE
     if engine_check is not None:
         return _write_key_check(engine_check, options, out, err)
     keys: list[Any] = []
@@ -857,6 +909,12 @@ def _add_data_options(command: argparse.ArgumentParser, check: str) -> None:
             metavar="SEP",
             help="CSV only: list cells hold IDs joined by SEP instead of a JSON array",
         )
+        data.add_argument(
+            "--engine",
+            choices=("python", "spark"),
+            default="python",
+            help="jsonl FILE: check the records in Spark (same output bytes; needs the spark extra and Java)",
+        )
     else:
         data.add_argument("--baseline", metavar="FILE", help="the baseline answer key (with --proposed)")
         data.add_argument("--proposed", metavar="FILE", help="the proposed answer key (with --baseline)")
@@ -881,9 +939,9 @@ def _add_data_options(command: argparse.ArgumentParser, check: str) -> None:
         )
         data.add_argument(
             "--engine",
-            choices=("python", "duckdb", "auto"),
+            choices=("python", "duckdb", "spark", "auto"),
             default="python",
-            help="parquet: compare the keys in DuckDB (same output bytes); auto picks it above 32 MiB",
+            help="parquet: compare the keys in DuckDB or Spark (same output bytes); auto picks DuckDB above 32 MiB",
         )
         data.add_argument(
             "--max-file-mb",
@@ -892,6 +950,12 @@ def _add_data_options(command: argparse.ArgumentParser, check: str) -> None:
             metavar="MB",
             help="refuse an answer key or sentinel list larger than this, unread (default: 512)",
         )
+    data.add_argument(
+        "--spark-master",
+        default="local[2]",
+        metavar="URL",
+        help="with --engine spark: the Spark master (default: local[2]; e.g. spark://host:7077)",
+    )
     output = command.add_argument_group("output (see below)")
     output.add_argument(
         "--carry", action="store_true", help='add "line", "id" and "query" to each output object'
@@ -940,6 +1004,7 @@ def _data_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         sentinels=getattr(args, "sentinels", None),
         max_file_mb=getattr(args, "max_file_mb", _MAX_FILE_MB),
         engine=getattr(args, "engine", "python"),
+        spark_master=args.spark_master,
     )
     if not 0 < options.max_file_mb < float("inf"):
         parser.error("--max-file-mb must be a number of MB more than 0")
