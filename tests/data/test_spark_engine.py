@@ -29,7 +29,6 @@ from helpers.data.batch import BatchSummary, check_answer_keys, check_records
 from helpers.data.key_formats import read_key
 from helpers.data.reports import key_check_json, key_check_text, key_result_json, summary_json, summary_text
 
-
 EVERY = os.environ.get("EIC_ALL_TESTS") == "1"
 
 
