@@ -62,6 +62,7 @@ LOOK_ALIKES = [
     'q"uote',
     "line\nbreak",
     "\u0000nul",
+    "\u2028sep\u0085",
 ]
 
 
@@ -205,6 +206,20 @@ def test_the_generated_corpus_reads_alike_per_record(spark, tmp_path):
     lines = [line(r) for r in generated_records()]
     assert len(lines) >= 2000
     assert_same(tmp_path, [*filled_lines(), *lines])
+
+
+def test_lines_are_numbered_across_many_partitions(spark, tmp_path):
+    # Small partitions split the file mid-line, many times; line numbers and order must hold.
+    lines = [*REFUSALS, *(line(r) for r in generated_records(2000, seed=2)), *REFUSALS]
+    spark.conf.set("spark.sql.files.maxPartitionBytes", "8k")
+    spark.conf.set("spark.sql.files.openCostInBytes", "1k")
+    try:
+        assert_same(tmp_path, lines)
+        assert_same(tmp_path, lines, carry=True)
+        assert spark.read.text(str(tmp_path / "rewrites.jsonl")).rdd.getNumPartitions() > 10
+    finally:
+        spark.conf.unset("spark.sql.files.maxPartitionBytes")
+        spark.conf.unset("spark.sql.files.openCostInBytes")
 
 
 def test_every_refusal_is_the_python_routes_own(spark, tmp_path):
