@@ -13,8 +13,9 @@ a pipe, interleaved in every round, the median of ``--repeat`` rounds:
   included: a fresh process pays it every time);
 * ``spark, start-up``: the same command on a one-record file, so the start-up can be taken off.
 
-Also prints each peer's CPU seconds (user and system, the JVM's included) and checks that both routes
-wrote the same bytes. Run by hand, never as a test. Needs the spark extra and Java.
+Also prints the CPU seconds of each command's Python process (the JVM is not waited for by it, so its
+CPU is not counted; on a shared machine, compare the start-up peer's wall time instead) and checks that
+both routes wrote the same bytes. Run by hand, never as a test. Needs the spark extra and Java.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from sql_recipe import ROOT, records
 
 
 def run(command: list[str], cwd: Path) -> tuple[float, float, str]:
-    """(wall seconds, CPU seconds of the process and its children, sha256 of its output)."""
+    """(wall seconds, CPU seconds of the process and the children it waited for, sha256 of its output)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
@@ -87,7 +88,7 @@ def main() -> None:
             wall = statistics.median(w for w, _ in runs)
             cpu = statistics.median(c for _, c in runs)
             print(
-                f"{name:16} {wall:8.2f} s wall  {cpu:8.2f} s CPU  (runs: {', '.join(f'{w:.1f}' for w, _ in runs)})"
+                f"{name:16} {wall:8.2f} s wall  {cpu:8.2f} s CPU (Python)  (runs: {', '.join(f'{w:.1f}' for w, _ in runs)})"
             )
         same = digests["python"] == digests["spark"] and len(digests["python"]) == 1
         print(f"same output bytes: {same}")

@@ -126,7 +126,8 @@ def spark_session(master: str = DEFAULT_MASTER) -> Any:
     )
     log = tempfile.TemporaryFile()  # noqa: SIM115 - the JVM writes here for the whole session
     try:
-        gateway = launch_gateway(conf, popen_kwargs={"stdout": log, "stderr": log})
+        # A JVM already started in this process (a session stopped above) is reused.
+        gateway = SparkContext._gateway or launch_gateway(conf, popen_kwargs={"stdout": log, "stderr": log})
         context = SparkContext(conf=conf, gateway=gateway)
     except Exception as exc:
         log.seek(0)
