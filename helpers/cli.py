@@ -215,10 +215,11 @@ class _DataOptions(NamedTuple):
     sentinels: str | None = None
     max_file_mb: float = _MAX_FILE_MB
     engine: str = "python"
+    spark_master: str = "local[2]"
 
 
 #: The engines of ``--engine`` (docs/sql.md, "The engines").
-_ENGINES = ("python", "duckdb", "auto")
+_ENGINES = ("python", "duckdb", "spark", "auto")
 
 #: From this many MiB of Parquet (a rewrites table, or two answer keys together), ``--engine auto``
 #: picks DuckDB: the size where DuckDB's route overtakes the Python one (measured: docs/performance.md).
@@ -264,7 +265,7 @@ def _auto_picks_duckdb(paths: Sequence[str | None]) -> bool:
 
 def _engine_scope_blocks(file: str | None, options: _DataOptions) -> Any:
     """The batch loop's blocks from DuckDB for a Parquet rewrites file, or ``None`` for the Python route."""
-    if options.engine == "python" or options.format != "parquet" or options.carry:
+    if options.engine in ("python", "spark") or options.format != "parquet" or options.carry:
         return None
     if file is None or file == "-":
         return None  # DuckDB reads a file by its path
@@ -279,12 +280,22 @@ def _engine_key_check(options: _DataOptions, err: IO[str]) -> Any:
     """The key pair checked by DuckDB, or ``None`` for the Python route (see docs/sql.md)."""
     if options.engine == "python" or options.key_format != "parquet" or options.sentinels is not None:
         return None
+    assert options.baseline is not None and options.proposed is not None
+    assert options.answer_column is not None
+    if options.engine == "spark":
+        from .data import spark_engine
+
+        return spark_engine.check_parquet_keys(
+            options.baseline,
+            options.proposed,
+            id_columns=options.id_columns,
+            answer_column=options.answer_column,
+            master=options.spark_master,
+        )
     from .data.duckdb_engine import check_parquet_keys
 
     if options.engine == "auto" and not _auto_picks_duckdb([options.baseline, options.proposed]):
         return None
-    assert options.baseline is not None and options.proposed is not None
-    assert options.answer_column is not None
     return check_parquet_keys(
         options.baseline, options.proposed, id_columns=options.id_columns, answer_column=options.answer_column
     )
@@ -292,6 +303,15 @@ def _engine_key_check(options: _DataOptions, err: IO[str]) -> Any:
 
 #: The answer-key formats of ``sentinels --format`` (``helpers.data.key_formats.KEY_FORMATS``).
 _KEY_FORMATS = ("json", "jsonl", "trec-qrels", "beir-tsv", "lm-eval-samples", "parquet")
+
+
+def _missing_spark(options: _DataOptions) -> str | None:
+    """With ``--engine spark``: why Spark cannot run here (pyspark or Java is missing), or ``None``."""
+    if options.engine != "spark":
+        return None
+    from .data.spark_engine import spark_missing
+
+    return spark_missing()
 
 
 def _missing_parquet() -> str | None:
@@ -409,6 +429,12 @@ def _run_check_command(
     if (refusal := _engine_refusal(check, options, keys=False)) is not None:
         err.write(f"{prog}: {refusal}\n")
         return EXIT_USAGE
+    if options.engine == "spark" and (file is None or file == "-"):
+        err.write(f"{prog}: --engine spark reads a FILE, not standard input\n")
+        return EXIT_USAGE
+    if (missing := _missing_spark(options)) is not None:
+        err.write(f"{prog}: {missing}\n")
+        return EXIT_USAGE
     if file is None or file == "-":
         if _STDIN_CLOSED:
             err.write(f"{prog}: cannot read standard input: it is closed\n")
@@ -447,23 +473,41 @@ def _run_check_command(
         _release_ctrl_c(held)  # a Ctrl-C held back meanwhile is raised here
         if options.summary is None:
             out.flush()  # a worker process must not inherit unwritten output
+        write = out.write if options.summary is None else None if results is None else results.write
         engine_blocks = _engine_scope_blocks(file, options) if check == "target-scope" else None
+        engine_summary = None
         if engine_blocks is not None:
             from .data.batch import check_blocks
 
             check_blocks(
                 engine_blocks,
                 summary,
-                write=out.write if options.summary is None else None if results is None else results.write,
+                write=write,
                 bad_lines=None if options.summary is None else err,
             )
-        else:
+        elif options.engine == "spark":
+            from .data.spark_engine import check_scope_file
+
+            try:
+                engine_summary = check_scope_file(
+                    source,
+                    summary,
+                    format=options.format,
+                    write=write,
+                    carry=options.carry,
+                    bad_lines=None if options.summary is None else err,
+                    master=options.spark_master,
+                )
+            except HelpersError as exc:  # Spark did not start, or failed part-way
+                err.write(f"{prog}: {exc}\n")
+                return EXIT_USAGE
+        if engine_blocks is None and engine_summary is None:
             check_records(
                 stream,
                 summary,
                 format=options.format,  # type: ignore[arg-type]
                 list_separator=options.list_separator,
-                write=out.write if options.summary is None else None if results is None else results.write,
+                write=write,
                 carry=options.carry,
                 bad_lines=None if options.summary is None else err,
                 parallel=options.summary is None,
@@ -505,7 +549,14 @@ def _run_key_command(options: _DataOptions, out: IO[bytes], err: IO[str]) -> int
     if (refusal := _engine_refusal("sentinels", options, keys=True)) is not None:
         err.write(f"{prog}: {refusal}\n")
         return EXIT_USAGE
-    engine_check = _engine_key_check(options, err)
+    if (missing := _missing_spark(options)) is not None:
+        err.write(f"{prog}: {missing}\n")
+        return EXIT_USAGE
+    try:
+        engine_check = _engine_key_check(options, err)
+    except HelpersError as exc:  # Spark did not start (a check's refusals go to the Python route)
+        err.write(f"{prog}: {exc}\n")
+        return EXIT_USAGE
     if engine_check is not None:
         return _write_key_check(engine_check, options, out, err)
     keys: list[Any] = []
@@ -920,6 +971,12 @@ def _add_data_options(command: argparse.ArgumentParser, check: str) -> None:
             metavar="SEP",
             help="CSV only: list cells hold IDs joined by SEP instead of a JSON array",
         )
+        data.add_argument(
+            "--engine",
+            choices=("python", "spark"),
+            default="python",
+            help="jsonl FILE: check the records in Spark (same output bytes; needs the spark extra and Java)",
+        )
     else:
         data.add_argument("--baseline", metavar="FILE", help="the baseline answer key (with --proposed)")
         data.add_argument("--proposed", metavar="FILE", help="the proposed answer key (with --baseline)")
@@ -953,8 +1010,14 @@ def _add_data_options(command: argparse.ArgumentParser, check: str) -> None:
         "--engine",
         choices=_ENGINES,
         default="python",
-        help="python (default), or duckdb for Parquet (same output bytes); "
-        f"auto picks duckdb for Parquet of {_AUTO_DUCKDB_MIB} MiB or more",
+        help="python (default); duckdb for Parquet, or spark for JSON Lines rewrites and Parquet keys "
+        f"(same output bytes); auto picks duckdb for Parquet of {_AUTO_DUCKDB_MIB} MiB or more",
+    )
+    data.add_argument(
+        "--spark-master",
+        default="local[2]",
+        metavar="URL",
+        help="with --engine spark: the Spark master (default: local[2]; e.g. spark://host:7077)",
     )
     output = command.add_argument_group("output (see below)")
     output.add_argument(
@@ -1004,6 +1067,7 @@ def _data_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         sentinels=getattr(args, "sentinels", None),
         max_file_mb=getattr(args, "max_file_mb", _MAX_FILE_MB),
         engine=getattr(args, "engine", "python"),
+        spark_master=args.spark_master,
     )
     if not 0 < options.max_file_mb < float("inf"):
         parser.error("--max-file-mb must be a number of MB more than 0")
