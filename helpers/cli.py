@@ -971,12 +971,6 @@ def _add_data_options(command: argparse.ArgumentParser, check: str) -> None:
             metavar="SEP",
             help="CSV only: list cells hold IDs joined by SEP instead of a JSON array",
         )
-        data.add_argument(
-            "--engine",
-            choices=("python", "spark"),
-            default="python",
-            help="jsonl FILE: check the records in Spark (same output bytes; needs the spark extra and Java)",
-        )
     else:
         data.add_argument("--baseline", metavar="FILE", help="the baseline answer key (with --proposed)")
         data.add_argument("--proposed", metavar="FILE", help="the proposed answer key (with --baseline)")
