@@ -243,8 +243,10 @@ def serve_and_announce(command: list[str], cwd: Path, page: str, *, quiet: float
 
     reader = threading.Thread(target=relay, daemon=True)
     reader.start()
-    # Stopped with SIGTERM (or a closed terminal), stop the server too rather than leave it running.
-    signal.signal(signal.SIGTERM, lambda *_: server.terminate())
+    # Stopped with SIGTERM (or a closed terminal: SIGHUP), stop the server too rather than leave it running.
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), lambda *_: server.terminate())
     announced = False
     try:
         while True:
@@ -335,6 +337,53 @@ def notebooks(names: list[str]) -> None:
     _say(f"re-executed {len(paths)} notebooks")
 
 
+#: What stops a server that tasks.py runs: a kill (SIGTERM), Ctrl-C (SIGINT), a closed terminal (SIGHUP).
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGINT", "SIGHUP") if hasattr(signal, name))
+#: How long a server has to stop after SIGTERM before its whole process group is killed.
+STOP_GRACE_SECONDS = 20.0
+
+
+def run_server(command: list[str | Path], what: str, *, cwd: Path = ROOT) -> int:
+    """Run a server until it ends, or until tasks.py is told to stop; return its exit status.
+
+    The server runs in its own process group, so whatever it starts goes with it. SIGTERM,
+    Ctrl-C or SIGHUP to tasks.py sends SIGTERM to that group (the server shuts down its
+    kernels, or stops serving), waits for it (``STOP_GRACE_SECONDS``, then SIGKILL; a second
+    signal kills at once), says so in one line and exits with 128 + the signal's number. At a
+    terminal, Ctrl-C reaches only tasks.py, which passes it on as SIGTERM.
+    """
+    came: list[int] = []
+    previous = {number: signal.signal(number, lambda number, _frame: came.append(number)) for number in STOP_SIGNALS}
+    try:
+        server = subprocess.Popen([str(a) for a in command], cwd=cwd, process_group=0)
+        while server.poll() is None and not came:
+            time.sleep(0.1)
+        if not came:
+            return server.returncode
+        number = came[0]
+        _signal_group(server.pid, signal.SIGTERM)
+        deadline = time.monotonic() + STOP_GRACE_SECONDS
+        while server.poll() is None and time.monotonic() < deadline and len(came) == 1:
+            time.sleep(0.1)
+        if server.poll() is None:
+            _signal_group(server.pid, signal.SIGKILL)
+            server.wait()
+        _signal_group(server.pid, signal.SIGKILL)  # anything of the group the server left behind
+        name = signal.Signals(number).name
+        _say(f"stopped {what} ({name})" + ("" if server.returncode == 0 else f"; it exited with {server.returncode}"))
+        raise SystemExit(128 + number)
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+def _signal_group(group: int, number: int) -> None:
+    try:
+        os.killpg(group, number)
+    except ProcessLookupError:  # the group is gone already
+        pass
+
+
 def site(extra: list[str]) -> None:
     """Render the validated notebooks, as stored, to a static offline site in site/."""
     setup()
@@ -342,15 +391,22 @@ def site(extra: list[str]) -> None:
 
 
 def app(extra: list[str]) -> None:
-    """Open the notebooks as a code-free app (Voila), serving only on this machine."""
+    """Open the notebooks as a code-free app (Voila), serving only on this machine; stopped by :func:`run_server`."""
     setup()
-    _run(BIN / "python", "-m", "helpers.publish.app", *extra, cwd=ROOT)
+    code = run_server([BIN / "python", "-m", "helpers.publish.app", *extra], "the app")
+    if code:
+        raise SystemExit(code)
 
 
 def lite(extra: list[str]) -> None:
-    """Build the offline in-browser edition (JupyterLite + Pyodide) in lite/; ``--serve`` serves it."""
+    """Build the offline in-browser edition (JupyterLite + Pyodide) in lite/; ``--serve`` serves it.
+
+    Run by :func:`run_server`, so a stop signal ends the build or the server with it.
+    """
     setup()
-    _run(BIN / "python", "-m", "helpers.publish.lite", *extra, cwd=ROOT)
+    code = run_server([BIN / "python", "-m", "helpers.publish.lite", *extra], "the browser edition")
+    if code:
+        raise SystemExit(code)
 
 
 def mutants(extra: list[str]) -> None:
