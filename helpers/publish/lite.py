@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from ..core.error_root import HelpersError
 from ..core.errors import BuildError
 from ..core.paths import project_root
 
@@ -776,7 +777,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-class _Stopped(Exception):
+class _Stopped(HelpersError):
     """SIGTERM or SIGHUP came: stop serving, as Ctrl-C does."""
 
 

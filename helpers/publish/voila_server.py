@@ -23,7 +23,7 @@ def set_xsrf_cookie(handler: Any, notebook: Any = None, cwd: str | None = None) 
     handler.xsrf_token  # noqa: B018 - reading tornado's token sets the cookie as a side effect
 
 
-def _stopping_voila() -> type:
+def _stopping_voila() -> Any:
     """Voilà's application, stopping the same way on SIGTERM, SIGHUP and Ctrl-C.
 
     Voilà stops its loop and shuts its kernels down on SIGTERM (and on Ctrl-C); here SIGHUP
@@ -33,7 +33,7 @@ def _stopping_voila() -> type:
     """
     from voila import app
 
-    class Voila(app.Voila):  # type: ignore[misc]  # Voilà's own name, which its log lines carry
+    class Voila(app.Voila):  # Voilà's own name, which its log lines carry
         def initialize(self, argv: Any = None) -> None:
             super().initialize(argv)
             for name in ("SIGTERM", "SIGHUP"):

@@ -9,6 +9,7 @@ not one of its descendants (the app's kernels run in sessions of their own).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -68,10 +69,8 @@ def tasks_py(tmp_path):
     for task in started:
         if task.poll() is None:  # a failed test: leave nothing running
             for process in [*psutil.Process(task.pid).children(recursive=True), psutil.Process(task.pid)]:
-                try:
+                with contextlib.suppress(psutil.NoSuchProcess):
                     process.kill()
-                except psutil.NoSuchProcess:
-                    pass
             task.wait(timeout=30)
 
 
@@ -107,7 +106,9 @@ def in_groups(groups: set[int]) -> list[psutil.Process]:
     return members
 
 
-def stop_and_check(task: subprocess.Popen[bytes], number: signal.Signals, port: int, log: Path, what: str) -> None:
+def stop_and_check(
+    task: subprocess.Popen[bytes], number: signal.Signals, port: int, log: Path, what: str
+) -> None:
     """Send ``number`` to tasks.py alone; assert everything it started is gone within STOPPED_WITHIN."""
     descendants = psutil.Process(task.pid).children(recursive=True)
     (server,) = psutil.Process(task.pid).children()
@@ -144,9 +145,13 @@ def test_the_app_stops_with_its_kernels_when_tasks_py_is_signalled(tasks_py, num
     task, log = tasks_py("app", "--port", str(port), "--no-browser")
     wait_until_it_answers(task, port, log, 180)
     # Open a page, so a kernel runs: it must go too.
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}/voila/render/01_start_here.ipynb", timeout=120) as page:
+    with urllib.request.urlopen(
+        f"http://127.0.0.1:{port}/voila/render/01_start_here.ipynb", timeout=120
+    ) as page:
         assert page.status == 200 and b"Start here" in page.read()
-    kernels = [p for p in psutil.Process(task.pid).children(recursive=True) if "ipykernel" in " ".join(p.cmdline())]
+    kernels = [
+        p for p in psutil.Process(task.pid).children(recursive=True) if "ipykernel" in " ".join(p.cmdline())
+    ]
     assert len(kernels) == 1
     stop_and_check(task, number, port, log, "the app")
     assert "Kernel shutdown" in log.read_text()  # shut down by Voilà, not left to die
