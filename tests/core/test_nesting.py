@@ -28,6 +28,7 @@ from helpers.core.jsonio import (
     nesting_cut,
     nesting_depth,
     parse_json_line,
+    same_on_every_python,
 )
 from helpers.core.jsonwalk import JsonStyle, NotJsonShaped, json_pieces
 from helpers.data.answer_keys import read_answer_key_object
@@ -138,6 +139,25 @@ def test_an_unclosed_string_after_many_escaped_quotes_is_scanned_once():
     inside = '["' + '\\"' * 200_000 + "[" * (MAX_NESTING + 1)  # the brackets are inside the string
     assert nesting_depth(inside) == 1
     assert outcome(inside).startswith("not valid JSON: Unterminated string")
+
+
+@pytest.mark.parametrize(
+    ("text", "said", "column"),
+    [
+        ("[1, ]", "Expecting value", 5),
+        ('{"a": 1 ,\n }', "Expecting property name enclosed in double quotes", 2),
+        ("[1,,2]", "Expecting value", 4),
+    ],
+)
+def test_a_trailing_comma_reads_as_python_3_11_says_it_on_every_python(text, said, column):
+    """3.13 says "Illegal trailing comma before end of array" at the comma; the notebooks show 3.11's words."""
+    with pytest.raises(JSONLoadError) as refused:
+        loads_strict(text, source="x.json")
+    assert str(refused.value).endswith(f"not valid JSON: {said} (column {column})")
+    as_313 = json.JSONDecodeError("Illegal trailing comma before end of array", "[1, ]", 2)
+    assert (same_on_every_python(as_313).msg, same_on_every_python(as_313).pos) == ("Expecting value", 4)
+    other = json.JSONDecodeError("Expecting value", "[", 1)
+    assert same_on_every_python(other) is other
 
 
 def test_a_caller_deep_in_its_own_stack_gets_a_message_not_a_crash():
