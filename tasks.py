@@ -3,6 +3,9 @@
 
     python3 tasks.py test [--all] [ARGS]  run the tests and strict nbval, one browser smoke test per surface
                                           (--all: every browser test and every seed, as CI)
+    python3 tasks.py test --python PATH [ARGS]
+                                          the code's tests on another Python, in its own .venv-X.Y.Z/
+    python3 tasks.py pythons [PATH ...]   the same on every other Python the project supports (as CI)
     python3 tasks.py lint                 ruff check, ruff format --check and mypy (all three run)
     python3 tasks.py lab [LAB ARGS]       open the notebooks in JupyterLab (a working copy in .lab/)
     python3 tasks.py notebooks [NB ...]   re-execute notebooks (all by default), storing outputs
@@ -17,6 +20,7 @@ Needs only Python 3.11 or newer; everything else comes from requirements.txt.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -98,6 +102,130 @@ def setup() -> None:
     STAMP.write_text(wanted + "\n")
 
 
+#: The Pythons the project supports besides the one that builds ``.venv`` (``requires-python >= 3.11``):
+#: ``(version, where it comes from, where to look)``. ``tasks.py pythons`` tests each one and fails
+#: when one is missing, so CI never passes on fewer Pythons than it claims.
+PYTHONS = (
+    ("3.11", "Debian 12's own (3.11.2)", ("/usr/bin/python3.11",)),
+    ("3.12", "pyenv's", ("~/.pyenv/versions/3.12.*/bin/python3.12", "/usr/local/bin/python3.12")),
+    ("3.13", "pyenv's", ("~/.pyenv/versions/3.13.*/bin/python3.13", "/usr/local/bin/python3.13")),
+)
+#: What ``test --python`` runs when given no test arguments: every test of the code itself, on
+#: two workers, without the browser, the notebooks, the publishing tests (the site, the wheel)
+#: or the project's own checks (lint, drift, the servers), which need only one Python.
+PYTHON_TESTS = ("tests/core", "tests/data", "tests/teach", "tests/cli", "tests/widgets")
+
+
+def find_python(version: str, places: tuple[str, ...]) -> Path | None:
+    """The newest Python ``version`` found in ``places`` (paths, ``~`` and ``*`` allowed), or ``None``."""
+    import glob
+
+    for place in places:
+        found = sorted(glob.glob(os.path.expanduser(place)), key=_version_key, reverse=True)
+        for path in found:
+            if os.access(path, os.X_OK):
+                return Path(path)
+    return None
+
+
+def _version_key(path: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in re.findall(r"\d+", path))
+
+
+def _python_version(python: Path) -> str:
+    """``3.12.1``: the full version of the Python at ``python``."""
+    try:
+        done = subprocess.run(
+            [str(python), "-c", "import platform; print(platform.python_version())"],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    except OSError as exc:
+        raise SystemExit(f"[tasks] cannot run {python}: {exc.strerror}") from None
+    if done.returncode:
+        raise SystemExit(f"[tasks] {python} does not run: {done.stderr.strip()}")
+    return done.stdout.strip()
+
+
+def python_venv(python: Path) -> Path:
+    """``.venv-X.Y.Z/`` for the Python at ``python``, built from the pinned requirements when they changed."""
+    version = _python_version(python)
+    if tuple(int(part) for part in version.split(".")[:2]) < (3, 11):
+        raise SystemExit(f"[tasks] {python} is Python {version}; the project needs 3.11 or newer")
+    venv = ROOT / f".venv-{version}"
+    binary = venv / ("Scripts" if os.name == "nt" else "bin") / "python"
+    stamp = venv / ".requirements-sha256"
+    wanted = hashlib.sha256(f"{python.resolve()}\n{version}\n{_requirements_digest()}".encode()).hexdigest()
+    if stamp.exists() and stamp.read_text().strip() == wanted and binary.exists():
+        return binary
+    if not binary.exists():
+        _say(f"creating {venv.name} with {python} (Python {version})")
+        made = subprocess.run(
+            [str(python), "-m", "venv", str(venv)], capture_output=True, text=True, check=False
+        )
+        if made.returncode:
+            hint = ""
+            if "ensurepip" in made.stdout + made.stderr:
+                hint = f"; on Debian, install its venv module: apt-get install python{version.rsplit('.', 1)[0]}-venv"
+            raise SystemExit(
+                f"[tasks] cannot create {venv.name}: {(made.stdout + made.stderr).strip()}{hint}"
+            )
+    _say(f"installing the pinned requirements into {venv.name} (2 to 4 minutes the first time)")
+    _run(
+        binary,
+        "-m",
+        "pip",
+        "install",
+        "-qq",  # errors only: a clean install has nothing to say
+        "--progress-bar",
+        "off",
+        "--disable-pip-version-check",
+        "-r",
+        ROOT / "requirements.txt",
+        cwd=ROOT,
+    )
+    stamp.write_text(wanted + "\n")
+    return binary
+
+
+def test_on(python: Path, extra: list[str]) -> None:
+    """Run the code's tests (:data:`PYTHON_TESTS`, or exactly ``extra``) on ``python``, in its own venv."""
+    binary = python_venv(python)
+    version = _python_version(binary)
+    args = extra or ["-n", "2", "--dist", "loadfile", "-q", "-m", "not browser and not slow", *PYTHON_TESTS]
+    _say(f"the tests on Python {version} ({python}): {' '.join(args)}")
+    started = time.monotonic()
+    _run(binary, "-m", "pytest", "-p", "no:cacheprovider", *args, cwd=ROOT)
+    _say(f"passed on Python {version} in {time.monotonic() - started:.0f} s")
+
+
+def pythons(paths: list[str]) -> None:
+    """Run the code's tests on every Python of :data:`PYTHONS` (or on the ``paths`` given); a missing one fails."""
+    chosen: list[Path] = []
+    if paths:
+        chosen = [Path(path) for path in paths]
+    else:
+        missing = []
+        for version, origin, places in PYTHONS:
+            found = find_python(version, places)
+            if found is None:
+                missing.append(f"Python {version} ({origin}; looked in {', '.join(places)})")
+            else:
+                chosen.append(found)
+        if missing:
+            raise SystemExit(
+                "[tasks] the project supports Pythons this machine lacks: "
+                + "; ".join(missing)
+                + ". Install them (pyenv install 3.X, apt-get install python3.11) or name others: "
+                "python3 tasks.py pythons PATH ..."
+            )
+    started = time.monotonic()
+    for python in chosen:
+        test_on(python, [])
+    _say(f"the tests passed on {len(chosen)} Pythons in {time.monotonic() - started:.0f} s")
+
+
 def test(extra: list[str]) -> None:
     """Run the unit, widget, CLI and browser tests and strict nbval.
 
@@ -110,6 +238,12 @@ def test(extra: list[str]) -> None:
     ``EIC_ALL_TESTS=1``, so the tests that sample (the simulated trainees) take
     every seed. With other arguments, one pytest run with exactly those.
     """
+    if extra[:1] == ["--python"] or (extra and extra[0].startswith("--python=")):
+        path = extra[1] if extra[0] == "--python" and len(extra) > 1 else extra[0].partition("=")[2]
+        if not path:
+            raise SystemExit("[tasks] --python needs the path of a Python, e.g. --python /usr/bin/python3.11")
+        test_on(Path(path), extra[2:] if extra[0] == "--python" else extra[1:])
+        return
     setup()
     pytest: list[str | Path] = [
         BIN / "python",
@@ -243,8 +377,10 @@ def serve_and_announce(command: list[str], cwd: Path, page: str, *, quiet: float
 
     reader = threading.Thread(target=relay, daemon=True)
     reader.start()
-    # Stopped with SIGTERM (or a closed terminal), stop the server too rather than leave it running.
-    signal.signal(signal.SIGTERM, lambda *_: server.terminate())
+    # Stopped with SIGTERM (or a closed terminal: SIGHUP), stop the server too rather than leave it running.
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), lambda *_: server.terminate())
     announced = False
     try:
         while True:
@@ -335,6 +471,58 @@ def notebooks(names: list[str]) -> None:
     _say(f"re-executed {len(paths)} notebooks")
 
 
+#: What stops a server that tasks.py runs: a kill (SIGTERM), Ctrl-C (SIGINT), a closed terminal (SIGHUP).
+STOP_SIGNALS = tuple(
+    getattr(signal, name) for name in ("SIGTERM", "SIGINT", "SIGHUP") if hasattr(signal, name)
+)
+#: How long a server has to stop after SIGTERM before its whole process group is killed.
+STOP_GRACE_SECONDS = 20.0
+
+
+def run_server(command: list[str | Path], what: str, *, cwd: Path = ROOT) -> int:
+    """Run a server until it ends, or until tasks.py is told to stop; return its exit status.
+
+    The server runs in its own process group, so whatever it starts goes with it. SIGTERM,
+    Ctrl-C or SIGHUP to tasks.py sends SIGTERM to that group (the server shuts down its
+    kernels, or stops serving), waits for it (``STOP_GRACE_SECONDS``, then SIGKILL; a second
+    signal kills at once), says so in one line and exits with 128 + the signal's number. At a
+    terminal, Ctrl-C reaches only tasks.py, which passes it on as SIGTERM.
+    """
+    came: list[int] = []
+    previous = {
+        number: signal.signal(number, lambda number, _frame: came.append(number)) for number in STOP_SIGNALS
+    }
+    try:
+        server = subprocess.Popen([str(a) for a in command], cwd=cwd, process_group=0)
+        while server.poll() is None and not came:
+            time.sleep(0.1)
+        if not came:
+            return server.returncode
+        number = came[0]
+        _signal_group(server.pid, signal.SIGTERM)
+        deadline = time.monotonic() + STOP_GRACE_SECONDS
+        while server.poll() is None and time.monotonic() < deadline and len(came) == 1:
+            time.sleep(0.1)
+        if server.poll() is None:
+            _signal_group(server.pid, signal.SIGKILL)
+            server.wait()
+        _signal_group(server.pid, signal.SIGKILL)  # anything of the group the server left behind
+        name = signal.Signals(number).name
+        _say(
+            f"stopped {what} ({name})"
+            + ("" if server.returncode == 0 else f"; it exited with {server.returncode}")
+        )
+        raise SystemExit(128 + number)
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+def _signal_group(group: int, number: int) -> None:
+    with contextlib.suppress(ProcessLookupError):  # the group is gone already
+        os.killpg(group, number)
+
+
 def site(extra: list[str]) -> None:
     """Render the validated notebooks, as stored, to a static offline site in site/."""
     setup()
@@ -342,15 +530,22 @@ def site(extra: list[str]) -> None:
 
 
 def app(extra: list[str]) -> None:
-    """Open the notebooks as a code-free app (Voila), serving only on this machine."""
+    """Open the notebooks as a code-free app (Voila), serving only on this machine; stopped by :func:`run_server`."""
     setup()
-    _run(BIN / "python", "-m", "helpers.publish.app", *extra, cwd=ROOT)
+    code = run_server([BIN / "python", "-m", "helpers.publish.app", *extra], "the app")
+    if code:
+        raise SystemExit(code)
 
 
 def lite(extra: list[str]) -> None:
-    """Build the offline in-browser edition (JupyterLite + Pyodide) in lite/; ``--serve`` serves it."""
+    """Build the offline in-browser edition (JupyterLite + Pyodide) in lite/; ``--serve`` serves it.
+
+    Run by :func:`run_server`, so a stop signal ends the build or the server with it.
+    """
     setup()
-    _run(BIN / "python", "-m", "helpers.publish.lite", *extra, cwd=ROOT)
+    code = run_server([BIN / "python", "-m", "helpers.publish.lite", *extra], "the browser edition")
+    if code:
+        raise SystemExit(code)
 
 
 def mutants(extra: list[str]) -> None:
@@ -377,6 +572,8 @@ def main(argv: list[str]) -> None:
         lite(rest)
     elif command == "mutants":
         mutants(rest)
+    elif command == "pythons":
+        pythons(rest)
     elif command == "setup":
         setup()
     else:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -124,3 +125,13 @@ def without_matplotlib(monkeypatch):
         return real_import(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", no_matplotlib)
+
+
+def pytest_collection_modifyitems(config, items):
+    """Tests marked ``slow`` run only with ``python3 tasks.py test --all`` (``EIC_ALL_TESTS=1``), as CI runs it."""
+    if os.environ.get("EIC_ALL_TESTS") == "1":
+        return
+    skip = pytest.mark.skip(reason="slow: runs with python3 tasks.py test --all (or EIC_ALL_TESTS=1)")
+    for item in items:
+        if item.get_closest_marker("slow") is not None:
+            item.add_marker(skip)

@@ -33,6 +33,7 @@ __all__ = [
     "nesting_cut",
     "nesting_depth",
     "skip_space",
+    "same_on_every_python",
     "decode_utf8",
     "value_error_message",
     "parse_json_line",
@@ -202,12 +203,33 @@ class LimitedText:
         """
         try:
             return STRICT_DECODER.raw_decode(self.readable, pos)
-        except json.JSONDecodeError as exc:
+        except json.JSONDecodeError as raised:
+            exc = same_on_every_python(raised)
             if self.cut is not None and exc.pos >= self.cut:
                 raise NestingTooDeep(self.cut, TOO_DEEP) from None
-            raise
+            raise exc from None
         except RecursionError:
             raise NestingTooDeep(None, NO_STACK_LEFT) from None
+
+
+#: Python 3.13's own words for a trailing comma, and what 3.11 and 3.12 say (at the next token) instead.
+_TRAILING_COMMA = {
+    "Illegal trailing comma before end of array": "Expecting value",
+    "Illegal trailing comma before end of object": "Expecting property name enclosed in double quotes",
+}
+
+
+def same_on_every_python(exc: json.JSONDecodeError) -> json.JSONDecodeError:
+    """The error as Python 3.11 reports it, so a message reads the same on every supported Python.
+
+    Python 3.13 names a trailing comma (``[1,]``) at the comma; 3.11 and 3.12 say what they
+    expected at the bracket after it, which is what the notebooks show. Other errors are
+    the same on all three and come back as they are.
+    """
+    said = _TRAILING_COMMA.get(exc.msg)
+    if said is None:
+        return exc
+    return json.JSONDecodeError(said, exc.doc, skip_space(exc.doc, exc.pos + 1))
 
 
 def skip_space(text: str, pos: int) -> int:

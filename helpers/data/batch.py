@@ -949,19 +949,24 @@ def check_key_files(
     format: KeyFormat | None = None,
     id_columns: Sequence[str] = (),
     answer_column: str | None = None,
+    max_bytes: int | None = None,
 ) -> KeyCheck:
     """Read two answer keys (paths or uploads) and check the sentinels.
 
     The format defaults to the one each name gives (``.json`` or ``.jsonl``); the
     others are read by :mod:`helpers.data.key_formats` (a Parquet key needs its
-    columns named). Taught in ``05_check_your_data.ipynb``.
+    columns named). A key is held in memory whole, so one over ``max_bytes``
+    (default :data:`~helpers.data.inputs.MAX_KEY_BYTES`) is refused unread, as is
+    anything but a regular file (:class:`~helpers.core.errors.JSONLoadError`).
+    Taught in ``05_check_your_data.ipynb``.
     """
+    from .inputs import MAX_KEY_BYTES
     from .key_formats import read_key
     from .sources import key_format_for, open_input
 
     keys = []
     for item in (baseline, proposed):
-        stream, name, _size = open_input(item)
+        stream, name, _size = open_input(item, max_bytes=MAX_KEY_BYTES if max_bytes is None else max_bytes)
         with stream:
             fmt = format or key_format_for(name)
             keys.append(

@@ -47,6 +47,7 @@ __all__ = [
     "TABLE_FORMATS",
     "BEIR_HEADER",
     "TREC_SEPARATORS",
+    "trec_fields",
     "pair_id",
     "read_trec_qrels",
     "read_beir_tsv",
@@ -70,6 +71,23 @@ _BATCH_ROWS = 16_384
 #: part of an ID.
 TREC_SEPARATORS = " \t\r\v\f"
 _TREC_SEPARATOR = re.compile(f"[{TREC_SEPARATORS}]+")
+
+
+def trec_fields(line: str, expected: int) -> tuple[list[str], str]:
+    """A qrels line's fields as trec_eval splits them, and how many there are, as an error says it.
+
+    Any run of :data:`TREC_SEPARATORS` separates; those at the start and end are
+    ignored. At most ``expected + 1`` fields are split off (one more is enough to
+    refuse the line); the count is exact unless the line is too long to split whole.
+
+    >>> trec_fields("  q1 0\td1  1 ", 4)
+    (['q1', '0', 'd1', '1'], '4')
+    >>> trec_fields("a b c d e f", 4)
+    (['a', 'b', 'c', 'd', 'e f'], '6')
+    """
+    text = line.strip(TREC_SEPARATORS)
+    fields = _TREC_SEPARATOR.split(text, maxsplit=expected) if text else []
+    return fields, _field_count(fields, text, _TREC_SEPARATOR.split, expected)
 
 
 def pair_id(query: str, document: str) -> str:
@@ -199,13 +217,11 @@ def read_trec_qrels(stream: Iterable[bytes], *, source: str) -> AnswerKey:
             key.errors.append(error)
             continue
         assert text is not None
-        text = text.strip(TREC_SEPARATORS)
-        if not text:
+        fields, count = trec_fields(text, 4)  # a fifth field is enough to refuse
+        if not fields:
             seen.fail('blank line, expected "query iteration document relevance"', number)
             continue
-        fields = _TREC_SEPARATOR.split(text, maxsplit=4)  # a fifth field is enough to refuse
         if len(fields) != 4:
-            count = _field_count(fields, text, _TREC_SEPARATOR.split, 4)
             hint = ""
             if len(fields) > 4 and "\r" in text:
                 hint = " (it holds a CR that ends no line: a file with CR-only line ends?)"

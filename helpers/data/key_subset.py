@@ -65,29 +65,33 @@ def _pair_line(text: str) -> tuple[str | None, str | None]:
     """``(ID, None)`` for a judgement line of a qrels key, or ``(None, why not)``.
 
     The line is ``qid docid``, a TREC qrels line ``qid iteration docid relevance``,
-    a BEIR line ``qid<TAB>docid<TAB>score``, or the pair ID ``["qid","docid"]``;
-    fields are split on one space or one tab, as the key readers split them.
+    a BEIR line ``qid<TAB>docid<TAB>score``, or the pair ID ``["qid","docid"]``.
+    Fields are split as :func:`~helpers.data.key_formats.read_trec_qrels` splits
+    them: on any run of :data:`~helpers.data.key_formats.TREC_SEPARATORS`, with
+    those at the start and end of the line ignored. Three fields are a BEIR line
+    only when single tabs separate them, as BEIR writes it.
     """
     from .id_display import split_pair
-    from .key_formats import pair_id
+    from .key_formats import TREC_SEPARATORS, pair_id, trec_fields
 
     if text.startswith("["):
         pair = split_pair(text)
         if pair is not None and pair_id(*pair) == text:
             return text, None
         return None, 'is not a pair ID written as ["query","document"]'
-    fields = text.replace("\t", " ").split(" ")
-    if "" in fields:
-        return None, "has an empty field (fields are split on one space or one tab)"
+    fields, count = trec_fields(text, 4)
+    if not fields:
+        return None, "holds only spaces or tabs, expected a judgement: query document"
     if len(fields) == 2:
         return pair_id(fields[0], fields[1]), None
-    if len(fields) == 3 and text.count("\t") == 2:
+    if len(fields) == 3 and text.strip(TREC_SEPARATORS) == "\t".join(fields):
         return pair_id(fields[0], fields[1]), None
     if len(fields) == 4:
         return pair_id(fields[0], fields[2]), None
+    beir = " (a BEIR line is separated by single tabs)" if len(fields) == 3 else ""
     return None, (
-        f"has {len(fields)} field{'' if len(fields) == 1 else 's'}, expected a judgement: query document, "
-        "a TREC qrels line or a BEIR TSV line"
+        f"has {count} field{'' if count == '1' else 's'}, expected a judgement: query document, "
+        f"a TREC qrels line or a BEIR TSV line{beir}"
     )
 
 
@@ -96,7 +100,8 @@ def read_sentinel_ids(stream: Iterable[bytes], *, source: str, pairs: bool = Fal
 
     With ``pairs`` (the keys are qrels), each line is a judgement in the key's own
     form: ``qid docid``, a TREC qrels or BEIR TSV line (a BEIR header is skipped),
-    or ``["qid","docid"]``. A blank line, a line that is not UTF-8 and a repeated ID
+    or ``["qid","docid"]``, its fields split as the TREC qrels reader splits them
+    (any run of spaces or tabs; those at the ends ignored). A blank line, a line that is not UTF-8 and a repeated ID
     (naming both lines) are errors, each naming its line; a file with no IDs is
     refused, since it would check nothing. Taught in ``05_check_your_data.ipynb``.
     """

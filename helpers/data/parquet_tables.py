@@ -12,6 +12,7 @@ import io
 from collections.abc import Iterator, Sequence
 from typing import IO, Any
 
+from ..core.chardiff import visible_text
 from ..core.errors import CheckInputError, JSONLoadError, describe_value
 from .inputs import SourceFormatError
 
@@ -56,11 +57,11 @@ class RowError(JSONLoadError):
 
 
 class DuplicateRowError(RowError):
-    """A table gives the same ID in two rows; names both."""
+    """A table gives the same ID in two rows; names both, look-alike characters shown as ``⟨U+XXXX⟩``."""
 
     def __init__(self, key: str, *, source: str, row: int, first_row: int) -> None:
         super().__init__(
-            f"duplicate ID {describe_value(key)} (first given in row {first_row}); "
+            f"duplicate ID {visible_text(describe_value(key))} (first given in row {first_row}); "
             "each ID may appear only once",
             source=source,
             row=row,

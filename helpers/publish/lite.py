@@ -32,6 +32,7 @@ import http.server
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tarfile
@@ -42,8 +43,9 @@ import zipfile
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
+from ..core.error_root import HelpersError
 from ..core.errors import BuildError
 from ..core.paths import project_root
 
@@ -763,14 +765,49 @@ def main(argv: Sequence[str] | None = None) -> int:
         flush=True,
     )
     print("Press Ctrl+C to stop.", flush=True)
+    stopping = _stop_on_signals()
     try:
         while server.thread.is_alive():
             server.thread.join(timeout=0.5)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, _Stopped):
         pass
     finally:
         server.stop()
+        stopping.restore()
     return 0
+
+
+class _Stopped(HelpersError):
+    """SIGTERM or SIGHUP came: stop serving, as Ctrl-C does."""
+
+
+@dataclass
+class _SignalHandlers:
+    """The handlers :func:`_stop_on_signals` replaced, to put back."""
+
+    previous: dict[int, Any]
+
+    def restore(self) -> None:
+        for number, handler in self.previous.items():
+            signal.signal(number, handler)
+
+
+def _stop_on_signals() -> _SignalHandlers:
+    """SIGTERM and SIGHUP end ``--serve`` as Ctrl-C does: the server is shut down and the command exits 0."""
+
+    came: list[int] = []
+
+    def stop(number: int, _frame: object) -> None:
+        if not came:  # once: a second signal while the server shuts down changes nothing
+            came.append(number)
+            raise _Stopped
+
+    previous = {}
+    for name in ("SIGTERM", "SIGHUP"):
+        number = getattr(signal, name, None)
+        if number is not None:
+            previous[number] = signal.signal(number, stop)
+    return _SignalHandlers(previous)
 
 
 if __name__ == "__main__":

@@ -28,6 +28,7 @@ from helpers.core.jsonio import (
     nesting_cut,
     nesting_depth,
     parse_json_line,
+    same_on_every_python,
 )
 from helpers.core.jsonwalk import JsonStyle, NotJsonShaped, json_pieces
 from helpers.data.answer_keys import read_answer_key_object
@@ -140,13 +141,40 @@ def test_an_unclosed_string_after_many_escaped_quotes_is_scanned_once():
     assert outcome(inside).startswith("not valid JSON: Unterminated string")
 
 
+@pytest.mark.parametrize(
+    ("text", "said", "column"),
+    [
+        ("[1, ]", "Expecting value", 5),
+        ('{"a": 1 ,\n }', "Expecting property name enclosed in double quotes", 2),
+        ("[1,,2]", "Expecting value", 4),
+    ],
+)
+def test_a_trailing_comma_reads_as_python_3_11_says_it_on_every_python(text, said, column):
+    """3.13 says "Illegal trailing comma before end of array" at the comma; the notebooks show 3.11's words."""
+    with pytest.raises(JSONLoadError) as refused:
+        loads_strict(text, source="x.json")
+    assert str(refused.value).endswith(f"not valid JSON: {said} (column {column})")
+    as_313 = json.JSONDecodeError("Illegal trailing comma before end of array", "[1, ]", 2)
+    assert (same_on_every_python(as_313).msg, same_on_every_python(as_313).pos) == ("Expecting value", 4)
+    other = json.JSONDecodeError("Expecting value", "[", 1)
+    assert same_on_every_python(other) is other
+
+
 def test_a_caller_deep_in_its_own_stack_gets_a_message_not_a_crash():
-    """From hundreds of frames down, CPython 3.11 cannot read even 500 levels: it fails closed."""
+    """From hundreds of frames down, CPython 3.11 cannot read even 500 levels: it fails closed.
+
+    From 3.12 on, the parser's own recursion counts against the C stack, not the caller's frames,
+    so the same text is read from there too.
+    """
     text = nested(MAX_NESTING)
     assert with_stack(400, lambda: outcome(text)) == "read"
-    assert with_stack(800, lambda: outcome(text)) == NO_STACK_LEFT
     line = with_stack(800, lambda: parse_json_line(text.encode(), 7, "deep.jsonl"))
-    assert str(line.error) == f"deep.jsonl, line 7: {NO_STACK_LEFT}"
+    if sys.version_info < (3, 12):
+        assert with_stack(800, lambda: outcome(text)) == NO_STACK_LEFT
+        assert str(line.error) == f"deep.jsonl, line 7: {NO_STACK_LEFT}"
+    else:
+        assert with_stack(800, lambda: outcome(text)) == "read"
+        assert line.error is None and line.value == json.loads(text)
 
 
 def test_a_whole_document_too_deep_names_the_line():

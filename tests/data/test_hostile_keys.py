@@ -198,6 +198,19 @@ def test_a_parquet_key_with_two_columns_named_id_is_refused_naming_the_column(tm
     assert key.errors[0].field == "id"
 
 
+@pytest.mark.parametrize("id_columns", [["id"], ["q", "id"]], ids=["one ID column", "a qrels table"])
+def test_a_look_alike_in_a_parquet_duplicate_row_is_shown_as_its_code_point(tmp_path, id_columns):
+    path = tmp_path / "dup.parquet"
+    ids = ["S\u200b1", "S1", "S\u200b1"]
+    pq.write_table(pa.table({"q": ["q1"] * 3, "id": ids, "answer": ["A", "B", "C"]}), path)
+    with open(path, "rb") as stream:
+        key = read_parquet_key(stream, source="dup.parquet", id_columns=id_columns, answer_column="answer")
+    assert len(key.errors) == 1
+    message = str(key.errors[0])
+    assert "S⟨U+200B⟩1" in message and "\u200b" not in message, message
+    assert message.startswith("dup.parquet, row 3: duplicate ID ") and "first given in row 1" in message
+
+
 def corrupt_parquet(path: Path) -> None:
     """A Parquet key whose footer is intact but whose fourth row group's data page is garbled."""
     rows = 5000
@@ -315,6 +328,31 @@ def test_a_key_over_the_size_limit_is_refused_unread_and_the_flag_raises_it(tmp_
     assert done.returncode == 4 and "duplicate ID" in done.stdout  # read, and judged
     with pytest.raises(JSONLoadError, match="over the limit"):
         open_input(big, max_bytes=1000)
+
+
+def test_the_notebook_key_reader_has_the_size_limit_too(tmp_path, qrels, monkeypatch):
+    """``check_key_files`` (the data checker's widget) refuses a key over the limit unread, path or upload."""
+    from helpers.data import inputs
+    from helpers.data.batch import check_key_files
+    from helpers.data.sources import Upload
+
+    sparse = tmp_path / "huge.json"  # 513 MB on paper, nothing on disk: refused by its size alone
+    with open(sparse, "wb") as handle:
+        handle.truncate(MAX_KEY_BYTES + 2**20)
+    with pytest.raises(
+        JSONLoadError,
+        match=r"huge\.json: cannot be read \(is 537,919,488 bytes, over the limit of 536,870,912",
+    ):
+        check_key_files(sparse, qrels, format="json")
+    monkeypatch.setattr(inputs, "MAX_KEY_BYTES", 5)
+    with pytest.raises(
+        JSONLoadError, match=r"b\.qrels: cannot be read \(is 10 bytes, over the limit of 5 bytes"
+    ):
+        check_key_files(qrels, qrels, format="trec-qrels")
+    with pytest.raises(JSONLoadError, match=r"u\.json: is 12 bytes, over the limit of 5 bytes"):
+        check_key_files(Upload("u.json", b'{"S1": "A"} '), qrels, format="json")
+    raised = check_key_files(qrels, qrels, format="trec-qrels", max_bytes=10)  # the cap raised
+    assert raised.exit_code == 0
 
 
 @pytest.mark.parametrize("value", ["0", "-1", "nan", "inf"])

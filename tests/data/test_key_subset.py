@@ -7,6 +7,8 @@ import json
 import shutil
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from helpers.core.paths import fixtures_dir
 from helpers.data.key_formats import read_trec_qrels
@@ -235,11 +237,45 @@ def test_qrels_sentinels_are_read_in_the_keys_own_forms():
     assert (beir.ids, beir.lines) == (['["q1","d1"]'], [2])
 
 
+PAIR_LAYOUTS = {
+    "one space": b"q1 d1\n",
+    "one tab": b"q1\td1\n",
+    "a run of spaces": b"q1    d1\n",
+    "a space and a tab": b"q1 \t d1\n",
+    "leading and trailing": b" \tq1 d1 \t\n",
+    "VT and FF": b"q1\v\fd1\n",
+    "CRLF after a trailing space": b"q1 d1 \r\n",
+    "a TREC line in aligned columns": b"q1   0   d1    1\n",
+    "a TREC line with mixed tabs": b"q1\t0\td1 1\n",
+    "a BEIR line": b"q1\td1\t1\n",
+}
+
+
+@pytest.mark.parametrize("layout", sorted(PAIR_LAYOUTS))
+def test_qrels_sentinel_lines_are_split_as_the_qrels_reader_splits_them(layout):
+    """Any run of spaces or tabs separates, as in the TREC qrels reader; so a line cut from the key always works."""
+    found = pair_ids(PAIR_LAYOUTS[layout])
+    assert found.errors == []
+    assert found.ids == ['["q1","d1"]']
+
+
+@given(
+    st.lists(st.text(alphabet="qd1\u00a0\u200b", min_size=1, max_size=4), min_size=4, max_size=4),
+    st.lists(st.text(alphabet=" \t\v\f", min_size=1, max_size=3), min_size=5, max_size=5),
+)
+def test_a_trec_qrels_line_names_the_same_judgement_in_the_key_and_the_sentinels(fields, gaps):
+    line = gaps[0] + "".join(f + g for f, g in zip(fields, gaps[1:], strict=True))
+    key = read_trec_qrels(io.BytesIO(line.encode() + b"\n"), source="k")
+    assert key.errors == []
+    assert pair_ids(line.encode() + b"\n").ids == list(key.answers)
+
+
 @pytest.mark.parametrize(
     ("data", "message"),
     [
         (b"q1\n", "s.txt, line 1: has 1 field, expected a judgement"),
-        (b"q1 d1 \n", "s.txt, line 1: has an empty field"),
+        (b" \t \n", "s.txt, line 1: holds only spaces or tabs"),
+        (b"q1 d1 1\n", "s.txt, line 1: has 3 fields, expected a judgement"),
         (b"q1 d1\nq1\td1\n", 's.txt, line 2: duplicate ID "[\\"q1\\",\\"d1\\"]" (first given on line 1)'),
         (b'["q1", "d1"]\n', "s.txt, line 1: is not a pair ID"),
         (b"a b c d e\n", "s.txt, line 1: has 5 fields"),

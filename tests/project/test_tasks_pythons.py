@@ -1,0 +1,68 @@
+"""``tasks.py pythons``: every Python the project admits is tested, and a missing one fails loudly."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from helpers.core.paths import project_root
+
+ROOT = project_root()
+
+
+@pytest.fixture(scope="module")
+def tasks():
+    spec = importlib.util.spec_from_file_location("tasks_under_test", ROOT / "tasks.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_minor_version_requires_python_admits_is_listed(tasks):
+    floor = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["requires-python"]
+    assert floor == ">=3.11"
+    listed = [version for version, _origin, _places in tasks.PYTHONS]
+    assert listed == ["3.11", "3.12", "3.13"]  # no gap from the floor up, oldest first
+    assert "/usr/bin/python3.11" in tasks.PYTHONS[0][2]  # Debian 12's own 3.11.2, the oldest a user has
+    testing = (ROOT / "docs" / "testing.md").read_text(encoding="utf-8")
+    for version in listed:
+        assert f"Python {version}" in testing
+    assert re.search(r"^python3 tasks.py pythons$", (ROOT / ".ci" / "run").read_text(), re.MULTILINE)
+
+
+def test_the_newest_python_of_a_version_is_found(tasks, tmp_path):
+    for version in ("3.12.1", "3.12.10", "3.12.9"):
+        binary = tmp_path / version / "bin" / "python3.12"
+        binary.parent.mkdir(parents=True)
+        binary.write_text("#!/bin/sh\n")
+        binary.chmod(0o755)
+    found = tasks.find_python(
+        "3.12", (str(tmp_path / "missing" / "python3.12"), str(tmp_path / "*/bin/python3.12"))
+    )
+    assert found == tmp_path / "3.12.10" / "bin" / "python3.12"
+    assert tasks.find_python("3.12", (str(tmp_path / "nothing-*"),)) is None
+
+
+def test_a_missing_python_fails_naming_it_and_where_it_was_looked_for(tasks, monkeypatch, tmp_path):
+    here = (sys.version.split()[0][:4], "this one", (sys.executable,))
+    gone = ("3.99", "pyenv's", (str(tmp_path / "versions/3.99.*/bin/python3.99"),))
+    monkeypatch.setattr(tasks, "PYTHONS", (here, gone))
+    ran: list[Path] = []
+    monkeypatch.setattr(tasks, "test_on", lambda python, extra: ran.append(python))
+    with pytest.raises(SystemExit) as stopped:
+        tasks.pythons([])
+    message = str(stopped.value)
+    assert "Python 3.99 (pyenv's; looked in " in message and "versions/3.99.*/bin/python3.99" in message
+    assert ran == []  # nothing is tested when the set is not whole
+
+
+def test_a_python_older_than_the_floor_is_refused(tasks, monkeypatch):
+    monkeypatch.setattr(tasks, "_python_version", lambda python: "3.10.13")
+    with pytest.raises(SystemExit, match=r"is Python 3\.10\.13; the project needs 3\.11 or newer"):
+        tasks.python_venv(Path("/usr/bin/python3.10"))
