@@ -47,13 +47,14 @@ from ..core.errors import CheckInputError, JSONLoadError, ProgressFileError
 from ..core.jsonio import loads_strict
 from ..core.paths import fixtures_dir
 from .cases import spreadsheet_safe
-from .generators import generate, generators_fingerprint, load_vocabulary
-from .grading import Answer, correct_answer, decisive_rules, grade, reason_options
+from .generators import generators_fingerprint, load_vocabulary
+from .grading import Answer, grade
 from .item_analysis import FirstAttempt, ItemStats, item_analysis, item_table_text
 from .mastery import MASTERY_STREAK, Mastery, MasteryAttempt, RuleState
 from .progress_files import shown_path
 from .progress_v2 import PROGRESS_V3, TraineeProgress, trainee_progress_from_data
 from .render import HtmlBlock, esc
+from .remade import Made, remade_cases
 from .replay import replay_drill
 from .rules import Rule, load_rules
 from .timing import time_problems
@@ -132,50 +133,6 @@ class Replay:
     mastery: Mastery | None = None
 
 
-@dataclass(frozen=True)
-class _Made:
-    """A drill case made again, with what re-grading asks of it for every answer."""
-
-    case: Any
-    right: tuple[frozenset[str], frozenset[str], bool | None, bool]  # missing, second, flag, hold
-    decisive: tuple[str, ...]
-    facets: tuple[str, ...]
-
-
-class _Remade:
-    """The drill cases of one course (vocabulary and rules) made again, and the reasons each offered.
-
-    Trainees who start from one seed share their cases, so both are kept
-    (up to 32,768 of each); the course is looked up once per file, not per case.
-    """
-
-    def __init__(self, vocab: Any, rules: tuple[Rule, ...]) -> None:
-        self.vocab, self.rules = vocab, rules
-        self.case = functools.lru_cache(maxsize=1 << 15)(self._case)
-        self.offered = functools.lru_cache(maxsize=1 << 15)(self._offered)
-
-    def _case(self, rule: str, seed: int, facet: str | None) -> _Made:
-        case = generate(rule, seed, vocabulary=self.vocab, facet=facet)
-        right = correct_answer(case)
-        return _Made(
-            case,
-            (right.missing, right.second, right.flag, right.hold),
-            decisive_rules(case),
-            tuple(case.facets),
-        )
-
-    def _offered(self, rule: str, seed: int, facet: str | None, salt: str) -> tuple[str, ...]:
-        """The reasons the drill offered for that case at the place ``salt`` names in the drill."""
-        case = self.case(rule, seed, facet).case
-        return tuple(r.id for r in reason_options(case, rules=self.rules, salt=salt))
-
-
-@functools.lru_cache(maxsize=4)
-def _remade(vocab: Any, rules: tuple[Rule, ...]) -> _Remade:
-    """The :class:`_Remade` cases of this course, one per process."""
-    return _Remade(vocab, rules)
-
-
 def _stored_answer(stored: Mapping[str, Any]) -> Answer:
     """The :class:`Answer` a version 3 attempt stores (its fields as the drill's controls hold them)."""
     return Answer(
@@ -188,7 +145,7 @@ def _stored_answer(stored: Mapping[str, Any]) -> Answer:
     )
 
 
-def _regraded(made: _Made, stored: Mapping[str, Any], rules: Sequence[Rule]) -> bool:
+def _regraded(made: Made, stored: Mapping[str, Any], rules: Sequence[Rule]) -> bool:
     """Whether the grader marks the stored answer fully correct, reason included; the right answer
     itself skips the full grading."""
     given = (frozenset(stored["missing"]), frozenset(stored["second"]), stored["flag"], stored["hold"])
@@ -236,7 +193,7 @@ def replay_v3(
     problems: list[str] = []
     if set(m.rules) != set(every):
         problems.append(f"the drill covers {len(set(m.rules) & set(every))} of the {len(every)} rules")
-    remade = _remade(load_vocabulary(), tuple(rules))
+    remade = remade_cases(load_vocabulary(), tuple(rules))
     served: dict[str, int] = {}
     seen: set[tuple[str, int]] = set()
     flipped: list[MasteryAttempt] = []
@@ -345,7 +302,9 @@ def _evidence_problems(
 ) -> list[str]:
     """The times (:mod:`.timing`), then the drill worked again by the engine (:mod:`.replay`)."""
     times = time_problems(data) if isinstance(data, Mapping) else []
-    return times + replay_drill(progress, rules=rules)
+    rules = list(rules) if rules is not None else load_rules()
+    cases = remade_cases(load_vocabulary(), tuple(rules))  # the cases the re-grade made, made once
+    return times + replay_drill(progress, rules=rules, cases=cases)
 
 
 def checkout_reasons(result: Mapping[str, Any] | None, *, require_proctored: bool = False) -> list[str]:
