@@ -30,7 +30,6 @@ Taught in ``06_trainer.ipynb``.
 from __future__ import annotations
 
 import csv
-import functools
 import gc
 import hashlib
 import io
@@ -54,8 +53,8 @@ from .item_analysis import FirstAttempt, ItemStats, item_analysis, item_table_te
 from .mastery import MASTERY_STREAK, Mastery, MasteryAttempt, RuleState
 from .progress_files import shown_path
 from .progress_v2 import PROGRESS_V3, TraineeProgress, trainee_progress_from_data
-from .render import HtmlBlock, esc
 from .remade import Made, remade_cases
+from .render import HtmlBlock, esc
 from .replay import replay_drill
 from .rules import Rule, load_rules
 from .timing import time_problems
@@ -548,9 +547,7 @@ def read_progress_data(
     return _progress_from_bytes(_read_bounded(path), path, rules)
 
 
-def _progress_from_bytes(
-    raw: bytes, path: Path, rules: Sequence[Rule] | None
-) -> tuple[TraineeProgress, Any]:
+def _progress_from_bytes(raw: bytes, path: Path, rules: Sequence[Rule] | None) -> tuple[TraineeProgress, Any]:
     """The progress a file's bytes hold, with its JSON; ProgressFileError naming the file."""
     where = _shown_file(path)
     try:
@@ -750,9 +747,7 @@ def _worker_start() -> None:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
-def _pooled(
-    jobs: list[tuple[Any, ...]], count: int, done: Callable[[], None] | None = None
-) -> list[_Loaded]:
+def _pooled(jobs: list[tuple[Any, ...]], count: int, done: Callable[[], None] | None = None) -> list[_Loaded]:
     """``_load_one`` over ``jobs`` in ``count`` worker processes, in order; empty if processes fail.
 
     ``done`` is called as each file's result comes back.
