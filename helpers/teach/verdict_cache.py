@@ -86,7 +86,7 @@ class VerdictCache:
         self.notes: list[str] = []
         self.hits = 0
         self._entries: dict[str, Mapping[str, Any]] | None = None
-        self._checked: set[str] = set()  # signatures already found good
+        self._checked: set[tuple[str, str]] = set()  # (file SHA-256, signature) already found good
         self._new: dict[str, dict[str, Any]] = {}
         self._refused = False
 
@@ -154,18 +154,18 @@ class VerdictCache:
         if not isinstance(signature, Mapping) or not isinstance(signature.get("hmac"), str):
             return False
         mac = signature["hmac"]
-        if mac in self._checked:
+        if entry.get("file_sha256") != key or signature.get("trainer") != self.secret.trainer_id:
+            return False  # an entry filed under another file's bytes never stands for them
+        if (key, mac) in self._checked:
             return True
         body = {k: v for k, v in entry.items() if k != "signature"}
-        if body.get("file_sha256") != key or signature.get("trainer") != self.secret.trainer_id:
-            return False
         try:
             expected = self.secret.sign(_KIND, body)["hmac"]
         except (TypeError, ValueError):  # not JSON a signature could have been made over
             return False
         if not hmac.compare_digest(expected, mac):
             return False
-        self._checked.add(mac)
+        self._checked.add((key, mac))
         return True
 
     def _current(self, entry: Mapping[str, Any]) -> bool:
