@@ -171,8 +171,8 @@ def _rerun_figures(folder: Path, args: argparse.Namespace) -> dict:
     with tempfile.TemporaryDirectory() as trainer:
         TrainerSecret.open(trainer, create=True)
         first = measure(folder, args.output, Path(trainer))
-        new = _drill(10_000_019, args.attempts)
-        new["trainee"], new["attempt_id"] = "New trainee", f"{10_000_019:016x}"
+        new = _drill(99_991, args.attempts)
+        new["trainee"], new["attempt_id"] = "New trainee", f"{99_991:016x}"
         added = folder / "trainee-new.json"
         added.write_text(json.dumps(new, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
         try:
