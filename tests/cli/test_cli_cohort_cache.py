@@ -143,7 +143,9 @@ def test_a_short_run_shows_nothing_and_a_long_one_counts_down():
     assert stream.getvalue().count("\r") == 1  # not redrawn more than four times a second
     line.update(10, 10)
     line.clear()
-    assert stream.getvalue().endswith("\r" + " " * len("cohort: 10 of 10 files re-graded; about 1 s left") + "\r")
+    assert stream.getvalue().endswith(
+        "\r" + " " * len("cohort: 10 of 10 files re-graded; about 1 s left") + "\r"
+    )
     assert cli._duration(75) == "1 min 15 s" and cli._duration(3720) == "1 h 2 min"
 
 

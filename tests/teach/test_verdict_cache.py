@@ -186,7 +186,9 @@ def test_no_secret_means_no_cache(tmp_path):
 
 def test_two_runs_at_once_keep_both_their_entries(trainer, tmp_path):
     halves = [tmp_path / "a", tmp_path / "b"]
-    for half, names in zip(halves, (["asha", "ben", "chen"], ["erin-forged", "fran-old-course"]), strict=True):
+    for half, names in zip(
+        halves, (["asha", "ben", "chen"], ["erin-forged", "fran-old-course"]), strict=True
+    ):
         half.mkdir()
         for name in names:
             shutil.copy(SAMPLES / f"{name}.json", half / f"{name}.json")
