@@ -631,14 +631,18 @@ def _with_new(rng: random.Random, key: Mapping[str, str], new: Mapping[str, str]
 
 def _plain_change(old: str, vocab: Vocabulary, rng: random.Random) -> str:
     """A different answer that is no look-alike of ``old``."""
-    return rng.choice(
-        [
-            a
-            for a in vocab.answers
-            if a != old
-            and not keyed.differs_only_in_case_or_space(old, a)
-            and not keyed.differs_only_invisibly(old, a)
-        ]
+    return rng.choice(_plain_answers(old, vocab.answers))
+
+
+@functools.lru_cache(maxsize=4096)
+def _plain_answers(old: str, answers: tuple[str, ...]) -> tuple[str, ...]:
+    """The answers that differ from ``old`` and are no look-alike of it, in the vocabulary's order."""
+    return tuple(
+        a
+        for a in answers
+        if a != old
+        and not keyed.differs_only_in_case_or_space(old, a)
+        and not keyed.differs_only_invisibly(old, a)
     )
 
 
