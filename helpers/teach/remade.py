@@ -20,8 +20,9 @@ from .rules import Rule
 
 __all__ = ["Made", "RemadeCases", "remade_cases"]
 
-#: How many made cases (and offered reasons) a process keeps: a few files' worth, so a file's
-#: cases are made once for the re-grade and the engine's replay, and copies of a few drills share theirs.
+#: How many made cases (and offered reasons) a process keeps (about 3 KB each): a file's worth and
+#: more, so a file's cases are made once for the re-grade and the engine's replay, and copies of a
+#: few drills share theirs.
 KEPT = 1 << 14
 
 
