@@ -661,8 +661,10 @@ class Mastery:
     def case_seed(self, rule: str) -> int:
         """The seed of the next fresh case for ``rule``."""
         attempts = self.attempts
-        memo = self.__dict__.get("_served")  # (the list counted, how far, cases per rule)
-        if memo is None or memo[0] is not attempts or memo[1] > len(attempts):
+        memo: tuple[list[MasteryAttempt], int, dict[str, int]] | None = self.__dict__.get("_served")
+        if (
+            memo is None or memo[0] is not attempts or memo[1] > len(attempts)
+        ):  # (list counted, how far, counts)
             memo = (attempts, 0, {})
         counts = memo[2]
         for attempt in attempts[memo[1] :]:  # only the cases recorded since the last call
