@@ -12,7 +12,8 @@ import errno
 import os
 import stat
 import sys
-from collections.abc import Iterable, Sequence
+import time
+from collections.abc import Callable, Iterable, Sequence
 from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
 from .core.checks import CHECKS, run_check
@@ -738,25 +739,47 @@ def _cohort(
     *,
     trainer_dir: str | None = None,
     require_proctored: bool = False,
+    use_cache: bool = True,
 ) -> int:
-    """``cohort``: the trainer's table over progress files, re-graded (taught in ``06_trainer.ipynb``)."""
-    from .teach.cohort import cohort_csv, cohort_json_lines, cohort_text, load_cohort, progress_paths
+    """``cohort``: the trainer's table over progress files, re-graded (taught in ``06_trainer.ipynb``).
+
+    The verdict cache in the trainer's folder (:mod:`helpers.teach.verdict_cache`) spares the files
+    unchanged since the last run, unless ``use_cache`` is false (``--no-cache``). A run that takes
+    more than a couple of seconds shows its progress on standard error when that is a terminal and
+    the output is not ``--json``.
+    """
+    from .teach.cohort import cohort_csv, cohort_json_lines, cohort_text, load_cohort, progress_paths, shown
 
     files = progress_paths(paths)
     if csv_path is not None and any(_same_file(str(f), csv_path) for f in files if os.path.lexists(f)):
         _STDERR.write(f"python -m helpers cohort: --csv {csv_path} is one of the progress files\n")
         return EXIT_USAGE
+    from .teach.generators import generators_fingerprint
     from .teach.trainer import TrainerSecret, TrainerSecretError
+    from .teach.verdict_cache import VerdictCache
 
+    line = _ProgressLine(_STDERR) if not as_json and _stderr_is_terminal() else None
     try:
         if checkouts:
             TrainerSecret.open(trainer_dir)  # refused before any file is read
-        cohort = load_cohort(
-            files, checkouts=checkouts, trainer_dir=trainer_dir, require_proctored=require_proctored
-        )
+        cache = VerdictCache.open(trainer_dir, course=generators_fingerprint()) if use_cache else None
+        try:
+            cohort = load_cohort(
+                files,
+                checkouts=checkouts,
+                trainer_dir=trainer_dir,
+                require_proctored=require_proctored,
+                cache=cache,
+                progress=line.update if line is not None else None,
+            )
+        finally:
+            if line is not None:
+                line.clear()
     except TrainerSecretError as exc:
         _STDERR.write(f"python -m helpers cohort: {exc}\n")
         return EXIT_USAGE
+    for note in cohort.notes:
+        _STDERR.write(f"python -m helpers cohort: {shown(note, 400)}\n")
     if not cohort.trainees and not cohort.unreadable:
         _STDERR.write("python -m helpers cohort: no progress files found\n")
         return EXIT_BAD_INPUT
@@ -766,6 +789,65 @@ def _cohort(
     if csv_path is not None and _write_text(cohort_csv(cohort), csv_path, "cohort") != EXIT_PASS:
         return EXIT_USAGE
     return EXIT_BAD_INPUT if cohort.unreadable else EXIT_PASS
+
+
+def _stderr_is_terminal() -> bool:
+    """Whether standard error is a terminal (a person watching), not a pipe or a file."""
+    stream = sys.stderr
+    try:
+        return bool(stream is not None and stream.isatty())
+    except (AttributeError, OSError, ValueError):
+        return False
+
+
+class _ProgressLine:
+    """Files done of the total and the time left, on one line of a terminal, redrawn in place.
+
+    Nothing is shown for the first :attr:`AFTER` seconds (a short run prints nothing extra),
+    then at most every :attr:`EVERY` seconds; :meth:`clear` wipes the line before the output.
+    """
+
+    AFTER = 2.0
+    EVERY = 0.25
+
+    def __init__(self, stream: Any, clock: Callable[[], float] = time.monotonic) -> None:
+        self.stream = stream
+        self.clock = clock
+        self.started = clock()
+        self.first: tuple[float, int] | None = None  # when the first update came, and files done then
+        self.drawn = 0.0
+        self.width = 0
+
+    def update(self, done: int, total: int) -> None:
+        now = self.clock()
+        if self.first is None:
+            self.first = (now, done)
+        if now - self.started < self.AFTER or (now - self.drawn < self.EVERY and done < total):
+            return
+        since, done_then = self.first
+        rate = (done - done_then) / (now - since) if now > since else 0.0
+        left = f"about {_duration((total - done) / rate)} left" if rate > 0 else "working out the time left"
+        line = f"cohort: {done:,} of {total:,} files re-graded; {left}"
+        self.stream.write("\r" + line.ljust(self.width))
+        self.stream.flush()
+        self.width = len(line)
+        self.drawn = now
+
+    def clear(self) -> None:
+        if self.width:
+            self.stream.write("\r" + " " * self.width + "\r")
+            self.stream.flush()
+            self.width = 0
+
+
+def _duration(seconds: float) -> str:
+    """``5 s``, ``2 min 10 s`` or ``1 h 3 min``."""
+    whole = max(round(seconds), 1)
+    if whole < 60:
+        return f"{whole} s"
+    if whole < 3600:
+        return f"{whole // 60} min {whole % 60} s"
+    return f"{whole // 3600} h {whole % 3600 // 60} min"
 
 
 def _surrogates(text: str) -> bool:
@@ -1222,6 +1304,12 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
             metavar="DIR",
             help="the trainer's folder with the secret and ledger (default: $XDG_CONFIG_HOME/eval-integrity-helpers)",
         )
+        cohort.add_argument(
+            "--no-cache",
+            action="store_true",
+            help="re-grade every file, not only those changed since the last run (the verdict cache, "
+            "signed with the trainer's secret, is then neither read nor written)",
+        )
     checkout = sub.add_parser(
         "checkout",
         formatter_class=Parser.plain,
@@ -1643,5 +1731,6 @@ def _main(argv: Sequence[str] | None) -> int:
             args.checkouts,
             trainer_dir=args.trainer_dir,
             require_proctored=args.require_proctored,
+            use_cache=not args.no_cache,
         )
     return _rebaseline(args.reason, args.fixtures, _STDERR)  # type: ignore[arg-type]

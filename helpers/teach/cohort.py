@@ -30,8 +30,8 @@ Taught in ``06_trainer.ipynb``.
 from __future__ import annotations
 
 import csv
-import functools
 import gc
+import hashlib
 import io
 import json
 import os
@@ -47,18 +47,20 @@ from ..core.errors import CheckInputError, JSONLoadError, ProgressFileError
 from ..core.jsonio import loads_strict
 from ..core.paths import fixtures_dir
 from .cases import spreadsheet_safe
-from .generators import generate, generators_fingerprint, load_vocabulary
-from .grading import Answer, correct_answer, decisive_rules, grade, reason_options
+from .generators import generators_fingerprint, load_vocabulary
+from .grading import Answer, grade
 from .item_analysis import FirstAttempt, ItemStats, item_analysis, item_table_text
 from .mastery import MASTERY_STREAK, Mastery, MasteryAttempt, RuleState
 from .progress_files import shown_path
 from .progress_v2 import PROGRESS_V3, TraineeProgress, trainee_progress_from_data
+from .remade import Made, remade_cases
 from .render import HtmlBlock, esc
 from .replay import replay_drill
 from .rules import Rule, load_rules
 from .timing import time_problems
 
 if TYPE_CHECKING:
+    from .verdict_cache import VerdictCache
     from .verified_results import CertifiedBound
 
 __all__ = [
@@ -137,50 +139,6 @@ class Replay:
     mastery: Mastery | None = None
 
 
-@dataclass(frozen=True)
-class _Made:
-    """A drill case made again, with what re-grading asks of it for every answer."""
-
-    case: Any
-    right: tuple[frozenset[str], frozenset[str], bool | None, bool]  # missing, second, flag, hold
-    decisive: tuple[str, ...]
-    facets: tuple[str, ...]
-
-
-class _Remade:
-    """The drill cases of one course (vocabulary and rules) made again, and the reasons each offered.
-
-    Trainees who start from one seed share their cases, so both are kept
-    (up to 32,768 of each); the course is looked up once per file, not per case.
-    """
-
-    def __init__(self, vocab: Any, rules: tuple[Rule, ...]) -> None:
-        self.vocab, self.rules = vocab, rules
-        self.case = functools.lru_cache(maxsize=1 << 15)(self._case)
-        self.offered = functools.lru_cache(maxsize=1 << 15)(self._offered)
-
-    def _case(self, rule: str, seed: int, facet: str | None) -> _Made:
-        case = generate(rule, seed, vocabulary=self.vocab, facet=facet)
-        right = correct_answer(case)
-        return _Made(
-            case,
-            (right.missing, right.second, right.flag, right.hold),
-            decisive_rules(case),
-            tuple(case.facets),
-        )
-
-    def _offered(self, rule: str, seed: int, facet: str | None, salt: str) -> tuple[str, ...]:
-        """The reasons the drill offered for that case at the place ``salt`` names in the drill."""
-        case = self.case(rule, seed, facet).case
-        return tuple(r.id for r in reason_options(case, rules=self.rules, salt=salt))
-
-
-@functools.lru_cache(maxsize=4)
-def _remade(vocab: Any, rules: tuple[Rule, ...]) -> _Remade:
-    """The :class:`_Remade` cases of this course, one per process."""
-    return _Remade(vocab, rules)
-
-
 def _stored_answer(stored: Mapping[str, Any]) -> Answer:
     """The :class:`Answer` a version 3 attempt stores (its fields as the drill's controls hold them)."""
     return Answer(
@@ -193,7 +151,7 @@ def _stored_answer(stored: Mapping[str, Any]) -> Answer:
     )
 
 
-def _regraded(made: _Made, stored: Mapping[str, Any], rules: Sequence[Rule]) -> bool:
+def _regraded(made: Made, stored: Mapping[str, Any], rules: Sequence[Rule]) -> bool:
     """Whether the grader marks the stored answer fully correct, reason included; the right answer
     itself skips the full grading."""
     given = (frozenset(stored["missing"]), frozenset(stored["second"]), stored["flag"], stored["hold"])
@@ -241,7 +199,7 @@ def replay_v3(
     problems: list[str] = []
     if set(m.rules) != set(every):
         problems.append(f"the drill covers {len(set(m.rules) & set(every))} of the {len(every)} rules")
-    remade = _remade(load_vocabulary(), tuple(rules))
+    remade = remade_cases(load_vocabulary(), tuple(rules))
     served: dict[str, int] = {}
     seen: set[tuple[str, int]] = set()
     flipped: list[MasteryAttempt] = []
@@ -350,7 +308,9 @@ def _evidence_problems(
 ) -> list[str]:
     """The times (:mod:`.timing`), then the drill worked again by the engine (:mod:`.replay`)."""
     times = time_problems(data) if isinstance(data, Mapping) else []
-    return times + replay_drill(progress, rules=rules)
+    rules = list(rules) if rules is not None else load_rules()
+    cases = remade_cases(load_vocabulary(), tuple(rules))  # the cases the re-grade made, made once
+    return times + replay_drill(progress, rules=rules, cases=cases)
 
 
 def checkout_reasons(result: Mapping[str, Any] | None, *, require_proctored: bool = False) -> list[str]:
@@ -470,6 +430,8 @@ class Cohort:
     trainees: tuple[Trainee, ...]
     rules: tuple[Rule, ...]
     unreadable: tuple[tuple[str, str], ...] = ()
+    #: Lines about the verdict cache (an entry refused, a cache not written); never about a trainee.
+    notes: tuple[str, ...] = ()
 
     def hardest(self, limit: int = 5) -> list[tuple[Rule, int, int, int]]:
         """The rules missed most, as ``(rule, misses, attempts, trainees not yet mastered)``."""
@@ -585,7 +547,11 @@ def read_progress_data(
 ) -> tuple[TraineeProgress, Any]:
     """Read one progress file safely, with the JSON it holds (its claims, for the re-grader)."""
     path = Path(path)
-    raw = _read_bounded(path)
+    return _progress_from_bytes(_read_bounded(path), path, rules)
+
+
+def _progress_from_bytes(raw: bytes, path: Path, rules: Sequence[Rule] | None) -> tuple[TraineeProgress, Any]:
+    """The progress a file's bytes hold, with its JSON; ProgressFileError naming the file."""
     where = _shown_file(path)
     try:
         data = loads_strict(raw.decode("utf-8-sig"), source=where)
@@ -596,9 +562,23 @@ def read_progress_data(
     return trainee_progress_from_data(data, rules=rules, source=where), data
 
 
-def _summarise(path: Path, rules: Sequence[Rule], regrade: Regrader | None, current: str) -> Trainee:
-    """One file read and re-graded; ``current`` is the course's content hash."""
-    progress, data = read_progress_data(path, rules=rules)
+def _summarise(
+    path: Path,
+    rules: Sequence[Rule],
+    regrade: Regrader | None,
+    current: str,
+    seen: dict[str, Any] | None = None,
+) -> Trainee:
+    """One file read and re-graded; ``current`` is the course's content hash.
+
+    ``seen`` is given the SHA-256 of the very bytes re-graded (``sha256``) and whether the
+    file names its trainee (``named``), for the verdict cache.
+    """
+    raw = _read_bounded(path)
+    progress, data = _progress_from_bytes(raw, path, rules)
+    if seen is not None:
+        seen["sha256"] = hashlib.sha256(raw).hexdigest()
+        seen["named"] = bool(progress.trainee)
     m = progress.mastery
     version = progress.migrated_from or PROGRESS_V3
     problems: list[str] = []
@@ -647,14 +627,80 @@ def _summarise(path: Path, rules: Sequence[Rule], regrade: Regrader | None, curr
     )
 
 
-def _load_one(job: tuple[str | Path, Sequence[Rule], Regrader | None, str]) -> Trainee | tuple[str, str]:
+#: What re-grading one file gives: its trainee (or its line when not read), and what the cache keeps.
+_Loaded = tuple["Trainee | tuple[str, str]", dict[str, Any]]
+
+
+def _load_one(job: tuple[str | Path, Sequence[Rule], Regrader | None, str]) -> _Loaded:
     path, rules, regrade, current = job
+    seen: dict[str, Any] = {}
     try:
-        return _summarise(Path(path), rules, regrade, current)
+        return _summarise(Path(path), rules, regrade, current, seen), seen
     except ProgressFileError as exc:
-        return (_shown_file(path), exc.message)
+        return (_shown_file(path), exc.message), {}
     except Exception as exc:  # anything one file raises is its line, so the rest are still shown
-        return (_shown_file(path), f"cannot be read ({type(exc).__name__}: {shown(str(exc), 200)})")
+        return (_shown_file(path), f"cannot be read ({type(exc).__name__}: {shown(str(exc), 200)})"), {}
+
+
+def _summary_data(t: Trainee, named: bool) -> dict[str, Any]:
+    """What the verdict cache keeps of a re-graded file: everything its :class:`Trainee` shows
+    except its path (and its name when the file names no trainee, which the path then gives)."""
+    return {
+        "name": t.name if named else None,
+        "version": t.version,
+        "content_hash": t.content_hash,
+        "attempt_id": t.attempt_id,
+        "rules": list(t.rules),
+        "states": [
+            {f: getattr(state, f) for f in _STATE_FIELDS} | {"key": key} for key, state in t.states.items()
+        ],
+        "step": t.step,
+        "hints": t.hints,
+        "reveals": t.reveals,
+        "course": list(t.course) if t.course is not None else None,
+        "first_attempts": [[a.trainee, a.rule, a.correct, a.wrong_reason] for a in t.first_attempts],
+        "problems": list(t.problems),
+        "seed": t.seed,
+        "complete": t.complete,
+    }
+
+
+#: The fields of a rebuilt :class:`RuleState` the cache keeps (all but its review schedule).
+_STATE_FIELDS = tuple(f for f in RuleState.__dataclass_fields__ if f != "schedule")
+
+
+def _summary_trainee(data: Mapping[str, Any], path: Path) -> Trainee:
+    """The :class:`Trainee` a verdict-cache summary holds, for the file at ``path``."""
+    states = {}
+    for state in data["states"]:
+        fields = {f: state[f] for f in _STATE_FIELDS}
+        states[state["key"]] = RuleState(**fields)
+    course = data["course"]
+    return Trainee(
+        data["name"] if data["name"] is not None else path.stem,
+        _shown_file(path),
+        data["version"],
+        data["content_hash"],
+        data["attempt_id"],
+        tuple(data["rules"]),
+        states,
+        data["step"],
+        data["hints"],
+        data["reveals"],
+        (course[0], course[1]) if course is not None else None,
+        tuple(FirstAttempt(*a) for a in data["first_attempts"]),
+        tuple(data["problems"]),
+        seed=data["seed"],
+        complete=data["complete"],
+    )
+
+
+def _file_sha256(path: Path) -> str | None:
+    """The SHA-256 of a progress file's bytes, or ``None`` when it cannot be read (re-graded, to say why)."""
+    try:
+        return hashlib.sha256(_read_bounded(path)).hexdigest()
+    except ProgressFileError:
+        return None
 
 
 def load_checkouts(
@@ -704,8 +750,10 @@ def _worker_start() -> None:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
-def _pooled(jobs: list[tuple[Any, ...]], count: int) -> list[Trainee | tuple[str, str]]:
+def _pooled(jobs: list[tuple[Any, ...]], count: int, done: Callable[[], None] | None = None) -> list[_Loaded]:
     """``_load_one`` over ``jobs`` in ``count`` worker processes, in order; empty if processes fail.
+
+    ``done`` is called as each file's result comes back.
 
     SIGINT is blocked while the workers are forked, so none meets a Ctrl-C half set up; on
     Ctrl-C the jobs not started are cancelled and the running ones finish before it goes on.
@@ -726,7 +774,12 @@ def _pooled(jobs: list[tuple[Any, ...]], count: int) -> list[Trainee | tuple[str
         finally:
             if mask is not None:
                 signal.pthread_sigmask(signal.SIG_SETMASK, mask)
-        return list(pending)
+        results = []
+        for result in pending:
+            results.append(result)
+            if done is not None:
+                done()
+        return results
     except (BrokenProcessPool, NotImplementedError, OSError):
         return []
     finally:
@@ -742,6 +795,8 @@ def load_cohort(
     workers: int | None = None,
     trainer_dir: str | Path | None = None,
     require_proctored: bool = False,
+    cache: VerdictCache | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Cohort:
     """Read and re-grade every progress file; one that cannot be read is listed with its reason.
 
@@ -752,20 +807,61 @@ def load_cohort(
     read by ``workers`` processes (by default up to 2 when there are more than 16
     files and processes are available). The check-outs are verified with the trainer's
     secret in ``trainer_dir`` (see :func:`load_checkouts`; ``require_proctored`` counts
-    only proctored ones). Taught in ``06_trainer.ipynb``.
+    only proctored ones).
+
+    ``cache`` (a :class:`helpers.teach.verdict_cache.VerdictCache`, made for this course) gives
+    each file whose bytes it holds a verified summary of unchanged, and keeps the summaries of
+    the files re-graded now; it is used only with the course's own rules and re-graders, and
+    what it refuses is in :attr:`Cohort.notes`. ``progress`` is called with (files done, files)
+    as each is done. Taught in ``06_trainer.ipynb``.
     """
+    default = rules is None and regrade is None  # the course's own re-grade: what the cache holds
     rules = list(rules) if rules is not None else load_rules()
     files = progress_paths(paths)
     current = generators_fingerprint()  # the course's content hash, worked out once for every file
-    jobs = [(path, rules, regrade, current) for path in files]
-    results: list[Trainee | tuple[str, str]] = []
-    count = workers if workers is not None else (min(2, os.cpu_count() or 1) if len(files) > 16 else 1)
+    use_cache = cache is not None and default and cache.course == current
+    results: list[Trainee | tuple[str, str] | None] = [None] * len(files)
+    if use_cache:
+        assert cache is not None
+        for index, path in enumerate(files):
+            digest = _file_sha256(path)
+            kept = cache.get(digest, shown=_shown_file(path)) if digest is not None else None
+            if kept is not None:
+                try:
+                    results[index] = _summary_trainee(kept, path)
+                except (KeyError, TypeError, ValueError, IndexError):  # signed, yet not a summary
+                    results[index] = None
+    missing = [index for index, found in enumerate(results) if found is None]
+    finished = [len(files) - len(missing)]
+
+    def one_done() -> None:
+        finished[0] += 1
+        if progress is not None:
+            progress(finished[0], len(files))
+
+    if progress is not None and files:
+        progress(finished[0], len(files))
+    jobs = [(files[index], rules, regrade, current) for index in missing]
+    loaded: list[_Loaded] = []
+    count = workers if workers is not None else (min(2, os.cpu_count() or 1) if len(jobs) > 16 else 1)
     if count > 1:
-        results = _pooled(jobs, count)
-    if not results:
-        results = [_load_one(job) for job in jobs]
+        loaded = _pooled(jobs, count, one_done)
+    if not loaded:
+        finished[0] = len(files) - len(missing)
+        loaded = []
+        for job in jobs:
+            loaded.append(_load_one(job))
+            one_done()
+    for index, (result, seen) in zip(missing, loaded, strict=True):
+        results[index] = result
+        if use_cache and isinstance(result, Trainee) and seen:
+            assert cache is not None
+            cache.put(seen["sha256"], _summary_data(result, seen["named"]))
+    if use_cache:
+        assert cache is not None
+        cache.save()
     trainees = [r for r in results if isinstance(r, Trainee)]
-    unreadable = [r for r in results if not isinstance(r, Trainee)]
+    unreadable = [r for r in results if r is not None and not isinstance(r, Trainee)]
     by_id: dict[str, list[int]] = {}
     for index, t in enumerate(trainees):
         if t.attempt_id:
@@ -786,7 +882,8 @@ def load_cohort(
         trainees = [replace(t, checkout=found.get(t.name)) for t in trainees]
     if require_proctored:
         trainees = [replace(t, require_proctored=True) for t in trainees]
-    return Cohort(tuple(trainees), tuple(rules), tuple(unreadable))
+    notes = tuple(cache.notes) if use_cache and cache is not None else ()
+    return Cohort(tuple(trainees), tuple(rules), tuple(unreadable), notes)
 
 
 def _copies_flagged(trainees: list[Trainee]) -> list[Trainee]:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import os
 import random
 import unicodedata
 from collections import Counter
@@ -97,9 +98,33 @@ _VOCAB_LISTS = (
 _AT_LEAST = {"topics": 12, "sentinel_ids": 8, "case_ids": 8}
 
 
+@functools.lru_cache(maxsize=1)
+def _default_vocabulary_path() -> Path:
+    """:func:`vocabulary_json`, found once per process (finding the fixtures is not free)."""
+    return vocabulary_json()
+
+
 def load_vocabulary(path: str | Path | None = None) -> Vocabulary:
-    """Read the vocabulary strictly; a missing or empty list is an error naming it."""
-    source = Path(path) if path is not None else vocabulary_json()
+    """Read the vocabulary strictly; a missing or empty list is an error naming it.
+
+    The file is read and checked once per process for as long as it is unchanged (same
+    modification time and size): every generated case uses it, and the trainer's view makes
+    millions of them.
+    """
+    source = Path(path) if path is not None else _default_vocabulary_path()
+    try:
+        info = os.stat(source)
+    except OSError:
+        return _read_vocabulary(source)  # the reader names the file and why it cannot be read
+    return _vocabulary_as_of(str(source), info.st_mtime_ns, info.st_size)
+
+
+@functools.lru_cache(maxsize=8)
+def _vocabulary_as_of(source: str, _mtime_ns: int, _size: int) -> Vocabulary:
+    return _read_vocabulary(Path(source))
+
+
+def _read_vocabulary(source: Path) -> Vocabulary:
     data = load_json_file(source)
     if not isinstance(data, Mapping):
         raise InvalidInputError(f"{source}: expected a JSON object", field="vocabulary")
@@ -606,14 +631,18 @@ def _with_new(rng: random.Random, key: Mapping[str, str], new: Mapping[str, str]
 
 def _plain_change(old: str, vocab: Vocabulary, rng: random.Random) -> str:
     """A different answer that is no look-alike of ``old``."""
-    return rng.choice(
-        [
-            a
-            for a in vocab.answers
-            if a != old
-            and not keyed.differs_only_in_case_or_space(old, a)
-            and not keyed.differs_only_invisibly(old, a)
-        ]
+    return rng.choice(_plain_answers(old, vocab.answers))
+
+
+@functools.lru_cache(maxsize=4096)
+def _plain_answers(old: str, answers: tuple[str, ...]) -> tuple[str, ...]:
+    """The answers that differ from ``old`` and are no look-alike of it, in the vocabulary's order."""
+    return tuple(
+        a
+        for a in answers
+        if a != old
+        and not keyed.differs_only_in_case_or_space(old, a)
+        and not keyed.differs_only_invisibly(old, a)
     )
 
 

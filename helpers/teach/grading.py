@@ -209,7 +209,7 @@ def reason_options(case: Case, *, rules: Sequence[Rule] | None = None, salt: str
     known = {rule.id: rule for rule in every}
     keyed_rule = known[right[0]]
     context = _context(case)
-    true_of = {rule.id for rule in every if keyed.applies(rule.id, case.check, case.input, context)}
+    true_of = keyed.rules_that_apply((rule.id for rule in every), case.check, case.input, context)
     rng = _case_rng(case, salt)
     also_true = [rule for rule in every if rule.id != keyed_rule.id and rule.id in true_of]
     eligible = [rule for rule in every if rule.id != keyed_rule.id and rule.id not in true_of]
@@ -293,9 +293,11 @@ def _v(case_id: str) -> str:
     return visible_id(case_id)
 
 
-def _flag_rule(case: Case, fallback: str) -> str:
-    """The rule a wrong flag counts against: the keyed rule when feedback can name it."""
-    rule = keyed_rule_of(case)
+def _flag_rule(case: Case, fallback: str, keyed_id: str | None = None) -> str:
+    """The rule a wrong flag counts against: the keyed rule when feedback can name it.
+
+    ``keyed_id`` is :func:`keyed_rule_of` of the case when the caller has worked it out already."""
+    rule = keyed_id if keyed_id is not None else keyed_rule_of(case)
     return rule if rule in GRADED_RULES else fallback
 
 
@@ -524,9 +526,9 @@ def _grade_target_scope(case: Case, expected: Mapping[str, Any], answer: Answer)
             f"nothing was added, and {phrase}",
             when_false="`preserved` is wrong: the scope is preserved exactly when nothing is missing and "
             "nothing was added",
-            true_rule=_flag_rule(case, rule),
+            true_rule=_flag_rule(case, rule, shown_rule := keyed_rule_of(case)),
             false_rule=_flag_rule(
-                case, "ts-several" if both else ("ts-lost" if expected["missing"] else "ts-added")
+                case, "ts-several" if both else ("ts-lost" if expected["missing"] else "ts-added"), shown_rule
             ),
         )
     )
@@ -657,12 +659,17 @@ def _grade_sentinels(case: Case, expected: Mapping[str, Any], answer: Answer) ->
             "and an extra non-sentinel case is allowed",
             when_false="`intact` is wrong: the key is intact exactly when no sentinel is missing or "
             "changed, and a key that is not intact is held before scoring",
-            true_rule=_flag_rule(case, "sk-new-case" if set(proposed) - set(baseline) else "sk-changed"),
+            true_rule=_flag_rule(
+                case,
+                "sk-new-case" if set(proposed) - set(baseline) else "sk-changed",
+                shown_rule := keyed_rule_of(case),
+            ),
             false_rule=_flag_rule(
                 case,
                 "sk-missing"
                 if expected["missing"] and problems == len(expected["missing"])
                 else "sk-changed",
+                shown_rule,
             ),
         )
     )

@@ -31,6 +31,7 @@ __all__ = [
     "differs_only_invisibly",
     "keyed_rule",
     "applies",
+    "rules_that_apply",
     "facets",
 ]
 
@@ -144,11 +145,11 @@ _STEPS: tuple[tuple[str, Callable[[str], str]], ...] = (
 
 
 def _skeleton(text: str, kinds: Iterable[str]) -> str:
-    return _skeleton_of(text, frozenset(kinds))
+    return _skeleton_of(text, kinds if type(kinds) is tuple else tuple(kinds))
 
 
 @functools.lru_cache(maxsize=65536)
-def _skeleton_of(text: str, allowed: frozenset[str]) -> str:
+def _skeleton_of(text: str, allowed: tuple[str, ...]) -> str:
     """``text`` with the ``allowed`` kinds of difference normalised away (cached: the drill asks often)."""
     for kind, step in _STEPS:
         if kind in allowed:
@@ -335,6 +336,11 @@ def keyed_rule(check: str, input: Mapping[str, Any], context: Mapping[str, Any] 
 
 
 def _ts_applies(rule_id: str, record: Mapping[str, Any]) -> bool:
+    return _ts_tests(record)[rule_id]()
+
+
+def _ts_tests(record: Mapping[str, Any]) -> dict[str, Callable[[], bool]]:
+    """Each target-scope rule's test of ``record``, the record's lists worked out once for them all."""
     original, rewritten, missing, added = _scope(record)
     everything = [*dict.fromkeys([*original, *rewritten])]
     tests: dict[str, Callable[[], bool]] = {
@@ -352,10 +358,15 @@ def _ts_applies(rule_id: str, record: Mapping[str, Any]) -> bool:
             isinstance(record.get(k), str) and record[k].strip() for k in ("query", "rewritten_query")
         ),
     }
-    return tests[rule_id]()
+    return tests
 
 
 def _sk_applies(rule_id: str, record: Mapping[str, Any], context: Mapping[str, Any]) -> bool:
+    return _sk_tests(record, context)[rule_id]()
+
+
+def _sk_tests(record: Mapping[str, Any], context: Mapping[str, Any]) -> dict[str, Callable[[], bool]]:
+    """Each sentinel rule's test of ``record``, the keys' differences worked out once for them all."""
     baseline, proposed, missing, changed = _sk_parts(record)
     pairs = [(baseline[s], proposed[s]) for s in changed]
     tests: dict[str, Callable[[], bool]] = {
@@ -370,7 +381,7 @@ def _sk_applies(rule_id: str, record: Mapping[str, Any], context: Mapping[str, A
         "sk-rubric-change": lambda: _revision(context) is not None,
         "sk-several": lambda: bool(missing) and bool(changed),
     }
-    return tests[rule_id]()
+    return tests
 
 
 def applies(
@@ -386,6 +397,22 @@ def applies(
     if check == "sentinels":
         return _sk_applies(rule_id, input, context or {})
     raise ValueError(f"unknown check {check!r}")
+
+
+def rules_that_apply(
+    rule_ids: Iterable[str], check: str, input: Mapping[str, Any], context: Mapping[str, Any] | None = None
+) -> set[str]:
+    """The ids in ``rule_ids`` for which :func:`applies` is true, the case's parts worked out once.
+
+    Raises ``KeyError`` for a rule id that is not a rule of ``check``, as :func:`applies` does.
+    """
+    if check == "target-scope":
+        tests = _ts_tests(input)
+    elif check == "sentinels":
+        tests = _sk_tests(input, context or {})
+    else:
+        raise ValueError(f"unknown check {check!r}")
+    return {rule_id for rule_id in rule_ids if tests[rule_id]()}
 
 
 def facets(check: str, input: Mapping[str, Any], context: Mapping[str, Any] | None = None) -> tuple[str, ...]:

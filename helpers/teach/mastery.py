@@ -660,8 +660,17 @@ class Mastery:
 
     def case_seed(self, rule: str) -> int:
         """The seed of the next fresh case for ``rule``."""
-        served = sum(1 for attempt in self.attempts if attempt.rule == rule)
-        return self.seed * 10_000 + served
+        attempts = self.attempts
+        memo: tuple[list[MasteryAttempt], int, dict[str, int]] | None = self.__dict__.get("_served")
+        if (
+            memo is None or memo[0] is not attempts or memo[1] > len(attempts)
+        ):  # (list counted, how far, counts)
+            memo = (attempts, 0, {})
+        counts = memo[2]
+        for attempt in attempts[memo[1] :]:  # only the cases recorded since the last call
+            counts[attempt.rule] = counts.get(attempt.rule, 0) + 1
+        self.__dict__["_served"] = (attempts, len(attempts), counts)
+        return self.seed * 10_000 + counts.get(rule, 0)
 
     # --- summaries --------------------------------------------------------------------------
 

@@ -31,6 +31,7 @@ from typing import Any
 from ..core.errors import CheckInputError
 from .grading import Answer
 from .mastery import MasteryAttempt, parse_time
+from .remade import RemadeCases
 from .rules import Rule, load_rules
 
 __all__ = ["replay_drill"]
@@ -77,14 +78,17 @@ def _difference(number: int, engine: MasteryAttempt, stored: MasteryAttempt) -> 
     return f"case {number}: replayed, the engine records another attempt than the file: {shown}"
 
 
-def replay_drill(progress: Any, *, rules: Sequence[Rule] | None = None) -> list[str]:
+def replay_drill(
+    progress: Any, *, rules: Sequence[Rule] | None = None, cases: RemadeCases | None = None
+) -> list[str]:
     """Work a version 3 drill again with the engine; the first case the engine would not have
     served or scored as the file says, as one problem line (an empty list when it replays clean).
 
     ``progress`` is a :class:`helpers.teach.progress_v2.TraineeProgress`. Cases numbered before
     the session's ``model_since`` (when it has one: cases served by an earlier mastery model) are
-    taken into the engine as recorded, and serving is compared from there on. Taught in
-    ``06_trainer.ipynb``.
+    taken into the engine as recorded, and serving is compared from there on. ``cases`` hands the
+    engine the cases the re-grade already made again (the same ones the generators give).
+    Taught in ``06_trainer.ipynb``.
     """
     from .session import DrillSession
 
@@ -95,7 +99,9 @@ def replay_drill(progress: Any, *, rules: Sequence[Rule] | None = None) -> list[
     clock = _Clock()
     m = progress.mastery
     try:
-        engine = DrillSession.start(seed=m.seed, check=progress.session.check_name, rules=rules, clock=clock)
+        engine = DrillSession.start(
+            seed=m.seed, check=progress.session.check_name, rules=rules, clock=clock, cases=cases
+        )
     except CheckInputError as exc:
         return [f"the drill cannot be started again from its seed: {exc.message}"]
     if tuple(engine.mastery.rules) != tuple(m.rules) or tuple(engine.mastery.facets) != tuple(m.facets):

@@ -38,6 +38,7 @@ from .generators import GENERATORS, generate
 from .grading import Answer, Grade, answer_fields, candidate_ids, decisive_rules, grade, hints, reason_options
 from .mastery import Mastery, MasteryAttempt, drill_facets, now_text
 from .practice_cases import PracticeCase, practice_cases
+from .remade import RemadeCases
 from .render import display_json
 from .rules import Rule, load_rules
 
@@ -284,9 +285,17 @@ class _CaseEngine:
             lines.append("This case was already scored; checking again gives feedback only.")
         return "\n".join(lines)
 
-    def _view(self, case: PracticeCase, number: int, label: str, salt: str) -> CaseView:
-        """What the trainee sees of ``case``: the label, the input and context, IDs and shuffled reasons."""
-        options = reason_options(case, rules=self.rules, salt=salt)
+    def _view(
+        self, case: PracticeCase, number: int, label: str, salt: str, offered: Sequence[str] | None = None
+    ) -> CaseView:
+        """What the trainee sees of ``case``: the label, the input and context, IDs and shuffled reasons.
+
+        ``offered`` names the reasons when they were already worked out for this case and ``salt``."""
+        if offered is None:
+            options = reason_options(case, rules=self.rules, salt=salt)
+        else:
+            known = {rule.id: rule for rule in self.rules}
+            options = [known[rule_id] for rule_id in offered]
         first, second, flag = answer_fields(case.check)
         return CaseView(
             number=number,
@@ -324,6 +333,7 @@ class DrillSession(_CaseEngine):
         check: str | None = None,
         clock: Callable[[], _dt.datetime] | None = None,
         seed_kind: str = "fixed",
+        cases: RemadeCases | None = None,
     ) -> None:
         if seed_kind not in SEED_KINDS:
             raise InvalidInputError(
@@ -342,6 +352,8 @@ class DrillSession(_CaseEngine):
         #: The first case served by this mastery model (later than 1 for a drill begun before it).
         self.model_since = 1
         self._clock = clock
+        #: Where the cases come from when they are made again (the trainer's replay); else generated.
+        self._cases = cases
         self.started = started or self.now()
         self._open: _Open | None = None
 
@@ -354,11 +366,15 @@ class DrillSession(_CaseEngine):
         check: str | None = None,
         rules: Sequence[Rule] | None = None,
         clock: Callable[[], _dt.datetime] | None = None,
+        cases: RemadeCases | None = None,
     ) -> DrillSession:
         """A fresh drill over every rule (or one check's rules), nothing shown yet.
 
         Without ``seed`` the drill starts from :func:`fresh_seed` and is marked ``fresh``; a given
-        seed (demos, tests: :data:`DEFAULT_DRILL_SEED`) is marked ``fixed``.
+        seed (demos, tests: :data:`DEFAULT_DRILL_SEED`) is marked ``fixed``. ``cases`` (the
+        trainer's replay) serves each case, and the reasons offered for it, from cases already
+        made again for the re-grade (:class:`helpers.teach.remade.RemadeCases`), the same ones
+        the generators give.
         """
         every = list(rules) if rules is not None else load_rules()
         chosen = [rule.id for rule in every if check is None or rule.check == check]
@@ -368,7 +384,9 @@ class DrillSession(_CaseEngine):
         mastery = Mastery.start(
             chosen, seed=fresh_seed() if seed is None else seed, facets=drill_facets(chosen)
         )
-        return cls(mastery, rules=every, trainee=trainee, check=check, clock=clock, seed_kind=kind)
+        return cls(
+            mastery, rules=every, trainee=trainee, check=check, clock=clock, seed_kind=kind, cases=cases
+        )
 
     # --- what has been shown ----------------------------------------------------------------
 
@@ -401,9 +419,14 @@ class DrillSession(_CaseEngine):
         rule = self.mastery.next_rule(now)
         facet = self.mastery.next_facet(rule, GENERATORS[rule].facets)
         seed = self.mastery.case_seed(rule)
-        case = generate(rule, seed, facet=facet)
         number = self.mastery.step + 1
-        view = self._view(case, number, f"Drill case {number}", f"{self.mastery.seed}:{number}")
+        salt = f"{self.mastery.seed}:{number}"
+        if self._cases is None:
+            case, offered = generate(rule, seed, facet=facet), None
+        else:
+            case = self._cases.case(rule, seed, facet).case
+            offered = self._cases.offered(rule, seed, facet, salt)
+        view = self._view(case, number, f"Drill case {number}", salt, offered)
         self._open = _Open(view, case, rule, seed, facet, now)
         return view
 

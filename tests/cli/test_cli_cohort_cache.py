@@ -1,0 +1,184 @@
+"""``python -m helpers cohort``: the verdict cache, ``--no-cache``, and progress on a terminal only."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from helpers import cli
+from helpers.core.paths import fixtures_dir
+from helpers.teach.trainer import TrainerSecret
+from helpers.teach.verdict_cache import CACHE_NAME
+
+SAMPLES = fixtures_dir() / "sample_progress"
+
+
+@pytest.fixture
+def trainer(tmp_path: Path) -> Path:
+    folder = tmp_path / "trainer"
+    TrainerSecret.open(folder, create=True)
+    return folder
+
+
+@pytest.fixture
+def cohort_dir(tmp_path: Path) -> Path:
+    folder = tmp_path / "cohort"
+    folder.mkdir()
+    for name in ("asha", "ben", "erin-forged"):
+        shutil.copy(SAMPLES / f"{name}.json", folder / f"{name}.json")
+    return folder
+
+
+def test_the_output_is_the_same_with_the_cache_without_it_and_with_no_cache(run_cli, trainer, cohort_dir):
+    mine = ("--trainer-dir", str(trainer))
+    plain = run_cli("cohort", str(cohort_dir), "--json")
+    filled = run_cli("cohort", str(cohort_dir), *mine, "--json")
+    cached = run_cli("cohort", str(cohort_dir), *mine, "--csv", "cached.csv")
+    forced = run_cli("cohort", str(cohort_dir), *mine, "--no-cache", "--csv", "forced.csv")
+    assert plain.returncode == filled.returncode == cached.returncode == forced.returncode == 0
+    assert plain.stdout == filled.stdout and cached.stdout == forced.stdout
+    assert plain.stderr == filled.stderr == cached.stderr == forced.stderr == b""
+    scratch = cohort_dir.parent
+    assert (scratch / "cached.csv").read_bytes() == (scratch / "forced.csv").read_bytes()
+    entries = json.loads((trainer / CACHE_NAME).read_text(encoding="ascii"))["entries"]
+    assert len(entries) == 3
+
+
+def test_no_cache_neither_reads_nor_writes_it(run_cli, trainer, cohort_dir):
+    done = run_cli("cohort", str(cohort_dir), "--trainer-dir", str(trainer), "--no-cache", "--json")
+    assert done.returncode == 0 and not (trainer / CACHE_NAME).exists()
+    run_cli("cohort", str(cohort_dir), "--trainer-dir", str(trainer), "--json")
+    whole = json.loads((trainer / CACHE_NAME).read_text(encoding="ascii"))
+    for entry in whole["entries"].values():
+        entry["summary"]["problems"] = []  # a forger clears Erin's problems
+    (trainer / CACHE_NAME).write_text(json.dumps(whole), encoding="ascii")
+    forced = run_cli("cohort", str(cohort_dir), "--trainer-dir", str(trainer), "--no-cache", "--json")
+    assert forced.stderr == b"" and forced.stdout == done.stdout  # the edited cache was not read
+    assert json.loads((trainer / CACHE_NAME).read_text(encoding="ascii")) == whole  # nor written
+
+
+def test_an_edited_cache_entry_is_one_line_on_stderr_and_the_verdicts_stand(run_cli, trainer, cohort_dir):
+    before = run_cli("cohort", str(cohort_dir), "--trainer-dir", str(trainer), "--json")
+    whole = json.loads((trainer / CACHE_NAME).read_text(encoding="ascii"))
+    for entry in whole["entries"].values():
+        if entry["summary"]["name"] == "Erin":
+            entry["summary"]["problems"] = []
+    (trainer / CACHE_NAME).write_text(json.dumps(whole), encoding="ascii")
+    after = run_cli("cohort", str(cohort_dir), "--trainer-dir", str(trainer), "--json")
+    assert after.returncode == 0 and after.stdout == before.stdout
+    (line,) = after.stderr.decode("utf-8").splitlines()
+    assert line.startswith("python -m helpers cohort: the verdict cache entry for ")
+    assert "erin-forged.json" in line and "not trusted" in line
+
+
+def test_a_secret_open_to_others_is_refused_before_the_cache_is_used(run_cli, trainer, cohort_dir):
+    (trainer / "trainer-secret.json").chmod(0o644)
+    done = run_cli("cohort", str(cohort_dir), "--trainer-dir", str(trainer))
+    assert done.returncode == 2 and b"open to others" in done.stderr and done.stdout == b""
+    assert run_cli("cohort", str(cohort_dir), "--trainer-dir", str(trainer), "--no-cache").returncode == 0
+
+
+# --- progress ------------------------------------------------------------------------------------
+
+
+class _Terminal(io.StringIO):
+    """Standard error as a terminal would be (``isatty``), keeping what is written."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def _in_process(monkeypatch, args: list[str], stderr: io.StringIO) -> tuple[int, str]:
+    out = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setattr(sys, "stderr", stderr)
+    monkeypatch.setattr(cli._ProgressLine, "AFTER", 0.0)  # show it at once, as a long run does
+    return cli.main(args), out.getvalue()
+
+
+def test_progress_shows_on_a_terminal_and_is_wiped_before_the_table(monkeypatch, cohort_dir):
+    terminal = _Terminal()
+    code, table = _in_process(monkeypatch, ["cohort", str(cohort_dir), "--no-cache"], terminal)
+    shown = terminal.getvalue()
+    assert code == 0 and "cohort: 3 of 3 files re-graded; about " in shown and " left" in shown
+    assert shown.startswith("\r") and shown.endswith("\r") and "\n" not in shown
+    last = shown.rstrip("\r").rsplit("\r", 1)[-1]
+    assert last.strip() == ""  # the last thing drawn is the line wiped
+    piped = io.StringIO()
+    code, again = _in_process(monkeypatch, ["cohort", str(cohort_dir), "--no-cache"], piped)
+    assert code == 0 and again == table and piped.getvalue() == ""
+
+
+def test_no_progress_with_json_even_on_a_terminal(monkeypatch, cohort_dir):
+    terminal = _Terminal()
+    code, lines = _in_process(monkeypatch, ["cohort", str(cohort_dir), "--json", "--no-cache"], terminal)
+    assert code == 0 and terminal.getvalue() == "" and len(lines.splitlines()) == 3
+
+
+def test_a_short_run_shows_nothing_and_a_long_one_counts_down():
+    class Clock:
+        now = 100.0
+
+        def __call__(self) -> float:
+            return self.now
+
+    clock, stream = Clock(), _Terminal()
+    line = cli._ProgressLine(stream, clock)
+    line.update(0, 10)
+    clock.now = 101.0
+    line.update(2, 10)
+    assert stream.getvalue() == ""  # under two seconds: nothing
+    clock.now = 104.0
+    line.update(8, 10)  # 8 files in 4 s: 2 left take about 1 s
+    assert stream.getvalue() == "\rcohort: 8 of 10 files re-graded; about 1 s left"
+    clock.now = 104.1
+    line.update(9, 10)
+    assert stream.getvalue().count("\r") == 1  # not redrawn more than four times a second
+    line.update(10, 10)
+    line.clear()
+    assert stream.getvalue().endswith(
+        "\r" + " " * len("cohort: 10 of 10 files re-graded; about 1 s left") + "\r"
+    )
+    assert cli._duration(75) == "1 min 15 s" and cli._duration(3720) == "1 h 2 min"
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
+def test_on_a_real_terminal_the_progress_line_leaves_nothing_behind(tmp_path, cohort_dir):
+    import pty
+
+    main, side = pty.openpty()
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "helpers", "cohort", str(cohort_dir), "--no-cache"],
+            stdout=subprocess.PIPE,
+            stderr=side,
+            cwd=tmp_path,
+            timeout=120,
+            check=False,
+        )
+        os.close(side)
+        side = -1
+        seen = b""
+        while True:
+            try:
+                chunk = os.read(main, 4096)
+            except OSError:  # the terminal's other end is closed: all was read
+                break
+            if not chunk:
+                break
+            seen += chunk
+    finally:
+        os.close(main)
+        if side != -1:
+            os.close(side)
+    assert done.returncode == 0 and done.stdout.startswith(b"Progress files re-graded")
+    shown = seen.decode("utf-8")
+    assert "\n" not in shown  # no line of its own: at most a progress line, redrawn in place
+    assert shown.rstrip("\r").rsplit("\r", 1)[-1].strip() == ""  # and wiped before the table
