@@ -1161,13 +1161,17 @@ def _main(args: argparse.Namespace) -> int:
         everything = work_items(command, copies[0], modules)
         all_counts = Counter(str(i["module"]) for i in everything)
         items = everything if args.all_operators else [i for i in everything if curated(str(i["operator"]))]
+        made = len(items)
+        if args.limit is not None and not (args.list or args.rerun_survivors):
+            # Sample first, so only the sampled mutants are made (making every one takes minutes).
+            items = spread(items, args.limit)
         codes = describe(items, copies[0], mutated_sources(copies[0], items, args.jobs))
         classify(items, equivalent)
         if args.list:
             print(_listing(items, all_counts, modules))
             return 0
         _say(
-            f"{len(items)} {'' if args.all_operators else 'curated '}mutants of {len(modules)} modules "
+            f"{made} {'' if args.all_operators else 'curated '}mutants of {len(modules)} modules "
             f"({len(everything)} with every operator)"
         )
         selected = [str(i["mutant"]) for i in items]
