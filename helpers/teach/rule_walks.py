@@ -46,7 +46,9 @@ __all__ = [
 ]
 
 #: The keys of the checks' own input; everything else a case shows is context.
-_CHECK_KEYS = frozenset({"original", "rewritten", "unresolved", "query", "rewritten_query", "baseline", "proposed"})
+_CHECK_KEYS = frozenset(
+    {"original", "rewritten", "unresolved", "query", "rewritten_query", "baseline", "proposed"}
+)
 _ISSUED = "2026-12-01T09:00:00Z"
 
 
@@ -154,7 +156,9 @@ def drill_scoring(seed: int = 5) -> str:
     line(rule)
     lines.append(f"  feedback: {result.text.splitlines()[-1]}")
     right, cases = session.mastery.recent()
-    lines.append(f"Recent record: {right} unaided of {cases} cases; mastered now: {', '.join(session.mastered) or 'none'}")
+    lines.append(
+        f"Recent record: {right} unaided of {cases} cases; mastered now: {', '.join(session.mastered) or 'none'}"
+    )
     hardest = ", ".join(f"{rule} ({count})" for rule, count in session.mastery.hardest())
     lines.append(f"Cases not answered unaided, by rule: {hardest}")
     return "\n".join(lines)

@@ -286,4 +286,7 @@ def test_a_case_seed_out_of_the_drills_sequence_is_named_by_the_regrade():
         forged["mastery"]["attempts"][number - 1]["seed"] += 10_000  # the same rule's case of drill seed + 1
         problems = replay_v3(trainee_progress_from_data(forged), forged).problems
         rule = forged["mastery"]["attempts"][number - 1]["rule"]
-        assert f"1 of 70 cases are not the drill's own next case (seed out of sequence) (first: case {number} ({rule}))" in problems, problems
+        assert (
+            f"1 of 70 cases are not the drill's own next case (seed out of sequence) (first: case {number} ({rule}))"
+            in problems
+        ), problems
