@@ -41,6 +41,7 @@ __all__ = [
     "drill_scoring",
     "evidence_refusals",
     "first_attempts_only",
+    "readiness_reasons",
     "checkout_verdicts",
     "key_edits_refused",
 ]
@@ -249,6 +250,39 @@ def first_attempts_only() -> str:
     return "\n".join(lines)
 
 
+def readiness_reasons() -> str:
+    """Which graded check-outs count towards readiness, and whether each sample drill is complete.
+
+    Taught in ``06_trainer.ipynb`` ("Evidence the trainer refuses, shown").
+    """
+    from .cohort import checkout_reasons, load_cohort, sample_progress_dir
+
+    results: list[tuple[str, dict[str, Any] | None, bool]] = [
+        ("no check-out", None, False),
+        ("passed, verified", {"passed": True, "verified": True}, False),
+        ("passed, signature not verified", {"passed": True, "verified": False}, False),
+        ("passed, a practice paper", {"passed": True, "verified": True, "practice": True}, False),
+        ("not passed", {"passed": False, "verified": True}, False),
+        (
+            "passed, verified, not proctored, where only proctored ones count",
+            {"passed": True, "verified": True},
+            True,
+        ),
+        ("passed, verified, proctored", {"passed": True, "verified": True, "proctored": True}, True),
+    ]
+    lines = ["A graded check-out, and why it does not count (nothing: it counts):"]
+    for title, result, proctored in results:
+        reasons = checkout_reasons(result, require_proctored=proctored)
+        lines.append(f"  {title}: {'; '.join(reasons) or 'counts'}")
+    lines.append(
+        "Each sample drill, complete under its mastery model (look-alike kinds and the recent record too)?"
+    )
+    for trainee in load_cohort([sample_progress_dir()]).trainees:
+        said = {True: "complete", False: "not complete", None: "cannot say (an older file)"}[trainee.complete]
+        lines.append(f"  {trainee.name}: {said}; {trainee.completion()}")
+    return "\n".join(lines)
+
+
 def _right(record: Mapping[str, Any]) -> tuple[Answer, str]:
     from .checkout import _case
     from .grading import correct_answer
@@ -302,6 +336,9 @@ def checkout_verdicts(seed: int = 1) -> str:
         lines.append("    " + ", ".join(f"{k} {ok} of {n}" for k, (ok, n) in result.per_kind().items()))
         text = result_text(result).splitlines()
         lines += [t for t in text if t.startswith("  Check-out case") and not t.endswith(": correct")]
+    named = issue_checkout("Sam\x1b[2J\ud800", count=len(cases), seed=seed, issued=_ISSUED)
+    heading = result_text(_graded(named, lambda r: False)).splitlines()[0]
+    lines.append(f"A trainee name holding control characters, in the result's first line: {heading}")
     return "\n".join(lines)
 
 
