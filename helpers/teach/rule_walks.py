@@ -162,6 +162,10 @@ def drill_scoring(seed: int = 5) -> str:
     )
     hardest = ", ".join(f"{rule} ({count})" for rule, count in session.mastery.hardest())
     lines.append(f"Cases not answered unaided, by rule: {hardest}")
+    try:
+        DrillSession.start(seed=100_000)
+    except HelpersError as exc:
+        lines.append(f"A drill seed past the range is refused: {exc}")
     return "\n".join(lines)
 
 
@@ -347,7 +351,14 @@ def key_edits_refused(seed: int = 1) -> str:
 
     Taught in ``07_checkout.ipynb`` ("What a pass needs, shown").
     """
-    from .checkout import CheckoutFileError, issue_checkout, load_key, write_checkout
+    from .checkout import (
+        CheckoutFileError,
+        CheckoutSitting,
+        issue_checkout,
+        load_key,
+        write_answers,
+        write_checkout,
+    )
 
     issued = issue_checkout("Sample trainee", seed=seed, issued=_ISSUED)
     lines = []
@@ -370,4 +381,13 @@ def key_edits_refused(seed: int = 1) -> str:
                 lines.append(f"{title}: read")
             except CheckoutFileError as exc:
                 lines.append(f"{title}: refused: {str(exc).replace(folder, '…')}")
+        answers = CheckoutSitting(issued.paper).answers_data()
+        written = write_answers(answers, Path(folder) / "answers.json")
+        lines.append(
+            f"An answers file written: {len(written.read_text(encoding='utf-8').splitlines())} lines"
+        )
+        try:
+            write_answers(answers, written)
+        except CheckoutFileError as exc:
+            lines.append(f"Written again to the same name: refused: {str(exc).replace(folder, '…')}")
     return "\n".join(lines)
