@@ -218,6 +218,9 @@ def evidence_refusals() -> str:
             shown = [p.replace(folder, "…") for p in trainee.problems]
             lines.append(f"  {Path(trainee.file).name}: " + "; ".join(shown))
 
+    for name, reason in load_cohort(["ben\x00progress"]).unreadable:
+        lines.append(f"A path no file can have ({name}): listed, not read: {reason}")
+
     newer = {**ben, "version": ben["version"] + 1}
     from .progress_v2 import trainee_progress_from_data
 
@@ -360,6 +363,8 @@ def key_edits_refused(seed: int = 1) -> str:
         write_checkout,
     )
 
+    from .trainer import TrainerSecret
+
     issued = issue_checkout("Sample trainee", seed=seed, issued=_ISSUED)
     lines = []
     with tempfile.TemporaryDirectory(prefix="eic-walk-") as folder:
@@ -381,6 +386,13 @@ def key_edits_refused(seed: int = 1) -> str:
                 lines.append(f"{title}: read")
             except CheckoutFileError as exc:
                 lines.append(f"{title}: refused: {str(exc).replace(folder, '…')}")
+        secret = TrainerSecret.open(Path(folder) / "trainer", create=True)
+        try:
+            write_checkout(issued, secret.folder / "exam.json", trainer=secret)
+        except CheckoutFileError as exc:
+            lines.append(
+                f"A paper written beside the trainer's secret: refused: {str(exc).replace(folder, '…')}"
+            )
         answers = CheckoutSitting(issued.paper).answers_data()
         written = write_answers(answers, Path(folder) / "answers.json")
         lines.append(
