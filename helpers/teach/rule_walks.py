@@ -362,7 +362,6 @@ def key_edits_refused(seed: int = 1) -> str:
         write_answers,
         write_checkout,
     )
-
     from .trainer import TrainerSecret
 
     issued = issue_checkout("Sample trainee", seed=seed, issued=_ISSUED)
