@@ -43,6 +43,7 @@ _EXPORTS: dict[str, tuple[str, str | None]] = {
     "render": ("helpers.teach.render", None),
     "report_html": ("helpers.teach.report_html", None),
     "reports": ("helpers.data.reports", None),
+    "rule_walks": ("helpers.teach.rule_walks", None),
     "sources": ("helpers.data.sources", None),
     "worked_answers": ("helpers.teach.worked_answers", None),
     # names
@@ -132,6 +133,7 @@ if TYPE_CHECKING:  # what the lazy names are, for type checkers and editors
     from .teach import practice as practice
     from .teach import render as render
     from .teach import report_html as report_html
+    from .teach import rule_walks as rule_walks
     from .teach import worked_answers as worked_answers
     from .teach.cases import Case as Case
     from .teach.cases import filled_cases as filled_cases

@@ -1,7 +1,7 @@
 """Typed errors raised by the checks and loaders.
 
 Every refusal derives from one root, :class:`HelpersError`, so a caller can catch
-all of them at once (``except helpers.errors.HelpersError``). The refusals are also
+all of them at once (``except helpers.HelpersError``). The refusals are also
 :class:`ValueError` subclasses, as they always were, and each message names the
 field (or the file and line) at fault, so bad input is never mistaken for a pass.
 The tree is in ``docs/errors.md``. Taught in ``01_start_here.ipynb`` ("When the input is wrong").

@@ -49,7 +49,7 @@ __all__ = [
 
 class RepeatedKey(HelpersError):
     """Raised inside :data:`STRICT_DECODER` when an object repeats a key; callers
-    turn it into :class:`~helpers.errors.DuplicateKeyError` with the source and line."""
+    turn it into :class:`~helpers.core.errors.DuplicateKeyError` with the source and line."""
 
     def __init__(self, key: str) -> None:
         super().__init__(key)
@@ -105,7 +105,7 @@ class NestingTooDeep(HelpersError):
     """Raised by :meth:`LimitedText.decode` for text nested more than :data:`MAX_NESTING` deep
     (``pos`` is where, ``message`` is :data:`TOO_DEEP`), or when the stack ran out first
     (``pos`` is ``None``, ``message`` :data:`NO_STACK_LEFT`); callers turn it into
-    :class:`~helpers.errors.JSONLoadError` with the source and line."""
+    :class:`~helpers.core.errors.JSONLoadError` with the source and line."""
 
     def __init__(self, pos: int | None, message: str) -> None:
         super().__init__(message)

@@ -7,7 +7,7 @@ key holds are new non-sentinel cases and are ignored. The key is ``intact``
 only when nothing is missing or changed; otherwise hold it before scoring.
 
 An empty baseline would check nothing, so it is refused with
-:class:`~helpers.errors.EmptyBaselineError` rather than reported intact.
+:class:`~helpers.core.errors.EmptyBaselineError` rather than reported intact.
 
 Taught in ``03_sentinel_answer_key.ipynb``.
 """
@@ -73,9 +73,9 @@ class SentinelResult:
 def check_sentinels(baseline: Mapping[str, str], proposed: Mapping[str, str]) -> SentinelResult:
     """Compare every baseline sentinel with the proposed answer key.
 
-    Raises :class:`~helpers.errors.InvalidInputError` naming the field when a
+    Raises :class:`~helpers.core.errors.InvalidInputError` naming the field when a
     key is not an object of string IDs to string answers, and
-    :class:`~helpers.errors.EmptyBaselineError` for an empty baseline.
+    :class:`~helpers.core.errors.EmptyBaselineError` for an empty baseline.
     Taught in ``03_sentinel_answer_key.ipynb``.
 
     >>> check_sentinels({"S1": "R"}, {"S1": "S"}).as_dict()

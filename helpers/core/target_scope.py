@@ -116,7 +116,7 @@ def check_target_scope(
 ) -> TargetScopeResult | NeedsStaffLabels:
     """Compare the rewrite's target IDs with the original's, as sets.
 
-    Raises :class:`~helpers.errors.InvalidInputError` (a ``ValueError``) naming
+    Raises :class:`~helpers.core.errors.InvalidInputError` (a ``ValueError``) naming
     the field and item when a list is not a list of non-empty strings. A
     non-empty ``unresolved`` list returns :class:`NeedsStaffLabels` instead.
     Taught in ``02_target_scope.ipynb``.

@@ -75,7 +75,7 @@ def _members(text: str, source: str) -> Iterator[tuple[str, Any, int]]:
     """Yield ``(key, value, line)`` for each member of the top-level JSON object in ``text``.
 
     Values are read by the standard library's parser (duplicate keys refused), so
-    they are exactly what :func:`~helpers.jsonio.loads_strict` would give.
+    they are exactly what :func:`~helpers.core.jsonio.loads_strict` would give.
     """
     lines = _Lines(text)
 

@@ -18,7 +18,7 @@ make a million times:
 * ``line``: the record's line number in its source;
 * ``code``: the exit status this record alone would give (0, 1, 3 or 4; see ``--help``);
 * ``result``: the check's result, or ``None`` for bad input;
-* ``error``: the :class:`~helpers.errors.CheckInputError` for bad input, else ``None``;
+* ``error``: the :class:`~helpers.core.errors.CheckInputError` for bad input, else ``None``;
 * ``record``: the parsed input object when one could be read, else ``None``.
 
 Taught in ``05_check_your_data.ipynb``.
@@ -113,8 +113,8 @@ def outcomes_jsonl(stream: Iterable[bytes], check: str, *, source: str) -> Itera
     """Check each line of a JSON Lines byte stream; yields one outcome per line, in order.
 
     Results and errors are exactly those of :func:`helpers.cli.check_lines` over
-    :func:`helpers.jsonio.iter_json_lines`: well-formed lines take the fast path
-    (:mod:`helpers.fastpath`), everything else is re-read and checked the exact way.
+    :func:`helpers.core.jsonio.iter_json_lines`: well-formed lines take the fast path
+    (:mod:`helpers.data.fastpath`), everything else is re-read and checked the exact way.
     Taught in ``05_check_your_data.ipynb``.
     """
     fast = FAST_CHECKS[check]
@@ -434,7 +434,7 @@ def _blocks(stream: Any, size: int | None = None) -> Iterator[list[bytes]]:
 
 
 def _record_blocks(records: Iterable[JsonLine]) -> Iterator[list[JsonLine]]:
-    """Parsed records in blocks; a reader's :class:`SourceFormatError` (a bad header) is one bad record."""
+    """Parsed records in blocks; a reader's :class:`~helpers.data.inputs.SourceFormatError` (a bad header) is one bad record."""
     from .inputs import SourceFormatError
 
     batch: list[JsonLine] = []

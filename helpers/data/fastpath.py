@@ -1,8 +1,8 @@
 """Fast paths for well-formed input, each one equal to the exact function it stands in for.
 
-The exact functions are the definition: :func:`helpers.jsonio.loads_strict`,
-:func:`helpers.target_scope.check_target_scope_input` and
-:func:`helpers.sentinels.check_sentinels`. Checking a million records through
+The exact functions are the definition: :func:`helpers.core.jsonio.loads_strict`,
+:func:`helpers.core.target_scope.check_target_scope_input` and
+:func:`helpers.core.sentinels.check_sentinels`. Checking a million records through
 them spends most of its time on Python-level loops, so the batch runner first
 tries the functions here. Each one either returns exactly what the exact
 function would return, or ``None`` ("cannot vouch for this input"), and the
@@ -123,7 +123,7 @@ def may_nest_too_deep(data: bytes) -> bool:
 def loads_fast(data: bytes) -> Any | None:
     """Parse JSON ``data`` with ``orjson``; ``None`` unless it is valid and repeats no key.
 
-    ``None`` means "use :func:`helpers.jsonio.loads_strict`": for invalid text,
+    ``None`` means "use :func:`helpers.core.jsonio.loads_strict`": for invalid text,
     a repeated key, a colon written as ``\\u003a``, text with more than
     :data:`~helpers.core.jsonio.MAX_NESTING` brackets, or when ``orjson`` is not
     installed. Numbers beyond 64 bits come back as floats (see the module notes).
@@ -170,7 +170,7 @@ def verified(data: bytes, value: Any, colons: int) -> Any | None:
 
 
 def _sorted(ids: Any) -> tuple[str, ...]:
-    """:func:`~helpers.ordering.sorted_ids` as a tuple; plain ``sorted`` for ASCII-only IDs.
+    """:func:`~helpers.core.ordering.sorted_ids` as a tuple; plain ``sorted`` for ASCII-only IDs.
 
     For ASCII strings code-point order and JavaScript's UTF-16 order agree.
     """
@@ -195,7 +195,7 @@ def _valid_ids(ids: Any) -> bool:
 
 
 def fast_target_scope(record: Any) -> TargetScopeResult | NeedsStaffLabels | None:
-    """:func:`~helpers.target_scope.check_target_scope_input` for a well-formed record, else ``None``.
+    """:func:`~helpers.core.target_scope.check_target_scope_input` for a well-formed record, else ``None``.
 
     Accepts only a ``dict`` with list-of-string fields and, when present, a
     string ``id`` and ``query``, so the record is one the exact parser reads the same way.
@@ -357,7 +357,7 @@ def _differing_in_order(
 
 
 def fast_sentinels(baseline: Any, proposed: Any) -> SentinelResult | None:
-    """:func:`~helpers.sentinels.check_sentinels` for two well-formed, non-empty keys, else ``None``.
+    """:func:`~helpers.core.sentinels.check_sentinels` for two well-formed, non-empty keys, else ``None``.
 
     Only the IDs that differ are sorted; walking the whole baseline in sorted
     order, as the exact function does, yields the same two lists. Long keys are
@@ -379,7 +379,7 @@ def fast_sentinels(baseline: Any, proposed: Any) -> SentinelResult | None:
 
 
 def fast_sentinels_input(record: Any) -> SentinelResult | None:
-    """:func:`~helpers.sentinels.check_sentinels_input` for a well-formed record, else ``None``.
+    """:func:`~helpers.core.sentinels.check_sentinels_input` for a well-formed record, else ``None``.
 
     Taught in ``05_check_your_data.ipynb``.
     """
@@ -400,7 +400,7 @@ def _dumps_orjson(value: Any) -> bytes | None:
 
 
 def dumps_line(value: Any) -> bytes:
-    """:func:`~helpers.jsonio.dumps_compact` encoded as UTF-8, faster with ``orjson``.
+    """:func:`~helpers.core.jsonio.dumps_compact` encoded as UTF-8, faster with ``orjson``.
 
     For what results and error objects are made of (dicts, lists, strings,
     booleans, integers, ``None``) ``orjson`` writes the same bytes; callers

@@ -183,7 +183,7 @@ def open_input(item: InputFile, *, max_bytes: int | None = None) -> tuple[IO[byt
     """Open a path (see :func:`resolve_input`) or an upload: ``(binary stream, name, size in bytes)``.
 
     A file that cannot be opened, is not a regular file (see :func:`open_snapshot`) or
-    is larger than ``max_bytes`` raises :class:`~helpers.errors.JSONLoadError` naming it.
+    is larger than ``max_bytes`` raises :class:`~helpers.core.errors.JSONLoadError` naming it.
 
     Taught in ``05_check_your_data.ipynb``.
     """

@@ -264,7 +264,7 @@ def example_source(check: str, cases: Sequence[Case] | None = None) -> str:
     """The runnable example for ``check``: the helpers' code for it and its cases.
 
     ``cases`` defaults to the check's filled cases. Raises
-    :class:`~helpers.errors.BuildError` if a case belongs to another check or if
+    :class:`~helpers.core.errors.BuildError` if a case belongs to another check or if
     the copied code would use a name it does not define.
     Taught in ``02_target_scope.ipynb`` and ``03_sentinel_answer_key.ipynb``.
     """

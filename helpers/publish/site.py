@@ -253,7 +253,7 @@ def render_notebook(path: Path, *, notebooks: Sequence[Path] = (), exporter: Any
     """Render one executed notebook to an offline HTML page; returns ``(title, html)``.
 
     Links to the other ``notebooks`` (``NN_name.ipynb``) point at their pages.
-    Raises :class:`~helpers.errors.BuildError` for an unrun cell, or for a page
+    Raises :class:`~helpers.core.errors.BuildError` for an unrun cell, or for a page
     that would load anything from another site.
     """
     import nbformat
@@ -345,7 +345,7 @@ def render_doc(path: Path, *, docs: Sequence[Path] = (), notebooks: Sequence[Pat
 
     Raw HTML in the page is escaped and shown as text, except whole-line comments,
     which are dropped. Links to the other ``docs`` and to the ``notebooks`` point at
-    their pages. Raises :class:`~helpers.errors.BuildError` for a page that would
+    their pages. Raises :class:`~helpers.core.errors.BuildError` for a page that would
     load anything from another site.
     """
     text = path.read_text(encoding="utf-8")

@@ -606,7 +606,7 @@ def case_files() -> list[tuple[str, str, str, str]]:
 
 
 def read_case_text(name: str, text: str) -> list[Case]:
-    """Read the cases in ``text`` as :func:`~helpers.cases.load_cases` reads a file called ``name``."""
+    """Read the cases in ``text`` as :func:`~helpers.teach.cases.load_cases` reads a file called ``name``."""
     if name.endswith(".csv"):
         return cases_from_csv(text, source=name)
     return cases_from_data(loads_document(text.encode("utf-8"), source=name), source=name)

@@ -41,7 +41,7 @@ class PracticeCase(Case):
     (:func:`helpers.teach.keyed.facets`). ``context`` is what the trainee must
     see beside the input but the check never reads (``earlier_key``: the last
     accepted key; ``rubric_revision``: an approved rubric change); it is
-    JSON-ready. It is a :class:`~helpers.cases.Case`, so grading and the
+    JSON-ready. It is a :class:`~helpers.teach.cases.Case`, so grading and the
     work-it-yourself widget take it as they are. Taught in ``04_practice.ipynb``.
     """
 

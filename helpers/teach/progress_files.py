@@ -45,7 +45,7 @@ def progress_from_data(
 ) -> Progress:
     """Validate a parsed progress object against these cases and rules.
 
-    Raises :class:`~helpers.errors.ProgressFileError` naming what is wrong.
+    Raises :class:`~helpers.core.errors.ProgressFileError` naming what is wrong.
     """
 
     def bad(message: str) -> ProgressFileError:
@@ -168,7 +168,7 @@ def load_progress(
 ) -> Progress:
     """Read a progress file (default in the working folder); the file is never changed.
 
-    Raises :class:`~helpers.errors.ProgressFileError` when it is missing,
+    Raises :class:`~helpers.core.errors.ProgressFileError` when it is missing,
     corrupt, foreign, or refers to cases these practice cases lack, or when
     the path itself cannot be used (a null character, an over-long name).
     Taught in ``04_practice.ipynb`` ("Keeping your progress").
@@ -211,7 +211,7 @@ def save_progress(
     An existing file is replaced only if it is a valid progress file (checked
     as :func:`load_progress` checks it) of the same drill (seed and order)
     whose checks ``progress`` still holds, so saving never loses checked
-    cases; anything else raises :class:`~helpers.errors.ProgressFileError`
+    cases; anything else raises :class:`~helpers.core.errors.ProgressFileError`
     and is left untouched. Returns the path written.
     Taught in ``04_practice.ipynb`` ("Keeping your progress").
     """

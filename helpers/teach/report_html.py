@@ -18,7 +18,7 @@ __all__ = ["summary_table", "failures_table", "key_check_table", "exit_status_ta
 
 
 def summary_table(summary: BatchSummary) -> HtmlBlock:
-    """The counts by outcome as an HTML table; plain text shows :func:`summary_text`'s counts.
+    """The counts by outcome as an HTML table; plain text shows :func:`~helpers.data.reports.summary_text`'s counts.
 
     Taught in ``05_check_your_data.ipynb``.
     """

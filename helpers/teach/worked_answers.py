@@ -3,7 +3,7 @@
 Every expected output in ``fixtures/`` (the filled cases and the practice
 cases) is a sentinel answer keyed ``check/id``. The baseline of those answers lives in
 ``fixtures/worked_answers/baseline.json``; the test suite runs
-:func:`~helpers.sentinels.check_sentinels` over it, so an accidental edit to a
+:func:`~helpers.core.sentinels.check_sentinels` over it, so an accidental edit to a
 worked answer fails the tests. An intentional change goes through
 ``python -m helpers rebaseline --reason "..."``, which keeps the old baseline.
 Taught in ``03_sentinel_answer_key.ipynb`` ("An authorised rubric change").

@@ -361,9 +361,9 @@ class SentinelResult:
 def check_sentinels(baseline: Mapping[str, str], proposed: Mapping[str, str]) -> SentinelResult:
     """Compare every baseline sentinel with the proposed answer key.
 
-    Raises :class:`~helpers.errors.InvalidInputError` naming the field when a
+    Raises :class:`~helpers.core.errors.InvalidInputError` naming the field when a
     key is not an object of string IDs to string answers, and
-    :class:`~helpers.errors.EmptyBaselineError` for an empty baseline.
+    :class:`~helpers.core.errors.EmptyBaselineError` for an empty baseline.
     Taught in ``03_sentinel_answer_key.ipynb``.
 
     >>> check_sentinels({"S1": "R"}, {"S1": "S"}).as_dict()

@@ -33,6 +33,7 @@ comes, and the coverage map is kept in ``artifacts/mutants-coverage.json``.
     python3 tasks.py mutants --rerun-survivors    # after the notebooks improve: re-test all but nbval catches
     python3 tasks.py mutants --all-operators      # every operator cosmic-ray has (about 3 times as many)
     python3 tasks.py mutants --suite-coverage     # step 2 on the test files that reach the mutant only
+    python3 tasks.py mutants --notebooks-only     # step 1 only: what strict nbval on the notebooks catches
 """
 
 from __future__ import annotations
@@ -951,6 +952,7 @@ def try_mutant(
     coverage: CoverageMap,
     timeout: float,
     suite_coverage: CoverageMap | None = None,
+    notebooks_only: bool = False,
 ) -> Item:
     """The result for one mutant, tested in ``copy``.
 
@@ -959,7 +961,8 @@ def try_mutant(
     and ``notebooks`` which notebooks it ran; ``downloads`` whether the downloads had to be
     regenerated before the suite. With ``suite_coverage`` (``--suite-coverage``) the suite is
     only the test files that reach the mutant (``suite_files``); the notebooks that do already
-    passed in step 1.
+    passed in step 1. With ``notebooks_only`` (``--notebooks-only``) there is no step 2: a
+    mutant the notebooks miss is ``survived``, with ``suite`` ``not run``.
     """
     started = time.monotonic()
     module = str(item["module"])
@@ -981,10 +984,12 @@ def try_mutant(
             nbval = "not reached"
         else:
             nbval = "passed" if _python([*NBVAL, *notebooks], copy, shim, timeout)[0] == 0 else "caught"
-        if nbval != "caught" and committed:
+        if nbval != "caught" and committed and not notebooks_only:
             extra["downloads"] = _regenerate(copy, shim, timeout, committed)
         if nbval == "caught":
             verdict = "nbval"
+        elif notebooks_only:
+            verdict, extra["suite"] = "survived", "not run"
         elif files is None:
             verdict = "survived" if _python(SUITE, copy, shim, timeout * 4)[0] == 0 else "suite"
         elif not files:
@@ -1106,6 +1111,12 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
         help="step 2 runs only the test files that execute the mutated statement (a coverage map "
         "of each test file is recorded first, in place of the baseline); not the default",
     )
+    parser.add_argument(
+        "--notebooks-only",
+        action="store_true",
+        help="step 1 only: a mutant strict nbval on the notebooks misses counts as survived, "
+        "and the suite never runs (no baseline either)",
+    )
     args = parser.parse_args(argv)
     args.modules = args.module or list(MODULES)
     unknown = [m for m in args.modules if not (ROOT / m).is_file()]
@@ -1113,6 +1124,8 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
         parser.error(f"no such module: {', '.join(unknown)}")
     if args.jobs < 1:
         parser.error("--jobs must be at least 1")
+    if args.notebooks_only and args.suite_coverage:
+        parser.error("--notebooks-only runs no suite, so --suite-coverage has nothing to do")
     if args.rerun_survivors and not (ARTIFACTS / "mutants.json").exists():
         parser.error("--rerun-survivors needs an earlier artifacts/mutants.json")
     return args
@@ -1148,13 +1161,17 @@ def _main(args: argparse.Namespace) -> int:
         everything = work_items(command, copies[0], modules)
         all_counts = Counter(str(i["module"]) for i in everything)
         items = everything if args.all_operators else [i for i in everything if curated(str(i["operator"]))]
+        made = len(items)
+        if args.limit is not None and not (args.list or args.rerun_survivors):
+            # Sample first, so only the sampled mutants are made (making every one takes minutes).
+            items = spread(items, args.limit)
         codes = describe(items, copies[0], mutated_sources(copies[0], items, args.jobs))
         classify(items, equivalent)
         if args.list:
             print(_listing(items, all_counts, modules))
             return 0
         _say(
-            f"{len(items)} {'' if args.all_operators else 'curated '}mutants of {len(modules)} modules "
+            f"{made} {'' if args.all_operators else 'curated '}mutants of {len(modules)} modules "
             f"({len(everything)} with every operator)"
         )
         selected = [str(i["mutant"]) for i in items]
@@ -1255,6 +1272,7 @@ def _run_all(
                     coverage=coverage,
                     timeout=args.timeout,
                     suite_coverage=suite_coverage,
+                    notebooks_only=args.notebooks_only,
                 ),
             )
             for item in to_test
@@ -1293,7 +1311,7 @@ def _coverage_phase(
     baseline) or, with ``--suite-coverage``, the lines each test file runs (each file must pass)."""
     phase = time.monotonic()
     baseline: Future[tuple[int, str]] | None = None
-    if not args.no_baseline and not args.suite_coverage:
+    if not args.no_baseline and not args.suite_coverage and not args.notebooks_only:
         baseline = pool.submit(on_a_copy, lambda c: _python(SUITE, c, shim, args.timeout * 4))
     files = test_files_in(copy) if args.suite_coverage else []
     traced = {
@@ -1368,7 +1386,10 @@ def _write(
         ),
     ]
     text.append(
-        "Step 2 (after regenerating the downloads from the mutated source) ran "
+        "Step 2 did not run (--notebooks-only): survived means strict nbval on the notebooks alone "
+        "missed the mutant, and suite % is nbval %."
+        if args.notebooks_only
+        else "Step 2 (after regenerating the downloads from the mutated source) ran "
         + (
             "only the test files that execute each mutant's statement (--suite-coverage)."
             if args.suite_coverage

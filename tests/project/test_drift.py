@@ -11,6 +11,8 @@ import pkgutil
 import re
 from pathlib import Path
 
+import pytest
+
 import helpers
 from helpers.core.errors import HelpersError
 
@@ -225,3 +227,201 @@ def test_each_surface_has_one_smoke_test_and_the_docs_list_them():
         "the browser edition",
     ]
     assert sorted(node for _, node in rows) == sorted(smoke)
+
+
+# --- references in docstrings and docs ----------------------------------------------------
+
+#: ``:mod:``, ``:func:`` and ``:class:`` roles, and dotted ``helpers.x`` names in running text.
+_ROLE = re.compile(r":(?:mod|func|class):`([^`]+)`")
+_DOTTED = re.compile(r"(?<![\w/.-])helpers(?:\.[A-Za-z_]\w*)+")
+_DOCS = [*sorted((ROOT / "docs").glob("*.md")), ROOT / "README.md", ROOT / "CONTRIBUTING.md"]
+
+
+def _module_of(path: Path) -> str | None:
+    if path.suffix != ".py":
+        return None
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _attribute_chain(parts: list[str]) -> bool:
+    """Whether the longest importable prefix of ``parts`` has the rest as attributes (or fields)."""
+    for cut in range(len(parts), 0, -1):
+        try:
+            value = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        for name in parts[cut:]:
+            if hasattr(value, name):
+                value = getattr(value, name)
+            elif name in getattr(value, "__dataclass_fields__", {}):
+                value = None
+            else:
+                return False
+        return True
+    return False
+
+
+def _resolves(target: str, module: str | None) -> bool:
+    """Whether a reference resolves as Sphinx would read it: absolute, relative to its module's
+    package, a name in its module (or a member of one of its classes), or a builtin."""
+    name = target.strip().lstrip("~!").removesuffix("()")
+    if module is not None and name.startswith("."):
+        level = len(name) - len(name.lstrip("."))
+        package = module.split(".")[: -level if level else None]
+        name = ".".join([*package, name.lstrip(".")])
+    parts = name.split(".")
+    tries = (
+        [parts]
+        if parts[0] == "helpers"
+        else [*([[*module.split("."), *parts]] if module else []), ["builtins", *parts], parts]
+    )
+    if any(_attribute_chain(t) for t in tries):
+        return True
+    if module is not None and len(parts) == 1:
+        return any(
+            isinstance(v, type) and hasattr(v, name) for v in vars(importlib.import_module(module)).values()
+        )
+    return False
+
+
+def _unresolved_references() -> list[str]:
+    found = []
+    for path in [*sorted(PACKAGE.rglob("*.py")), *_DOCS]:
+        module = _module_of(path)
+        text = path.read_text(encoding="utf-8")
+        refs = [m.group(1) for m in _ROLE.finditer(text)] + [m.group(0) for m in _DOTTED.finditer(text)]
+        found += [
+            f"{path.relative_to(ROOT)}: {ref}" for ref in dict.fromkeys(refs) if not _resolves(ref, module)
+        ]
+    return found
+
+
+def test_the_reference_resolver_tells_a_real_name_from_a_stale_one():
+    assert _resolves("~helpers.core.errors.InvalidInputError", None)
+    assert _resolves(".timing", "helpers.teach.cohort")
+    assert _resolves("DrillSession", "helpers.teach.session")
+    assert _resolves("Mastery.from_attempts", "helpers.teach.mastery")
+    assert _resolves("helpers.check_target_scope", None)  # a lazy public name
+    assert not _resolves("~helpers.errors.InvalidInputError", None)
+    assert not _resolves("helpers.fastpath", None)
+    assert not _resolves("no_such_function", "helpers.teach.mastery")
+
+
+def test_every_helpers_reference_in_docstrings_and_docs_resolves():
+    assert _unresolved_references() == []
+
+
+# --- the layout, the extras, the commands, the changelog ----------------------------------
+
+
+def _layout_files() -> set[str]:
+    """The ``helpers/`` files architecture.md's layout names, as paths (``helpers/core/jsonio.py``);
+    names in backticks are commands, not files."""
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    block = text.split("## Layout", 1)[1].split("```")[1]
+    named, folder, inside = set(), "", False
+    for line in block.splitlines():
+        indent = len(line) - len(line.lstrip(" "))
+        first = line.strip().split(" ", 1)[0]
+        if indent == 0:
+            inside = first == "helpers/"
+            continue
+        if not inside:
+            continue
+        if indent == 2 and first.endswith("/"):
+            folder = first
+        elif indent == 2:
+            folder = ""
+        words = re.findall(r"(?<![\w/])([a-z_0-9]+\.py)\b", re.sub(r"`[^`]*`", "", line))
+        named |= {f"helpers/{folder if indent > 2 or first.endswith('/') else ''}{w}" for w in words}
+    return named
+
+
+def test_the_architecture_layout_names_every_module_and_no_other():
+    tree = {
+        p.relative_to(ROOT).as_posix()
+        for p in PACKAGE.rglob("*.py")
+        if p.name != "__init__.py" and "app_templates" not in p.parts
+    }
+    named = {name for name in _layout_files() if not name.endswith("/__init__.py")}
+    assert sorted(named - tree) == [], "architecture.md names files that do not exist"
+    assert sorted(tree - named) == [], "modules missing from architecture.md's layout"
+
+
+def _pyproject() -> dict:
+    import tomllib
+
+    return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+
+
+def _requirement_name(spec: str) -> str:
+    return re.split(r"[<>=!~\[ ;]", spec, maxsplit=1)[0].lower()
+
+
+def test_the_extras_table_lists_every_extra_with_what_it_adds():
+    extras = _pyproject()["project"]["optional-dependencies"]
+    text = (ROOT / "docs" / "helpers.md").read_text(encoding="utf-8")
+    rows = dict(re.findall(r"^\| `([\w-]+)` \| ([^|]*) \|", text, re.MULTILINE))
+    assert set(rows) == set(extras)
+    for extra, specs in extras.items():
+        if extra == "all":
+            continue
+        shown = {w.strip().lower() for w in rows[extra].split(",")}
+        assert shown == {_requirement_name(s) for s in specs}, extra
+
+
+def _ci_commands() -> list[str]:
+    run = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    return [
+        line.split("tasks.py", 1)[1].strip()
+        for line in run.splitlines()
+        if line.startswith("python3 tasks.py")
+    ]
+
+
+def test_contributing_and_the_layout_name_the_commands_ci_runs():
+    commands = _ci_commands()
+    assert commands == ["lint", "test --all"]
+    contributing = " ".join((ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8").split())
+    ci = contributing.split("runs `bash .ci/run`", 1)[1].split(". ", 1)[0]
+    assert re.findall(r"`python3 tasks\.py ([^`]+)`", ci) == commands
+    layout = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    line = next(x for x in layout.splitlines() if x.startswith(".ci/run"))
+    assert re.findall(r"`tasks\.py ([^`]+)`", line) == commands
+
+
+def test_the_docs_name_every_tool_tasks_lint_runs_and_every_command():
+    source = (ROOT / "tasks.py").read_text(encoding="utf-8")
+    lint = source.split("def lint(", 1)[1].split("\ndef ", 1)[0]
+    tools = re.findall(r'\(\s*"[^"]+",\s*\[BIN / "([\w-]+)",?\s*(?:"([a-z][\w-]*)")?', lint)
+    names = [" ".join(filter(None, t)) for t in tools]
+    assert names == ["ruff check", "ruff format", "mypy", "lint-imports"]
+    contributing = (
+        (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8").split("## Lint", 1)[1].split("## ", 1)[0]
+    )
+    interfaces = next(
+        x
+        for x in (ROOT / "docs" / "interfaces.md").read_text(encoding="utf-8").splitlines()
+        if "tasks.py lint " in x
+    )
+    for text in (contributing, interfaces):
+        assert all(name in text for name in names), text
+    assert f"All {['one', 'two', 'three', 'four', 'five'][len(names) - 1]}" in contributing
+    commands = re.findall(r'command == "(\w+)"', source)
+    layout = next(
+        x
+        for x in (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8").splitlines()
+        if x.startswith("tasks.py ")
+    )
+    assert sorted(re.split(r",\s*", layout.split("commands:", 1)[1].strip())) == sorted(commands)
+
+
+@pytest.mark.xfail(strict=True, reason="CHANGELOG section pending")
+def test_the_changelog_has_a_section_for_the_current_version():
+    version = _pyproject()["project"]["version"]
+    text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert re.search(rf"^## \[{re.escape(version)}\] - \d{{4}}-\d{{2}}-\d{{2}}$", text, re.MULTILINE)
+    unreleased = text.split("## [Unreleased]", 1)[1].split("\n## [", 1)[0]
+    headings = re.findall(r"^### (.+)$", unreleased, re.MULTILINE)
+    assert len(headings) == len(set(headings)), "a heading twice under [Unreleased]"

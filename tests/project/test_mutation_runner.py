@@ -441,3 +441,33 @@ def test_every_reviewed_equivalent_still_points_at_its_line() -> None:
         lines = (root / module).read_text(encoding="utf-8").splitlines()
         assert lines[entry["line"] - 1].strip() == entry["original"], entry["mutant"]
         assert entry["reason"].strip() and entry["mutated"] != entry["original"], entry["mutant"]
+
+
+def test_notebooks_only_never_runs_the_suite(tmp_path, monkeypatch):
+    """``--notebooks-only``: a mutant nbval misses is survived, and no suite (nor regeneration) runs."""
+    module = tmp_path / "helpers" / "example.py"
+    module.parent.mkdir(parents=True)
+    module.write_text("x = 1\n", encoding="utf-8")
+    _downloads(tmp_path)
+    runs: list[list[str]] = []
+
+    def fake_python(args, copy, shim, timeout, **env):
+        runs.append(list(args))
+        return 0, ""  # nbval passes: the notebooks miss the mutant
+
+    monkeypatch.setattr(runner, "_python", fake_python)
+    coverage = {"notebooks/01.ipynb": {"helpers/example.py": {1}}}
+    item = {"mutant": "m", "module": "helpers/example.py", "span": [1, 1]}
+    result = runner.try_mutant(item, "x = 2\n", tmp_path, tmp_path, coverage, 60, notebooks_only=True)
+    assert (result["verdict"], result["nbval"], result["suite"]) == ("survived", "passed", "not run")
+    assert runs == [[*runner.NBVAL, "notebooks/01.ipynb"]]
+    assert module.read_text(encoding="utf-8") == "x = 1\n"
+    runs.clear()
+    result = runner.try_mutant(item, "x = 2\n", tmp_path, tmp_path, coverage, 60)
+    assert result["verdict"] == "survived" and runner.SUITE in runs
+
+
+def test_notebooks_only_refuses_suite_coverage():
+    with pytest.raises(SystemExit):
+        runner._parse(["--notebooks-only", "--suite-coverage"])
+    assert runner._parse(["--notebooks-only"]).notebooks_only

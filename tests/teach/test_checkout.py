@@ -463,3 +463,21 @@ def test_submit_names_what_is_unset_and_only_a_confirmation_sends_it(tmp_path):
     widget.set_answer(answer, action)
     widget.flag.value = None
     assert widget.hold.value and widget.unset() == ()  # a hold needs no flag
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_case_turning_on_a_lookalike_kind_is_a_lookalike_case_whatever_its_keyed_rule(seed):
+    """The flag is not the keyed rule's alone: a case keyed to, say, ts-lost whose missing ID has a
+    look-alike on the other side is a look-alike case, and counts among the look-alike cases graded."""
+    issued = co.issue_checkout("Asha", seed=seed, issued="2026-12-01T09:00:00Z")
+    cases = issued.key["cases"]
+    for record in cases:
+        expected = bool(record["lookalike_kinds"]) or record["rule"] in co.LOOKALIKE_RULES
+        assert record["lookalike"] is (expected or co._has_lookalikes(co._case(record))), record["label"]
+    by_kind_only = [r for r in cases if r["lookalike_kinds"] and r["rule"] not in co.LOOKALIKE_RULES]
+    if seed == 1:  # the paper notebook 07 issues: one such case
+        assert len(by_kind_only) == 1
+    label = by_kind_only[0]["label"] if by_kind_only else None
+    result = co.grade_checkout(_answers(issued, {label} if label else set()), issued.key)
+    flagged = sum(r["lookalike"] for r in cases)
+    assert result.lookalikes == (flagged - (1 if label else 0), flagged)

@@ -272,3 +272,21 @@ def test_a_time_no_review_can_follow_is_refused_and_the_rest_still_shown(tmp_pat
     assert [t.name for t in cohort.trainees] == ["Ben"]
     ((path, why),) = cohort.unreadable
     assert path.endswith("late.json") and "cannot be replayed" in why and when in why
+
+
+def test_a_case_seed_out_of_the_drills_sequence_is_named_by_the_regrade():
+    """The n-th case of a rule must have seed ``drill seed × 10,000 + n``: another drill's case (same rule,
+    a valid seed) is named for what it is, though the engine's replay also notices it."""
+    from helpers.teach.cohort import replay_v3
+
+    data = _ben()
+    assert replay_v3(trainee_progress_from_data(data), data).problems == ()
+    for number in (1, 40):
+        forged = json.loads(json.dumps(data))
+        forged["mastery"]["attempts"][number - 1]["seed"] += 10_000  # the same rule's case of drill seed + 1
+        problems = replay_v3(trainee_progress_from_data(forged), forged).problems
+        rule = forged["mastery"]["attempts"][number - 1]["rule"]
+        assert (
+            f"1 of 70 cases are not the drill's own next case (seed out of sequence) (first: case {number} ({rule}))"
+            in problems
+        ), problems

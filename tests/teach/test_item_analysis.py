@@ -80,3 +80,18 @@ def test_the_order_of_distinct_records_does_not_matter(rows, rng):
     rng.shuffle(shuffled)
     key = sorted({r.rule for r in distinct})
     assert item_analysis(shuffled, rules=key) == item_analysis(distinct, rules=key)
+
+
+def test_the_groups_hold_the_rounded_share_not_the_truncated_one():
+    """Six trainees: 0.27 × 6 = 1.62 rounds to groups of 2 (truncated it would be 1, and the item
+    below would discriminate 1.00 instead of 0.00)."""
+    marks = {"A": "rrrrrr", "B": "wrrrrr", "C": "rrrrww", "D": "wrrrww", "E": "rrwwww", "F": "wwwwww"}
+    rows = [F(name, f"r{n}", m == "r") for name, ms in marks.items() for n, m in enumerate(ms)]
+    item = item_analysis(rows, rules=["r0"])[0]
+    # Ranked A 6, B 5, C 4, D 3, E 2, F 0: upper {A, B} half right on r0, lower {E, F} half right.
+    assert item.discrimination == 0.0
+    # Eight trainees: 0.27 × 8 = 2.16 rounds down to 2, so rounding is not simply ceiling.
+    eight = [*rows, *(F(name, "r0", name == "G") for name in ("G", "H"))]
+    eight += [F("G", f"r{n}", True) for n in range(1, 6)] + [F("H", f"r{n}", False) for n in range(1, 6)]
+    # Ranked A 6, G 6, B 5, C 4, D 3, E 2, F 0, H 0: upper {A, G} both right; lower {F, H} both wrong.
+    assert item_analysis(eight, rules=["r0"])[0].discrimination == 1.0
