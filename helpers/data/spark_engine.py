@@ -23,7 +23,7 @@ Spark only judges what it can vouch for; everything else goes to the Python rout
   UTF-8, an empty baseline or a file Spark cannot read returns ``None``, and the
   caller runs the Python route, which names the row.
 
-One :class:`SparkSession` is started per process and master (start-up takes seconds)
+One ``SparkSession`` is started per process and master (start-up takes seconds)
 and reused. Spark's own output (the JVM's log and progress bars) goes to an
 unnamed temporary file, so a terminal shows only the check's output; a Spark that
 cannot start is one line naming the cause. ``pyspark`` is imported only inside
