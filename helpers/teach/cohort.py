@@ -164,6 +164,11 @@ def _where(attempt: MasteryAttempt) -> str:
     return f"case {attempt.number} ({attempt.rule})"
 
 
+def _as_json(value: object) -> str:
+    """A state's field as the progress file writes it (``null``, ``true``, ``"2026-11-30"``), never a repr."""
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
 def _derived_outcome(
     answer: Mapping[str, Any] | None, right: bool, hints: int, revealed: bool, claimed: str
 ) -> str:
@@ -283,7 +288,7 @@ def replay_v3(
         if state.get("unaided", 0) > state.get("attempts", 0):
             problems.append(f"{rule}: claims {state['unaided']} unaided of {state['attempts']} attempts")
         diffs = [
-            f"{f} {state.get(f)!r} (its attempts give {mine[f]!r})"
+            f"{f} {_as_json(state.get(f))} (its attempts give {_as_json(mine[f])})"
             for f in _COMPARED
             if state.get(f) != mine[f]
         ]

@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import os
+import re
 import shutil
 
 from helpers.core.paths import fixtures_dir
@@ -31,7 +32,9 @@ def test_the_sample_cohort_reads_every_file():
     asha, ben, _chen, dana, erin, fran = cohort.trainees
     assert not asha.problems and not ben.problems
     assert any("verdicts do not match their attempts" in p for p in erin.problems)
-    assert any("the claimed state does not match its attempts" in p for p in erin.problems)
+    claimed = [p for p in erin.problems if "the claimed state does not match its attempts" in p]
+    assert claimed and all(not re.search(r"\b(True|False|None)\b|'", p) for p in claimed)  # JSON, not reprs
+    assert any("(its attempts give null)" in p for p in claimed)
     assert fran.version == 2 and any("older course" in p for p in fran.problems)
     assert asha.completion().startswith("complete on 2026-11-")
     assert all(asha.status(rule.id) == "mastered" for rule in RULES)
