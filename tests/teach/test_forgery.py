@@ -300,7 +300,7 @@ def _chen() -> dict:
         (lambda d: d.update(saved="2100-01-01T00:00:00Z"), "in the future"),
         (lambda d: d.update(saved="9999-12-31T23:59:59Z"), "in the future"),
         (lambda d: d["mastery"]["attempts"][-1].update(answered="2100-01-01T00:00:00Z"), "in the future"),
-        (lambda d: d["mastery"]["states"][0].update(last_practised=None), "last_practised None"),
+        (lambda d: d["mastery"]["states"][0].update(last_practised=None), "last_practised null"),
         (lambda d: d["mastery"]["attempts"][5].update(served="2026-11-30T08:00:00Z"), "times out of order"),
         (lambda d: d["mastery"]["attempts"][-1].update(answered="2026-11-30T25:00:00Z"), "is not a time"),
         (lambda d: d.update(version=2.0), "has version 2.0"),
