@@ -26,6 +26,7 @@ import contextlib
 import datetime as _dt
 import json
 import os
+import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -171,6 +172,12 @@ class Ledger:
     @contextlib.contextmanager
     def locked(self) -> Iterator[LedgerState]:
         """The ledger's state read under its lock; :meth:`append` only inside this."""
+        if sys.platform == "emscripten":  # the browser edition: flock is a stub there
+            from .progress_lock import save_lock
+
+            with save_lock(self.path):
+                yield self.read()
+            return
         try:
             from filelock import FileLock, Timeout
         except ImportError:  # pragma: no cover - filelock is a pinned dependency

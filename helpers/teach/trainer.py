@@ -126,7 +126,14 @@ class TrainerSecret:
                     stream.flush()
                     os.fsync(stream.fileno())
                 with contextlib.suppress(FileExistsError):  # another first issue made it: that one stands
-                    os.link(tmp, folder / SECRET_NAME)
+                    if hasattr(os, "link"):
+                        os.link(tmp, folder / SECRET_NAME)
+                    else:  # no hard links (the browser edition): create it exclusively, owner-only
+                        target = os.open(folder / SECRET_NAME, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+                        with os.fdopen(target, "w", encoding="ascii") as stream:
+                            stream.write(text)
+                            stream.flush()
+                            os.fsync(stream.fileno())
             finally:
                 Path(tmp).unlink(missing_ok=True)
         except OSError as exc:

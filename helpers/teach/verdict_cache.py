@@ -23,6 +23,7 @@ import hashlib
 import hmac
 import json
 import os
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -212,6 +213,8 @@ class VerdictCache:
         written is a line in :attr:`notes`, never an error.
         """
         if not self._new and not self._refused:
+            return
+        if sys.platform == "emscripten":  # the browser edition: no lock to keep two tabs apart
             return
         try:
             from filelock import FileLock, Timeout

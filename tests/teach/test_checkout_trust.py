@@ -372,3 +372,23 @@ def test_papers_issued_at_once_are_all_in_the_ledger(tmp_path, trainer):
         papers = set(pool.map(one, range(12)))
     state = ledger_module.Ledger(trainer).read()
     assert set(state.issued) == papers and state.lines == 12
+
+
+def test_the_secret_is_made_where_there_are_no_hard_links(tmp_path, monkeypatch):
+    """The browser edition's Python has no ``os.link``: the secret is still made once, owner-only."""
+    monkeypatch.delattr(os, "link")
+    made = TrainerSecret.open(tmp_path / "browser", create=True)
+    assert stat.S_IMODE(os.stat(made.path).st_mode) == 0o600 and len(made.key) == 32
+    assert TrainerSecret.open(made.folder, create=True).key == made.key
+
+
+def test_the_ledger_is_kept_in_the_browser_edition_without_filelock(tmp_path, trainer, monkeypatch):
+    """There ``flock`` is a stub: the ledger takes the drill's marker lock instead, and still records."""
+    import sys as real_sys
+
+    monkeypatch.setattr(real_sys, "platform", "emscripten")
+    monkeypatch.setitem(real_sys.modules, "filelock", None)  # importing it would fail
+    issued, _ = issue(trainer, "Asha", tmp_path / "p")
+    with ledger_module.Ledger(trainer).locked() as state:
+        assert issued.paper["paper_id"] in state.issued
+    assert not list(trainer.folder.glob("*.lock"))  # the marker lock is cleared after use
