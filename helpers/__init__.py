@@ -27,29 +27,30 @@ _EXPORTS: dict[str, tuple[str, str | None]] = {
     # modules
     "batch": ("helpers.data.batch", None),
     "chardiff": ("helpers.core.chardiff", None),
-    "chart": ("helpers.teach.chart", None),
-    "checkout": ("helpers.teach.checkout", None),
-    "cohort": ("helpers.teach.cohort", None),
-    "engine_runs": ("helpers.teach.engine_runs", None),
-    "gallery": ("helpers.teach.gallery", None),
-    "generators": ("helpers.teach.generators", None),
-    "mastery": ("helpers.teach.mastery", None),
+    "chart": ("helpers.teach.views.batch_chart", None),
+    "checkout": ("helpers.teach.trainer.checkout", None),
+    "cohort": ("helpers.teach.trainer.cohort", None),
+    "cohort_views": ("helpers.teach.views.cohort_views", None),
+    "engine_runs": ("helpers.teach.views.engine_runs", None),
+    "gallery": ("helpers.teach.views.gallery", None),
+    "generators": ("helpers.teach.cases.generators", None),
+    "mastery": ("helpers.teach.drill.mastery", None),
     "grading": ("helpers.teach.grading", None),
     "key_formats": ("helpers.data.key_formats", None),
     "key_subset": ("helpers.data.key_subset", None),
-    "item_analysis": ("helpers.teach.item_analysis", None),
-    "mistakes": ("helpers.teach.mistakes", None),
+    "item_analysis": ("helpers.teach.trainer.item_analysis", None),
+    "mistakes": ("helpers.teach.views.mistakes", None),
     "practice": ("helpers.teach.practice", None),
-    "render": ("helpers.teach.render", None),
-    "report_html": ("helpers.teach.report_html", None),
+    "render": ("helpers.teach.views.case_html", None),
+    "report_html": ("helpers.teach.views.batch_html", None),
     "reports": ("helpers.data.reports", None),
-    "rule_walks": ("helpers.teach.rule_walks", None),
+    "rule_walks": ("helpers.teach.views.rule_walks", None),
     "sources": ("helpers.data.sources", None),
     "worked_answers": ("helpers.teach.worked_answers", None),
     # names
     "Baseline": ("helpers.core.baselines", "Baseline"),
     "BaselineError": ("helpers.core.errors", "BaselineError"),
-    "Case": ("helpers.teach.cases", "Case"),
+    "Case": ("helpers.teach.cases.filled", "Case"),
     "CheckInputError": ("helpers.core.errors", "CheckInputError"),
     "DuplicateKeyError": ("helpers.core.errors", "DuplicateKeyError"),
     "EmptyBaselineError": ("helpers.core.errors", "EmptyBaselineError"),
@@ -64,10 +65,10 @@ _EXPORTS: dict[str, tuple[str, str | None]] = {
     "check_target_scope": ("helpers.core.target_scope", "check_target_scope"),
     "check_target_scope_input": ("helpers.core.target_scope", "check_target_scope_input"),
     "dumps_compact": ("helpers.core.jsonio", "dumps_compact"),
-    "filled_cases": ("helpers.teach.cases", "filled_cases"),
-    "get_case": ("helpers.teach.cases", "get_case"),
+    "filled_cases": ("helpers.teach.cases.filled", "filled_cases"),
+    "get_case": ("helpers.teach.cases.filled", "get_case"),
     "load_baseline": ("helpers.core.baselines", "load_baseline"),
-    "load_cases": ("helpers.teach.cases", "load_cases"),
+    "load_cases": ("helpers.teach.cases.filled", "load_cases"),
     "load_json_file": ("helpers.core.jsonio", "load_json_file"),
     "loads_strict": ("helpers.core.jsonio", "loads_strict"),
     "revise_baseline": ("helpers.core.baselines", "revise_baseline"),
@@ -120,22 +121,23 @@ if TYPE_CHECKING:  # what the lazy names are, for type checkers and editors
     from .data import key_subset as key_subset
     from .data import reports as reports
     from .data import sources as sources
-    from .teach import chart as chart
-    from .teach import checkout as checkout
-    from .teach import cohort as cohort
-    from .teach import engine_runs as engine_runs
-    from .teach import gallery as gallery
-    from .teach import generators as generators
     from .teach import grading as grading
-    from .teach import item_analysis as item_analysis
-    from .teach import mastery as mastery
-    from .teach import mistakes as mistakes
     from .teach import practice as practice
-    from .teach import render as render
-    from .teach import report_html as report_html
-    from .teach import rule_walks as rule_walks
     from .teach import worked_answers as worked_answers
-    from .teach.cases import Case as Case
-    from .teach.cases import filled_cases as filled_cases
-    from .teach.cases import get_case as get_case
-    from .teach.cases import load_cases as load_cases
+    from .teach.cases import generators as generators
+    from .teach.cases.filled import Case as Case
+    from .teach.cases.filled import filled_cases as filled_cases
+    from .teach.cases.filled import get_case as get_case
+    from .teach.cases.filled import load_cases as load_cases
+    from .teach.drill import mastery as mastery
+    from .teach.trainer import checkout as checkout
+    from .teach.trainer import cohort as cohort
+    from .teach.trainer import item_analysis as item_analysis
+    from .teach.views import batch_chart as chart  # noqa: F401 - the public name predates the module's
+    from .teach.views import batch_html as report_html  # noqa: F401 - the public name predates the module's
+    from .teach.views import case_html as render  # noqa: F401 - the public name predates the module's
+    from .teach.views import cohort_views as cohort_views
+    from .teach.views import engine_runs as engine_runs
+    from .teach.views import gallery as gallery
+    from .teach.views import mistakes as mistakes
+    from .teach.views import rule_walks as rule_walks

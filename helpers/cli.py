@@ -702,7 +702,7 @@ def _write_text(text: str, output: str | None, command: str) -> int:
 
 
 def _export_csv(check: str | None, output: str | None) -> int:
-    from .teach.cases import cases_to_csv, filled_cases
+    from .teach.cases.filled import cases_to_csv, filled_cases
 
     return _write_text(cases_to_csv(filled_cases(check)), output, "export-csv")
 
@@ -715,7 +715,7 @@ def _export_example(check: str, output: str | None) -> int:
 
 def _practice_generate(rule: str, seed: int, count: int) -> int:
     """``practice generate``: fresh practice cases as JSON Lines (taught in ``04_practice.ipynb``)."""
-    from .teach.generators import GENERATORS, generate_many, generated_case_data
+    from .teach.cases.generators import GENERATORS, generate_many, generated_case_data
 
     if rule != "all" and rule not in GENERATORS:
         _STDERR.write(
@@ -743,20 +743,21 @@ def _cohort(
 ) -> int:
     """``cohort``: the trainer's table over progress files, re-graded (taught in ``06_trainer.ipynb``).
 
-    The verdict cache in the trainer's folder (:mod:`helpers.teach.verdict_cache`) spares the files
+    The verdict cache in the trainer's folder (:mod:`helpers.teach.trainer.verdict_cache`) spares the files
     unchanged since the last run, unless ``use_cache`` is false (``--no-cache``). A run that takes
     more than a couple of seconds shows its progress on standard error when that is a terminal and
     the output is not ``--json``.
     """
-    from .teach.cohort import cohort_csv, cohort_json_lines, cohort_text, load_cohort, progress_paths, shown
+    from .teach.trainer.cohort import load_cohort, progress_paths, shown
+    from .teach.views.cohort_views import cohort_csv, cohort_json_lines, cohort_text
 
     files = progress_paths(paths)
     if csv_path is not None and any(_same_file(str(f), csv_path) for f in files if os.path.lexists(f)):
         _STDERR.write(f"python -m helpers cohort: --csv {csv_path} is one of the progress files\n")
         return EXIT_USAGE
-    from .teach.generators import generators_fingerprint
-    from .teach.trainer import TrainerSecret, TrainerSecretError
-    from .teach.verdict_cache import VerdictCache
+    from .teach.cases.generators import generators_fingerprint
+    from .teach.trainer.secret import TrainerSecret, TrainerSecretError
+    from .teach.trainer.verdict_cache import VerdictCache
 
     line = _ProgressLine(_STDERR) if not as_json and _stderr_is_terminal() else None
     try:
@@ -857,7 +858,7 @@ def _surrogates(text: str) -> bool:
 
 def _trainer(args: Any, command: str, *, create: bool = False) -> Any:
     """The trainer's secret for ``args.trainer_dir``; None after one line on standard error."""
-    from .teach.trainer import TrainerSecret, TrainerSecretError
+    from .teach.trainer.secret import TrainerSecret, TrainerSecretError
 
     try:
         return TrainerSecret.open(args.trainer_dir, create=create)
@@ -869,8 +870,8 @@ def _trainer(args: Any, command: str, *, create: bool = False) -> Any:
 def _checkout_issue(args: Any) -> int:
     """``checkout issue``: a check-out paper for one trainee, and its key (taught in ``07_checkout.ipynb``)."""
     from .core.errors import CheckoutFileError
-    from .teach.checkout import issue_checkout, write_checkout
-    from .teach.trainer import TrainerSecretError
+    from .teach.trainer.checkout import issue_checkout, write_checkout
+    from .teach.trainer.secret import TrainerSecretError
 
     if _surrogates(args.trainee):
         _STDERR.write("python -m helpers checkout issue: --trainee is not UTF-8 text; nothing was written\n")
@@ -880,7 +881,7 @@ def _checkout_issue(args: Any) -> int:
     except CheckInputError as exc:
         _STDERR.write(f"python -m helpers checkout issue: {exc.message}\n")
         return EXIT_USAGE
-    from .teach.trainer import SECRET_NAME, trainer_dir
+    from .teach.trainer.secret import SECRET_NAME, trainer_dir
 
     new_secret = not os.path.lexists(trainer_dir(args.trainer_dir) / SECRET_NAME)
     trainer = _trainer(args, "checkout issue", create=True)
@@ -920,14 +921,14 @@ def _checkout_issue(args: Any) -> int:
 def _checkout_proctor(args: Any) -> int:
     """``checkout proctor``: one proctored paper for one trainee, served through Voilà on 127.0.0.1."""
     from .core.errors import CheckoutFileError
-    from .teach.trainer import TrainerSecretError
+    from .teach.trainer.secret import TrainerSecretError
 
     if _surrogates(args.trainee):
         _STDERR.write("python -m helpers checkout proctor: --trainee is not UTF-8 text; nothing was issued\n")
         return EXIT_USAGE
     try:
         from .publish.proctor import proctor_command, proctor_environment, write_proctor_notebook
-        from .teach.proctoring import prepare_sitting
+        from .teach.trainer.proctoring import prepare_sitting
     except ImportError as exc:
         _STDERR.write(f"python -m helpers checkout proctor: needs the app extra (voila): {exc}\n")
         return EXIT_USAGE
@@ -984,9 +985,9 @@ def _checkout_grade(args: Any) -> int:
     import json
 
     from .core.errors import CheckoutFileError
-    from .teach.bounded_file import MAX_CHECKOUT_BYTES
-    from .teach.checkout import grade_files, key_baseline_path, result_csv, result_text
-    from .teach.trainer import TrainerSecretError
+    from .teach.trainer.bounded_file import MAX_CHECKOUT_BYTES
+    from .teach.trainer.checkout import grade_files, key_baseline_path, result_csv, result_text
+    from .teach.trainer.secret import TrainerSecretError
 
     inputs = (args.answers, args.key, args.baseline or str(key_baseline_path(args.key)))
     if args.csv is not None and any(_same_file(f, args.csv) for f in inputs if os.path.exists(f)):
@@ -1031,7 +1032,7 @@ def _size(text: str) -> int:
     """``--max-bytes``: a size such as ``64MB``."""
     import argparse
 
-    from .teach.bounded_file import parse_size
+    from .teach.trainer.bounded_file import parse_size
 
     try:
         return parse_size(text)

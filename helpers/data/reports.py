@@ -3,8 +3,8 @@
 Every failure is explained in one line; a changed sentinel answer is shown as a
 character-level diff (:func:`helpers.chardiff.diff_text`), so a trailing space
 or a zero-width character is visible. Long ID lists are cut to a few IDs and
-"and N more". The HTML tables are in :mod:`helpers.teach.report_html`, the
-chart in :mod:`helpers.teach.chart`.
+"and N more". The HTML tables are in :mod:`helpers.teach.views.batch_html`, the
+chart in :mod:`helpers.teach.views.batch_chart`.
 
 Taught in ``05_check_your_data.ipynb``.
 """

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from ..core.checks import CHECK_TITLES, CHECKS
 from ..core.paths import project_root
-from ..teach.cases import cases_to_csv, filled_cases
+from ..teach.cases.filled import cases_to_csv, filled_cases
 from .example import CHECK_NOTEBOOKS, example_filename, example_source
 
 __all__ = [

@@ -27,7 +27,7 @@ from typing import Any
 from ..core import error_root, errors, jsonio, jsonwalk, ordering, sentinels, target_scope, validation
 from ..core.checks import require_check_name
 from ..core.errors import BuildError
-from ..teach.cases import Case, filled_cases
+from ..teach.cases.filled import Case, filled_cases
 
 __all__ = [
     "CHECK_NOTEBOOKS",

@@ -1,7 +1,7 @@
 """The proctored check-out app: one paper for one trainee, served by the trainer through Voilà on 127.0.0.1.
 
 ``python -m helpers checkout proctor --trainee NAME`` issues a proctored paper into the
-trainer's folder (:func:`helpers.teach.proctoring.prepare_sitting`), writes a one-cell
+trainer's folder (:func:`helpers.teach.trainer.proctoring.prepare_sitting`), writes a one-cell
 notebook showing :func:`helpers.widgets.proctored.proctored_page` into a scratch folder,
 and runs Voilà on that notebook alone, as the app does (:func:`helpers.publish.app.voila_command`):
 code hidden, the ``offline`` template, at most one kernel, and here no file served at all.
@@ -17,7 +17,7 @@ import json
 import tempfile
 from pathlib import Path
 
-from ..teach.proctoring import SITTING_ENV, TRAINER_ENV
+from ..teach.trainer.proctoring import SITTING_ENV, TRAINER_ENV
 from .app import voila_command, voila_environment
 
 __all__ = [

@@ -21,9 +21,9 @@ from typing import Any
 
 from ..core.chardiff import visible_id
 from ..core.ordering import sorted_ids
-from . import keyed
-from .cases import Case
-from .rules import GRADED_RULES, Rule, load_rules
+from .cases import deciding_rule as keyed
+from .cases.filled import Case
+from .cases.rules import GRADED_RULES, Rule, load_rules
 
 __all__ = [
     "Answer",
@@ -160,7 +160,7 @@ def _context(case: Case) -> Mapping[str, Any]:
 
 
 def keyed_rule_of(case: Case) -> str:
-    """The keyed rule of ``case``, computed from what it shows (:func:`helpers.teach.keyed.keyed_rule`)."""
+    """The keyed rule of ``case``, computed from what it shows (:func:`helpers.teach.cases.deciding_rule.keyed_rule`)."""
     return keyed.keyed_rule(case.check, case.input, _context(case))
 
 
@@ -190,7 +190,7 @@ def reason_options(case: Case, *, rules: Sequence[Rule] | None = None, salt: str
     """The :data:`REASON_OPTIONS` rules offered as the reason for ``case``, shuffled for the case.
 
     The keyed rule, the rule that decides. Where other rules are true of the case
-    too (:func:`helpers.teach.keyed.applies`: a lost target beside an added one, a
+    too (:func:`helpers.teach.cases.deciding_rule.applies`: a lost target beside an added one, a
     changed answer that differs only in case), up to :data:`TRUE_DISTRACTORS` of
     them are offered as well: true, but less specific than the keyed rule, so
     "pick any rule that is true" is not enough. The rest are rules that do not
@@ -536,7 +536,7 @@ def _grade_target_scope(case: Case, expected: Mapping[str, Any], answer: Answer)
 
 
 def _near_match(target: str, others: set[str]) -> str | None:
-    """An ID in ``others`` that a reader may take for ``target`` (:func:`helpers.teach.keyed.lookalike_kind`)."""
+    """An ID in ``others`` that a reader may take for ``target`` (:func:`helpers.teach.cases.deciding_rule.lookalike_kind`)."""
     for other in sorted_ids(others):
         if keyed.lookalike_kind(target, other) is not None:
             return other

@@ -1,17 +1,32 @@
 """Practice beyond the filled cases, gathered as ``helpers.practice``.
 
-The names come from :mod:`~helpers.teach.rules` (the rules),
-:mod:`~helpers.teach.practice_cases` (the cases and their rules),
-:mod:`~helpers.teach.drill` (order, attempts, scores),
-:mod:`~helpers.teach.progress_files` (saving and loading) and
-:mod:`~helpers.teach.practice_tables` (the HTML tables). No widgets here:
+The names come from :mod:`~helpers.teach.cases.rules` (the rules),
+:mod:`~helpers.teach.cases.practice_cases` (the cases and their rules),
+:mod:`~helpers.teach.drill.course` (order, attempts, scores),
+:mod:`~helpers.teach.progress.version1` (saving and loading) and
+:mod:`~helpers.teach.views.practice_tables` (the HTML tables). No widgets here:
 :class:`helpers.widgets.PracticeDrill` calls these functions.
 Taught in ``04_practice.ipynb``.
 """
 
 from __future__ import annotations
 
-from .drill import (
+from .cases.practice_cases import (
+    PracticeCase,
+    load_practice_cases,
+    practice_cases,
+    practice_cases_from_data,
+    practice_cases_json,
+)
+from .cases.rules import (
+    GRADED_RULES,
+    Rule,
+    load_rules,
+    project_rules,
+    rules_from_data,
+    rules_json,
+)
+from .drill.course import (
     DEFAULT_SEED,
     PROGRESS_FORMAT,
     PROGRESS_VERSION,
@@ -22,32 +37,13 @@ from .drill import (
     rule_scores,
     rules_missed,
 )
-from .practice_cases import (
-    PracticeCase,
-    load_practice_cases,
-    practice_cases,
-    practice_cases_from_data,
-    practice_cases_json,
-)
-from .practice_tables import (
+from .progress.paths import DEFAULT_PROGRESS_FILE
+from .progress.version1 import load_progress, progress_from_data
+from .views.practice_tables import (
     coverage,
     coverage_table,
     rules_table,
     summary,
-)
-from .progress_files import (
-    DEFAULT_PROGRESS_FILE,
-    load_progress,
-    progress_from_data,
-    save_progress,
-)
-from .rules import (
-    GRADED_RULES,
-    Rule,
-    load_rules,
-    project_rules,
-    rules_from_data,
-    rules_json,
 )
 
 __all__ = [
@@ -76,7 +72,6 @@ __all__ = [
     "rules_missed",
     "rule_scores",
     "summary",
-    "save_progress",
     "load_progress",
     "progress_from_data",
 ]

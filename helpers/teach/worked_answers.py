@@ -17,7 +17,7 @@ from pathlib import Path
 from ..core.baselines import Baseline, load_baseline, revise_baseline
 from ..core.paths import fixtures_dir
 from ..core.sentinels import SentinelResult, check_sentinels
-from .cases import Case, load_cases
+from .cases.filled import Case, load_cases
 from .practice import load_practice_cases, load_rules
 
 __all__ = [

@@ -3,7 +3,7 @@
 ipywidgets' own text repr is cut at 110 characters, so each widget shows a full
 plain-text picture of its controls instead (:meth:`TextPicture.describe`); strict
 nbval compares it, and a static page shows it. Every widget root carries the
-``eic-w`` class and the project's one style sheet (:data:`helpers.teach.render.STYLE`):
+``eic-w`` class and the project's one style sheet (:data:`helpers.teach.views.case_html.STYLE`):
 readable tables, a visible focus ring, and the static reveal hidden while the
 widget is live. Taught in ``01_start_here.ipynb``.
 """
@@ -17,7 +17,7 @@ import ipywidgets as w
 
 from ..core.chardiff import visible_id
 from ..core.errors import escape_surrogates
-from ..teach.render import STYLE, esc, esc_id
+from ..teach.html import STYLE, esc, esc_id
 
 __all__ = [
     "TextPicture",

@@ -1,7 +1,7 @@
 """The case on show in a drill: its input, the answer controls, Check, hints and the worked answer.
 
-A thin view over a drill engine (:class:`helpers.teach.session.DrillSession` or
-:class:`~helpers.teach.session.CourseSession`): the engine grades, counts the hints
+A thin view over a drill engine (:class:`helpers.teach.drill.engine.DrillSession` or
+:class:`~helpers.teach.drill.engine.CourseSession`): the engine grades, counts the hints
 and keeps the score; this only shows the case and passes on the clicks. Both the
 mastery drill and the set course show their cases through it. Taught in
 ``04_practice.ipynb``.
@@ -14,10 +14,18 @@ from typing import Any
 
 import ipywidgets as w
 
+from ..teach.cases.rules import Rule
+from ..teach.drill.engine import CaseView
 from ..teach.grading import Answer
-from ..teach.render import HIDE_SUMMARY, REVEAL_SUMMARY, esc, feedback_html, hint_html, json_html, reveal_html
-from ..teach.rules import Rule
-from ..teach.session import CaseView
+from ..teach.views.case_html import (
+    HIDE_SUMMARY,
+    REVEAL_SUMMARY,
+    esc,
+    feedback_html,
+    hint_html,
+    json_html,
+    reveal_html,
+)
 from .base import html, wrap_html, wrap_row
 from .exercise import AnswerControls, case_widgets
 

@@ -1,8 +1,8 @@
 """The check-out widget: each case of a paper served once, one try, no hints, no feedback until the end.
 
-A thin view over :class:`helpers.teach.checkout.CheckoutSitting`. The trainee opens their own
-paper in it, as a file upload (read by :func:`helpers.teach.checkout.paper_from_bytes`, the
-strict reader :func:`~helpers.teach.checkout.load_paper` uses) or from the papers listed in
+A thin view over :class:`helpers.teach.trainer.checkout.CheckoutSitting`. The trainee opens their own
+paper in it, as a file upload (read by :func:`helpers.teach.trainer.checkout.paper_from_bytes`, the
+strict reader :func:`~helpers.teach.trainer.checkout.load_paper` uses) or from the papers listed in
 the notebook's folder, so the code-free app sits any paper, not only the sample. The answers
 are saved to a named file, never over an existing one unasked, and offered as a download.
 Taught in ``07_checkout.ipynb``.
@@ -19,7 +19,8 @@ from typing import Any
 import ipywidgets as w
 
 from ..core.errors import CheckInputError, CheckoutFileError
-from ..teach.checkout import (
+from ..teach.grading import Answer, candidate_ids
+from ..teach.trainer.checkout import (
     CheckoutSitting,
     answers_file_name,
     load_paper,
@@ -27,8 +28,7 @@ from ..teach.checkout import (
     paper_files,
     paper_from_bytes,
 )
-from ..teach.grading import Answer, candidate_ids
-from ..teach.render import esc, json_html, supplied_input
+from ..teach.views.case_html import esc, json_html, supplied_input
 from .base import TextPicture, auto_layout, button, frame, html, wide_style, wrap_html
 from .exercise import AnswerControls
 
@@ -53,7 +53,7 @@ class CheckoutWidget(TextPicture):
     papers in ``papers_dir`` (default: the current folder; :attr:`papers` and
     :attr:`open_button`). A paper opened over unsaved answers asks first
     (:attr:`open_confirm_button`). The answers file is then named for the paper
-    (:func:`helpers.teach.checkout.answers_file_name`).
+    (:func:`helpers.teach.trainer.checkout.answers_file_name`).
     """
 
     def __init__(

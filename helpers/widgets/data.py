@@ -12,9 +12,9 @@ import ipywidgets as w
 from ..core.errors import CheckInputError
 from ..data.batch import BatchSummary, KeyCheck, check_file, check_key_files
 from ..data.sources import InputFile, Upload
-from ..teach.chart import chart_img_html, outcome_chart
-from ..teach.render import error_html, esc
-from ..teach.report_html import failures_table, key_check_table, summary_table
+from ..teach.views.batch_chart import chart_img_html, outcome_chart
+from ..teach.views.batch_html import failures_table, key_check_table, summary_table
+from ..teach.views.case_html import error_html, esc
 from .base import TextPicture, button, frame, html, wide_style, wrap_html, wrap_row
 from .lite import in_browser_edition
 

@@ -12,7 +12,9 @@ from typing import Any
 import ipywidgets as w
 
 from ..core.chardiff import visible_id
-from ..teach.cases import Case
+from ..teach.cases.filled import Case
+from ..teach.cases.rules import Rule
+from ..teach.drill.engine import HOLD_LABELS
 from ..teach.grading import (
     Answer,
     Grade,
@@ -23,7 +25,7 @@ from ..teach.grading import (
     hints,
     reason_options,
 )
-from ..teach.render import (
+from ..teach.views.case_html import (
     HIDE_SUMMARY,
     REVEAL_SUMMARY,
     esc,
@@ -33,8 +35,6 @@ from ..teach.render import (
     json_html,
     reveal_html,
 )
-from ..teach.rules import Rule
-from ..teach.session import HOLD_LABELS
 from .base import TextPicture, auto_layout, button, frame, html, id_checkbox, wrap_html, wrap_row
 
 __all__ = ["CaseExercise", "AnswerControls", "case_widgets"]

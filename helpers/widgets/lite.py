@@ -18,7 +18,7 @@ import ipywidgets as w
 
 from ..core.errors import JSONLoadError, ProgressFileError
 from ..core.jsonio import loads_strict
-from ..teach.render import esc
+from ..teach.html import esc
 from .base import html, wrap_html, wrap_row
 
 __all__ = ["in_browser_edition", "LITE_SAVE_NOTE", "ProgressTransfer"]

@@ -1,10 +1,10 @@
-"""The mastery drill: a thin view over :class:`helpers.teach.session.DrillSession`.
+"""The mastery drill: a thin view over :class:`helpers.teach.drill.engine.DrillSession`.
 
 The engine serves each case, grades it, keeps the hints and reveals, and
 decides mastery; this widget only shows the case and passes on the clicks.
 Cases carry neutral labels ("Drill case 12"), and the rule a case was about is
 named only once it is scored. Progress is a version 3 file
-(:mod:`helpers.teach.progress_v2`). Taught in ``04_practice.ipynb``.
+(:mod:`helpers.teach.progress.files`). Taught in ``04_practice.ipynb``.
 """
 
 from __future__ import annotations
@@ -17,8 +17,9 @@ from typing import Any
 import ipywidgets as w
 
 from ..core.errors import ProgressFileError
-from ..teach.grading import Answer
-from ..teach.mastery import (
+from ..teach.cases.rules import Rule, load_rules
+from ..teach.drill.engine import CaseView, DrillSession
+from ..teach.drill.mastery import (
     FACET_STREAK,
     MASTERY_STREAK,
     RECENT_CONFIDENCE,
@@ -26,8 +27,8 @@ from ..teach.mastery import (
     RECENT_WINDOW,
     recent_bound_met,
 )
-from ..teach.progress_files import shown_path
-from ..teach.progress_v2 import (
+from ..teach.grading import Answer
+from ..teach.progress.files import (
     TraineeProgress,
     load_trainee_progress,
     new_attempt_path,
@@ -35,11 +36,10 @@ from ..teach.progress_v2 import (
     trainee_progress_from_data,
     trainee_progress_to_data,
 )
-from ..teach.render import (
+from ..teach.progress.paths import shown_path
+from ..teach.views.case_html import (
     esc,
 )
-from ..teach.rules import Rule, load_rules
-from ..teach.session import CaseView, DrillSession
 from .base import TextPicture, button, frame, html, progress_path_box, wide_style, wrap_html, wrap_row
 from .case_area import CaseArea
 from .exercise import AnswerControls

@@ -16,23 +16,20 @@ import ipywidgets as w
 
 from ..core.checks import require_check_name
 from ..core.errors import InvalidInputError, ProgressFileError
-from ..teach.drill import DEFAULT_SEED, Progress
-from ..teach.practice_cases import PracticeCase, practice_cases
-from ..teach.practice_tables import summary
-from ..teach.progress_files import (
-    DEFAULT_PROGRESS_FILE,
-    shown_path,
-)
-from ..teach.progress_v2 import (
+from ..teach.cases.practice_cases import PracticeCase, practice_cases
+from ..teach.cases.rules import Rule, load_rules
+from ..teach.drill.course import DEFAULT_SEED, Progress
+from ..teach.drill.engine import CourseSession, DrillSession
+from ..teach.html import esc
+from ..teach.progress.files import (
     TraineeProgress,
     load_trainee_progress,
     save_trainee_progress,
     trainee_progress_from_data,
     trainee_progress_to_data,
 )
-from ..teach.render import esc
-from ..teach.rules import Rule, load_rules
-from ..teach.session import CourseSession, DrillSession
+from ..teach.progress.paths import DEFAULT_PROGRESS_FILE, shown_path
+from ..teach.views.practice_tables import summary
 from .base import TextPicture, button, frame, html, progress_path_box, wide_style, wrap_html, wrap_row
 from .case_area import CaseArea
 from .lite import ProgressTransfer
@@ -43,7 +40,7 @@ __all__ = ["PracticeDrill"]
 class PracticeDrill(TextPicture):
     """The set course: practice cases in a seeded order, running score, progress bar, summary.
 
-    A thin view over :class:`helpers.teach.session.CourseSession`, the same engine
+    A thin view over :class:`helpers.teach.drill.engine.CourseSession`, the same engine
     as the mastery drill: cases carry neutral labels ("Case 3 of 39"), hints never
     look at the answer, and only an unaided right first check scores correct.
     Drive it without a front end: answer :attr:`exercise` (``set_answer`` then

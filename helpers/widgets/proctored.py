@@ -1,6 +1,6 @@
 """The proctored check-out widget: the check-out, handed in to the trainer's side instead of saved to a file.
 
-A thin view over :class:`helpers.teach.proctoring.ProctoredSitting`: each case once, one
+A thin view over :class:`helpers.teach.trainer.proctoring.ProctoredSitting`: each case once, one
 try, no feedback; then **Hand in my answers** writes, grades and signs them where the
 trainer keeps them. There is no file name to type and nothing to download, and the
 verdict is the trainer's to give. Served by ``python -m helpers checkout proctor``;
@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.error_root import HelpersError
-from ..teach.proctoring import ProctoredSitting, sitting_from_environment
-from ..teach.render import esc
+from ..teach.html import esc
+from ..teach.trainer.proctoring import ProctoredSitting, sitting_from_environment
 from .base import frame, html, wrap_html
 from .checkout import CheckoutWidget
 

@@ -13,7 +13,7 @@ import ipywidgets as w
 
 from ..core.errors import CheckInputError
 from ..core.jsonio import dumps_compact, loads_strict
-from ..teach.render import check_block, error_html
+from ..teach.views.case_html import check_block, error_html
 from .base import TextPicture, frame, html, wrap_html
 
 __all__ = ["TargetScopeSandbox", "SentinelSandbox"]

@@ -31,7 +31,7 @@ from helpers import (
 from helpers.cli import EXIT_BAD_INPUT, check_lines
 from helpers.core.checks import run_check
 from helpers.core.jsonio import JsonLine, iter_json_lines
-from helpers.teach.cases import CSV_COLUMNS, cases_from_csv, cases_from_data
+from helpers.teach.cases.filled import CSV_COLUMNS, cases_from_csv, cases_from_data
 from helpers.teach.worked_answers import check_worked_answers
 
 HEADER = ",".join(CSV_COLUMNS) + "\n"

@@ -14,8 +14,8 @@ import pytest
 
 from helpers import cli
 from helpers.core.paths import fixtures_dir
-from helpers.teach.trainer import TrainerSecret
-from helpers.teach.verdict_cache import CACHE_NAME
+from helpers.teach.trainer.secret import TrainerSecret
+from helpers.teach.trainer.verdict_cache import CACHE_NAME
 
 SAMPLES = fixtures_dir() / "sample_progress"
 

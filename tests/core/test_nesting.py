@@ -33,7 +33,7 @@ from helpers.core.jsonio import (
 from helpers.core.jsonwalk import JsonStyle, NotJsonShaped, json_pieces
 from helpers.data.answer_keys import read_answer_key_object
 from helpers.data.fastpath import FAST_JSON, loads_fast
-from helpers.teach.render import display_json, json_html
+from helpers.teach.views.case_html import display_json, json_html
 
 
 def nested(levels: int, inner: str = '"a"') -> str:

@@ -49,7 +49,7 @@ from helpers.data.reports import (
     summary_text,
 )
 from helpers.data.sources import AnswerKey, Upload
-from helpers.teach.chart import _outcome_figure, chart_numbers, outcome_chart
+from helpers.teach.views.batch_chart import _outcome_figure, chart_numbers, outcome_chart
 
 SAMPLE = fixtures_dir() / "sample_data"
 
@@ -832,7 +832,7 @@ def test_merged_top_counts_keep_the_misra_gries_bound():
 
 def test_without_matplotlib_the_chart_is_its_numbers_and_a_message(without_matplotlib):
     """The browser edition has no matplotlib: a clear message and the numbers, never a traceback."""
-    from helpers.teach.chart import NO_MATPLOTLIB, chart_img_html
+    from helpers.teach.views.batch_chart import NO_MATPLOTLIB, chart_img_html
 
     summary = check_records(
         io.BytesIO(b'{"original":["a"],"rewritten":[]}\n'), BatchSummary("target-scope", "s")

@@ -35,7 +35,7 @@ import helpers
 from helpers.cli import main
 from helpers.core.jsonio import loads_strict
 from helpers.core.paths import fixtures_dir
-from helpers.teach.keyed import FACETS, lookalike_kinds
+from helpers.teach.cases.deciding_rule import FACETS, lookalike_kinds
 
 
 def _installed(module: str) -> bool:

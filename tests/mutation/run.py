@@ -148,8 +148,9 @@ MODULES = (
     "helpers/core/baselines.py",
     "helpers/data/fastpath.py",
     "helpers/teach/grading.py",
-    "helpers/teach/cases.py",
-    "helpers/teach/render.py",
+    "helpers/teach/cases/filled.py",
+    "helpers/teach/html.py",
+    "helpers/teach/views/case_html.py",
 )
 
 #: A module every notebook runs: if the coverage map says none does, the tracer is broken.

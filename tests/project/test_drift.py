@@ -297,13 +297,13 @@ def _unresolved_references() -> list[str]:
 
 def test_the_reference_resolver_tells_a_real_name_from_a_stale_one():
     assert _resolves("~helpers.core.errors.InvalidInputError", None)
-    assert _resolves(".timing", "helpers.teach.cohort")
-    assert _resolves("DrillSession", "helpers.teach.session")
-    assert _resolves("Mastery.from_attempts", "helpers.teach.mastery")
+    assert _resolves(".regrade", "helpers.teach.trainer.cohort")
+    assert _resolves("DrillSession", "helpers.teach.drill.engine")
+    assert _resolves("Mastery.from_attempts", "helpers.teach.drill.mastery")
     assert _resolves("helpers.check_target_scope", None)  # a lazy public name
     assert not _resolves("~helpers.errors.InvalidInputError", None)
     assert not _resolves("helpers.fastpath", None)
-    assert not _resolves("no_such_function", "helpers.teach.mastery")
+    assert not _resolves("no_such_function", "helpers.teach.drill.mastery")
 
 
 def test_every_helpers_reference_in_docstrings_and_docs_resolves():
@@ -318,21 +318,23 @@ def _layout_files() -> set[str]:
     names in backticks are commands, not files."""
     text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
     block = text.split("## Layout", 1)[1].split("```")[1]
-    named, folder, inside = set(), "", False
+    named, inside = set(), False
+    folders: list[tuple[int, str]] = []  # the open folders, by indent
     for line in block.splitlines():
         indent = len(line) - len(line.lstrip(" "))
         first = line.strip().split(" ", 1)[0]
         if indent == 0:
-            inside = first == "helpers/"
+            inside, folders = first == "helpers/", []
             continue
-        if not inside:
+        if not inside or not line.strip():
             continue
-        if indent == 2 and first.endswith("/"):
-            folder = first
-        elif indent == 2:
-            folder = ""
+        while folders and folders[-1][0] >= indent:
+            folders.pop()
+        if first.endswith("/"):
+            folders.append((indent, first))
+        prefix = "".join(folder for _, folder in folders)
         words = re.findall(r"(?<![\w/])([a-z_0-9]+\.py)\b", re.sub(r"`[^`]*`", "", line))
-        named |= {f"helpers/{folder if indent > 2 or first.endswith('/') else ''}{w}" for w in words}
+        named |= {f"helpers/{prefix}{w}" for w in words}
     return named
 
 

@@ -28,7 +28,7 @@ from helpers.publish.site import (
     notebook_paths,
     page_name,
 )
-from helpers.teach.cases import Case
+from helpers.teach.cases.filled import Case
 
 NOTEBOOKS = project_root() / "notebooks"
 DOCS = project_root() / "docs"

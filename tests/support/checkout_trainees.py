@@ -1,12 +1,12 @@
 """Simulated trainees for the check-out: each sits real papers and the real grader marks them.
 
-A paper comes from :func:`helpers.teach.checkout.issue_checkout`; a trainee
+A paper comes from :func:`helpers.teach.trainer.checkout.issue_checkout`; a trainee
 answers each case from the key record (what a trainee who reads the case
 rightly would answer) and slips by a profile: uniformly, always on one rule,
 blind to one look-alike kind (reading the case through a fold that makes that
 kind invisible, then working the check on what they saw), never holding or
-refusing. The answers go through :func:`~helpers.teach.checkout.answers_data`
-and :func:`~helpers.teach.checkout.grade_checkout`, so the verdict is the one a
+refusing. The answers go through :func:`~helpers.teach.trainer.checkout.answers_data`
+and :func:`~helpers.teach.trainer.checkout.grade_checkout`, so the verdict is the one a
 trainer would get. :func:`pass_rate` is what ``tests/teach/test_checkout_validity.py``
 asserts and ``benchmarks/checkout_validity.py`` prints.
 """
@@ -24,10 +24,10 @@ from trainees import BLIND_SPOTS
 
 from helpers.core.checks import run_check
 from helpers.core.errors import CheckInputError
-from helpers.teach import checkout as co
+from helpers.teach.cases.deciding_rule import FACETS, keyed_rule
+from helpers.teach.cases.rules import load_rules
 from helpers.teach.grading import Answer, answer_fields, candidate_ids, correct_answer
-from helpers.teach.keyed import FACETS, keyed_rule
-from helpers.teach.rules import load_rules
+from helpers.teach.trainer import checkout as co
 
 #: Papers per profile with ``--all`` (``EIC_ALL_TESTS=1``); the fast loop samples a few.
 PAPERS = 200 if os.environ.get("EIC_ALL_TESTS") == "1" else 4
@@ -38,7 +38,7 @@ ISSUED = "2026-12-01T09:00:00Z"
 Answerer = Callable[[Mapping[str, Any], Mapping[str, Any], random.Random], tuple[Answer, str | None]]
 
 _NO_BREAK = "\u00a0\u2007\u202f"
-#: Each look-alike kind, and how a reader blind to it reads a string (independent of helpers.teach.keyed).
+#: Each look-alike kind, and how a reader blind to it reads a string (independent of helpers.teach.cases.deciding_rule).
 FOLDS: dict[str, Callable[[str], str]] = {
     **BLIND_SPOTS,
     "no-break-space": lambda s: "".join(" " if c in _NO_BREAK else c for c in s.strip(_NO_BREAK)),

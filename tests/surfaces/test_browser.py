@@ -54,7 +54,9 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 import helpers
 from helpers.core.chardiff import visible_id
-from helpers.teach.cases import Case
+from helpers.teach.cases.filled import Case
+from helpers.teach.cases.rules import load_rules
+from helpers.teach.drill.engine import DEFAULT_DRILL_SEED, DrillSession
 from helpers.teach.grading import Answer, answer_fields, candidate_ids, correct_answer, grade, reason_options
 from helpers.teach.practice import (
     DEFAULT_PROGRESS_FILE,
@@ -63,9 +65,7 @@ from helpers.teach.practice import (
     drill_order,
     practice_cases,
 )
-from helpers.teach.render import HIDE_SUMMARY, REVEAL_SUMMARY, display_json
-from helpers.teach.rules import load_rules
-from helpers.teach.session import DEFAULT_DRILL_SEED, DrillSession
+from helpers.teach.views.case_html import HIDE_SUMMARY, REVEAL_SUMMARY, display_json
 from helpers.widgets.mastery import rule_bar
 
 pytestmark = pytest.mark.browser
@@ -759,7 +759,7 @@ MARKUP = '<img src=x onerror="window.__pwned=1">'
 
 _ESCAPING_SETUP = f"""\
 import helpers
-from helpers.teach.cases import Case
+from helpers.teach.cases.filled import Case
 from helpers.widgets import CaseExercise
 
 MARKUP = {MARKUP!r}
@@ -998,7 +998,7 @@ def test_notebook_7_works_a_case(lab: Lab) -> None:
 
 def test_a_check_out_sat_in_jupyterlab_is_graded_by_the_trainer(lab: Lab) -> None:
     """07: every case of the sample paper answered once in the widget, saved, then graded with the key."""
-    from helpers.teach.checkout import grade_files, load_paper, sample_paper_path
+    from helpers.teach.trainer.checkout import grade_files, load_paper, sample_paper_path
 
     paper = load_paper(sample_paper_path())
     notebook = lab.notebook("07_checkout.ipynb")

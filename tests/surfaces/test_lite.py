@@ -39,7 +39,8 @@ from playwright.sync_api import Locator, Playwright, expect, sync_playwright
 import helpers
 from helpers.core.errors import BuildError
 from helpers.publish.lite import KERNEL_PLUGIN, LiteServer
-from helpers.teach.cases import Case
+from helpers.teach.cases.filled import Case
+from helpers.teach.cases.rules import load_rules
 from helpers.teach.grading import Answer, answer_fields, candidate_ids, correct_answer
 from helpers.teach.practice import (
     DEFAULT_PROGRESS_FILE,
@@ -48,8 +49,7 @@ from helpers.teach.practice import (
     drill_order,
     practice_cases,
 )
-from helpers.teach.render import REVEAL_SUMMARY, display_json
-from helpers.teach.rules import load_rules
+from helpers.teach.views.case_html import REVEAL_SUMMARY, display_json
 
 pytestmark = pytest.mark.browser
 expect.set_options(timeout=WIDGET_TIMEOUT_MS)

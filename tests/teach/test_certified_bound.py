@@ -13,10 +13,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from helpers.core.paths import fixtures_dir
-from helpers.teach.cohort import Cohort, cohort_csv, cohort_json_lines, cohort_table, cohort_text, load_cohort
 from helpers.teach.confidence import accuracy_lower_bound
-from helpers.teach.sample_checkouts import SAMPLE_CHECKOUTS, sample_checkouts
-from helpers.teach.verified_results import certified_bound
+from helpers.teach.trainer.cohort import Cohort, load_cohort
+from helpers.teach.trainer.sample_checkouts import SAMPLE_CHECKOUTS, sample_checkouts
+from helpers.teach.trainer.verified_results import certified_bound
+from helpers.teach.views.cohort_views import cohort_csv, cohort_json_lines, cohort_table, cohort_text
 
 ASHA = "accuracy ≥ 0.86 at 95% confidence, 53 of 56"
 BEN = "accuracy ≥ 0.79 at 95% confidence, 50 of 56"

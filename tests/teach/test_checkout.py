@@ -16,10 +16,10 @@ from hypothesis import strategies as st
 
 from helpers.core.chardiff import visible_id
 from helpers.core.errors import CheckInputError, CheckoutFileError
-from helpers.teach import checkout as co
+from helpers.teach.cases.deciding_rule import FACETS
+from helpers.teach.cases.rules import load_rules
 from helpers.teach.grading import Answer, answer_fields, correct_answer
-from helpers.teach.keyed import FACETS
-from helpers.teach.rules import load_rules
+from helpers.teach.trainer import checkout as co
 from helpers.widgets import CheckoutWidget
 
 RULE_IDS = {rule.id for rule in load_rules()}

@@ -20,11 +20,11 @@ from signed_checkouts import answer_all, issue, sit
 
 from helpers.core.baselines import revise_baseline
 from helpers.core.errors import CheckInputError, CheckoutFileError
-from helpers.teach import checkout as co
-from helpers.teach import ledger as ledger_module
-from helpers.teach.cohort import load_checkouts
-from helpers.teach.trainer import SECRET_NAME, TrainerSecret, TrainerSecretError
-from helpers.teach.verified_results import verified_results
+from helpers.teach.trainer import checkout as co
+from helpers.teach.trainer import ledger as ledger_module
+from helpers.teach.trainer.cohort import load_checkouts
+from helpers.teach.trainer.secret import SECRET_NAME, TrainerSecret, TrainerSecretError
+from helpers.teach.trainer.verified_results import verified_results
 
 
 @pytest.fixture

@@ -30,9 +30,9 @@ from checkout_trainees import (
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers.teach import checkout as co
 from helpers.teach import confidence
-from helpers.teach.keyed import FACETS
+from helpers.teach.cases.deciding_rule import FACETS
+from helpers.teach.trainer import checkout as co
 
 SEEDS = range(PAPERS)
 

@@ -10,16 +10,16 @@ import re
 import shutil
 
 from helpers.core.paths import fixtures_dir
-from helpers.teach.cohort import (
+from helpers.teach.cases.rules import load_rules
+from helpers.teach.trainer.cohort import load_cohort
+from helpers.teach.views.cohort_views import (
     CSV_FIELDS,
     cohort_csv,
     cohort_table,
     cohort_text,
     hardest_table,
-    load_cohort,
     mastery_numbers,
 )
-from helpers.teach.rules import load_rules
 
 SAMPLES = fixtures_dir() / "sample_progress"
 RULES = load_rules()
@@ -95,8 +95,8 @@ def test_mastery_numbers_count_trainees():
 
 
 def test_without_matplotlib_the_cohort_chart_is_its_numbers_and_a_message(without_matplotlib):
-    from helpers.teach.chart import NO_MATPLOTLIB
-    from helpers.teach.cohort import cohort_chart
+    from helpers.teach.views.batch_chart import NO_MATPLOTLIB
+    from helpers.teach.views.cohort_views import cohort_chart
 
     chart = cohort_chart(load_cohort([SAMPLES]))
     assert not chart.drawn and repr(chart).startswith(NO_MATPLOTLIB)
@@ -117,7 +117,7 @@ def _dies_in_a_worker(job):
 
 def test_a_broken_worker_pool_falls_back_to_reading_in_this_process(tmp_path, monkeypatch):
     """A worker killed mid-run breaks the pool; the cohort is read here instead, in the same order."""
-    from helpers.teach import cohort as module
+    from helpers.teach.trainer import cohort as module
 
     folder, died = tmp_path / "cohort", tmp_path / "a worker died"
     folder.mkdir()

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from helpers.teach import keyed
-from helpers.teach.generators import GENERATORS, generate
-from helpers.teach.render import deciding_rule_block
-from helpers.teach.rules import project_rules
+from helpers.teach.cases import deciding_rule as keyed
+from helpers.teach.cases.generators import GENERATORS, generate
+from helpers.teach.cases.rules import project_rules
+from helpers.teach.views.case_html import deciding_rule_block
 
 
 @pytest.mark.parametrize("rule_id", sorted(GENERATORS))

@@ -34,21 +34,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from helpers.core.paths import fixtures_dir
-from helpers.teach import cohort as module
-from helpers.teach.cohort import (
-    Cohort,
-    checkout_reasons,
-    cohort_csv,
-    cohort_json_lines,
-    cohort_table,
-    cohort_text,
-    load_cohort,
-    read_progress_data,
-    replay_v3,
-)
-from helpers.teach.replay import replay_drill
-from helpers.teach.session import DEFAULT_DRILL_SEED
-from helpers.teach.timing import MIN_CASE_SECONDS, MIN_DRILL_SECONDS_PER_CASE, time_problems
+from helpers.teach.drill.engine import DEFAULT_DRILL_SEED
+from helpers.teach.drill.replay import replay_drill
+from helpers.teach.progress.timing import MIN_CASE_SECONDS, MIN_DRILL_SECONDS_PER_CASE, time_problems
+from helpers.teach.trainer import cohort as module
+from helpers.teach.trainer.cohort import Cohort, load_cohort, read_progress_data
+from helpers.teach.trainer.regrade import checkout_reasons, replay_v3
+from helpers.teach.views.cohort_views import cohort_csv, cohort_json_lines, cohort_table, cohort_text
 
 SAMPLES = fixtures_dir() / "sample_progress"
 PASSED = {"passed": True, "verified": True, "practice": False, "proctored": True}

@@ -14,10 +14,10 @@ from helpers.core.checks import run_check
 from helpers.core.errors import CheckInputError, InvalidInputError, JSONLoadError
 from helpers.core.jsonio import dumps_compact, loads_strict
 from helpers.core.ordering import sorted_ids
-from helpers.teach import gallery, mistakes
+from helpers.teach.cases.practice_cases import practice_cases
+from helpers.teach.cases.rules import load_rules
 from helpers.teach.grading import grade
-from helpers.teach.practice_cases import practice_cases
-from helpers.teach.rules import load_rules
+from helpers.teach.views import gallery, mistakes
 
 CHECKS = ("target-scope", "sentinels")
 
@@ -301,7 +301,7 @@ def test_whitespace_in_a_changed_answer_shows_in_the_diff() -> None:
 
 
 def test_feedback_for_every_rule_grades_one_generated_case_per_rule() -> None:
-    from helpers.teach.generators import GENERATORS
+    from helpers.teach.cases.generators import GENERATORS
 
     block = mistakes.feedback_for_every_rule(seed=1)
     assert block.html.startswith("<details><summary>Show the feedback for all")

@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 
 from helpers.core.chardiff import visible_id
 from helpers.core.errors import InvalidInputError
-from helpers.teach.generators import (
+from helpers.teach.cases.deciding_rule import FACETS, INVISIBLE_FACETS, WHITESPACE_CASE_FACETS, keyed_rule
+from helpers.teach.cases.generators import (
     GENERATORS,
     case_shape,
     generate,
@@ -24,8 +25,7 @@ from helpers.teach.generators import (
     generators_fingerprint,
     load_vocabulary,
 )
-from helpers.teach.keyed import FACETS, INVISIBLE_FACETS, WHITESPACE_CASE_FACETS, keyed_rule
-from helpers.teach.rules import load_rules
+from helpers.teach.cases.rules import load_rules
 
 RULES = {rule.id: rule for rule in load_rules()}
 VOCAB = load_vocabulary()
@@ -360,7 +360,7 @@ def test_a_broken_vocabulary_names_the_list(tmp_path):
 
 
 def test_the_vocabulary_has_no_lookalikes_within_a_list():
-    from helpers.teach.keyed import lookalike_kind
+    from helpers.teach.cases.deciding_rule import lookalike_kind
 
     for name in ("topics", "sentinel_ids", "case_ids"):
         words = getattr(VOCAB, name)

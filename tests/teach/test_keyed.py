@@ -2,7 +2,7 @@
 
 The classifier and the "why not" predicates below are written here from the rule
 statements in ``fixtures/rules.json``; they share no code with
-``helpers.teach.keyed``, so an error in one shows as a disagreement.
+``helpers.teach.cases.deciding_rule``, so an error in one shows as a disagreement.
 """
 
 from __future__ import annotations
@@ -16,8 +16,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import helpers
-from helpers.teach import keyed
-from helpers.teach.generators import GENERATORS, generate, load_vocabulary
+from helpers.teach.cases import deciding_rule as keyed
+from helpers.teach.cases.generators import GENERATORS, generate, load_vocabulary
+from helpers.teach.cases.practice_cases import practice_cases
+from helpers.teach.cases.rules import load_rules
 from helpers.teach.grading import (
     FILLED_CASE_RULES,
     REASON_OPTIONS,
@@ -29,8 +31,6 @@ from helpers.teach.grading import (
     hints,
     reason_options,
 )
-from helpers.teach.practice_cases import practice_cases
-from helpers.teach.rules import load_rules
 
 RULES = load_rules()
 BY_ID = {rule.id: rule for rule in RULES}

@@ -17,8 +17,10 @@ from trainees import _blind_answer
 
 from helpers.core.errors import ProgressFileError
 from helpers.core.paths import fixtures_dir
+from helpers.teach.cases.rules import load_rules
+from helpers.teach.drill.engine import DrillSession
 from helpers.teach.grading import Answer
-from helpers.teach.progress_v2 import (
+from helpers.teach.progress.files import (
     TraineeProgress,
     load_trainee_progress,
     new_attempt_path,
@@ -26,8 +28,6 @@ from helpers.teach.progress_v2 import (
     trainee_progress_from_data,
     trainee_progress_to_data,
 )
-from helpers.teach.rules import load_rules
-from helpers.teach.session import DrillSession
 
 RULES = load_rules()
 SAMPLES = fixtures_dir() / "sample_progress"
@@ -146,7 +146,7 @@ def _plain_schema():
 def test_the_compiled_schema_judges_every_file_as_the_schema_file_does(changes):
     import fastjsonschema
 
-    from helpers.teach.progress_v2 import schema_validator
+    from helpers.teach.progress.files import schema_validator
 
     plain = _plain_schema()
     data = json.loads(json.dumps(_CHEN))
@@ -213,8 +213,8 @@ def test_a_second_window_saving_the_same_drill_is_not_silently_lost(tmp_path):
 
 _SAVER = """
 import sys, time
-from helpers.teach.progress_v2 import TraineeProgress, save_trainee_progress
-from helpers.teach.session import DrillSession
+from helpers.teach.progress.files import TraineeProgress, save_trainee_progress
+from helpers.teach.drill.engine import DrillSession
 from helpers.core.errors import ProgressFileError
 p = TraineeProgress(DrillSession.start(seed=int(sys.argv[2]), trainee=sys.argv[2]))
 while time.time() < float(sys.argv[3]):

@@ -21,20 +21,20 @@ from hypothesis import strategies as st
 from mastery_trainees import PROFILES, SEEDS, TARGETS, share_completing, slipping
 from trainees import Clock
 
-from helpers.teach.mastery import (
+from helpers.teach.drill.engine import DEFAULT_DRILL_SEED, DrillSession
+from helpers.teach.drill.mastery import (
     MASTERY_MODEL,
     RECENT_WINDOW,
     Mastery,
     recent_bound_met,
     replay_schedule,
 )
-from helpers.teach.progress_v2 import (
+from helpers.teach.progress.files import (
     TraineeProgress,
     load_trainee_progress,
     save_trainee_progress,
     trainee_progress_to_data,
 )
-from helpers.teach.session import DEFAULT_DRILL_SEED, DrillSession
 
 DATA = Path(__file__).parent / "data"
 
@@ -167,7 +167,7 @@ def test_from_attempts_applies_the_drill_s_model() -> None:
 
 def test_every_drill_starts_from_a_fresh_seed_kept_in_the_file(monkeypatch: pytest.MonkeyPatch) -> None:
     drawn = iter([41_234, 7])
-    monkeypatch.setattr("helpers.teach.session.secrets.randbelow", lambda n: next(drawn) % n)
+    monkeypatch.setattr("helpers.teach.drill.engine.secrets.randbelow", lambda n: next(drawn) % n)
     first, second = DrillSession.start(), DrillSession.start()
     assert (first.mastery.seed, second.mastery.seed) == (41_234, 7)
     assert first.seed_kind == second.seed_kind == "fresh"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import tempfile
 import unicodedata
 from collections import Counter
@@ -13,6 +12,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from version1_files import write_version1
 
 import helpers
 from helpers.core.errors import InvalidInputError, ProgressFileError
@@ -40,7 +40,6 @@ from helpers.teach.practice import (
     rules_from_data,
     rules_missed,
     rules_table,
-    save_progress,
     summary,
 )
 
@@ -231,7 +230,7 @@ def test_a_practice_id_that_repeats_a_filled_case_is_refused(tmp_path, monkeypat
     data["cases"][0]["id"] = "lost-comparison"
     copy = tmp_path / "practice_cases.json"
     copy.write_text(json.dumps(data), encoding="utf-8")
-    monkeypatch.setattr("helpers.teach.practice_cases.practice_cases_json", lambda: copy)
+    monkeypatch.setattr("helpers.teach.cases.practice_cases.practice_cases_json", lambda: copy)
     with pytest.raises(InvalidInputError, match='"lost-comparison" is also a filled case'):
         practice_cases()
 
@@ -260,7 +259,7 @@ def test_practice_cases_round_trip_through_their_json():
 def test_filled_cases_still_round_trip_through_json_and_csv():
     """The filled-case machinery the practice loader reuses is unchanged by it."""
     from helpers.core.paths import filled_cases_json
-    from helpers.teach.cases import cases_from_csv, cases_to_csv, cases_to_data
+    from helpers.teach.cases.filled import cases_from_csv, cases_to_csv, cases_to_data
 
     filled = helpers.filled_cases()
     assert cases_to_data(filled) == json.loads(filled_cases_json().read_text(encoding="utf-8"))
@@ -448,9 +447,8 @@ def test_rule_scores_never_miss_more_than_they_see(data):
 
 def test_progress_round_trips_through_a_file(tmp_path):
     progress = answered(CASES[:10], {CASES[2].id, CASES[7].id}, seed=11)
-    path = save_progress(progress, tmp_path / "mine.json", cases=CASES, rules=RULES)
+    path = write_version1(progress, tmp_path / "mine.json")
     assert load_progress(path, cases=CASES, rules=RULES) == progress
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["mine.json"], "no temporary file left behind"
     assert json.loads(path.read_text(encoding="utf-8"))["format"] == PROGRESS_FORMAT
 
 
@@ -464,71 +462,15 @@ def test_any_progress_round_trips(data):
         answer = data.draw(st.sampled_from([correct_answer(case), *slips(case)]))
         progress.record(case, grade(case, answer))
     with tempfile.TemporaryDirectory() as folder:
-        path = save_progress(progress, Path(folder) / "p.json", cases=CASES, rules=RULES)
+        path = write_version1(progress, Path(folder) / "p.json")
         assert load_progress(path, cases=CASES, rules=RULES) == progress
 
 
 def test_the_default_path_is_in_the_working_folder(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     progress = answered(CASES[:2])
-    assert save_progress(progress) == Path(DEFAULT_PROGRESS_FILE)
-    assert (tmp_path / DEFAULT_PROGRESS_FILE).is_file()
+    write_version1(progress, Path(DEFAULT_PROGRESS_FILE))
     assert load_progress(cases=CASES, rules=RULES) == progress
-
-
-def test_saving_replaces_an_earlier_progress_file_of_the_same_drill(tmp_path):
-    path = tmp_path / "p.json"
-    progress = Progress.start(CASES)
-    for key in progress.order[:2]:
-        progress.record(BY_KEY[key], grade(BY_KEY[key], correct_answer(BY_KEY[key])))
-    save_progress(progress, path)
-    save_progress(progress, path)  # the same checks again: allowed
-    for key in progress.order[2:5]:
-        progress.record(BY_KEY[key], grade(BY_KEY[key], Answer(BY_KEY[key].check)))
-    save_progress(progress, path)
-    assert load_progress(path) == progress
-    assert [p.name for p in tmp_path.iterdir()] == ["p.json"]
-
-
-def _five_checked(seed: int = 1) -> Progress:
-    progress = Progress.start(CASES, seed)
-    for key in progress.order[:5]:
-        progress.record(BY_KEY[key], grade(BY_KEY[key], correct_answer(BY_KEY[key])))
-    return progress
-
-
-def _other_progress() -> dict[str, Progress]:
-    saved = _five_checked()
-    fewer = Progress(saved.seed, saved.order, dict(list(saved.attempts.items())[:3]))
-    changed = _five_checked()
-    first = saved.order[0]
-    changed.attempts[first] = Attempt(first, False, (BY_KEY[first].rules[0],))
-    sideways = Progress(saved.seed, saved.order)
-    for key in saved.order[5:7]:
-        sideways.record(BY_KEY[key], grade(BY_KEY[key], correct_answer(BY_KEY[key])))
-    return {
-        "another seed": Progress.start(CASES, 2),
-        "same seed, nothing checked": Progress.start(CASES, 1),
-        "same seed, fewer checked": fewer,
-        "a check scored differently": changed,
-        "other cases checked": sideways,
-        "a smaller drill": Progress.start(CASES, 1, size=5),
-    }
-
-
-@pytest.mark.parametrize("name", list(_other_progress()))
-def test_saving_never_overwrites_other_progress(tmp_path, name):
-    path = save_progress(_five_checked(), tmp_path / "prog.json", cases=CASES, rules=RULES)
-    before = path.read_bytes()
-    with pytest.raises(ProgressFileError) as saving:
-        save_progress(_other_progress()[name], path, cases=CASES, rules=RULES)
-    assert str(saving.value) == (
-        f"{path}: holds other progress (seed 1, 5 checked cases); "
-        "press Load progress to continue it, or choose another path"
-    )
-    assert path.read_bytes() == before, "file left untouched"
-    assert [p.name for p in tmp_path.iterdir()] == ["prog.json"], "no temporary file left behind"
-    assert load_progress(path, cases=CASES, rules=RULES) == _five_checked()
 
 
 ODD_PATHS = {
@@ -542,13 +484,10 @@ ODD_PATHS = {
 def test_an_odd_path_gives_a_progress_file_error_naming_it(tmp_path, monkeypatch, name):
     monkeypatch.chdir(tmp_path)
     path, shown, reason = ODD_PATHS[name]
-    with pytest.raises(ProgressFileError) as saving:
-        save_progress(answered(CASES[:1]), path, cases=CASES, rules=RULES)
-    assert str(saving.value) == f"{shown}: cannot be written ({reason})"
-    assert saving.value.path == shown and shown.isascii()
     with pytest.raises(ProgressFileError) as loading:
         load_progress(path, cases=CASES, rules=RULES)
     assert str(loading.value) == f"{shown}: cannot be read ({reason})"
+    assert loading.value.path == shown and shown.isascii()
     assert list(tmp_path.iterdir()) == []
 
 
@@ -598,8 +537,6 @@ def test_a_corrupt_or_foreign_file_is_refused_and_left_untouched(tmp_path, name)
         load_progress(path, cases=CASES, rules=RULES)
     assert message in str(loading.value)
     assert str(path) in str(loading.value)
-    with pytest.raises(ProgressFileError, match="it was not overwritten, so choose another path"):
-        save_progress(answered(CASES[:2]), path, cases=CASES, rules=RULES)
     assert path.read_bytes() == content
     assert [p.name for p in tmp_path.iterdir()] == ["progress.json"]
 
@@ -612,26 +549,11 @@ def test_a_correct_attempt_that_misses_a_rule_is_corrupt():
         progress_from_data(data, cases=CASES, rules=RULES, source="p.json")
 
 
-@given(content=st.binary(max_size=200))
-def test_saving_never_overwrites_a_file_it_cannot_read_as_progress(content):
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "p.json"
-        path.write_bytes(content)
-        with pytest.raises(ProgressFileError):
-            save_progress(answered(CASES[:1]), path, cases=CASES, rules=RULES)
-        assert path.read_bytes() == content
-        assert os.listdir(folder) == ["p.json"]
-
-
-def test_a_folder_a_missing_file_and_a_missing_folder_give_clear_errors(tmp_path):
+def test_a_folder_and_a_missing_file_give_clear_errors(tmp_path):
     with pytest.raises(ProgressFileError, match="is a folder, not a progress file"):
         load_progress(tmp_path, cases=CASES, rules=RULES)
-    with pytest.raises(ProgressFileError, match="is a folder"):
-        save_progress(answered(CASES[:1]), tmp_path)
     with pytest.raises(ProgressFileError, match="does not exist; save your progress there first"):
         load_progress(tmp_path / "none.json", cases=CASES, rules=RULES)
-    with pytest.raises(ProgressFileError, match=r"the folder .* does not exist"):
-        save_progress(answered(CASES[:1]), tmp_path / "no" / "p.json")
     assert list(tmp_path.iterdir()) == []
 
 

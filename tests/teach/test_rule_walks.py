@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from helpers.teach import rule_walks
+from helpers.teach.views import rule_walks
 
 
 def _line(text: str, pattern: str) -> str:

@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 from trainees import Clock, _blind_answer
 
 from helpers.core.errors import InvalidInputError, ProgressFileError
-from helpers.teach.grading import Answer
-from helpers.teach.keyed import keyed_rule
-from helpers.teach.mastery import (
+from helpers.teach.cases.deciding_rule import keyed_rule
+from helpers.teach.drill.engine import CaseView, DrillSession
+from helpers.teach.drill.mastery import (
     FACET_STREAK,
     MASTERY_STREAK,
     OUTCOMES,
@@ -27,14 +27,14 @@ from helpers.teach.mastery import (
     MasteryAttempt,
     now_text,
 )
-from helpers.teach.progress_v2 import (
+from helpers.teach.grading import Answer
+from helpers.teach.progress.files import (
     TraineeProgress,
     load_trainee_progress,
     save_trainee_progress,
     trainee_progress_from_data,
     trainee_progress_to_data,
 )
-from helpers.teach.session import CaseView, DrillSession
 
 T0 = "2026-12-01T09:00:00Z"
 

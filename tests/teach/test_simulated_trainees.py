@@ -24,7 +24,7 @@ from trainees import (
     run,
 )
 
-from helpers.teach.generators import GENERATORS
+from helpers.teach.cases.generators import GENERATORS
 
 # --- the evidence ------------------------------------------------------------------------------------
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers.teach import checkout as co
+from helpers.teach.trainer import checkout as co
 from helpers.widgets import CheckoutWidget
 
 

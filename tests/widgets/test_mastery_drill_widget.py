@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from trainees import _blind_answer
 
+from helpers.teach.drill.mastery import FACET_STREAK, MASTERY_STREAK
 from helpers.teach.grading import Answer, answer_fields, correct_answer
-from helpers.teach.mastery import FACET_STREAK, MASTERY_STREAK
-from helpers.teach.progress_v2 import load_trainee_progress
+from helpers.teach.progress.files import load_trainee_progress
 from helpers.widgets import DataCheckPanel, MasteryDrill, PracticeDrill
 from helpers.widgets.lite import LITE_SAVE_NOTE
 

@@ -15,8 +15,10 @@ from hypothesis import strategies as st
 
 import helpers
 from helpers.core.chardiff import visible_id
-from helpers.teach.cases import Case
-from helpers.teach.generators import GENERATORS, generate
+from helpers.teach.cases.filled import Case
+from helpers.teach.cases.generators import GENERATORS, generate
+from helpers.teach.cases.practice_cases import practice_cases
+from helpers.teach.cases.rules import load_rules
 from helpers.teach.grading import (
     REASON_OPTIONS,
     Answer,
@@ -27,8 +29,6 @@ from helpers.teach.grading import (
     hints,
     reason_options,
 )
-from helpers.teach.practice_cases import practice_cases
-from helpers.teach.rules import load_rules
 from helpers.widgets import CaseExercise
 
 RULES = load_rules()

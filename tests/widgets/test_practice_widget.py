@@ -20,7 +20,7 @@ from helpers.teach.practice import (
     practice_cases,
     rule_scores,
 )
-from helpers.teach.progress_v2 import load_trainee_progress
+from helpers.teach.progress.files import load_trainee_progress
 from helpers.widgets.practice import PracticeDrill
 
 CASES = practice_cases()
@@ -362,7 +362,7 @@ def test_an_odd_path_is_refused_with_a_message_not_a_traceback(tmp_path, path, s
 
 def test_scores_are_rounded_not_truncated():
     """2 of 3 is 67%, 1 of 3 is 33%, 1 of 8 is 13% (half up)."""
-    from helpers.teach.drill import Attempt, Progress
+    from helpers.teach.drill.course import Attempt, Progress
 
     def progress(right: int, done: int) -> Progress:
         keys = tuple(f"k{i}" for i in range(done))

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 import helpers
 from helpers.core.chardiff import visible_id, visible_text
-from helpers.teach.cases import Case
+from helpers.teach.cases.filled import Case
 from helpers.teach.grading import Answer
 from helpers.widgets import CaseExercise
 

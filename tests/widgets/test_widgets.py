@@ -11,9 +11,15 @@ from hypothesis import strategies as st
 
 import helpers
 from helpers.core.chardiff import visible_id
-from helpers.teach.cases import Case
+from helpers.teach.cases.filled import Case
 from helpers.teach.grading import Answer, candidate_ids, correct_answer, grade
-from helpers.teach.render import HIDE_SUMMARY, REVEAL_SUMMARY, details_html, display_json, reveal_html
+from helpers.teach.views.case_html import (
+    HIDE_SUMMARY,
+    REVEAL_SUMMARY,
+    details_html,
+    display_json,
+    reveal_html,
+)
 from helpers.widgets import CaseExercise, SentinelSandbox, TargetScopeSandbox
 from helpers.widgets.base import wrap_html
 

@@ -1,0 +1,140 @@
+"""The project's HTML primitives: escaping, the one style sheet, output blocks and JSON.
+
+Every string that goes into the project's HTML passes through :func:`esc`,
+:func:`esc_id` or the JSON writers here, and every HTML output sits in
+:func:`block_html`'s frame. Used by every view, the drill and the trainer's
+view; taught in ``01_start_here.ipynb``.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from typing import Any
+
+from ..core.chardiff import visible_id, visible_text
+from ..core.errors import escape_surrogates
+from ..core.jsonio import dumps_compact
+from ..core.jsonwalk import JsonStyle, json_pieces
+
+__all__ = [
+    "STYLE",
+    "esc",
+    "esc_id",
+    "prose",
+    "block_html",
+    "scroll_region",
+    "HtmlBlock",
+    "display_json",
+    "json_html",
+]
+
+#: Text colours used on white, each at least 4.5:1 (WCAG 2.1 AA).
+_TEXT = "#1f1f1f"
+_RIGHT = "#0b6b2b"
+_WRONG = "#a00000"
+
+#: The one style sheet of the project's HTML and widgets (outputs carry ``eic-block``,
+#: widgets ``eic-w``): left-aligned readable tables, JSON that wraps between tokens,
+#: IDs that never break, a visible focus ring, visually hidden screen-reader text, and
+#: the static ``<details>`` reveal hidden wherever a live widget shows the same case.
+STYLE = (
+    "<style>"
+    ".eic-block,.eic-w{color:" + _TEXT + "}"
+    ".eic-block table{border-collapse:collapse;width:auto;max-width:100%;table-layout:auto;margin:0.4em 0}"
+    ".eic-block th,.eic-block td,.eic-w th,.eic-w td,"
+    ".jp-RenderedHTMLCommon .eic-block th,.jp-RenderedHTMLCommon .eic-block td"
+    "{text-align:left;vertical-align:top;padding:0.3em 0.7em;border-bottom:1px solid #d0d0d0}"
+    ".eic-block code,.eic-w code{white-space:pre-wrap}"
+    ".eic-block code.eic-id,.eic-w code.eic-id{white-space:nowrap}"
+    ".eic-block pre.eic-json,.eic-w pre.eic-json{white-space:pre-wrap;word-break:normal;"
+    "overflow-wrap:normal;margin:0.2em 0;padding:0.2em 0.4em;background:#f5f5f5;color:" + _TEXT + "}"
+    ".eic-block td.eic-reason{min-width:16em}"
+    ".eic-scroll{overflow-x:auto;max-width:100%}"
+    ".eic-block td.eic-json-cell{min-width:14em}"
+    ".eic-sr{position:absolute!important;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;"
+    "clip:rect(0 0 0 0);white-space:nowrap;border:0}"
+    ".eic-w :focus-visible,.eic-block :focus-visible,.eic-w .jupyter-button:focus-visible,"
+    ".eic-w input:focus-visible,.eic-w textarea:focus-visible,.eic-block summary:focus-visible"
+    "{outline:3px solid #1a5fb4!important;outline-offset:2px!important;box-shadow:0 0 0 5px #fff!important}"
+    ".eic-correct{color:" + _RIGHT + ";border-left:4px solid " + _RIGHT + ";padding-left:0.5em}"
+    ".eic-wrong{color:" + _WRONG + ";border-left:4px solid " + _WRONG + ";padding-left:0.5em}"
+    ".eic-error{color:" + _WRONG + "}"
+    ".eic-w .eic-reason,.eic-w .eic-reason .widget-radio-box{height:auto}"
+    ".eic-w .eic-reason .widget-radio-box label{height:auto!important;line-height:1.35!important;"
+    "white-space:normal;margin:0.25em 0;max-width:48em;display:flex!important;align-items:flex-start;gap:0.4em}"
+    ".eic-w .eic-reason .widget-radio-box input{flex:none;margin-top:0.2em}"
+    ".jp-Notebook:has(.eic-exercise) .eic-static-reveal,"
+    "body[data-voila]:has(.eic-exercise) .eic-static-reveal{display:none}"
+    "</style>"
+)
+
+_IGNORE_MATHS = "mathjax_ignore tex2jax_ignore"
+
+
+def esc(text: Any) -> str:
+    """Escape ``text`` for HTML, quotes included."""
+    return html.escape(escape_surrogates(str(text)), quote=True)
+
+
+def esc_id(text: str) -> str:
+    """An ID for HTML: in the visible notation (:func:`~helpers.core.chardiff.visible_id`), escaped."""
+    return html.escape(visible_id(text), quote=True)
+
+
+def prose(text: Any) -> str:
+    """A title, decision or reason for HTML: invisible characters shown, escaped."""
+    return html.escape(visible_text(str(text)), quote=True)
+
+
+def block_html(inner: str) -> str:
+    """``inner`` in the project's output frame: its style sheet, and never typeset as maths.
+
+    Used for every HTML output, so an ID such as ``$x^2$`` shows literally.
+    """
+    return f'{STYLE}<div class="eic-block {_IGNORE_MATHS}">{inner}</div>'
+
+
+def scroll_region(inner: str, label: str) -> str:
+    """A wide table in its own keyboard-scrollable region, so nothing is cut off or unreachable."""
+    return f'<div class="eic-scroll" role="region" tabindex="0" aria-label="{esc(label)}">{inner}</div>'
+
+
+@dataclass(frozen=True)
+class HtmlBlock:
+    """A block that shows as HTML in Jupyter and as ``text`` in plain contexts.
+
+    Both are safe to send: a lone surrogate shows as its ``\\udXXX`` escape.
+    """
+
+    html: str
+    text: str
+
+    def _repr_html_(self) -> str:
+        return block_html(escape_surrogates(self.html))
+
+    def __repr__(self) -> str:
+        return escape_surrogates(self.text)
+
+
+def display_json(value: Any) -> str:
+    """Compact JSON as the notebooks show it: invisible and look-alike characters as ``⟨U+XXXX⟩``."""
+    return visible_text(dumps_compact(value))
+
+
+_HTML_STYLE = JsonStyle(
+    ",<wbr>", ":", scalar=lambda value: esc(display_json(value)), key=lambda key: esc(display_json(str(key)))
+)
+
+
+def _json_inner(value: Any) -> str:
+    """:func:`display_json` as escaped HTML that may wrap after a comma, never inside a token.
+
+    Written without recursion, so a value nested as deep as the readers allow still shows.
+    """
+    return "".join(json_pieces(value, _HTML_STYLE))
+
+
+def json_html(value: Any) -> str:
+    """Compact JSON in a ``<pre>`` block, escaped, in the visible notation; wraps between items."""
+    return f'<pre class="eic-json">{_json_inner(value)}</pre>'

@@ -1,0 +1,1405 @@
+"""The check-out: an unaided paper of generated cases, its guarded answer key, and grading.
+
+A trainer issues a **paper** for one trainee and keeps its **key**:
+
+* The paper holds only what a trainee may see: a neutral label per case
+  ("Check-out case 7"), the check, the supplied input (and any context the
+  case shows), the reason options in a shuffled order, and the next actions in
+  a shuffled order. No rule id outside the options, no title, no seed, no
+  expected output.
+* Cases cover every rule and every look-alike kind at least :data:`PER_GROUP`
+  times each, interleaved (:data:`DEFAULT_COUNT` cases by default, at least
+  :func:`minimum_count`). Each kind is shown on both checks where it can be
+  (a look-alike ID in a target list, a look-alike answer in a sentinel key).
+  Their seeds come from :data:`CHECKOUT_SEEDS`, ``[10**9, 2*10**9)``, disjoint
+  from practice, whose seeds stay below 10**9.
+* The key holds each case whole (input, expected output, keyed rule, the
+  reasons the grader accepts, the keyed next action, seed), so grading never
+  depends on the generators still making the same case. It is an answer key,
+  so it is guarded the way the project guards its own worked answers: a
+  baseline beside it (``KEY.baseline.json``, written through
+  :func:`helpers.core.baselines.revise_baseline`) maps each label to a digest of
+  its case, and grading runs :func:`helpers.core.sentinels.check_sentinels` over
+  it; a changed, missing or extra entry refuses the key.
+
+Each case asks for the output (the drill's :class:`~helpers.teach.grading.Answer`
+fields), the reason and the next action. A check-out **passes** when both hold:
+
+* the cases fully correct prove an accuracy of at least :data:`ACCURACY_BOUND`
+  with :data:`CONFIDENCE` confidence (the one-sided exact Clopper–Pearson lower
+  bound, :func:`helpers.teach.confidence.accuracy_lower_bound`); and
+* every rule and every look-alike kind is answered right at least once, so no
+  whole rule or kind can be misread (each is on the paper at least twice).
+
+The result states in words what it proves, with the evidence per rule and per kind.
+
+A trainee with a live kernel can compute any check: the check-out measures
+their own reading, on their honour. Taught in ``07_checkout.ipynb``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import datetime as _dt
+import functools
+import hashlib
+import io
+import json
+import math
+import os
+import random
+import secrets
+import unicodedata
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+from ...core.baselines import baseline_from_data, revise_baseline
+from ...core.errors import CheckInputError, CheckoutFileError, JSONLoadError, describe_value
+from ...core.files import PendingFile, write_atomically
+from ...core.jsonio import dumps_compact, loads_document
+from ...core.paths import fixtures_dir
+from ...core.sentinels import check_sentinels
+from .. import grading
+from ..cases import generators
+from ..cases.deciding_rule import FACETS
+from ..cases.deciding_rule import facets as deciding_kinds
+from ..cases.filled import spreadsheet_safe
+from ..cases.practice_cases import PracticeCase
+from ..cases.rules import Rule, load_rules
+from ..confidence import accuracy_lower_bound
+from ..grading import Answer, answer_fields, decisive_rules
+from .bounded_file import MAX_CHECKOUT_BYTES, read_bounded
+
+__all__ = [
+    "CHECKOUT_SEEDS",
+    "ACTIONS",
+    "CONFIDENCE",
+    "ACCURACY_BOUND",
+    "PER_GROUP",
+    "DEFAULT_COUNT",
+    "MAX_COUNT",
+    "PAPER_FORMAT",
+    "KEY_FORMAT",
+    "ANSWERS_FORMAT",
+    "RESULT_FORMAT",
+    "Issued",
+    "CaseVerdict",
+    "CheckoutResult",
+    "SignedCheckoutResult",
+    "issue_checkout",
+    "minimum_count",
+    "keyed_action",
+    "key_baseline_path",
+    "key_digests",
+    "verify_key",
+    "write_checkout",
+    "load_paper",
+    "paper_from_bytes",
+    "paper_files",
+    "answers_file_name",
+    "load_key",
+    "answers_data",
+    "write_answers",
+    "grade_checkout",
+    "grade_files",
+    "result_text",
+    "result_csv",
+    "load_result",
+    "paper_case",
+    "key_case",
+    "CheckoutSitting",
+    "sample_paper_path",
+]
+
+#: Check-out seeds: disjoint from practice, which uses seeds below 10**9.
+CHECKOUT_SEEDS = range(10**9, 2 * 10**9)
+#: The next actions a check-out case offers; the key holds one of them.
+ACTIONS: tuple[str, ...] = (
+    "repair the target list",
+    "hold for staff labels",
+    "hold the key before scoring",
+    "accept",
+    "issue a new baseline with the old one kept",
+)
+#: The confidence with which a pass proves its accuracy bound (one-sided).
+CONFIDENCE = 0.95
+#: The accuracy a pass proves at least, with :data:`CONFIDENCE` confidence: cases fully correct
+#: (output, reason and next action) as a share of all cases.
+ACCURACY_BOUND = 0.85
+#: How many cases each rule and each look-alike kind has at least, on every paper.
+PER_GROUP = 2
+#: Cases on a paper by default: the 46 that cover every rule and kind twice, and ten more.
+#: 53 of 56 right proves 0.867, 52 only 0.843, so a pass allows three wrong (two on 46 to 49 cases).
+#: Measured in docs/checkout.md: p = 0.85 passes about 2%, p = 0.97 about 90%.
+DEFAULT_COUNT = 56
+#: The most cases a paper may have.
+MAX_COUNT = 200
+#: Rules whose cases turn on IDs or answers that look alike.
+LOOKALIKE_RULES = frozenset({"ts-exact-ids", "sk-whitespace-case", "sk-invisible"})
+
+PAPER_FORMAT = "eval-integrity-checkout-paper"
+KEY_FORMAT = "eval-integrity-checkout-key"
+ANSWERS_FORMAT = "eval-integrity-checkout-answers"
+RESULT_FORMAT = "eval-integrity-checkout-result"
+VERSION = 1
+#: The baseline entry that guards the key's own fields (trainee, paper id, seed, …).
+_HEADER = "(key)"
+
+
+def _now() -> str:
+    return _dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+def sample_paper_path() -> Path:
+    """``fixtures/checkout/sample-paper.json``: a committed sample paper (its key beside it)."""
+    return fixtures_dir() / "checkout" / "sample-paper.json"
+
+
+def keyed_action(case: Any, keyed_rule: str) -> str:
+    """The next action a case calls for, from its expected output and keyed rule.
+
+    An authorised rubric change calls for a new baseline (old one kept); an
+    unresolved target for staff labels; a refused empty baseline for holding the
+    key (nothing can be scored until the sentinel baseline is supplied); a
+    preserved scope or an intact key for accepting; else repairing the target
+    list or holding the key before scoring. Taught in ``07_checkout.ipynb``.
+    """
+    expected = case.expected
+    if keyed_rule == "sk-rubric-change":
+        return ACTIONS[4]
+    if "held" in expected:
+        return ACTIONS[1]
+    if "error" in expected:
+        return ACTIONS[2]
+    if case.check == "target-scope":
+        return ACTIONS[3] if expected.get("preserved") else ACTIONS[0]
+    return ACTIONS[3] if expected.get("intact") else ACTIONS[2]
+
+
+# --- building a paper -------------------------------------------------------------------
+
+
+def _fold_char(char: str) -> str:
+    name = unicodedata.name(char, "")
+    for script in ("CYRILLIC", "GREEK"):
+        if name.startswith(script + " "):
+            try:
+                return unicodedata.lookup("LATIN" + name[len(script) :])
+            except KeyError:
+                return char
+    return char
+
+
+def _looks(text: str) -> str:
+    """``text`` as a careless reader sees it: case, spaces, width, form, invisibles and homoglyphs ignored."""
+    text = unicodedata.normalize("NFKC", text)
+    text = "".join(_fold_char(c) for c in text if unicodedata.category(c) != "Cf" and not c.isspace())
+    return text.casefold()
+
+
+def _has_lookalikes(case: Any) -> bool:
+    ids = grading.candidate_ids(case)
+    folded = [_looks(i) for i in ids]
+    if len(set(folded)) < len(folded):
+        return True
+    if case.check == "sentinels":
+        base, prop = case.input.get("baseline") or {}, case.input.get("proposed") or {}
+        if isinstance(base, Mapping) and isinstance(prop, Mapping):
+            return any(
+                k in prop and prop[k] != v and _looks(str(prop[k])) == _looks(str(v)) for k, v in base.items()
+            )
+    return False
+
+
+def _facets(rule_id: str) -> list[str]:
+    """The look-alike kinds the rule's generator can be asked for."""
+    return list(generators.GENERATORS[rule_id].facets)
+
+
+def _generate(rule_id: str, seed: int, facet: str | None) -> PracticeCase:
+    return generators.generate(rule_id, seed, facet=facet)
+
+
+def _makers(rules: Sequence[Rule]) -> tuple[list[str], dict[str, list[str]]]:
+    """The rules a paper can draw from, and for each look-alike kind the rules that can make it."""
+    ids = [r.id for r in rules if r.id in generators.GENERATORS]
+    makers = {kind: [rule for rule in ids if kind in _facets(rule)] for kind in FACETS}
+    # A rule made for fewer kinds first: the sentinel rules, then ts-exact-ids, so each kind is seen on both checks.
+    return ids, {k: sorted(v, key=lambda r: (len(_facets(r)), ids.index(r))) for k, v in makers.items() if v}
+
+
+def _covering(rules: Sequence[Rule]) -> list[tuple[str, str | None]]:
+    """The cases every paper holds: each look-alike kind :data:`PER_GROUP` times, then each rule as often."""
+    ids, makers = _makers(rules)
+    items: list[tuple[str, str | None]] = []
+    for kind, makes in makers.items():
+        items += [(makes[i % len(makes)], kind) for i in range(PER_GROUP)]
+    counts = Counter(rule for rule, _ in items)
+    for rule in ids:
+        items += [(rule, None)] * max(0, PER_GROUP - counts[rule])
+    return items
+
+
+def minimum_count(rules: Sequence[Rule] | None = None) -> int:
+    """The fewest cases a paper may have: every rule and every look-alike kind :data:`PER_GROUP` times."""
+    return len(_covering(list(rules) if rules is not None else load_rules()))
+
+
+def _plan(count: int, rng: random.Random, rules: Sequence[Rule]) -> list[tuple[str, str | None]]:
+    """Which (rule, facet) each case is made for: the covering cases, then more, interleaved.
+
+    The cases beyond the covering ones go round the rules that make no look-alike
+    kind of their own (combined faults, lost and missing IDs, holds and refusals),
+    in a shuffled order, so no rule gets a third case before each has one more.
+    """
+    items = _covering(rules)
+    ids, _ = _makers(rules)
+    plain = [rule for rule in ids if not _facets(rule)] or ids
+    rng.shuffle(plain)
+    extra = count - len(items)
+    items += [(plain[i % len(plain)], None) for i in range(max(0, extra))]
+    return _interleave(items, rng)
+
+
+def _interleave(items: list[tuple[str, str | None]], rng: random.Random) -> list[tuple[str, str | None]]:
+    """A random order with no rule twice in a row wherever the counts allow it."""
+    rest = list(items)
+    rng.shuffle(rest)
+    out: list[tuple[str, str | None]] = []
+    while rest:
+        counts = Counter(rule for rule, _ in rest)
+        last = out[-1][0] if out else None
+        allowed = [i for i, (rule, _) in enumerate(rest) if rule != last] or list(range(len(rest)))
+        top = max(counts[rest[i][0]] for i in allowed)
+        if 2 * top > len(rest):  # one rule would otherwise be left to follow itself
+            allowed = [i for i in allowed if counts[rest[i][0]] == top]
+        out.append(rest.pop(rng.choice(allowed)))
+    return out
+
+
+def _reason_ids(case: PracticeCase, rules: Sequence[Rule], rng: random.Random) -> list[str]:
+    """The reasons offered: the keyed rule among rules that don't apply, shuffled for this paper."""
+    ids = [rule.id for rule in grading.reason_options(case, rules=rules)]
+    rng.shuffle(ids)
+    return ids
+
+
+def _keyed_rule(case: PracticeCase, made_for: str) -> str:
+    """The rule that decides the case (the generated case's first rule)."""
+    right = decisive_rules(case)
+    return right[0] if right else made_for
+
+
+@dataclass(frozen=True)
+class Issued:
+    """A paper and its key, as JSON-ready objects. Taught in ``07_checkout.ipynb``."""
+
+    paper: dict[str, Any]
+    key: dict[str, Any]
+
+
+def issue_checkout(
+    trainee: str,
+    *,
+    count: int | None = None,
+    seed: int | None = None,
+    rules: Sequence[Rule] | None = None,
+    issued: str | None = None,
+) -> Issued:
+    """Make a check-out paper of ``count`` cases (default :data:`DEFAULT_COUNT`) for ``trainee`` and its key.
+
+    ``count`` below :func:`minimum_count` is refused: such a paper could not show
+    every rule and look-alike kind twice. ``seed`` makes the paper reproducible
+    (a fresh random one by default); it is kept in the key only. Taught in
+    ``07_checkout.ipynb``.
+    """
+    if not isinstance(trainee, str) or not trainee.strip():
+        raise CheckInputError("trainee must be a non-empty name", field="trainee")
+    rules = list(rules) if rules is not None else load_rules()
+    least = minimum_count(rules)
+    if count is None:
+        count = max(DEFAULT_COUNT, least)
+    if isinstance(count, bool) or not isinstance(count, int) or not least <= count <= MAX_COUNT:
+        raise CheckInputError(
+            f"count is {describe_value(count)}, expected {least} to {MAX_COUNT}: a paper needs at least "
+            f"{least} cases to show every rule and every look-alike kind at least {PER_GROUP} times",
+            field="count",
+        )
+    if seed is None:
+        seed = secrets.randbelow(2**63)
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise CheckInputError(f"seed is {describe_value(seed)}, expected a whole number from 0", field="seed")
+    by_id = {r.id: r for r in rules}
+    rng = random.Random(f"checkout:{seed}")
+    paper_id = f"{rng.getrandbits(64):016x}"
+    plan = _plan(count, rng, rules)
+    case_seeds = rng.sample(CHECKOUT_SEEDS, len(plan))
+    paper_cases, key_cases = [], []
+    for number, ((rule_id, facet), case_seed) in enumerate(zip(plan, case_seeds, strict=True), start=1):
+        case = _generate(rule_id, case_seed, facet)
+        label = f"Check-out case {number}"
+        local = random.Random(f"checkout:{seed}:{label}")
+        options = _reason_ids(case, rules, local)
+        actions = list(ACTIONS)
+        local.shuffle(actions)
+        keyed = _keyed_rule(case, rule_id)
+        context = dict(getattr(case, "context", None) or {})
+        kinds = set(deciding_kinds(case.check, case.input, context)) | ({facet} if facet else set())
+        shown: dict[str, Any] = {"label": label, "check": case.check, "input": dict(case.input)}
+        if context:
+            shown["context"] = context
+        shown["reason_options"] = [
+            {"rule": r, "statement": by_id[r].statement if r in by_id else r} for r in options
+        ]
+        shown["actions"] = actions
+        paper_cases.append(shown)
+        key_cases.append(
+            {
+                "label": label,
+                "check": case.check,
+                "input": dict(case.input),
+                "context": context,
+                "expected": dict(case.expected),
+                "rule": keyed,
+                "reasons_accepted": list(decisive_rules(case)) or [keyed],
+                "action": keyed_action(case, keyed),
+                "lookalike": keyed in LOOKALIKE_RULES or _has_lookalikes(case) or bool(kinds),
+                "lookalike_kinds": [k for k in FACETS if k in kinds],
+                "made_for": rule_id,
+                "facet": facet,
+                "seed": case_seed,
+                "case_id": case.id,
+                "title": case.title,
+            }
+        )
+    when = issued or _now()
+    paper = {
+        "format": PAPER_FORMAT,
+        "version": VERSION,
+        "paper_id": paper_id,
+        "trainee": trainee,
+        "issued": when,
+        "cases": paper_cases,
+    }
+    key = {
+        "format": KEY_FORMAT,
+        "version": VERSION,
+        "paper_id": paper_id,
+        "trainee": trainee,
+        "issued": when,
+        "seed": seed,
+        "content_hash": generators.generators_fingerprint(),
+        "verdict_rule": {
+            "confidence": CONFIDENCE,
+            "accuracy_bound": ACCURACY_BOUND,
+            "rules": [r.id for r in rules if r.id in generators.GENERATORS],
+            "lookalike_kinds": list(_makers(rules)[1]),
+        },
+        "cases": key_cases,
+    }
+    return Issued(paper, key)
+
+
+# --- the key and its baseline ---------------------------------------------------------------
+
+
+def _digest(value: Any) -> str:
+    return hashlib.sha256(dumps_compact(value).encode("utf-8")).hexdigest()
+
+
+def key_digests(key: Mapping[str, Any]) -> dict[str, str]:
+    """Each case label's digest, and the key's own fields under ``"(key)"``: the key as a sentinel answer key."""
+    header = {k: v for k, v in key.items() if k not in ("cases", "signature")}
+    found = {_HEADER: _digest(header)}
+    for case in key.get("cases") or []:
+        label = case.get("label") if isinstance(case, Mapping) else None
+        if not isinstance(label, str) or label in found:
+            raise CheckoutFileError(
+                f"has a case with the label {describe_value(label)}, expected distinct labels", path="key"
+            )
+        found[label] = _digest(case)
+    return found
+
+
+def key_baseline_path(key_path: str | Path) -> Path:
+    """``EXAM.key.json`` → ``EXAM.key.baseline.json``: where the key's baseline lives."""
+    path = Path(key_path)
+    stem = path.name[: -len(".json")] if path.name.endswith(".json") else path.name
+    return path.with_name(f"{stem}.baseline.json")
+
+
+def verify_key(key: Mapping[str, Any], baseline_answers: Mapping[str, str], *, source: str = "key") -> None:
+    """Refuse a key that does not match its baseline: a changed, missing or extra entry.
+
+    Runs the project's own sentinel check, with the baseline's digests as sentinels.
+    Raises :class:`~helpers.core.errors.CheckoutFileError`. Taught in ``07_checkout.ipynb``.
+    """
+    try:
+        current = key_digests(key)
+    except CheckoutFileError as exc:
+        raise CheckoutFileError(exc.message, path=source) from None
+    try:
+        result = check_sentinels(baseline_answers, current)
+    except CheckInputError as exc:
+        raise CheckoutFileError(f"its baseline cannot be used: {exc.message}", path=source) from None
+    extra = sorted(set(current) - set(baseline_answers))
+    problems = []
+    if result.changed:
+        problems.append("changed since it was issued: " + ", ".join(result.changed))
+    if result.missing:
+        problems.append("missing from the key: " + ", ".join(result.missing))
+    if extra:
+        problems.append("not in its baseline: " + ", ".join(extra))
+    if problems:
+        raise CheckoutFileError(
+            "does not match its baseline, so it is not graded (" + "; ".join(problems) + ")", path=source
+        )
+
+
+def _stage(path: Path, text: str) -> PendingFile:
+    """``text`` written in full to a temporary file beside ``path``, ready to take its place."""
+    pending = PendingFile(path)
+    try:
+        pending.write(text.encode("utf-8"), sync=True)
+    except OSError:
+        pending.abort()
+        raise
+    return pending
+
+
+def _refuse_existing(paths: Sequence[Path]) -> None:
+    for path in paths:
+        if path.exists() or path.is_symlink():
+            raise CheckoutFileError(
+                "already exists; nothing was written (use --force to replace it)", path=str(path)
+            )
+
+
+def _beside_the_secret(trainer: Any, paths: Sequence[Path]) -> None:
+    """Refuse a paper or key written into the trainer's folder, where the secret lives."""
+    folder = Path(os.path.abspath(trainer.folder))
+    for path in paths:
+        if Path(os.path.abspath(path)).parent == folder:
+            raise CheckoutFileError(
+                "is in the trainer's folder, beside the trainer's secret; write papers and keys elsewhere",
+                path=str(path),
+            )
+
+
+def write_checkout(
+    issued: Issued,
+    paper_path: str | Path,
+    key_path: str | Path | None = None,
+    *,
+    force: bool = False,
+    trainer: Any = None,
+    practice: bool = False,
+    proctored: bool = False,
+    cooldown_hours: float | None = None,
+) -> tuple[Path, Path, Path]:
+    """Write the paper, the key (default ``PAPER.key.json`` beside it) and the key's baseline.
+
+    An existing file is never replaced unless ``force``; a replaced baseline's
+    earlier version is kept under ``retained/`` beside it. The three are written
+    whole or not at all: each is written in full beside its place first, and if
+    one cannot take its place the others are removed again, so a retry is never
+    blocked by a half-issued paper. Returns the three paths.
+
+    With ``trainer`` (a :class:`helpers.teach.trainer.secret.TrainerSecret`) the key and its
+    baseline are signed, the paper is entered in the trainer's ledger
+    (:mod:`helpers.teach.trainer.ledger`, which may refuse it within a cooldown), and
+    ``practice`` (a paper from a chosen seed) and ``proctored`` are recorded in the
+    key, the paper and the ledger. Taught in ``07_checkout.ipynb``.
+    """
+    from .ledger import COOLDOWN_HOURS, Ledger
+
+    paper_path = Path(paper_path)
+    if key_path is None:
+        stem = paper_path.name[: -len(".json")] if paper_path.name.endswith(".json") else paper_path.name
+        key_path = paper_path.with_name(f"{stem}.key.json")
+    key_path = Path(key_path)
+    baseline_path = key_baseline_path(key_path)
+    names = {paper_path.resolve(), key_path.resolve(), baseline_path.resolve()}
+    if len(names) < 3:
+        raise CheckoutFileError(
+            "the paper, key and baseline must be three different files", path=str(paper_path)
+        )
+    if not force:
+        _refuse_existing((paper_path, key_path, baseline_path))
+    paper, key = dict(issued.paper), dict(issued.key)
+    if trainer is not None:
+        _beside_the_secret(trainer, (paper_path, key_path))
+        paper.update(practice=practice, proctored=proctored)
+        key.update(practice=practice, proctored=proctored)
+        key["signature"] = trainer.sign_with("key", key, key_digests(key))
+    ledger = Ledger(trainer) if trainer is not None else None
+    with contextlib.ExitStack() as stack:
+        if ledger is not None:
+            state = stack.enter_context(ledger.locked())
+            Ledger.check_issue(
+                state,
+                str(key["trainee"]),
+                practice=practice,
+                cooldown_hours=COOLDOWN_HOURS if cooldown_hours is None else cooldown_hours,
+            )
+        placed: list[Path] = []
+        staged: list[PendingFile] = []
+        current = baseline_path
+        try:
+            staged.append(_stage(key_path, json.dumps(key, ensure_ascii=False, indent=1) + "\n"))
+            staged.append(_stage(paper_path, json.dumps(paper, ensure_ascii=False, indent=1) + "\n"))
+            had_baseline = os.path.lexists(baseline_path)
+            revise_baseline(
+                baseline_path,
+                key_digests(key),
+                reason=f"check-out key {key['paper_id']} issued for {key['trainee']}",
+                retained_dir=baseline_path.parent / "retained",
+                revised_on=key["issued"][:10],
+            )
+            if not had_baseline:
+                placed.append(baseline_path)
+            for pending, path in zip(staged, (key_path, paper_path), strict=True):
+                current, existed = path, os.path.lexists(path)
+                pending.commit(replace=force)
+                if not existed:
+                    placed.append(path)
+            if ledger is not None:
+                ledger.append(
+                    {
+                        "event": "issued",
+                        "trainee": key["trainee"],
+                        "paper_id": key["paper_id"],
+                        "issued": key["issued"],
+                        "key_digest": _digest({k: v for k, v in key.items() if k != "signature"}),
+                        "practice": practice,
+                        "proctored": proctored,
+                    }
+                )
+        except FileExistsError:
+            _undo(staged, placed)
+            raise CheckoutFileError(
+                "already exists; nothing was written (use --force to replace it)", path=str(current)
+            ) from None
+        except OSError as exc:
+            _undo(staged, placed)
+            raise CheckoutFileError(
+                f"cannot be written ({exc.strerror or type(exc).__name__}); nothing was left behind",
+                path=str(paper_path),
+            ) from None
+        except CheckInputError as exc:
+            _undo(staged, placed)
+            raise CheckoutFileError(exc.message, path=str(baseline_path)) from None
+        except BaseException:
+            _undo(staged, placed)
+            raise
+    return paper_path, key_path, baseline_path
+
+
+def _undo(staged: Sequence[PendingFile], placed: Sequence[Path]) -> None:
+    """Remove what a failed :func:`write_checkout` wrote, so a retry starts clean."""
+    for pending in staged:
+        pending.abort()
+    for path in placed:
+        with contextlib.suppress(OSError):
+            path.unlink()
+
+
+def _read(path: str | Path, fmt: str, max_bytes: int = MAX_CHECKOUT_BYTES) -> dict[str, Any]:
+    return _parsed(read_bounded(path, limit=max_bytes), fmt, str(path))
+
+
+def _parsed(raw: bytes, fmt: str, source: str) -> dict[str, Any]:
+    """A check-out file's bytes read strictly: JSON, of this ``fmt`` and version; else CheckoutFileError."""
+    try:
+        data = loads_document(raw, source=source)
+    except JSONLoadError as exc:
+        raise CheckoutFileError(exc.detail, path=source) from None
+    if not isinstance(data, dict) or data.get("format") != fmt:
+        raise CheckoutFileError(
+            f'is not a check-out file of this kind (it has no "format": "{fmt}")', path=source
+        )
+    if data.get("version") != VERSION or isinstance(data.get("version"), bool):
+        raise CheckoutFileError(
+            f"has version {describe_value(data.get('version'))}; these helpers read version {VERSION}",
+            path=source,
+        )
+    if not isinstance(data.get("cases", []), list):
+        raise CheckoutFileError("cases must be a list", path=source)
+    return data
+
+
+def _strings_list(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def _check_paper_case(case: Any, where: str, source: str) -> None:
+    """Refuse a paper's case that the check-out cannot show, naming the field."""
+    if not isinstance(case, dict) or not {"label", "check", "input", "reason_options", "actions"} <= set(
+        case
+    ):
+        raise CheckoutFileError(f"{where} is not a check-out case", path=source)
+    if case["check"] not in ("target-scope", "sentinels"):
+        raise CheckoutFileError(f"{where}.check is {describe_value(case['check'])}", path=source)
+    if not isinstance(case["label"], str) or not case["label"]:
+        raise CheckoutFileError(
+            f"{where}.label is {describe_value(case['label'])}, expected a name", path=source
+        )
+    for name in ("input", "context"):
+        if name in case and not isinstance(case[name], dict):
+            raise CheckoutFileError(
+                f"{where}.{name} is {describe_value(case[name])}, expected an object", path=source
+            )
+    options = case["reason_options"]
+    if not isinstance(options, list) or not all(
+        isinstance(o, dict) and isinstance(o.get("rule"), str) and isinstance(o.get("statement"), str)
+        for o in options
+    ):
+        raise CheckoutFileError(
+            f"{where}.reason_options must be a list of objects with a rule and a statement", path=source
+        )
+    if not _strings_list(case["actions"]) or not case["actions"]:
+        raise CheckoutFileError(f"{where}.actions must be a non-empty list of strings", path=source)
+
+
+def paper_from_bytes(raw: bytes, *, source: str, max_bytes: int = MAX_CHECKOUT_BYTES) -> dict[str, Any]:
+    """A check-out paper read strictly from its bytes (an uploaded file), as :func:`load_paper` reads one.
+
+    Raises :class:`~helpers.core.errors.CheckoutFileError` naming ``source`` and the field.
+    Taught in ``07_checkout.ipynb``.
+    """
+    if len(raw) > max_bytes:
+        raise CheckoutFileError(
+            f"is {len(raw):,} bytes, over the {max_bytes // 2**20} MB limit for a check-out file", path=source
+        )
+    paper = _parsed(raw, PAPER_FORMAT, source)
+    for name in ("paper_id", "trainee"):
+        if not isinstance(paper.get(name), str) or not paper[name]:
+            raise CheckoutFileError(
+                f"{name} is {describe_value(paper.get(name))}, expected a non-empty string", path=source
+            )
+    cases = paper.get("cases")
+    if not isinstance(cases, list) or not cases:
+        raise CheckoutFileError("cases is empty or missing: a paper holds at least one case", path=source)
+    for index, case in enumerate(cases):
+        _check_paper_case(case, f"cases[{index}]", source)
+    labels = [case["label"] for case in cases]
+    if len(set(labels)) != len(labels):
+        raise CheckoutFileError("two cases share one label", path=source)
+    return paper
+
+
+#: The most files :func:`paper_files` looks at in one folder.
+MAX_LISTED = 200
+
+
+def paper_files(folder: str | Path) -> list[tuple[Path, dict[str, Any]]]:
+    """The check-out papers in ``folder``: each ``*.json`` there that reads as a paper, by name.
+
+    Keys, answers, results and any other file that is not a paper are left out of the list (each
+    is still refused with its reason when opened by name). At most :data:`MAX_LISTED` files are
+    looked at; a folder that cannot be listed lists nothing. Taught in ``07_checkout.ipynb``.
+    """
+    try:
+        names = sorted(Path(folder).glob("*.json"))[:MAX_LISTED]
+    except OSError:
+        return []
+    found = []
+    for path in names:
+        try:
+            found.append((path, load_paper(path)))
+        except CheckoutFileError:
+            continue  # not a paper: the list shows papers only
+    return found
+
+
+def answers_file_name(paper: Mapping[str, Any]) -> str:
+    """The answers file a paper's answers are saved as by default: ``answers-PAPER_ID.json``."""
+    paper_id = "".join(
+        c for c in str(paper.get("paper_id", "")) if c.isascii() and (c.isalnum() or c in "-_")
+    )
+    return f"answers-{paper_id[:40] or 'paper'}.json"
+
+
+def load_paper(path: str | Path) -> dict[str, Any]:
+    """Read a check-out paper strictly (:func:`paper_from_bytes`). Taught in ``07_checkout.ipynb``."""
+    return paper_from_bytes(read_bounded(path, limit=MAX_CHECKOUT_BYTES), source=str(path))
+
+
+def load_key(
+    path: str | Path,
+    baseline: str | Path | None = None,
+    *,
+    trainer: Any = None,
+    max_bytes: int = MAX_CHECKOUT_BYTES,
+) -> dict[str, Any]:
+    """Read a key and refuse it unless it matches its baseline (default ``KEY.baseline.json``).
+
+    With ``trainer`` (a :class:`helpers.teach.trainer.secret.TrainerSecret`) the key must also
+    carry that trainer's signature over itself and its baseline, so a key edited with a
+    re-made baseline is refused. The key is returned without its signature.
+    """
+    key = _read(path, KEY_FORMAT, max_bytes)
+    baseline_path = Path(baseline) if baseline is not None else key_baseline_path(path)
+    if not os.path.lexists(baseline_path):
+        raise CheckoutFileError(
+            f"has no baseline at {baseline_path}, so it cannot be trusted and is not graded", path=str(path)
+        )
+    try:
+        answers = baseline_from_data(
+            loads_document(
+                read_bounded(baseline_path, limit=max_bytes, what="a baseline"), source=str(baseline_path)
+            ),
+            where=str(baseline_path),
+        ).answers
+    except CheckoutFileError as exc:
+        raise CheckoutFileError(f"its baseline cannot be read: {exc}", path=str(path)) from None
+    except CheckInputError as exc:
+        raise CheckoutFileError(f"its baseline cannot be read: {exc.message}", path=str(path)) from None
+    verify_key(key, answers, source=str(path))
+    signature = key.pop("signature", None)
+    if trainer is not None:
+        trainer.verify("key", key, signature, source=str(path), extra=dict(answers))
+    return key
+
+
+# --- answers -------------------------------------------------------------------------------
+
+
+def answers_data(
+    paper: Mapping[str, Any], answers: Mapping[str, tuple[Answer, str | None]]
+) -> dict[str, Any]:
+    """An answers file's object: for each label answered, the output fields, reason and next action."""
+    rows = []
+    for case in paper["cases"]:
+        label = case["label"]
+        if label not in answers:
+            continue
+        answer, action = answers[label]
+        first, second, flag = answer_fields(case["check"])
+        rows.append(
+            {
+                "label": label,
+                first: sorted(answer.missing),
+                second: sorted(answer.second),
+                flag: answer.flag,
+                "hold": answer.hold,
+                "reason": answer.reason,
+                "action": action,
+            }
+        )
+    return {
+        "format": ANSWERS_FORMAT,
+        "version": VERSION,
+        "paper_id": paper["paper_id"],
+        "trainee": paper["trainee"],
+        "submitted": _now(),
+        "answers": rows,
+    }
+
+
+def write_answers(data: Mapping[str, Any], path: str | Path, *, overwrite: bool = False) -> Path:
+    """Write an answers file atomically; an existing file is replaced only with ``overwrite``."""
+    path = Path(path)
+    text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+    try:
+        if overwrite:
+            return write_atomically(path, text)
+        return write_atomically(path, text, replace=False)
+    except FileExistsError:
+        raise CheckoutFileError(
+            "already exists; nothing was written (choose another name, or overwrite it on purpose)",
+            path=str(path),
+        ) from None
+    except OSError as exc:
+        raise CheckoutFileError(f"cannot be written ({exc.strerror})", path=str(path)) from None
+
+
+def _strings(value: Any, where: str, source: str) -> frozenset[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise CheckoutFileError(f"{where} must be a list of IDs", path=source)
+    return frozenset(value)
+
+
+def _parse_answer(raw: Any, check: str, where: str, source: str) -> tuple[Answer, str | None]:
+    first, second, flag = answer_fields(check)
+    expected = {"label", first, second, flag, "hold", "reason", "action"}
+    if not isinstance(raw, Mapping) or set(raw) != expected:
+        raise CheckoutFileError(f"{where} must have the fields {sorted(expected)}", path=source)
+    if raw[flag] is not None and not isinstance(raw[flag], bool):
+        raise CheckoutFileError(
+            f"{where}.{flag} is {describe_value(raw[flag])}, expected true, false or null", path=source
+        )
+    if not isinstance(raw["hold"], bool):
+        raise CheckoutFileError(
+            f"{where}.hold is {describe_value(raw['hold'])}, expected true or false", path=source
+        )
+    for name in ("reason", "action"):
+        if raw[name] is not None and not isinstance(raw[name], str):
+            raise CheckoutFileError(
+                f"{where}.{name} is {describe_value(raw[name])}, expected text or null", path=source
+            )
+    answer = Answer(
+        check,
+        missing=_strings(raw[first], f"{where}.{first}", source),
+        second=_strings(raw[second], f"{where}.{second}", source),
+        flag=raw[flag],
+        hold=raw["hold"],
+        reason=raw["reason"],
+    )
+    return answer, raw["action"]
+
+
+# --- grading -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CaseVerdict:
+    """One case graded: fully correct or not, each field's verdict, the rules missed, its look-alike kinds."""
+
+    label: str
+    rule: str
+    lookalike: bool
+    answered: bool
+    fields: dict[str, bool]
+    rules_missed: tuple[str, ...]
+    kinds: tuple[str, ...] = ()
+
+    @property
+    def correct(self) -> bool:
+        """True when the case was answered and every field is right."""
+        return self.answered and all(self.fields.values())
+
+
+def _floor2(value: float) -> str:
+    """``value`` rounded down to two places: a bound is never shown higher than it is."""
+    return f"{math.floor(value * 100 + 1e-9) / 100:.2f}"
+
+
+@dataclass(frozen=True)
+class CheckoutResult:
+    """A graded check-out: verdicts per case, field, rule and look-alike kind, and what a pass proves.
+
+    Passes when the cases fully correct prove an accuracy of at least
+    :attr:`accuracy_bound` with :attr:`confidence` confidence, and every rule in
+    :attr:`rules_covered` and every kind in :attr:`kinds_covered` is on the paper
+    and answered right at least once. Taught in ``07_checkout.ipynb``.
+    """
+
+    trainee: str
+    paper_id: str
+    key_digest: str
+    cases: tuple[CaseVerdict, ...]
+    rules_covered: tuple[str, ...] = ()
+    kinds_covered: tuple[str, ...] = ()
+    confidence: float = CONFIDENCE
+    accuracy_bound: float = ACCURACY_BOUND
+    graded: str = field(default_factory=_now)
+
+    @property
+    def fully_correct(self) -> int:
+        """How many cases are fully correct."""
+        return sum(c.correct for c in self.cases)
+
+    @property
+    def lookalikes(self) -> tuple[int, int]:
+        """(look-alike cases fully correct, look-alike cases)."""
+        items = [c for c in self.cases if c.lookalike]
+        return sum(c.correct for c in items), len(items)
+
+    @functools.cached_property
+    def accuracy_lower_bound(self) -> float:
+        """The accuracy the cases fully correct prove with :attr:`confidence` (0 for an empty paper)."""
+        if not self.cases:
+            return 0.0
+        return accuracy_lower_bound(self.fully_correct, len(self.cases), self.confidence)
+
+    def per_rule(self) -> dict[str, tuple[int, int]]:
+        """For each keyed rule: (cases fully correct, cases); a covered rule not on the paper has (0, 0)."""
+        counts: dict[str, list[int]] = {rule: [0, 0] for rule in self.rules_covered}
+        for case in self.cases:
+            entry = counts.setdefault(case.rule, [0, 0])
+            entry[0] += case.correct
+            entry[1] += 1
+        return {rule: (right, total) for rule, (right, total) in counts.items()}
+
+    def per_kind(self) -> dict[str, tuple[int, int]]:
+        """For each look-alike kind: (cases that turn on it fully correct, cases that turn on it)."""
+        counts: dict[str, list[int]] = {kind: [0, 0] for kind in self.kinds_covered}
+        for case in self.cases:
+            for kind in case.kinds:
+                entry = counts.setdefault(kind, [0, 0])
+                entry[0] += case.correct
+                entry[1] += 1
+        ordered = [k for k in FACETS if k in counts] + sorted(k for k in counts if k not in FACETS)
+        return {kind: (counts[kind][0], counts[kind][1]) for kind in ordered}
+
+    def never_right(self) -> dict[str, list[str]]:
+        """The rules and kinds on the paper with every case wrong, and those it was meant to show but lacks."""
+        rules, kinds = self.per_rule(), self.per_kind()
+        return {
+            "rules_never_right": [r for r, (ok, n) in rules.items() if n and not ok],
+            "kinds_never_right": [k for k, (ok, n) in kinds.items() if n and not ok],
+            "not_on_paper": [r for r, (_ok, n) in rules.items() if not n]
+            + [k for k, (_ok, n) in kinds.items() if not n],
+        }
+
+    @property
+    def accuracy_proved(self) -> bool:
+        """True when the accuracy bound is at least :attr:`accuracy_bound`."""
+        return bool(self.cases) and self.accuracy_lower_bound >= self.accuracy_bound
+
+    @property
+    def passed(self) -> bool:
+        """The accuracy bound holds, and every rule and look-alike kind is on the paper and answered right."""
+        return self.accuracy_proved and not any(self.never_right().values())
+
+    @property
+    def threshold(self) -> str:
+        """The pass rule in words."""
+        return (
+            f"accuracy at least {self.accuracy_bound:.2f} with {self.confidence:.0%} confidence "
+            "(one-sided exact Clopper–Pearson bound on the cases fully correct), and every rule and "
+            "every look-alike kind answered right at least once"
+        )
+
+    def statement(self) -> str:
+        """What the check-out proves, in words a trainer can repeat."""
+        right, total, bound = self.fully_correct, len(self.cases), self.accuracy_lower_bound
+        scored = f"{right} of {total} cases fully correct"
+        gaps = self.never_right()
+        if self.passed:
+            return (
+                f"Proves accuracy at least {_floor2(bound)} with {self.confidence:.0%} confidence ({scored}; "
+                f"a pass needs at least {self.accuracy_bound:.2f}); every rule and every look-alike kind "
+                "answered right at least once."
+            )
+        parts = []
+        if not self.accuracy_proved:
+            parts.append(
+                f"{scored} prove accuracy of only {_floor2(bound)} with {self.confidence:.0%} confidence, "
+                f"not the {self.accuracy_bound:.2f} a pass needs"
+            )
+        if gaps["rules_never_right"]:
+            parts.append("every case wrong for the rules " + ", ".join(gaps["rules_never_right"]))
+        if gaps["kinds_never_right"]:
+            parts.append("every case wrong for the look-alike kinds " + ", ".join(gaps["kinds_never_right"]))
+        if gaps["not_on_paper"]:
+            parts.append("not on this paper, so not shown: " + ", ".join(gaps["not_on_paper"]))
+        return "Does not prove readiness: " + "; ".join(parts) + "."
+
+    def per_field(self) -> dict[str, tuple[int, int]]:
+        """For each field: (cases where it is right, cases that ask it)."""
+        counts: dict[str, list[int]] = {}
+        for case in self.cases:
+            for name, ok in case.fields.items():
+                entry = counts.setdefault(name, [0, 0])
+                entry[0] += ok and case.answered
+                entry[1] += 1
+        return {name: (right, total) for name, (right, total) in counts.items()}
+
+    def to_data(self) -> dict[str, Any]:
+        """The graded result as JSON (what ``checkout grade --json`` prints, and ``cohort --checkouts`` reads)."""
+        right, total = self.lookalikes
+        return {
+            "format": RESULT_FORMAT,
+            "version": VERSION,
+            "trainee": self.trainee,
+            "paper_id": self.paper_id,
+            "key_digest": self.key_digest,
+            "graded": self.graded,
+            "passed": self.passed,
+            "statement": self.statement(),
+            "threshold": self.threshold,
+            "confidence": self.confidence,
+            "accuracy_bound": self.accuracy_bound,
+            "accuracy_lower_bound": round(self.accuracy_lower_bound, 6),
+            "fully_correct": self.fully_correct,
+            "cases_total": len(self.cases),
+            "lookalike_correct": right,
+            "lookalike_total": total,
+            **self.never_right(),
+            "per_field": {k: list(v) for k, v in self.per_field().items()},
+            "per_rule": {k: list(v) for k, v in self.per_rule().items()},
+            "per_kind": {k: list(v) for k, v in self.per_kind().items()},
+            "cases": [
+                {
+                    "label": c.label,
+                    "rule": c.rule,
+                    "lookalike": c.lookalike,
+                    "lookalike_kinds": list(c.kinds),
+                    "answered": c.answered,
+                    "correct": c.correct,
+                    "fields": c.fields,
+                    "rules_missed": list(c.rules_missed),
+                }
+                for c in self.cases
+            ],
+        }
+
+
+def key_case(record: Mapping[str, Any]) -> PracticeCase:
+    """A key's case as a case object, its expected output and accepted reasons in it."""
+    return _case(record)
+
+
+def _case(record: Mapping[str, Any]) -> PracticeCase:
+    return PracticeCase(
+        check=record["check"],
+        id=record.get("case_id", record["label"]),
+        title=record.get("title", ""),
+        input=record["input"],
+        expected=record["expected"],
+        decision="",
+        reason="",
+        rules=tuple(record["reasons_accepted"]),
+    )
+
+
+def _field_names(check: str) -> tuple[str, ...]:
+    first, second, flag = answer_fields(check)
+    return (first, second, flag, "held" if check == "target-scope" else "refused", "reason", "action")
+
+
+def grade_checkout(
+    answers: Mapping[str, Any], key: Mapping[str, Any], *, source: str = "answers"
+) -> CheckoutResult:
+    """Grade an answers object against a verified key; an unanswered case is wrong in every field.
+
+    Raises :class:`~helpers.core.errors.CheckoutFileError` when the answers are
+    not for this paper or are malformed. Taught in ``07_checkout.ipynb``.
+    """
+    if not isinstance(answers, Mapping) or answers.get("format") != ANSWERS_FORMAT:
+        raise CheckoutFileError(
+            f'is not a check-out answers file (it has no "format": "{ANSWERS_FORMAT}")', path=source
+        )
+    if answers.get("paper_id") != key.get("paper_id"):
+        raise CheckoutFileError(
+            f"answers paper {describe_value(answers.get('paper_id'))}, but the key is for paper "
+            f"{describe_value(key.get('paper_id'))}",
+            path=source,
+        )
+    records = {c["label"]: c for c in key["cases"]}
+    given: dict[str, tuple[Answer, str | None]] = {}
+    rows = answers.get("answers")
+    if not isinstance(rows, list):
+        raise CheckoutFileError("answers must be a list", path=source)
+    for index, raw in enumerate(rows):
+        label = raw.get("label") if isinstance(raw, Mapping) else None
+        where = f"answers[{index}]"
+        if not isinstance(label, str) or label not in records:
+            raise CheckoutFileError(
+                f"{where}.label is {describe_value(label)}, not a case of this paper", path=source
+            )
+        if label in given:
+            raise CheckoutFileError(f"{where}: {label} is answered twice", path=source)
+        given[label] = _parse_answer(raw, records[label]["check"], where, source)
+    verdicts = []
+    for label, record in records.items():
+        case = _case(record)
+        names = _field_names(case.check)
+        kinds = _record_kinds(record)
+        if label not in given:
+            verdicts.append(
+                CaseVerdict(
+                    label,
+                    record["rule"],
+                    bool(record["lookalike"]),
+                    False,
+                    dict.fromkeys(names, False),
+                    (),
+                    kinds,
+                )
+            )
+            continue
+        answer, action = given[label]
+        result = grading.grade(case, answer, ask_reason=False)
+        wrong = {m.field for m in result.mistakes}
+        fields = {name: name not in wrong for name in names[:4]}
+        fields["reason"] = answer.reason in record["reasons_accepted"]
+        fields["action"] = action == record["action"]
+        missed = [m.rule for m in result.mistakes]
+        if not fields["reason"]:
+            missed.append(record["rule"])
+        verdicts.append(
+            CaseVerdict(
+                label,
+                record["rule"],
+                bool(record["lookalike"]),
+                True,
+                fields,
+                tuple(dict.fromkeys(missed)),
+                kinds,
+            )
+        )
+    rules, kinds_covered = _covered(key)
+    return CheckoutResult(
+        str(key["trainee"]), str(key["paper_id"]), _digest(key), tuple(verdicts), rules, kinds_covered
+    )
+
+
+def _record_kinds(record: Mapping[str, Any]) -> tuple[str, ...]:
+    """A key case's look-alike kinds: as the key lists them, or (a key from before) read from its input."""
+    listed = record.get("lookalike_kinds")
+    if isinstance(listed, list) and all(isinstance(k, str) for k in listed):
+        return tuple(listed)
+    return deciding_kinds(record["check"], record["input"], record.get("context") or None)
+
+
+def _covered(key: Mapping[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The rules and look-alike kinds the key's paper was made to show (every one, for a key from before)."""
+    rule = key.get("verdict_rule")
+    if isinstance(rule, Mapping):
+        rules, kinds = rule.get("rules"), rule.get("lookalike_kinds")
+        if all(isinstance(v, list) and all(isinstance(i, str) for i in v) for v in (rules, kinds)):
+            return tuple(rules), tuple(kinds)  # type: ignore[arg-type]
+    return tuple(r.id for r in load_rules() if r.id in generators.GENERATORS), FACETS
+
+
+@dataclass(frozen=True)
+class SignedCheckoutResult(CheckoutResult):
+    """A check-out graded by the trainer: the result, whether it was practice or proctored, and its signature."""
+
+    practice: bool = False
+    proctored: bool = False
+    answers_digest: str = ""
+    signature: Mapping[str, str] = field(default_factory=dict)
+
+    def unsigned_data(self) -> dict[str, Any]:
+        """The result as JSON, without its signature (what the signature covers)."""
+        data = super().to_data()
+        data.update(practice=self.practice, proctored=self.proctored, answers_digest=self.answers_digest)
+        return data
+
+    def to_data(self) -> dict[str, Any]:
+        """The signed result as JSON (``checkout grade --json``; ``cohort --checkouts`` checks the signature)."""
+        return {**self.unsigned_data(), "signature": dict(self.signature)}
+
+
+def grade_files(
+    answers_path: str | Path,
+    key_path: str | Path,
+    baseline: str | Path | None = None,
+    *,
+    trainer: Any = None,
+    max_bytes: int = MAX_CHECKOUT_BYTES,
+    proctored: bool = False,
+) -> CheckoutResult:
+    """Read and verify the key, read the answers, and grade them.
+
+    With ``trainer``, the key must be that trainer's, its paper in the trainer's ledger,
+    issued to the trainee the key names and not yet graded from other answers; the
+    grading is entered in the ledger and the result comes back signed
+    (:class:`SignedCheckoutResult`). Raises ``CheckoutFileError`` (nothing graded) or
+    :class:`helpers.teach.trainer.secret.TrainerSecretError` (the ledger cannot be used).
+    """
+    from .ledger import Ledger
+
+    key = load_key(key_path, baseline, trainer=trainer, max_bytes=max_bytes)
+    try:
+        answers = loads_document(
+            read_bounded(answers_path, limit=max_bytes, what="an answers file"), source=str(answers_path)
+        )
+    except JSONLoadError as exc:
+        raise CheckoutFileError(exc.detail, path=str(answers_path)) from None
+    result = grade_checkout(answers, key, source=str(answers_path))
+    if trainer is None:
+        return result
+    answers_digest = _digest(answers)
+    ledger = Ledger(trainer)
+    with ledger.locked() as state:
+        again = Ledger.check_grade(
+            state,
+            paper_id=key.get("paper_id"),
+            trainee=key.get("trainee"),
+            key_digest=_digest(key),
+            answers_digest=answers_digest,
+            source=str(key_path),
+            proctored=proctored,
+        )
+        if not again:
+            ledger.append(
+                {
+                    "event": "graded",
+                    "paper_id": result.paper_id,
+                    "answers_digest": answers_digest,
+                    "passed": result.passed,
+                    "graded": result.graded,
+                    "proctored": proctored,
+                }
+            )
+    practice = state.issued[result.paper_id].practice
+    values = {f.name: getattr(result, f.name) for f in fields(result)}
+    unsigned = SignedCheckoutResult(
+        **values, practice=practice, proctored=proctored, answers_digest=answers_digest
+    )
+    return replace(unsigned, signature=trainer.sign("result", unsigned.unsigned_data()))
+
+
+def _evidence(ok: int, n: int) -> str:
+    if not n:
+        return "not on the paper  <- not shown"
+    return f"{ok} of {n}" + ("  <- never right" if not ok else "")
+
+
+def result_text(result: CheckoutResult) -> str:
+    """A graded check-out as plain text: the verdict and what it proves, then per rule, kind, field and case."""
+    verdict = "PASSED" if result.passed else "NOT PASSED"
+    lines = [
+        f"Check-out {result.paper_id} for {_plain(result.trainee)}: {verdict}",
+        f"  {result.statement()}",
+        f"  Pass rule: {result.threshold}.",
+        "per rule (cases fully correct; a pass needs each right at least once):",
+        *(f"  {rule}: {_evidence(ok, n)}" for rule, (ok, n) in result.per_rule().items()),
+        "per look-alike kind (cases that turn on it fully correct; a pass needs each right at least once):",
+        *(f"  {kind}: {_evidence(ok, n)}" for kind, (ok, n) in result.per_kind().items()),
+        "per field (cases right):",
+        *(f"  {name}: {ok} of {n}" for name, (ok, n) in result.per_field().items()),
+        "per case:",
+    ]
+    for case in result.cases:
+        if not case.answered:
+            lines.append(f"  {case.label}: not answered")
+            continue
+        wrong = [name for name, ok in case.fields.items() if not ok]
+        lines.append(f"  {case.label}: " + ("correct" if not wrong else "wrong in " + ", ".join(wrong)))
+    return "\n".join(lines) + "\n"
+
+
+def _plain(text: str) -> str:
+    """``text`` safe for a terminal: control characters and lone surrogates escaped."""
+    return "".join(c if c.isprintable() and not "\ud800" <= c <= "\udfff" else ascii(c)[1:-1] for c in text)
+
+
+def result_csv(result: CheckoutResult) -> str:
+    """One row per case, spreadsheet-safe: label, rule, look-alike, answered, correct, each field.
+
+    Each row also carries the evidence the verdict rests on: its rule's cases
+    right (``2 of 2``), its look-alike kinds and theirs, the paper's accuracy
+    bound and the verdict.
+    """
+    names = list(dict.fromkeys(n for c in result.cases for n in c.fields))
+    per_rule, per_kind = result.per_rule(), result.per_kind()
+    verdict = "passed" if result.passed else "not passed"
+    bound = f"{result.accuracy_lower_bound:.4f}"
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n", quoting=csv.QUOTE_ALL)
+    writer.writerow(
+        [
+            "trainee",
+            "paper_id",
+            "label",
+            "rule",
+            "lookalike",
+            "answered",
+            "correct",
+            *names,
+            "rules_missed",
+            "rule_cases_right",
+            "lookalike_kinds",
+            "kind_cases_right",
+            "accuracy_lower_bound",
+            "verdict",
+        ]
+    )
+    for c in result.cases:
+        cells = [
+            result.trainee,
+            result.paper_id,
+            c.label,
+            c.rule,
+            str(c.lookalike).lower(),
+            str(c.answered).lower(),
+            str(c.correct).lower(),
+            *(
+                "" if n not in c.fields else ("right" if c.fields[n] and c.answered else "wrong")
+                for n in names
+            ),
+            " ".join(c.rules_missed),
+            "{} of {}".format(*per_rule[c.rule]),
+            " ".join(c.kinds),
+            "; ".join("{}: {} of {}".format(k, *per_kind[k]) for k in c.kinds),
+            bound,
+            verdict,
+        ]
+        writer.writerow([spreadsheet_safe(cell) for cell in cells])
+    return buffer.getvalue()
+
+
+def load_result(
+    path: str | Path, *, trainer: Any = None, max_bytes: int = MAX_CHECKOUT_BYTES
+) -> dict[str, Any]:
+    """Read a graded check-out (``checkout grade --json`` output); raises ``CheckoutFileError``.
+
+    With ``trainer``, the result must carry that trainer's signature (a hand-written
+    result, or one whose trainee, verdict or any other field was edited, is refused);
+    it is returned without the signature. Whether its paper was issued and graded as the
+    result says is the ledger's to tell: see :mod:`helpers.teach.trainer.verified_results`.
+    """
+    data = _read(path, RESULT_FORMAT, max_bytes)
+    if not isinstance(data.get("trainee"), str) or not isinstance(data.get("passed"), bool):
+        raise CheckoutFileError("needs a trainee name and a passed verdict", path=str(path))
+    signature = data.pop("signature", None)
+    if trainer is not None:
+        trainer.verify("result", data, signature, source=str(path))
+    return data
+
+
+def paper_case(case: Mapping[str, Any]) -> PracticeCase:
+    """A paper's case as a case object with no answer in it (for the IDs to offer and the input shown)."""
+    return PracticeCase(
+        check=case["check"],
+        id=case["label"],
+        title="",
+        input=case["input"],
+        expected={},
+        decision="",
+        reason="",
+    )
+
+
+class CheckoutSitting:
+    """One sitting of a paper: each case served once, one try, no feedback; then the answers written.
+
+    Headless: :class:`helpers.widgets.CheckoutWidget` draws it. Taught in ``07_checkout.ipynb``.
+    """
+
+    def __init__(self, paper: Mapping[str, Any]) -> None:
+        self.paper = paper
+        self.cases: list[Mapping[str, Any]] = list(paper["cases"])
+        self.index = 0
+        self.answers: dict[str, tuple[Answer, str | None]] = {}
+        self.saved_to: Path | None = None
+
+    @property
+    def done(self) -> bool:
+        """True once every case has been answered."""
+        return self.index >= len(self.cases)
+
+    def current(self) -> Mapping[str, Any] | None:
+        """The case being answered, or None when the paper is done."""
+        return None if self.done else self.cases[self.index]
+
+    def submit(self, answer: Answer, action: str | None) -> None:
+        """Record the answer to the current case and move on; a case is never served again."""
+        case = self.current()
+        if case is None:
+            raise CheckInputError("every case of this paper is answered", field="answer")
+        if answer.check != case["check"]:
+            raise CheckInputError(
+                f"answer is for {answer.check!r}, the case is {case['check']!r}", field="check"
+            )
+        self.answers[case["label"]] = (answer, action)
+        self.index += 1
+
+    def answers_data(self) -> dict[str, Any]:
+        """The answers so far, as an answers file holds them."""
+        return answers_data(self.paper, self.answers)
+
+    def save(self, path: str | Path, *, overwrite: bool = False) -> Path:
+        """Write the answers file; an existing file is replaced only with ``overwrite``."""
+        self.saved_to = write_answers(self.answers_data(), path, overwrite=overwrite)
+        return self.saved_to

@@ -1,0 +1,298 @@
+"""The trainer's ledger of check-out papers: who each was issued to, when, with which key, and its grading.
+
+``ledger.jsonl`` in the trainer's folder (:mod:`helpers.teach.trainer.secret`), one JSON line
+per event, each signed with the trainer's secret, changed only under a lock
+(``filelock``) and rewritten atomically, owner-only:
+
+* ``issued``: trainee, paper id, time, the key's digest, practice (a ``--seed`` paper) or
+  not, proctored or not;
+* ``graded``: the paper, the digest of the answers graded, pass or not, time;
+* ``sitting``: a proctored paper opened (one sitting per paper).
+
+What it decides (:meth:`Ledger.check_grade`): a paper is graded only if this trainer
+issued it, to the trainee it names, with this key; once (grading the same answers again
+gives the same verdict; other answers are refused: a retake needs a new paper); and only
+while it is the trainee's newest paper (a new paper replaces one not yet graded, so a
+trainee cannot sit two and hand in the better). After a failed paper the next one waits
+:data:`COOLDOWN_HOURS` (:meth:`Ledger.check_issue`): a trainee at 85% passes a paper one
+time in twenty, so papers issued back to back would let luck through; a 12-hour wait
+(Khan Academy's rule for its mastery challenges) leaves time to practise first.
+Taught in ``07_checkout.ipynb``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as _dt
+import json
+import os
+import sys
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...core.errors import CheckInputError, CheckoutFileError, describe_value
+from ...core.files import write_atomically
+from ..progress.paths import shown_path
+from .secret import TrainerSecret, TrainerSecretError
+
+__all__ = ["LEDGER_NAME", "COOLDOWN_HOURS", "IssuedPaper", "GradedPaper", "LedgerState", "Ledger"]
+
+LEDGER_NAME = "ledger.jsonl"
+#: Hours after a failed check-out before the trainee's next paper (``--cooldown`` changes it).
+COOLDOWN_HOURS = 12.0
+#: How long a second writer waits for the ledger's lock.
+_WAIT_SECONDS = 10.0
+_MAX_LEDGER_BYTES = 64 * 2**20
+
+
+def _when(text: str) -> _dt.datetime | None:
+    try:
+        moment = _dt.datetime.fromisoformat(text)
+    except (TypeError, ValueError):
+        return None
+    return moment if moment.tzinfo else moment.replace(tzinfo=_dt.UTC)
+
+
+def _now() -> str:
+    return _dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+@dataclass(frozen=True)
+class IssuedPaper:
+    """A paper as the ledger recorded its issue."""
+
+    trainee: str
+    paper_id: str
+    issued: str
+    key_digest: str
+    practice: bool
+    proctored: bool
+    line: int
+
+
+@dataclass(frozen=True)
+class GradedPaper:
+    """A paper's grading as the ledger recorded it."""
+
+    paper_id: str
+    answers_digest: str
+    passed: bool
+    graded: str
+    proctored: bool
+    line: int
+
+
+@dataclass
+class LedgerState:
+    """Every paper issued, graded and opened, by paper id."""
+
+    issued: dict[str, IssuedPaper] = field(default_factory=dict)
+    graded: dict[str, GradedPaper] = field(default_factory=dict)
+    sittings: dict[str, str] = field(default_factory=dict)
+    lines: int = 0
+
+    def replaced_by(self, paper: IssuedPaper) -> IssuedPaper | None:
+        """The trainee's later counting paper issued before ``paper`` was graded, if any."""
+        if paper.practice:
+            return None
+        graded = self.graded.get(paper.paper_id)
+        for other in self.issued.values():
+            if (
+                other.line > paper.line
+                and other.trainee == paper.trainee
+                and not other.practice
+                and (graded is None or graded.line > other.line)
+            ):
+                return other
+        return None
+
+
+class Ledger:
+    """The ledger in a trainer's folder, read and written with that trainer's secret."""
+
+    def __init__(self, secret: TrainerSecret) -> None:
+        self.secret = secret
+        self.path = secret.folder / LEDGER_NAME
+
+    def _shown(self) -> str:
+        return shown_path(self.path)
+
+    def read(self) -> LedgerState:
+        """The ledger's state; a line not signed by this trainer is refused (:class:`TrainerSecretError`)."""
+        from .bounded_file import read_bounded
+
+        if not os.path.lexists(self.path):
+            return LedgerState()
+        try:
+            raw = read_bounded(self.path, limit=_MAX_LEDGER_BYTES, what="a ledger")
+        except CheckoutFileError as exc:
+            raise TrainerSecretError(exc.message, path=self._shown()) from None
+        state = LedgerState()
+        for number, line in enumerate(raw.decode("utf-8", "replace").splitlines(), start=1):
+            try:
+                entry = json.loads(line)
+                body = {k: v for k, v in entry.items() if k != "signature"}
+                self.secret.verify("ledger", body, entry.get("signature"), source=self._shown())
+            except (ValueError, AttributeError, CheckoutFileError):
+                raise TrainerSecretError(
+                    f"line {number} is not a ledger entry signed by this trainer's secret; "
+                    "the ledger was changed by hand or belongs to another trainer",
+                    path=self._shown(),
+                ) from None
+            self._take(state, body, number)
+        state.lines = raw.count(b"\n")
+        return state
+
+    @staticmethod
+    def _take(state: LedgerState, entry: Mapping[str, Any], line: int) -> None:
+        event = entry.get("event")
+        if event == "issued":
+            state.issued[entry["paper_id"]] = IssuedPaper(
+                entry["trainee"],
+                entry["paper_id"],
+                entry["issued"],
+                entry["key_digest"],
+                bool(entry["practice"]),
+                bool(entry["proctored"]),
+                line,
+            )
+        elif event == "graded":
+            state.graded[entry["paper_id"]] = GradedPaper(
+                entry["paper_id"],
+                entry["answers_digest"],
+                bool(entry["passed"]),
+                entry["graded"],
+                bool(entry["proctored"]),
+                line,
+            )
+        elif event == "sitting":
+            state.sittings[entry["paper_id"]] = entry["started"]
+
+    @contextlib.contextmanager
+    def locked(self) -> Iterator[LedgerState]:
+        """The ledger's state read under its lock; :meth:`append` only inside this."""
+        if sys.platform == "emscripten":  # the browser edition: flock is a stub there
+            from ..progress.lock import save_lock
+
+            with save_lock(self.path):
+                yield self.read()
+            return
+        try:
+            from filelock import FileLock, Timeout
+        except ImportError:  # pragma: no cover - filelock is a pinned dependency
+            raise TrainerSecretError(
+                "the ledger needs the filelock package (pip install filelock)", path=self._shown()
+            ) from None
+        lock = FileLock(str(self.path) + ".lock", timeout=_WAIT_SECONDS, mode=0o600)
+        try:
+            lock.acquire()
+        except Timeout:
+            raise TrainerSecretError(
+                f"the ledger is in use by another command (waited {_WAIT_SECONDS:.0f} s); try again",
+                path=self._shown(),
+            ) from None
+        except OSError as exc:
+            raise TrainerSecretError(
+                f"the ledger cannot be locked ({exc.strerror or type(exc).__name__})", path=self._shown()
+            ) from None
+        try:
+            yield self.read()
+        finally:
+            lock.release()
+
+    def append(self, entry: Mapping[str, Any]) -> None:
+        """Add one signed line, atomically (call inside :meth:`locked`)."""
+        line = json.dumps(self.secret.signed("ledger", entry), ensure_ascii=True, separators=(",", ":"))
+        try:
+            if not os.path.lexists(self.path):
+                os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+            before = self.path.read_bytes()
+            if before and not before.endswith(b"\n"):
+                before += b"\n"
+            write_atomically(self.path, before + line.encode("ascii") + b"\n")
+        except OSError as exc:
+            raise TrainerSecretError(
+                f"the ledger cannot be written ({exc.strerror or type(exc).__name__}); nothing was recorded",
+                path=self._shown(),
+            ) from None
+
+    # --- the rules -------------------------------------------------------------------------------
+
+    @staticmethod
+    def check_issue(
+        state: LedgerState, trainee: str, *, practice: bool, cooldown_hours: float, now: str | None = None
+    ) -> None:
+        """Refuse (:class:`CheckInputError`) a counting paper within the cooldown after a failed one."""
+        if practice or cooldown_hours <= 0:
+            return
+        moment = _when(now or _now())
+        for paper in state.issued.values():
+            graded = state.graded.get(paper.paper_id)
+            if paper.trainee != trainee or paper.practice or graded is None or graded.passed:
+                continue
+            failed = _when(graded.graded)
+            if failed is None or moment is None:
+                continue
+            ready_at = failed + _dt.timedelta(hours=cooldown_hours)
+            if moment < ready_at:
+                raise CheckInputError(
+                    f"{describe_value(trainee)} did not pass paper {paper.paper_id} at {graded.graded}; "
+                    f"the next paper can be issued from {ready_at.isoformat().replace('+00:00', 'Z')} "
+                    f"(a {cooldown_hours:g}-hour cooldown to practise first; --cooldown 0 issues one now)",
+                    field="trainee",
+                )
+
+    @staticmethod
+    def check_grade(
+        state: LedgerState,
+        *,
+        paper_id: Any,
+        trainee: Any,
+        key_digest: str,
+        answers_digest: str,
+        source: str,
+        proctored: bool = False,
+    ) -> bool:
+        """Refuse (:class:`CheckoutFileError`) a grading the ledger does not allow; True if graded already.
+
+        A repeat grading of the very same answers is allowed (it gives the same verdict).
+        """
+        paper = state.issued.get(paper_id) if isinstance(paper_id, str) else None
+        if paper is None:
+            raise CheckoutFileError(
+                f"paper {describe_value(paper_id)} was never issued by this trainer (it is not in the ledger)",
+                path=source,
+            )
+        if paper.trainee != trainee:
+            raise CheckoutFileError(
+                f"paper {paper.paper_id} was issued to {describe_value(paper.trainee)}, "
+                f"not {describe_value(trainee)}",
+                path=source,
+            )
+        if paper.key_digest != key_digest:
+            raise CheckoutFileError(f"is not the key issued for paper {paper.paper_id}", path=source)
+        if paper.proctored != proctored:
+            why = (
+                "its proctored sitting grades it"
+                if paper.proctored
+                else "it was not issued for a proctored sitting"
+            )
+            raise CheckoutFileError(f"paper {paper.paper_id} is not graded this way: {why}", path=source)
+        graded = state.graded.get(paper.paper_id)
+        if graded is not None:
+            if graded.answers_digest == answers_digest:
+                return True
+            raise CheckoutFileError(
+                f"paper {paper.paper_id} was already graded at {graded.graded} from other answers; "
+                "one sitting per paper, so a retake needs a new paper (checkout issue)",
+                path=source,
+            )
+        later = state.replaced_by(paper)
+        if later is not None:
+            raise CheckoutFileError(
+                f"paper {paper.paper_id} was replaced by paper {later.paper_id} (issued {later.issued}) "
+                "before it was graded; only the trainee's newest paper is graded",
+                path=source,
+            )
+        return False

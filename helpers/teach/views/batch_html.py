@@ -1,0 +1,122 @@
+"""A batch run as HTML tables for the notebook; each also has a plain-text picture.
+
+Every string placed in HTML is escaped. Taught in ``05_check_your_data.ipynb``.
+"""
+
+from __future__ import annotations
+
+from ...core.checks import CHECK_TITLES
+from ...core.errors import describe_value
+from ...core.outcomes import EXIT_BAD_INPUT, EXIT_MEANINGS, EXIT_USAGE, SEVERITY, code_for, worst_code
+from ...core.sentinels import check_sentinels
+from ...core.target_scope import check_target_scope
+from ...data.batch import BatchSummary, KeyCheck
+from ...data.reports import counts_text, failure_where, key_check_text, percent, summary_rows
+from .case_html import HtmlBlock, esc
+
+__all__ = ["summary_table", "failures_table", "key_check_table", "exit_status_table"]
+
+
+def summary_table(summary: BatchSummary) -> HtmlBlock:
+    """The counts by outcome as an HTML table; plain text shows :func:`~helpers.data.reports.summary_text`'s counts.
+
+    Taught in ``05_check_your_data.ipynb``.
+    """
+    indent = ' style="padding-left:2em"'
+    rows = "".join(
+        f"<tr><td{indent if indented else ''}>{esc(label)}</td>"
+        f"<td>{count}</td>"
+        f"<td>{'' if indented else percent(count, summary.records)}</td></tr>"
+        for label, count, indented in summary_rows(summary)
+    )
+    title = f"{CHECK_TITLES[summary.check]}: {summary.source}"
+    code = summary.exit_code
+    html = (
+        f'<div class="eic-summary"><p><b>{esc(title)}</b>: {summary.records} records checked</p>'
+        '<table class="eic-results"><thead><tr><th>Outcome</th><th>Records</th><th>Share</th>'
+        f"</tr></thead><tbody>{rows}</tbody></table>"
+        f"<p>Exit status <b>{code}</b>: {esc(EXIT_MEANINGS[code])}</p></div>"
+    )
+    text = [*counts_text(summary), f"exit status {code}: {EXIT_MEANINGS[code]}"]
+    return HtmlBlock(html, "\n".join(text))
+
+
+def failures_table(summary: BatchSummary) -> HtmlBlock:
+    """The first failures, each with its line, id and explanation, as an HTML table.
+
+    Taught in ``05_check_your_data.ipynb``.
+    """
+    if not summary.failures:
+        return HtmlBlock("<p>Every record passed.</p>", "Every record passed.")
+    rows, text = [], []
+    for f in summary.failures:
+        ident = "" if f.id is None else esc(f.id if isinstance(f.id, str) else describe_value(f.id))
+        left = ' style="text-align:left"'
+        rows.append(
+            f"<tr><td>{f.line}</td><td{left}><code>{ident}</code></td><td{left}>{esc(f.outcome)}</td>"
+            f"<td{left}><code>{esc(f.explanation)}</code></td></tr>"
+        )
+        text.append(f"{failure_where(f)}: {f.outcome}: {f.explanation}")
+    shown = len(summary.failures)
+    caption = (
+        f"The first {shown} of {summary.failures_total} records that did not pass"
+        if shown < summary.failures_total
+        else f"The {shown} records that did not pass"
+    )
+    html = (
+        f"<p>{esc(caption)}:</p>"
+        '<table class="eic-results"><thead><tr><th>Line</th><th>id</th><th>Outcome</th>'
+        f"<th>Why</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
+    )
+    return HtmlBlock(html, "\n".join([caption + ":", *text]))
+
+
+def key_check_table(check: KeyCheck, *, limit: int = 20) -> HtmlBlock:
+    """The two-file sentinel check as HTML, each changed answer shown as a diff.
+
+    Taught in ``05_check_your_data.ipynb``.
+    """
+    text = key_check_text(check, limit=limit)
+    lines = text.rstrip("\n").split("\n")
+    rows = "".join(f"<tr><td><code>{esc(line.strip())}</code></td></tr>" for line in lines[1:])
+    html = (
+        f'<div class="eic-summary"><p><b>{esc(lines[0])}</b></p>'
+        '<table class="eic-results"><thead><tr><th scope="col">Finding</th></tr></thead>'
+        f"<tbody>{rows}</tbody></table></div>"
+    )
+    return HtmlBlock(html, text.rstrip("\n"))
+
+
+def exit_status_table() -> HtmlBlock:
+    """Every verdict exit status, least serious first, with a result that gives it and how two combine.
+
+    Each example result comes from the checks and its code from
+    :func:`~helpers.core.outcomes.code_for`; the combinations from
+    :func:`~helpers.core.outcomes.worst_code`. Taught in ``05_check_your_data.ipynb``.
+    """
+    examples = {
+        "a preserved rewrite": check_target_scope(["induction"], ["induction"]),
+        "a key with a sentinel missing": check_sentinels({"S1": "A"}, {}),
+        "a rewrite held for staff labels": check_target_scope(["induction"], ["induction"], unresolved=["x"]),
+    }
+    given = {code_for(result): name for name, result in examples.items()}
+    given.setdefault(EXIT_BAD_INPUT, "a record that could not be checked")
+    rows, text = [], []
+    for code in SEVERITY:
+        rows.append(
+            f'<tr><th scope="row">{code}</th><td>{esc(EXIT_MEANINGS[code])}</td>'
+            f"<td>{esc(given.get(code, '—'))}</td></tr>"
+        )
+        text.append(f"{code}: {EXIT_MEANINGS[code]} (e.g. {given.get(code, '—')})")
+    pairs = [(a, b) for a in SEVERITY for b in SEVERITY if a < b]
+    combined = ", ".join(f"{a} with {b} gives {worst_code(a, b)}" for a, b in pairs)
+    table = (
+        '<table class="eic-exit"><thead><tr><th scope="col">Exit status</th><th scope="col">Meaning</th>'
+        f'<th scope="col">For example</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
+    )
+    note = f"The most serious status of all the records wins: {combined}."
+    usage = (
+        f"Status {EXIT_USAGE} is not a verdict: the command itself could not run (a usage error, an input "
+        "that cannot be opened, or output that cannot be written), so no record was judged."
+    )
+    return HtmlBlock(table + f"<p>{esc(note)}</p><p>{esc(usage)}</p>", "\n".join([*text, note, usage]))

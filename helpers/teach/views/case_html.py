@@ -1,0 +1,593 @@
+"""HTML for the notebooks: case tables, worked answers, reveals and feedback.
+
+Every string that goes into HTML is escaped here, whether it comes from
+fixtures, from a trainee or from a file. The objects returned display as HTML
+in Jupyter and as plain text elsewhere, so strict nbval compares both.
+No widgets here. Taught in ``01_start_here.ipynb``; used by every notebook.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from ...core.chardiff import visible_id, visible_text
+from ...core.checks import run_check
+from ...core.errors import CheckInputError
+from ...core.explain import explain
+from ...core.jsonio import dumps_compact, loads_strict
+from ...core.ordering import sorted_ids
+from ...core.sentinels import SentinelResult
+from ...core.target_scope import NeedsStaffLabels, TargetScopeResult
+from ..cases.filled import Case
+from ..html import (
+    STYLE,
+    HtmlBlock,
+    block_html,
+    display_json,
+    esc,
+    esc_id,
+    json_html,
+    prose,
+    scroll_region,
+)
+
+__all__ = [
+    "HtmlBlock",
+    "deciding_rule_block",
+    "STYLE",
+    "esc",
+    "esc_id",
+    "block_html",
+    "scroll_region",
+    "display_json",
+    "json_html",
+    "cases_table",
+    "supplied_input",
+    "inputs_table",
+    "reveal_html",
+    "worked_answer",
+    "details_html",
+    "lines_html",
+    "error_html",
+    "feedback_html",
+    "verdict_text",
+    "ticked_html",
+    "REVEAL_SUMMARY",
+    "HIDE_SUMMARY",
+    "check_block",
+    "explanation_lines",
+    "run_cases",
+    "parse_block",
+    "result_block",
+    "queries_block",
+    "fixed_result",
+    "edit_refused",
+    "counts_once",
+    "attempt",
+]
+
+#: The label of every worked-answer reveal, widget button and ``<details>`` alike.
+REVEAL_SUMMARY = "Show the worked answer"
+#: The widget's reveal button once the answer shows: it hides it again.
+HIDE_SUMMARY = "Hide the worked answer"
+
+
+def cases_table(cases: Sequence[Case]) -> HtmlBlock:
+    """The cases as a table: case, supplied input, expected output, decision and reason."""
+    head = "".join(
+        f'<th scope="col">{name}</th>'
+        for name in ("Case", "Supplied input", "Expected structured output", "Decision and reason")
+    )
+    rows = []
+    text_rows = []
+    for case in cases:
+        rows.append(
+            "<tr>"
+            f'<th scope="row"><b>{prose(case.title)}</b><br><code class="eic-id">{esc_id(case.id)}</code></th>'
+            f'<td class="eic-json-cell">{json_html(case.input)}</td>'
+            f'<td class="eic-json-cell">{json_html(case.expected)}</td>'
+            f'<td class="eic-reason"><b>{prose(case.decision)}.</b> {prose(case.reason)}</td>'
+            "</tr>"
+        )
+        text_rows.append(
+            f"{visible_id(case.id)}: {visible_text(case.title)}\n  input:    {display_json(case.input)}\n"
+            f"  expected: {display_json(case.expected)}\n  {visible_text(case.decision)}. "
+            f"{visible_text(case.reason)}"
+        )
+    table = f'<table class="eic-cases"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+    return HtmlBlock(scroll_region(table, "The cases"), "\n".join(text_rows))
+
+
+#: The label of a case's context: what the trainee sees beside the input, which the check never reads.
+CONTEXT_LABEL = "Context (shown for you; the check does not read it)"
+
+
+def supplied_input(case: Case, *, label: str | None = None) -> HtmlBlock:
+    """The case's supplied input as compact JSON, invisible characters shown, then any context.
+
+    A practice case's context (an earlier key, a rubric revision) follows the
+    input, labelled as context the check does not read. ``label`` (such as
+    ``"Case 1"``) replaces the case's id, which may name what the case is about.
+    """
+    context = getattr(case, "context", None) or {}
+    context_html = f"<p><b>{esc(CONTEXT_LABEL)}</b>:</p>{json_html(context)}" if context else ""
+    context_text = f"\n{CONTEXT_LABEL}:\n{display_json(context)}" if context else ""
+    shown = esc(label) if label is not None else f'<code class="eic-id">{esc_id(case.id)}</code>'
+    plain = visible_text(label) if label is not None else visible_id(case.id)
+    return HtmlBlock(
+        f"<p><b>Supplied input</b> for {shown}:</p>"
+        f"{json_html(case.input)}{_query_html(case.input)}{context_html}",
+        f"Supplied input for {plain}:\n{display_json(case.input)}{_query_text(case.input)}{context_text}",
+    )
+
+
+def inputs_table(cases: Sequence[Case]) -> HtmlBlock:
+    """The cases' supplied inputs only, numbered: what a trainee reads before working them.
+
+    The expected outputs, decisions and reasons are left for :func:`cases_table`,
+    shown after the exercises. Taught in ``02_target_scope.ipynb``.
+    """
+    head = '<th scope="col">Case</th><th scope="col">Supplied input</th>'
+    rows, text_rows = [], []
+    for number, case in enumerate(cases, 1):
+        rows.append(
+            f'<tr><th scope="row">Case {number}</th><td class="eic-json-cell">{json_html(case.input)}</td></tr>'
+        )
+        text_rows.append(f"Case {number}: {display_json(case.input)}")
+    table = f'<table class="eic-cases"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+    return HtmlBlock(scroll_region(table, "The supplied inputs"), "\n".join(text_rows))
+
+
+def _queries(record: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The wordings a target-scope input carries: the original query and the rewritten one."""
+    found = []
+    for key, label in (("query", "Original query"), ("rewritten_query", "Rewritten query")):
+        if isinstance(record.get(key), str):
+            found.append((label, record[key]))
+    return found
+
+
+def _query_html(record: Mapping[str, Any]) -> str:
+    items = "".join(f"<li><b>{label}:</b> {prose(text)}</li>" for label, text in _queries(record))
+    return f'<ul class="eic-queries">{items}</ul>' if items else ""
+
+
+def _query_text(record: Mapping[str, Any]) -> str:
+    return "".join(f"\n{label}: {visible_text(text)}" for label, text in _queries(record))
+
+
+def reveal_html(case: Case) -> str:
+    """The worked answer: expected output, decision and reason. Same in widget and ``<details>``."""
+    return (
+        '<div class="eic-reveal">'
+        f"<p><b>Expected structured output</b></p>{json_html(case.expected)}"
+        f"<p><b>Decision:</b> {prose(case.decision)}.</p>"
+        f"<p><b>Reason:</b> {prose(case.reason)}</p>"
+        "</div>"
+    )
+
+
+#: Shown above the kernel-free reveal; a live notebook hides both (it has the widget's button).
+STATIC_NOTE = (
+    "No kernel? The worked answer is in the block below; open it once you have an answer of your own."
+)
+
+
+def details_html(case: Case) -> str:
+    """The kernel-free reveal: a collapsed ``<details>`` block holding :func:`reveal_html`.
+
+    It sits in an ``eic-static-reveal`` frame, hidden where the live widget shows the case.
+    """
+    return (
+        f'<div class="eic-static-reveal"><p class="eic-static-hint">{STATIC_NOTE}</p>'
+        f"<details><summary>{REVEAL_SUMMARY}</summary>{reveal_html(case)}</details></div>"
+    )
+
+
+def worked_answer(case: Case) -> HtmlBlock:
+    """The ``<details>`` reveal as a displayable block; plain text shows the same answer."""
+    return HtmlBlock(
+        details_html(case),
+        f"{REVEAL_SUMMARY} ({visible_id(case.id)}):\n{display_json(case.expected)}\n"
+        f"Decision: {visible_text(case.decision)}.\nReason: {visible_text(case.reason)}",
+    )
+
+
+def lines_html(lines: Iterable[str], *, css: str = "eic-lines") -> str:
+    """A list of sentences as an escaped ``<ul>``, invisible characters shown."""
+    items = "".join(f"<li>{prose(line)}</li>" for line in lines)
+    return f'<ul class="{css}">{items}</ul>'
+
+
+def error_html(exc: CheckInputError) -> str:
+    """A clear error message for the widgets, never a traceback; announced to screen readers."""
+    return f'<div class="eic-error" role="alert"><b>Cannot check this input:</b> {prose(exc)}</div>'
+
+
+def feedback_html(correct: bool, mistakes: Sequence[tuple[str, str]], *, live: bool = True) -> str:
+    """Grading feedback: a verdict, then one line per ``(field, message)`` mistake.
+
+    The verdict is in words and a symbol, never colour alone. In a widget it is
+    announced when it appears (``role="status"``); ``live=False`` leaves that out,
+    for the tables of graded answers in ``02_target_scope.ipynb`` and ``03_…``.
+    """
+    announce = ' role="status" aria-live="polite" aria-atomic="true"' if live else ""
+    verdict = esc(verdict_text(len(mistakes)))
+    if correct:
+        return (
+            f'<div class="eic-feedback eic-correct"{announce}><b>{verdict}</b> '
+            "Every field and every ID is right.</div>"
+        )
+    items = "".join(f"<li>{_ticked(prose(message))}</li>" for _field, message in mistakes)
+    return f'<div class="eic-feedback eic-wrong"{announce}><b>{verdict}</b><ul>{items}</ul></div>'
+
+
+def verdict_text(count: int) -> str:
+    """The verdict that heads the feedback on an answer with ``count`` mistakes.
+
+    Shown by the widgets and in the "Wrong answers, graded" tables of ``02_target_scope.ipynb``
+    and ``03_sentinel_answer_key.ipynb``.
+    """
+    if count == 0:
+        return "✔ Fully correct."
+    return f"✘ Not yet: {count} {'thing' if count == 1 else 'things'} to fix."
+
+
+_BACKTICKED = re.compile(r"`([^`]+)`")
+
+
+def ticked_html(text: str) -> str:
+    """Feedback or hint text for HTML: invisible characters shown, escaped, each `backticked` name as code.
+
+    Taught in ``02_target_scope.ipynb`` and ``03_sentinel_answer_key.ipynb`` ("Wrong answers, graded").
+    """
+    return _ticked(prose(text))
+
+
+def _ticked(escaped: str) -> str:
+    """Escaped feedback text with each `backticked` field or ID as literal ``<code>``."""
+    return _BACKTICKED.sub(r'<code class="eic-id">\1</code>', escaped)
+
+
+def hint_html(rungs: Sequence[str], *, last: bool) -> str:
+    """The hints shown so far, numbered, announced; after the last, point to the worked answer."""
+    items = "".join(f"<li>{_ticked(prose(rung))}</li>" for rung in rungs)
+    after = (
+        f"<p>That was the last hint. Next comes the worked answer: <b>{esc(REVEAL_SUMMARY)}</b>.</p>"
+        if last
+        else ""
+    )
+    return (
+        f'<div class="eic-hints" role="status" aria-live="polite"><b>Hints</b><ol>{items}</ol>{after}</div>'
+    )
+
+
+def _record_ids(check: str, record: Mapping[str, Any]) -> list[str]:
+    """Every string ID in a check's input, in the check's sorted order (for :func:`explanation_lines`)."""
+    found: set[str] = set()
+    if check == "target-scope":
+        for name in ("original", "rewritten"):
+            value = record.get(name)
+            if isinstance(value, list):
+                found.update(v for v in value if isinstance(v, str))
+    else:
+        for name in ("baseline", "proposed"):
+            value = record.get(name)
+            if isinstance(value, Mapping):
+                found.update(k for k in value if isinstance(k, str))
+    return sorted_ids(found)
+
+
+#: A stand-in for the ID at place N of :func:`_record_ids`. Private-use characters never reach
+#: an explanation unescaped (an answer's diff shows them as ``⟨U+E000⟩``), and stand-ins sort
+#: among themselves as the IDs they stand for, so the explanation lists them in the same order.
+_STAND_IN = re.compile("\ue000([0-9]{6})\ue001")
+
+
+def _stand_in(place: int) -> str:
+    return f"\ue000{place:06d}\ue001"
+
+
+def explanation_lines(check: str, record: Mapping[str, Any], result: Any) -> list[str]:
+    """The explanation of ``result`` (:func:`~helpers.core.explain.explain`), IDs in the visible notation.
+
+    Rendered from the result's structure: the explanation is written over stand-ins
+    for the IDs, and each stand-in then becomes its ID's visible form, so only whole
+    IDs change and never a word of the sentence around them (``induction is missing``
+    stays that, even beside an ID ``induction `` with a trailing space).
+    Taught in ``02_target_scope.ipynb`` and ``03_sentinel_answer_key.ipynb``.
+    """
+    ids = _record_ids(check, record)
+    if not ids or isinstance(result, NeedsStaffLabels):
+        return explain(check, record, result)
+    token = {item: _stand_in(place) for place, item in enumerate(ids)}
+
+    def tokens(items: Iterable[str]) -> tuple[str, ...]:
+        return tuple(token[item] for item in items)
+
+    if isinstance(result, SentinelResult):
+        baseline, proposed = record["baseline"], record["proposed"]
+        written = explain(
+            check,
+            {
+                "baseline": {token[k]: v for k, v in baseline.items()},
+                "proposed": {token[k]: v for k, v in proposed.items()},
+            },
+            dataclasses.replace(result, missing=tokens(result.missing), changed=tokens(result.changed)),
+        )
+    elif isinstance(result, TargetScopeResult):
+        written = explain(
+            check,
+            record,
+            dataclasses.replace(result, missing=tokens(result.missing), added=tokens(result.added)),
+        )
+    else:
+        return explain(check, record, result)
+    return [_STAND_IN.sub(lambda match: visible_id(ids[int(match.group(1))]), line) for line in written]
+
+
+def check_block(check: str, record: Mapping[str, Any], *, show_input: bool = True) -> HtmlBlock:
+    """Run ``check`` on one input object: the input, the output and its explanation, as JSON.
+
+    Bad input shows the helper's clear error instead, still beside its input.
+    Used by the sandboxes (``show_input=False``: the text areas show it) and taught in
+    ``02_target_scope.ipynb`` and ``03_sentinel_answer_key.ipynb``.
+    """
+    shown = (
+        (f"<p><b>Input</b></p>{json_html(record)}{_query_html(record)}", f"input:  {display_json(record)}")
+        if show_input
+        else ("", "")
+    )
+    try:
+        result = run_check(check, record)
+    except CheckInputError as exc:
+        text = f"Cannot check this input: {visible_text(str(exc))}"
+        return HtmlBlock(shown[0] + error_html(exc), "\n".join(filter(None, [shown[1], text])))
+    lines = explanation_lines(check, record, result)
+    output = result.as_dict()
+    label = "<p><b>Output</b></p>" if show_input else ""
+    out_text = f"output: {display_json(output)}" if show_input else display_json(output)
+    return HtmlBlock(
+        shown[0] + label + json_html(output) + lines_html(lines),
+        "\n".join([*filter(None, [shown[1]]), out_text, *(f"- {visible_text(line)}" for line in lines)]),
+    )
+
+
+def run_cases(cases: Sequence[Case]) -> HtmlBlock:
+    """Run the helper over ``cases``: its output, and whether it matches the worked answer."""
+    rows, text = [], []
+    for case in cases:
+        actual = case.actual()
+        verdict = (
+            "✔ matches the worked answer" if case.agrees_with(actual) else "✘ differs from the worked answer"
+        )
+        rows.append(
+            f'<tr><th scope="row"><code class="eic-id">{esc_id(case.id)}</code></th>'
+            f'<td class="eic-json-cell">{json_html(actual)}</td><td>{verdict}</td></tr>'
+        )
+        text.append(f"{visible_id(case.id)}: {display_json(actual)}  {verdict}")
+    table = (
+        '<table class="eic-results"><thead><tr><th scope="col">Case</th>'
+        '<th scope="col">Output from the helper</th>'
+        f'<th scope="col">Check</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
+    )
+    return HtmlBlock(table, "\n".join(text))
+
+
+def parse_block(text: str, *, source: str) -> HtmlBlock:
+    """Read ``text`` as strict JSON and show the input and the value, or the clear error naming ``source``.
+
+    Taught in ``01_start_here.ipynb`` ("When the input is wrong").
+    """
+    shown = f'<p><b>Input</b> ({esc(source)})</p><pre class="eic-json">{prose(text)}</pre>'
+    try:
+        value = loads_strict(text, source=source)
+    except CheckInputError as exc:
+        return HtmlBlock(
+            shown + error_html(exc),
+            f"input:  {visible_text(text)}\nCannot check this input: {visible_text(str(exc))}",
+        )
+    return HtmlBlock(
+        shown + "<p><b>Read as</b></p>" + json_html(value),
+        f"input:  {visible_text(text)}\nread as: {display_json(value)}",
+    )
+
+
+def _plain_data(value: Any) -> Any:
+    """``value`` as JSON-ready data: a dataclass as its fields, a tuple or set as a list."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain_data(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, Mapping):
+        return {str(key): _plain_data(item) for key, item in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [_plain_data(item) for item in value]
+    return value
+
+
+def result_block(value: Any, *, given: Mapping[str, Any] | None = None) -> HtmlBlock:
+    """A helper's result as JSON (``true``, not ``True``), with the input beside it when ``given``.
+
+    So a result reads the same with its code hidden (the app) as in a notebook.
+    Taught in ``02_target_scope.ipynb`` and ``03_sentinel_answer_key.ipynb``.
+    """
+    data = _plain_data(value)
+    if given is None:
+        return HtmlBlock(json_html(data), display_json(data))
+    return HtmlBlock(
+        f"<p><b>Input</b></p>{json_html(given)}<p><b>Output</b></p>{json_html(data)}",
+        f"input:  {display_json(given)}\noutput: {display_json(data)}",
+    )
+
+
+def attempt(action: Callable[..., Any], *args: Any, **kwargs: Any) -> HtmlBlock:
+    """Call a helper and show what it returns, or the clear error it refuses with (never a traceback).
+
+    Taught in ``03_sentinel_answer_key.ipynb`` ("An authorised rubric change").
+    """
+    try:
+        value = action(*args, **kwargs)
+    except CheckInputError as exc:
+        return HtmlBlock(
+            f'<p class="eic-error"><b>✘ Refused:</b> {prose(exc)}</p>', f"Refused: {visible_text(str(exc))}"
+        )
+    return result_block(value)
+
+
+def edit_refused(record: Any) -> str:
+    """Try to overwrite ``record``'s first field, and say whether that was refused.
+
+    An edit that went through is undone. Taught in ``02_target_scope.ipynb`` and
+    ``05_check_your_data.ipynb``.
+    """
+    first = dataclasses.fields(record)[0].name
+    before = getattr(record, first)
+    try:
+        setattr(record, first, ())
+    except dataclasses.FrozenInstanceError:
+        return f"✔ Changing `{first}` afterwards is refused."
+    setattr(record, first, before)
+    return f"✘ `{first}` could be changed afterwards."
+
+
+def counts_once(record: Any) -> str:
+    """Put ``record`` in a set with an equal copy, and say whether the two count as one.
+
+    Taught in ``02_target_scope.ipynb`` and ``05_check_your_data.ipynb``.
+    """
+    twin = dataclasses.replace(record)
+    try:
+        grouped = len({record, twin}) == 1
+    except TypeError:
+        if type(record).__hash__ is None:
+            return "✘ It cannot go in a set at all, so equal ones cannot be grouped or counted."
+        return "ℹ It holds a table, so it is not grouped with others; compare two directly (==)."
+    if grouped:
+        return "✔ Two equal copies count as one, so these can be grouped and counted."
+    return "✘ Two equal copies count as two."
+
+
+def fixed_result(result: Any) -> HtmlBlock:
+    """Show that a check's result is a fixed value: it cannot be edited, and equal results are one value.
+
+    Tries to overwrite the result's first field and to put it in a set with an equal copy,
+    and says what happened. Taught in ``02_target_scope.ipynb`` and ``03_sentinel_answer_key.ipynb``.
+    """
+    edit = edit_refused(result)
+    group = counts_once(result)
+    verdict = "passed" if result.passed else "did not pass"
+    head = f"{type(result).__name__} ({result.outcome}, {verdict}): {display_json(result.as_dict())}"
+    lines = [head, edit, group]
+    return HtmlBlock(
+        f"<p><code>{esc(lines[0])}</code></p>" + lines_html(lines[1:]),
+        "\n".join(lines),
+    )
+
+
+def queries_block(*, original: str, rewritten: str) -> HtmlBlock:
+    """The original and the rewritten wording of a query, side by side.
+
+    Taught in ``02_target_scope.ipynb`` ("A pass covers only the declared targets").
+    """
+    rows = "".join(
+        f'<tr><th scope="row">{label}</th><td>{prose(text)}</td></tr>'
+        for label, text in (("Original query", original), ("Rewritten query", rewritten))
+    )
+    return HtmlBlock(
+        f'<table class="eic-queries">{rows}</table>',
+        f"Original query:  {visible_text(original)}\nRewritten query: {visible_text(rewritten)}",
+    )
+
+
+#: The functions that decide each check, as the notebooks show them ("The check itself").
+DECIDING: dict[str, tuple[str, ...]] = {
+    "target-scope": ("helpers.core.target_scope:check_target_scope", "helpers.core.target_scope:_compare"),
+    "sentinels": ("helpers.core.sentinels:check_sentinels",),
+}
+
+
+def deciding_functions(check: str) -> list[Callable[..., Any]]:
+    """The functions that decide ``check``, in the order the notebook shows them."""
+    import importlib
+
+    found = []
+    for name in DECIDING[check]:
+        module, _, attribute = name.partition(":")
+        found.append(getattr(importlib.import_module(module), attribute))
+    return found
+
+
+def source_block(check: str) -> HtmlBlock:
+    """The source of the functions that decide ``check``, highlighted: the code that runs.
+
+    Read with :func:`inspect.getsource` as the notebook runs, so the page can never
+    show other code than the check's own. Highlighted with Pygments' ``xcode``
+    style, whose colours all reach a 4.5:1 contrast on white. Taught in
+    ``02_target_scope.ipynb`` and ``03_sentinel_answer_key.ipynb`` ("The check itself").
+    """
+    import inspect
+
+    from pygments import highlight
+    from pygments.formatters import HtmlFormatter
+    from pygments.lexers import PythonLexer
+
+    code = "\n\n".join(inspect.getsource(function).rstrip() for function in deciding_functions(check))
+    shown = highlight(code, PythonLexer(), HtmlFormatter(style="xcode", noclasses=True, nobackground=True))
+    label = f"The source of the {check} check"
+    return HtmlBlock(
+        f'<div class="eic-source" role="region" aria-label="{esc(label)}">{shown}</div>',
+        code + "\n",
+    )
+
+
+def evaluator_run(check: str) -> HtmlBlock:
+    """Run the check over its filled cases with asserts, as the seed's evaluator does; one summary line.
+
+    Raises ``AssertionError`` naming the case when an output differs from the
+    seed's expected object, key order included. Taught in ``02_target_scope.ipynb``.
+    """
+    from ..cases.filled import filled_cases
+
+    cases = filled_cases(check)
+    for case in cases:
+        got = run_check(check, case.input).as_dict()
+        assert got == case.expected and list(got) == list(case.expected), f"{case.id}: {got!r}"
+    summary = dumps_compact({"checked": len(cases), "caseIds": [case.id for case in cases]})
+    return HtmlBlock(f'<pre class="eic-json">{esc(summary)}</pre>', summary)
+
+
+def deciding_rule_block(
+    check: str, record: Mapping[str, Any], context: Mapping[str, Any] | None = None
+) -> HtmlBlock:
+    """Every rule that holds for one input, and the one that decides it (the reason to pick).
+
+    Several rules can be true of one case: a lost target beside an added one makes
+    ``ts-lost``, ``ts-added`` and ``ts-several`` all true. The reason is the most
+    specific of them, :func:`helpers.teach.cases.deciding_rule.keyed_rule`; the others are true
+    but do not settle the output. Taught in ``02_target_scope.ipynb`` and
+    ``03_sentinel_answer_key.ipynb`` ("Which rule decides").
+    """
+    from ..cases import deciding_rule as keyed
+    from ..cases.rules import project_rules
+
+    context = context or {}
+    decides = keyed.keyed_rule(check, record, context)
+    holding = [rule for rule in project_rules(check) if keyed.applies(rule.id, check, record, context)]
+    rows, text = [], [f"input: {display_json(dict(record))}"]
+    for rule in holding:
+        verdict = "decides this case" if rule.id == decides else "holds, but does not decide"
+        rows.append(
+            f'<tr><th scope="row"><code>{esc(rule.id)}</code></th><td>{esc(verdict)}</td>'
+            f"<td>{prose(rule.statement)}</td></tr>"
+        )
+        text.append(f"- {rule.id}: {verdict}. {rule.statement}")
+    table = (
+        '<table><thead><tr><th scope="col">Rule</th><th scope="col">Here</th>'
+        f'<th scope="col">What it says</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
+    )
+    return HtmlBlock(
+        f"<p><b>Input</b></p>{json_html(dict(record))}{scroll_region(table, 'Rules that hold')}",
+        "\n".join(text),
+    )

@@ -1,0 +1,385 @@
+"""The trainer's view of a cohort as text, CSV, JSON Lines, HTML tables and charts.
+
+Names are neutralised for the terminal, escaped for HTML and made
+spreadsheet-safe for CSV; right and wrong are never shown by colour alone.
+Taught in ``06_trainer.ipynb``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from ..cases.filled import spreadsheet_safe
+from ..drill.mastery import RuleState
+from ..html import HtmlBlock, esc
+from ..trainer.cohort import NAME_SHOWN, Cohort, Trainee, shown
+from ..trainer.item_analysis import item_table_text
+
+if TYPE_CHECKING:
+    from ..trainer.verified_results import CertifiedBound
+
+
+__all__ = [
+    "CSV_FIELDS",
+    "cohort_text",
+    "cohort_csv",
+    "cohort_json_lines",
+    "cohort_table",
+    "hardest_table",
+    "item_table",
+    "item_chart",
+    "mastery_numbers",
+    "cohort_chart",
+]
+
+CSV_FIELDS = (
+    "trainee",
+    "file",
+    "rule",
+    "status",
+    "streak",
+    "attempts",
+    "correct",
+    "last_practised",
+    "mastered_on",
+    "content_hash",
+    "version",
+    "ready",
+    "not_ready_because",
+    "problems",
+    "certified_bound",
+    "certified_lower_bound",
+)
+
+
+_MARK = {"mastered": "✓", "not started": "·"}
+
+
+def _mark(status: str) -> str:
+    return _MARK.get(status, status)
+
+
+def _certified(t: Trainee) -> CertifiedBound | None:
+    """The bound the trainee's verified check-out certifies, from its signed counts; None without one."""
+    from ..trainer.verified_results import certified_bound
+
+    return certified_bound(t.checkout)
+
+
+def _readiness(t: Trainee) -> str:
+    """``ready``, or ``not ready: REASON; REASON``."""
+    return "ready" if t.ready else "not ready: " + "; ".join(t.not_ready)
+
+
+def cohort_text(cohort: Cohort) -> str:
+    """The trainer's table as plain text: a grid of trainees × rules, then each trainee's readiness.
+
+    Every name and path is neutralised (:func:`shown`), so no file can print a line of its own.
+    """
+    names = [shown(t.name, NAME_SHOWN) for t in cohort.trainees]
+    width = max([len("rule"), *(len(r.id) for r in cohort.rules)])
+    cols = [max(len(n), 11) for n in names]
+    lines = [
+        "Progress files re-graded from their attempts: nothing self-reported is trusted.",
+        "  ".join(["rule".ljust(width), *(n.ljust(c) for n, c in zip(names, cols, strict=True))]),
+    ]
+    for rule in cohort.rules:
+        cells = [_mark(t.status(rule.id)).ljust(c) for t, c in zip(cohort.trainees, cols, strict=True)]
+        lines.append("  ".join([rule.id.ljust(width), *cells]).rstrip())
+    lines.append("✓ mastered · not started  n/3 a streak under way")
+    lines.append("")
+    lines.append(
+        "trainee: readiness; completion; cases worked (hints, reveals); last practised; content hash (version)"
+    )
+    for t, name in zip(cohort.trainees, names, strict=True):
+        lines.append(
+            f"{name}: {'ready' if t.ready else 'not ready'}; {t.completion()}; {t.step} cases "
+            f"({t.hints} hints, {t.reveals} reveals); "
+            f"last {shown(t.last_practised())}; {shown(t.content_hash or '-')} (v{t.version})"
+        )
+        lines += [f"  not ready: {shown(reason, 300)}" for reason in t.not_ready]
+        bound = _certified(t)
+        if bound is not None:
+            lines.append(f"  check-out certifies: {bound.text}")
+        lines += [f"  problem: {shown(p, 300)}" for p in t.problems]
+    hardest = cohort.hardest()
+    if hardest:
+        lines.append("")
+        lines.append("hardest rules (misses of attempts; trainees not yet mastered):")
+        for rule, misses, attempts, waiting in hardest:
+            lines.append(f"  {rule.id}: {misses} of {attempts}; {waiting} not yet mastered")
+    for path, reason in cohort.unreadable:
+        lines.append(f"not read: {shown(path)}: {shown(reason, 300)}")
+    return "\n".join(lines) + "\n"
+
+
+def _csv_rows(cohort: Cohort) -> Iterable[list[Any]]:
+    for t in cohort.trainees:
+        problems = " | ".join(t.problems)
+        bound = _certified(t)
+        certified = [bound.text, bound.to_data()["lower_bound"]] if bound is not None else ["", ""]
+        for rule in cohort.rules:
+            state = t.states.get(rule.id) or RuleState(rule.id)
+            yield [
+                t.name,
+                t.file,
+                rule.id,
+                t.status(rule.id),
+                state.streak,
+                state.attempts,
+                state.correct,
+                state.last_practised or "",
+                state.mastered_on or "",
+                t.content_hash,
+                t.version,
+                str(t.ready).lower(),
+                " | ".join(t.not_ready),
+                problems,
+                *certified,
+            ]
+    for path, reason in cohort.unreadable:
+        yield ["", path, "", "not read", *[""] * 7, "false", "the file was not read", reason, "", ""]
+
+
+def cohort_csv(cohort: Cohort) -> str:
+    """The same table for a spreadsheet: one row per trainee and rule, then one per file not read.
+
+    Every cell goes through the formula guard (:func:`helpers.teach.cases.filled.spreadsheet_safe`).
+    """
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    quote_all = csv.writer(buffer, lineterminator="\n", quoting=csv.QUOTE_ALL)
+    writer.writerow(CSV_FIELDS)
+    for row in _csv_rows(cohort):
+        cells = [spreadsheet_safe(str(cell)) for cell in row]
+        (quote_all if any("\r" in cell for cell in cells) else writer).writerow(cells)
+    return buffer.getvalue()
+
+
+def cohort_json_lines(cohort: Cohort) -> str:
+    """One JSON object per trainee (and per file not read): ``trainee``, ``file``, ``ready``, ``problems``, …
+
+    What ``python -m helpers cohort --json`` prints. Taught in ``06_trainer.ipynb``.
+    """
+    lines = []
+    for t in cohort.trainees:
+        checkout = None
+        bound = _certified(t)
+        if t.checkout is not None:
+            checkout = {
+                k: t.checkout.get(k)
+                for k in (
+                    "paper_id",
+                    "passed",
+                    "fully_correct",
+                    "cases_total",
+                    "verified",
+                    "practice",
+                    "proctored",
+                )
+                if k in t.checkout
+            }
+        lines.append(
+            {
+                "trainee": t.name,
+                "file": t.file,
+                "ready": t.ready,
+                "not_ready_because": list(t.not_ready),
+                "problems": list(t.problems),
+                "version": t.version,
+                "content_hash": t.content_hash,
+                "attempt_id": t.attempt_id,
+                "cases_worked": t.step,
+                "hints": t.hints,
+                "reveals": t.reveals,
+                "mastered": t.mastered,
+                "completion": t.completion(),
+                "checkout": checkout,
+                "certified": bound.to_data() if bound is not None else None,
+            }
+        )
+    for path, reason in cohort.unreadable:
+        lines.append(
+            {
+                "trainee": None,
+                "file": path,
+                "ready": False,
+                "not_ready_because": ["the file was not read"],
+                "problems": [reason],
+            }
+        )
+    return "".join(json.dumps(line, ensure_ascii=True) + "\n" for line in lines)
+
+
+def cohort_table(cohort: Cohort) -> HtmlBlock:
+    """Trainees × rules as an HTML table, readiness and problems under it, and every file not read."""
+    head = "".join(f'<th scope="col">{esc(shown(t.name, NAME_SHOWN))}</th>' for t in cohort.trainees)
+    body = []
+    for rule in cohort.rules:
+        cells = []
+        for t in cohort.trainees:
+            status = t.status(rule.id)
+            state = t.states.get(rule.id)
+            tries = f"{state.attempts} tried" if state and state.attempts else ""
+            mark = _MARK.get(status)
+            shown_status = f"{mark} {status}" if mark else f"streak {status}"
+            cells.append(
+                f'<td class="eic-cohort-{esc(status.replace("/", "-of-").replace(" ", "-"))}">'
+                f"{esc(shown_status)}<br><small>{esc(tries)}</small></td>"
+            )
+        body.append(f'<tr><th scope="row"><code>{esc(rule.id)}</code></th>{"".join(cells)}</tr>')
+    foot = "".join(
+        f"<td>{esc(t.completion())}<br><small>hash <code>{esc(t.content_hash or '-')}</code>"
+        f" (v{t.version})</small></td>"
+        for t in cohort.trainees
+    )
+    ready = "".join(
+        f"<td><b>{'✓ ready' if t.ready else '✗ not ready'}</b>"
+        + "".join(f"<br><small>{esc(reason)}</small>" for reason in t.not_ready)
+        + "</td>"
+        for t in cohort.trainees
+    )
+    bounds = [_certified(t) for t in cohort.trainees]
+    certified = "".join(
+        f"<td>{esc(b.text) if b is not None else '–<br><small>no verified check-out</small>'}</td>"
+        for b in bounds
+    )
+    problems = "".join(
+        f"<li><b>{esc(shown(t.name, NAME_SHOWN))}</b> (<code>{esc(t.file)}</code>): {esc(_readiness(t))}"
+        + (f"<ul>{''.join(f'<li>{esc(p)}</li>' for p in t.problems)}</ul>" if t.problems else "")
+        + "</li>"
+        for t in cohort.trainees
+    )
+    unread = "".join(
+        f"<li><code>{esc(path)}</code>: {esc(reason)}</li>" for path, reason in cohort.unreadable
+    )
+    html = (
+        '<table class="eic-results eic-cohort"><caption>Progress re-graded from each file\'s attempts: '
+        "nothing self-reported is trusted</caption>"
+        f'<thead><tr><th scope="col">Rule</th>{head}</tr></thead><tbody>{"".join(body)}</tbody>'
+        f'<tfoot><tr><th scope="row">Completion</th>{foot}</tr>'
+        f'<tr><th scope="row">Readiness</th>{ready}</tr>'
+        f'<tr><th scope="row">Check-out certifies</th>{certified}</tr></tfoot></table>'
+        f'<p><b>Readiness and problems</b></p><ul class="eic-cohort-problems">{problems}</ul>'
+        + (f'<p><b>Files not read</b></p><ul class="eic-cohort-unread">{unread}</ul>' if unread else "")
+    )
+    return HtmlBlock(html, cohort_text(cohort).rstrip("\n"))
+
+
+def item_table(cohort: Cohort) -> HtmlBlock:
+    """Item analysis over the cohort's first attempts as a table; flagged items say so in words."""
+    stats = cohort.items()
+
+    def number(value: float | None) -> str:
+        return "–" if value is None else f"{value:.2f}"
+
+    rows = "".join(
+        f'<tr><th scope="row"><code>{esc(s.rule)}</code></th><td>{s.facility:.0%} of {s.trainees}</td>'
+        f"<td>{number(s.discrimination)}</td><td>{number(s.point_biserial)}</td>"
+        f"<td>{'⚑ under 0.2' if s.flagged else 'ok'}</td>"
+        f"<td>{esc(s.common_wrong_reason or '–')}{f' ({s.wrong_reason_count})' if s.common_wrong_reason else ''}</td></tr>"
+        for s in stats
+    )
+    html = (
+        '<table class="eic-results"><caption>First attempts only: facility, discrimination, wrong reasons'
+        '</caption><thead><tr><th scope="col">Rule</th><th scope="col">Facility</th>'
+        '<th scope="col">Discrimination (upper–lower 27%)</th><th scope="col">Point-biserial</th>'
+        '<th scope="col">Discriminates</th><th scope="col">Most common wrong reason</th></tr></thead>'
+        f"<tbody>{rows}</tbody></table>"
+    )
+    return HtmlBlock(html, item_table_text(stats))
+
+
+def item_chart(cohort: Cohort) -> Any:
+    """A bar per rule: its facility at the first attempt; its numbers and a message without matplotlib."""
+    from .batch_chart import NO_MATPLOTLIB, Chart
+
+    stats = cohort.items()
+    text = "\n".join(f"{s.rule}: facility {s.facility:.0%}{' (flag)' if s.flagged else ''}" for s in stats)
+    try:
+        from matplotlib.figure import Figure
+    except ImportError:  # no matplotlib, as in the browser edition: the numbers instead
+        return Chart(b"", f"{NO_MATPLOTLIB}\n{text}")
+    fig = Figure(figsize=(7, 4.2), dpi=80, layout="constrained")
+    ax = fig.subplots()
+    positions = list(range(len(stats)))
+    ax.barh(
+        positions,
+        [s.facility * 100 for s in stats],
+        color=["#d9d9d9" if s.flagged else "#4a78a8" for s in stats],
+        hatch=["//" if s.flagged else "" for s in stats],
+    )
+    ax.set_yticks(positions, labels=[s.rule + (" ⚑" if s.flagged else "") for s in stats], parse_math=False)
+    ax.invert_yaxis()
+    ax.set_xlim(0, 100)
+    ax.set_xlabel("right at the first attempt (%); hatched ⚑: discrimination under 0.2", parse_math=False)
+    ax.set_title("Facility of each rule", fontsize=10, parse_math=False)
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", metadata={"Software": None})
+    return Chart(buffer.getvalue(), text)
+
+
+def hardest_table(cohort: Cohort, limit: int = 5) -> HtmlBlock:
+    """The rules the cohort finds hardest, with the section that teaches each."""
+    rows = cohort.hardest(limit)
+    if not rows:
+        return HtmlBlock("<p>No rule has been missed yet.</p>", "No rule has been missed yet.")
+    html = "".join(
+        f"<tr><td><code>{esc(rule.id)}</code><br>{esc(rule.statement)}</td><td>{misses} of {attempts}</td>"
+        f"<td>{waiting}</td><td>{esc(rule.pointer)}</td></tr>"
+        for rule, misses, attempts, waiting in rows
+    )
+    text = [
+        f"{rule.id}: missed {misses} of {attempts}; {waiting} not yet mastered; taught in {rule.pointer}"
+        for rule, misses, attempts, waiting in rows
+    ]
+    return HtmlBlock(
+        '<table class="eic-results"><thead><tr><th>Rule</th><th>Missed</th><th>Not yet mastered</th>'
+        f"<th>Taught in</th></tr></thead><tbody>{html}</tbody></table>",
+        "\n".join(text),
+    )
+
+
+def mastery_numbers(cohort: Cohort) -> list[tuple[str, int, int]]:
+    """For each rule: (rule id, trainees who mastered it, trainees who have not)."""
+    rows = []
+    for rule in cohort.rules:
+        done = sum(1 for t in cohort.trainees if t.status(rule.id) == "mastered")
+        rows.append((rule.id, done, len(cohort.trainees) - done))
+    return rows
+
+
+def cohort_chart(cohort: Cohort) -> Any:
+    """A bar per rule: how many trainees mastered it; its numbers and a message without matplotlib."""
+    from .batch_chart import NO_MATPLOTLIB, Chart
+
+    numbers = mastery_numbers(cohort)
+    text = "\n".join(f"{rule}: {done} mastered, {rest} not yet" for rule, done, rest in numbers)
+    try:
+        from matplotlib.figure import Figure
+    except ImportError:  # no matplotlib, as in the browser edition: the numbers instead
+        return Chart(b"", f"{NO_MATPLOTLIB}\n{text}")
+    fig = Figure(figsize=(7, 4.2), dpi=80, layout="constrained")
+    ax = fig.subplots()
+    positions = list(range(len(numbers)))
+    ax.barh(positions, [done for _, done, _ in numbers], color="#4a78a8", label="mastered")
+    ax.barh(
+        positions,
+        [rest for _, _, rest in numbers],
+        left=[done for _, done, _ in numbers],
+        color="#d9d9d9",
+        hatch="//",
+        label="not yet",
+    )
+    ax.set_yticks(positions, labels=[rule for rule, _, _ in numbers], parse_math=False)
+    ax.invert_yaxis()
+    ax.set_xlabel("trainees", parse_math=False)
+    ax.set_title("Trainees who mastered each rule", fontsize=10, parse_math=False)
+    ax.legend(loc="lower right", fontsize=8)
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", metadata={"Software": None})
+    return Chart(buffer.getvalue(), text)
