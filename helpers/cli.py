@@ -16,9 +16,9 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
-from .core.checks import CHECKS, run_check
-from .core.errors import CheckInputError, HelpersError, error_object
-from .core.jsonio import JsonLine, dumps_compact, dumps_compact_deep
+from .core.checks import CHECKS
+from .core.errors import CheckInputError, HelpersError
+from .core.jsonio import dumps_compact, dumps_compact_deep
 from .core.outcomes import (
     EXIT_BAD_INPUT,
     EXIT_FAILED,
@@ -26,7 +26,6 @@ from .core.outcomes import (
     EXIT_INTERRUPTED,
     EXIT_PASS,
     EXIT_USAGE,
-    code_for,
 )
 
 if TYPE_CHECKING:
@@ -41,7 +40,6 @@ __all__ = [
     "EXIT_USAGE",
     "EXIT_HELD",
     "EXIT_BAD_INPUT",
-    "check_lines",
 ]
 
 
@@ -179,20 +177,6 @@ output options
   are lost; beyond that they come from a bounded (Misra-Gries) count, and
   "most_often_lost_undercount" says by how much any count may be low.
 """
-
-
-def check_lines(check: str, lines: Iterable[JsonLine]) -> Iterable[tuple[dict[str, Any], int]]:
-    """Yield ``(output object, exit code)`` for each parsed JSON line."""
-    for line in lines:
-        if line.error is not None:
-            yield error_object(line.number, line.error), EXIT_BAD_INPUT
-            continue
-        try:
-            result = run_check(check, line.value)
-        except CheckInputError as exc:
-            yield error_object(line.number, exc), EXIT_BAD_INPUT
-            continue
-        yield result.as_dict(), code_for(result)
 
 
 #: ``--max-file-mb``'s default: helpers.data.inputs.MAX_KEY_BYTES, in MB.
