@@ -1,18 +1,31 @@
-"""The registry of checks by name, shared by the case loader and the CLI.
+"""The registry of checks by name, shared by the case loader and the CLI, and :func:`check_lines`,
+the plain reference run over JSON lines that the batch runner must match.
 
 Taught in ``01_start_here.ipynb``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any, Literal
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Literal
 
-from .errors import InvalidInputError, describe_value
+from .errors import CheckInputError, InvalidInputError, describe_value, error_object
+from .outcomes import EXIT_BAD_INPUT, code_for
 from .sentinels import SentinelResult, check_sentinels_input
 from .target_scope import NeedsStaffLabels, TargetScopeResult, check_target_scope_input
 
-__all__ = ["CheckName", "CheckResult", "CHECKS", "CHECK_TITLES", "run_check", "require_check_name"]
+if TYPE_CHECKING:
+    from .jsonio import JsonLine
+
+__all__ = [
+    "CheckName",
+    "CheckResult",
+    "CHECKS",
+    "CHECK_TITLES",
+    "run_check",
+    "require_check_name",
+    "check_lines",
+]
 
 CheckName = Literal["target-scope", "sentinels"]
 CheckResult = TargetScopeResult | NeedsStaffLabels | SentinelResult
@@ -41,3 +54,21 @@ def require_check_name(name: Any, field: str = "check") -> str:
 def run_check(name: str, record: Mapping[str, Any]) -> CheckResult:
     """Run the check called ``name`` on one input object."""
     return CHECKS[require_check_name(name)](record)
+
+
+def check_lines(check: str, lines: Iterable[JsonLine]) -> Iterable[tuple[dict[str, Any], int]]:
+    """Yield ``(output object, exit code)`` for each parsed JSON line.
+
+    The reference the command line never calls: :mod:`helpers.data.batch` streams the same
+    results faster, and its tests compare the two.
+    """
+    for line in lines:
+        if line.error is not None:
+            yield error_object(line.number, line.error), EXIT_BAD_INPUT
+            continue
+        try:
+            result = run_check(check, line.value)
+        except CheckInputError as exc:
+            yield error_object(line.number, exc), EXIT_BAD_INPUT
+            continue
+        yield result.as_dict(), code_for(result)

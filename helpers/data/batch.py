@@ -112,7 +112,7 @@ def _exact_outcome(number: int, raw: bytes, source: str, exact: Callable[[Any], 
 def outcomes_jsonl(stream: Iterable[bytes], check: str, *, source: str) -> Iterator[Outcome]:
     """Check each line of a JSON Lines byte stream; yields one outcome per line, in order.
 
-    Results and errors are exactly those of :func:`helpers.cli.check_lines` over
+    Results and errors are exactly those of :func:`helpers.core.checks.check_lines` over
     :func:`helpers.core.jsonio.iter_json_lines`: well-formed lines take the fast path
     (:mod:`helpers.data.fastpath`), everything else is re-read and checked the exact way.
     Taught in ``05_check_your_data.ipynb``.

@@ -28,8 +28,8 @@ from helpers import (
     loads_strict,
     revise_baseline,
 )
-from helpers.cli import EXIT_BAD_INPUT, check_lines
-from helpers.core.checks import run_check
+from helpers.cli import EXIT_BAD_INPUT
+from helpers.core.checks import check_lines, run_check
 from helpers.core.jsonio import JsonLine, iter_json_lines
 from helpers.teach.cases.filled import CSV_COLUMNS, cases_from_csv, cases_from_data
 from helpers.teach.worked_answers import check_worked_answers

@@ -192,14 +192,15 @@ def test_a_trainee_name_that_is_not_utf8_is_one_line(tmp_path):
 def test_checkout_proctor_issues_the_full_paper_by_default_and_serves_it(tmp_path, monkeypatch) -> None:
     """``checkout proctor`` with no ``--count`` prepares the default covering paper and hands it to Voilà."""
     from helpers import cli
+    from helpers.cli import trainer_commands
 
     served: list[list[str]] = []
 
     def fake_execve(path: str, argv: list[str], env: dict[str, str]) -> None:
         served.append(argv)
 
-    monkeypatch.setattr(cli.os, "execve", fake_execve)
-    monkeypatch.setattr(cli.os, "chdir", lambda _path: None)
+    monkeypatch.setattr(trainer_commands.os, "execve", fake_execve)
+    monkeypatch.setattr(trainer_commands.os, "chdir", lambda _path: None)
     trainer = tmp_path / "trainer"
     assert cli.main(["checkout", "proctor", "--trainee", "Asha", "--trainer-dir", str(trainer)]) == 0
     (folder,) = (trainer / "proctored").iterdir()

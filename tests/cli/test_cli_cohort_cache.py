@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from helpers import cli
+from helpers.cli import trainer_commands
 from helpers.core.paths import fixtures_dir
 from helpers.teach.trainer.secret import TrainerSecret
 from helpers.teach.trainer.verdict_cache import CACHE_NAME
@@ -99,7 +100,7 @@ def _in_process(monkeypatch, args: list[str], stderr: io.StringIO) -> tuple[int,
     out = io.StringIO()
     monkeypatch.setattr(sys, "stdout", out)
     monkeypatch.setattr(sys, "stderr", stderr)
-    monkeypatch.setattr(cli._ProgressLine, "AFTER", 0.0)  # show it at once, as a long run does
+    monkeypatch.setattr(trainer_commands._ProgressLine, "AFTER", 0.0)  # show it at once, as a long run does
     return cli.main(args), out.getvalue()
 
 
@@ -130,7 +131,7 @@ def test_a_short_run_shows_nothing_and_a_long_one_counts_down():
             return self.now
 
     clock, stream = Clock(), _Terminal()
-    line = cli._ProgressLine(stream, clock)
+    line = trainer_commands._ProgressLine(stream, clock)
     line.update(0, 10)
     clock.now = 101.0
     line.update(2, 10)
@@ -146,7 +147,7 @@ def test_a_short_run_shows_nothing_and_a_long_one_counts_down():
     assert stream.getvalue().endswith(
         "\r" + " " * len("cohort: 10 of 10 files re-graded; about 1 s left") + "\r"
     )
-    assert cli._duration(75) == "1 min 15 s" and cli._duration(3720) == "1 h 2 min"
+    assert trainer_commands._duration(75) == "1 min 15 s" and trainer_commands._duration(3720) == "1 h 2 min"
 
 
 @pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")

@@ -234,17 +234,18 @@ def test_ctrl_c_on_the_serial_path_exits_130_and_leaves_no_partial_results(tmp_p
 @linux_only
 def test_ctrl_c_as_the_results_file_is_opened_leaves_no_partial_file(tmp_path, monkeypatch):
     from helpers import cli
+    from helpers.cli import check_commands
 
     data = tmp_path / "in.jsonl"
     data.write_text(OK, encoding="utf-8")
-    opened = cli._open_results
+    opened = check_commands._open_results
 
     def open_then_ctrl_c(path):
         sink = opened(path)
         os.kill(os.getpid(), signal.SIGINT)  # the moment the partial file exists
         return sink
 
-    monkeypatch.setattr(cli, "_open_results", open_then_ctrl_c)
+    monkeypatch.setattr(check_commands, "_open_results", open_then_ctrl_c)
     before = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         code = cli.main(["target-scope", str(data), "--summary", "--results", str(tmp_path / "out.jsonl")])

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from helpers.cli import check_lines
+from helpers.core.checks import check_lines
 from helpers.core.errors import CheckInputError
 from helpers.core.jsonio import JsonLine, dumps_compact, iter_json_lines
 from helpers.core.paths import fixtures_dir

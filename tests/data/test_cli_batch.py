@@ -11,7 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from test_batch import VARIANTS, _line, corrupt_file, scope_records, sentinel_records
 
-from helpers.cli import _run_check_command, check_lines
+from helpers.cli.check_commands import _run_check_command
+from helpers.core.checks import check_lines
 from helpers.core.jsonio import MAX_NESTING, dumps_compact, dumps_compact_deep, iter_json_lines
 from helpers.core.paths import fixtures_dir
 from helpers.data.batch import json_safe

@@ -496,7 +496,7 @@ def test_a_large_corpus_gives_the_python_bytes(engine, tmp_path, capfdbinary):
 def test_auto_picks_duckdb_from_its_threshold(tmp_path, capfdbinary, monkeypatch):
     """``--engine auto`` hands a Parquet file to DuckDB from the stated size, and only then."""
     pytest.importorskip("duckdb")
-    import helpers.cli as cli
+    from helpers.cli import check_commands
     from helpers.data import duckdb_engine, duckdb_scope
 
     calls: list[str] = []
@@ -511,9 +511,9 @@ def test_auto_picks_duckdb_from_its_threshold(tmp_path, capfdbinary, monkeypatch
     )
     scope = ["target-scope", str(path), "--format", "parquet"]
     small = [run(capfdbinary, *args, "--engine", "auto") for args in (scope, key_args(b, p))]
-    assert calls == [] and cli._AUTO_DUCKDB_BYTES == 1 << 20
+    assert calls == [] and check_commands._AUTO_DUCKDB_BYTES == 1 << 20
     smallest = min(path.stat().st_size, b.stat().st_size + p.stat().st_size)
-    monkeypatch.setattr(cli, "_AUTO_DUCKDB_BYTES", smallest)
+    monkeypatch.setattr(check_commands, "_AUTO_DUCKDB_BYTES", smallest)
     big = [run(capfdbinary, *args, "--engine", "auto") for args in (scope, key_args(b, p))]
     assert calls == ["scope_parquet_blocks", "check_parquet_keys"]
     assert big == small == [run(capfdbinary, *args) for args in (scope, key_args(b, p))]

@@ -337,7 +337,7 @@ def test_markup_in_a_reference_page_stays_escaped_and_its_links_point_at_pages(t
         '<img src=x onerror="alert(2)">\n\n'
         "<!-- a comment line -->\n\n"
         "Text with <i>tags</i> and [a part](other.md#a-part), [the notebook](../notebooks/01_a.ipynb#Part-one),\n"
-        "[home](../README.md) and [a file](../helpers/cli.py).\n\n"
+        "[home](../README.md) and [a file](../helpers/cli/run.py).\n\n"
         "| Line | Output |\n|---|---|\n| held | `true\\|false` |\n\n"
         "```html\n<b>code</b>\n```\n",
         encoding="utf-8",
@@ -357,7 +357,7 @@ def test_markup_in_a_reference_page_stays_escaped_and_its_links_point_at_pages(t
     assert "other.html#a-part" in anchors
     assert "../01_a.html#Part-one" in anchors
     assert "../index.html" in anchors
-    assert "../helpers/cli.py" in anchors  # not a page of the site: left as written
+    assert "../helpers/cli/run.py" in anchors  # not a page of the site: left as written
     assert 'id="a-part"' in (tmp_path / "site" / "docs" / "other.html").read_text(encoding="utf-8")
     index = built.index.read_text(encoding="utf-8")
     assert 'href="docs/page.html">The &lt;b&gt; page &amp; more</a>' in index

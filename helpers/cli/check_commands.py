@@ -1,0 +1,405 @@
+"""The checks' commands: ``target-scope`` and ``sentinels`` over record files, standard input or two
+answer keys (and ``--sentinels``), with the choice of engine (Python, DuckDB, Spark, or ``auto`` by
+size); ``rebaseline`` of the worked answers; and ``export-csv`` and ``export-example``. Each command
+imports the data, teach or publish code it needs only when it runs.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import sys
+from collections.abc import Sequence
+from typing import IO, Any
+
+from ..core.errors import CheckInputError, HelpersError
+from ..core.jsonio import dumps_compact, dumps_compact_deep
+from ..core.outcomes import EXIT_BAD_INPUT, EXIT_PASS, EXIT_USAGE
+from . import streams
+from .parser import _AUTO_DUCKDB_MIB, _DataOptions
+from .streams import (
+    _hold_ctrl_c,
+    _identity,
+    _names_an_input,
+    _open_results,
+    _release_ctrl_c,
+    _same_file,
+    _Unclosed,
+    _write_text,
+)
+
+#: ``--engine auto``'s threshold in bytes, from :data:`~helpers.cli.parser._AUTO_DUCKDB_MIB`
+#: (the figure the help names).
+_AUTO_DUCKDB_BYTES = _AUTO_DUCKDB_MIB << 20
+
+
+def _engine_refusal(check: str, options: _DataOptions, keys: bool) -> str | None:
+    """Why ``--engine duckdb`` cannot take this input (one line), or ``None``."""
+    if options.engine != "duckdb":
+        return None
+    from ..data.duckdb_engine import duckdb_missing
+
+    if (missing := duckdb_missing()) is not None:
+        return missing
+    if check == "target-scope":
+        if options.format != "parquet":
+            return (
+                "--engine duckdb reads Parquet rewrites (--format parquet); JSON Lines and CSV "
+                "take the Python route (--engine python or auto)"
+            )
+        if options.carry:
+            return "--engine duckdb writes no --carry; use --engine python (or auto) with --carry"
+        return None
+    if not keys or options.key_format != "parquet":
+        return (
+            "--engine duckdb compares two Parquet answer keys (--baseline, --proposed, --format parquet); "
+            "other key formats and records take the Python route (--engine python or auto)"
+        )
+    return None
+
+
+def _auto_picks_duckdb(paths: Sequence[str | None]) -> bool:
+    """``--engine auto``: true when the files together reach the threshold and DuckDB is installed."""
+    from ..data.duckdb_engine import duckdb_missing
+
+    try:
+        size = sum(os.stat(f).st_size for f in paths if f)
+    except OSError:
+        return False
+    return size >= _AUTO_DUCKDB_BYTES and duckdb_missing() is None
+
+
+def _engine_scope_blocks(file: str | None, options: _DataOptions) -> Any:
+    """The batch loop's blocks from DuckDB for a Parquet rewrites file, or ``None`` for the Python route."""
+    if options.engine in ("python", "spark") or options.format != "parquet" or options.carry:
+        return None
+    if file is None or file == "-":
+        return None  # DuckDB reads a file by its path
+    if options.engine == "auto" and not _auto_picks_duckdb([file]):
+        return None
+    from ..data.duckdb_scope import scope_parquet_blocks
+
+    return scope_parquet_blocks(file)
+
+
+def _engine_key_check(options: _DataOptions, err: IO[str]) -> Any:
+    """The key pair checked by DuckDB, or ``None`` for the Python route (see docs/sql.md)."""
+    if options.engine == "python" or options.key_format != "parquet" or options.sentinels is not None:
+        return None
+    assert options.baseline is not None and options.proposed is not None
+    assert options.answer_column is not None
+    if options.engine == "spark":
+        from ..data import spark_engine
+
+        return spark_engine.check_parquet_keys(
+            options.baseline,
+            options.proposed,
+            id_columns=options.id_columns,
+            answer_column=options.answer_column,
+            master=options.spark_master,
+        )
+    from ..data.duckdb_engine import check_parquet_keys
+
+    if options.engine == "auto" and not _auto_picks_duckdb([options.baseline, options.proposed]):
+        return None
+    return check_parquet_keys(
+        options.baseline, options.proposed, id_columns=options.id_columns, answer_column=options.answer_column
+    )
+
+
+def _missing_spark(options: _DataOptions) -> str | None:
+    """With ``--engine spark``: why Spark cannot run here (pyspark or Java is missing), or ``None``."""
+    if options.engine != "spark":
+        return None
+    from ..data.spark_engine import spark_missing
+
+    return spark_missing()
+
+
+def _missing_parquet() -> str | None:
+    """Why Parquet cannot be read here (pyarrow is missing: name the extra), or ``None``."""
+    from ..data.parquet_tables import MissingExtraError, require_pyarrow
+
+    try:
+        require_pyarrow()
+    except MissingExtraError as exc:
+        return exc.message
+    return None
+
+
+def _run_check_command(
+    check: str,
+    file: str | None,
+    out: IO[bytes],
+    err: IO[str],
+    options: _DataOptions | None = None,
+) -> int:
+    from ..data.batch import BatchSummary, check_records
+
+    options = options or _DataOptions()
+    prog = f"python -m helpers {check}"
+    if options.format == "parquet" and (missing := _missing_parquet()) is not None:
+        err.write(f"{prog}: {missing}\n")
+        return EXIT_USAGE
+    if (refusal := _engine_refusal(check, options, keys=False)) is not None:
+        err.write(f"{prog}: {refusal}\n")
+        return EXIT_USAGE
+    if options.engine == "spark" and (file is None or file == "-"):
+        err.write(f"{prog}: --engine spark reads a FILE, not standard input\n")
+        return EXIT_USAGE
+    if (missing := _missing_spark(options)) is not None:
+        err.write(f"{prog}: {missing}\n")
+        return EXIT_USAGE
+    if file is None or file == "-":
+        if streams._STDIN_CLOSED:
+            err.write(f"{prog}: cannot read standard input: it is closed\n")
+            return EXIT_USAGE
+        stream: Any = _Unclosed(sys.stdin.buffer)
+        source = "<stdin>"
+    else:
+        from ..data.inputs import open_snapshot
+
+        try:
+            stream = open_snapshot(file)  # a regular file is read as far as it went at the start
+        except OSError as exc:
+            err.write(f"{prog}: cannot open {file}: {exc.strerror}\n")
+            return EXIT_USAGE
+        source = file
+    results: Any = None
+    held = None
+    if options.results is not None:
+        if _names_an_input(options.results, [_identity(stream)]) or (
+            file not in (None, "-") and _same_file(file, options.results)
+        ):
+            what = "the input file" if source != "<stdin>" else "the standard input"
+            err.write(f"{prog}: --results {options.results} is {what}; choose another path\n")
+            stream.close()
+            return EXIT_USAGE
+        held = _hold_ctrl_c()  # until the results file is in hand, to be discarded below
+        try:
+            results = _open_results(options.results)
+        except OSError as exc:
+            _release_ctrl_c(held)
+            err.write(f"{prog}: cannot write {options.results}: {exc.strerror}\n")
+            stream.close()
+            return EXIT_USAGE
+    summary = BatchSummary(check=check, source=source, max_failures=options.max_failures)
+    try:
+        _release_ctrl_c(held)  # a Ctrl-C held back meanwhile is raised here
+        if options.summary is None:
+            out.flush()  # a worker process must not inherit unwritten output
+        write = out.write if options.summary is None else None if results is None else results.write
+        engine_blocks = _engine_scope_blocks(file, options) if check == "target-scope" else None
+        engine_summary = None
+        if engine_blocks is not None:
+            from ..data.batch import check_blocks
+
+            check_blocks(
+                engine_blocks,
+                summary,
+                write=write,
+                bad_lines=None if options.summary is None else err,
+            )
+        elif options.engine == "spark":
+            from ..data.spark_engine import check_scope_file
+
+            try:
+                engine_summary = check_scope_file(
+                    source,
+                    summary,
+                    format=options.format,
+                    write=write,
+                    carry=options.carry,
+                    bad_lines=None if options.summary is None else err,
+                    master=options.spark_master,
+                )
+            except HelpersError as exc:  # Spark did not start, or failed part-way
+                err.write(f"{prog}: {exc}\n")
+                return EXIT_USAGE
+        if engine_blocks is None and engine_summary is None:
+            check_records(
+                stream,
+                summary,
+                format=options.format,  # type: ignore[arg-type]
+                list_separator=options.list_separator,
+                write=write,
+                carry=options.carry,
+                bad_lines=None if options.summary is None else err,
+                parallel=options.summary is None,
+            )
+        if results is not None:
+            results.close()
+    finally:
+        stream.close()
+        if results is not None:
+            results.discard()
+    if options.summary == "text":
+        from ..data.reports import summary_text
+
+        out.write(summary_text(summary).encode("utf-8", "backslashreplace"))
+    elif options.summary == "json":
+        from ..data.reports import summary_json
+
+        out.write(dumps_compact_deep(summary_json(summary)).encode("utf-8") + b"\n")
+    out.flush()
+    if summary.records == 0:
+        what = {"jsonl": "no input lines", "parquet": "no rows"}.get(
+            options.format, "no rows after the header"
+        )
+        err.write(f"{prog}: {source} has {what}; nothing was checked\n")
+    return summary.exit_code
+
+
+def _run_key_command(options: _DataOptions, out: IO[bytes], err: IO[str]) -> int:
+    """``sentinels --baseline FILE --proposed FILE``: compare two answer-key files."""
+    from ..data.batch import check_answer_keys
+    from ..data.id_display import PAIR_FORMATS
+    from ..data.key_formats import read_key
+    from ..data.sources import SourceFormatError, key_format_for
+
+    prog = "python -m helpers sentinels"
+    if options.key_format == "parquet" and (missing := _missing_parquet()) is not None:
+        err.write(f"{prog}: {missing}\n")
+        return EXIT_USAGE
+    if (refusal := _engine_refusal("sentinels", options, keys=True)) is not None:
+        err.write(f"{prog}: {refusal}\n")
+        return EXIT_USAGE
+    if (missing := _missing_spark(options)) is not None:
+        err.write(f"{prog}: {missing}\n")
+        return EXIT_USAGE
+    try:
+        engine_check = _engine_key_check(options, err)
+    except HelpersError as exc:  # Spark did not start (a check's refusals go to the Python route)
+        err.write(f"{prog}: {exc}\n")
+        return EXIT_USAGE
+    if engine_check is not None:
+        return _write_key_check(engine_check, options, out, err)
+    keys: list[Any] = []
+    sentinels: Any = None
+    for file in (options.baseline, options.proposed, options.sentinels):
+        if file is None:
+            continue
+        try:
+            fmt = options.key_format or ("" if len(keys) == 2 else key_format_for(file))
+        except SourceFormatError:
+            err.write(
+                f"{prog}: cannot tell the format of {file} from its name; "
+                "use --format (or --key-format) json or jsonl, or name another format\n"
+            )
+            return EXIT_USAGE
+        from ..data.inputs import open_snapshot
+
+        try:  # a FIFO, a device or /proc is refused unread; so is a file over --max-file-mb
+            stream = open_snapshot(file, max_bytes=int(options.max_file_mb * 2**20))
+        except OSError as exc:
+            hint = " (raise the limit with --max-file-mb)" if exc.errno == errno.EFBIG else ""
+            err.write(f"{prog}: cannot open {file}: {exc.strerror}{hint}\n")
+            return EXIT_USAGE
+        with stream:
+            try:
+                if len(keys) == 2:
+                    from ..data.key_subset import read_sentinel_ids
+
+                    pairs = len(options.id_columns) == 2 or keys[0].format in PAIR_FORMATS
+                    sentinels = read_sentinel_ids(stream, source=file, pairs=pairs)
+                    break
+                keys.append(
+                    read_key(
+                        stream,
+                        source=file,
+                        format=fmt,  # type: ignore[arg-type]
+                        id_columns=options.id_columns,
+                        answer_column=options.answer_column,
+                    )
+                )
+            except OSError as exc:
+                err.write(f"{prog}: cannot read {file}: {exc.strerror or type(exc).__name__}\n")
+                return EXIT_USAGE
+    if options.sentinels is not None:
+        return _write_subset_check(keys[0], keys[1], sentinels, options, out, err)
+    result = check_answer_keys(keys[0], keys[1], pairs=True if len(options.id_columns) == 2 else None)
+    return _write_key_check(result, options, out, err)
+
+
+def _write_key_check(result: Any, options: _DataOptions, out: IO[bytes], err: IO[str]) -> int:
+    """Write a :class:`~helpers.data.batch.KeyCheck` as result lines or a summary."""
+    from ..data.reports import key_check_json, key_check_text, key_error_object, key_result_json
+
+    if options.summary is None:
+        if result.result is not None:
+            out.write(dumps_compact(key_result_json(result)).encode("utf-8") + b"\n")
+        for problem in result.errors:
+            out.write(dumps_compact(key_error_object(problem, pairs=result.pairs)).encode("utf-8") + b"\n")
+    else:
+        for problem in result.errors:
+            err.write(f"{problem}\n")
+        if options.summary == "text":
+            out.write(key_check_text(result, limit=options.max_failures).encode("utf-8", "backslashreplace"))
+        else:
+            data = key_check_json(result, limit=options.max_failures)
+            out.write(dumps_compact(data).encode("utf-8") + b"\n")
+    out.flush()
+    return result.exit_code
+
+
+def _write_subset_check(
+    baseline: Any, proposed: Any, sentinels: Any, options: _DataOptions, out: IO[bytes], err: IO[str]
+) -> int:
+    """``--sentinels FILE``: check only the listed sentinels; a summary counts the other changes."""
+    from ..data.key_subset import check_sentinel_subset, subset_check_json, subset_check_text
+    from ..data.reports import key_error_object, key_result_json
+
+    subset = check_sentinel_subset(
+        baseline, proposed, sentinels, pairs=True if len(options.id_columns) == 2 else None
+    )
+    result = subset.check
+    if options.summary is None:
+        if result.result is not None:
+            out.write(dumps_compact(key_result_json(result)).encode("utf-8") + b"\n")
+        for problem in result.errors:
+            out.write(dumps_compact(key_error_object(problem, pairs=result.pairs)).encode("utf-8") + b"\n")
+    else:
+        for problem in result.errors:
+            err.write(f"{problem}\n")
+        if options.summary == "text":
+            text = subset_check_text(subset, limit=options.max_failures)
+            out.write(text.encode("utf-8", "backslashreplace"))
+        else:
+            data = subset_check_json(subset, limit=options.max_failures)
+            out.write(dumps_compact(data).encode("utf-8") + b"\n")
+    out.flush()
+    return subset.exit_code
+
+
+def _rebaseline(reason: str, fixtures: str | None, err: IO[str]) -> int:
+    from ..teach.worked_answers import rebaseline_worked_answers
+
+    try:
+        from pathlib import Path
+
+        new = rebaseline_worked_answers(reason, fixtures=Path(fixtures) if fixtures else None)
+    except CheckInputError as exc:
+        err.write(f"python -m helpers rebaseline: {exc}\n")
+        return EXIT_BAD_INPUT
+    except OSError as exc:  # a full disk, a read-only folder: nothing changed, so it can be retried
+        where = f" {exc.filename}" if exc.filename else ""
+        err.write(
+            f"python -m helpers rebaseline: cannot write{where}: {exc.strerror or exc}; "
+            "nothing was changed, so fix that and run it again\n"
+        )
+        return EXIT_USAGE
+    kept = f"; version {new.version - 1} is kept in retained/" if new.version > 1 else ""
+    err.write(f"wrote worked-answer baseline version {new.version} ({len(new.answers)} answers){kept}\n")
+    return EXIT_PASS
+
+
+def _export_csv(check: str | None, output: str | None) -> int:
+    from ..teach.cases.filled import cases_to_csv, filled_cases
+
+    return _write_text(cases_to_csv(filled_cases(check)), output, "export-csv")
+
+
+def _export_example(check: str, output: str | None) -> int:
+    from ..publish.example import example_source
+
+    return _write_text(example_source(check), output, "export-example")

@@ -1,0 +1,629 @@
+"""The command line's argparse tree: every command and its arguments, the help texts and epilogs,
+and the check commands' data-file options, validated into a :class:`_DataOptions`. A run builds only
+its own command's arguments (:func:`_parser` with ``only``), and the help and usage messages are
+written through the guarded streams of :mod:`helpers.cli.streams`.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from ..core.checks import CHECKS
+from . import streams
+
+if TYPE_CHECKING:
+    import argparse
+
+
+#: Stands in the epilog for the differences from the reference, read from their data file
+#: (:mod:`helpers.core.differences`) only when a help text is shown.
+_DIFFERENCES = "<differences from the reference>\n"
+
+
+_EPILOG = (
+    """\
+input
+  JSON Lines: one input object per line, as in the filled cases.
+    target-scope  {"original":[ids],"rewritten":[ids]}
+                  optional: "unresolved":[mentions] (targets that could not be
+                  resolved to canonical IDs), "id", "query"
+    sentinels     {"baseline":{id:answer},"proposed":{id:answer}}
+                  optional: "id"
+  A final newline is fine; a blank line is an error.
+
+output (one compact JSON line per input line, UTF-8, in input order)
+  target-scope  {"missing":[...],"added":[...],"preserved":true|false}
+  sentinels     {"missing":[...],"changed":[...],"intact":true|false}
+  held          {"held":"needs staff labels","unresolved":[...],"preserved":false}
+  bad line      {"line":N,"field":"rewritten[2]"|null,"error":"..."}
+  Lists are sorted as JavaScript sorts strings (UTF-16 code units).
+
+exit status (the most serious outcome over all lines wins)
+  0  every line passed (preserved / intact)
+  1  a check failed: a rewrite lost or added targets, or a sentinel is
+     missing or changed (hold the key before scoring)
+  3  held: a rewrite needs staff labels for unresolved targets
+  4  bad input: a line could not be checked (malformed JSON, wrong field,
+     duplicate key, empty baseline), or the input had no lines
+  2  usage error, FILE could not be opened, or output could not be written
+     (an unwritable path, a full disk, a closed standard output, --results
+     naming an input, a reader that closed the pipe early; with a summary,
+     a standard error that cannot take the bad lines)
+  130  interrupted (Ctrl-C); --results FILE is not written
+"""
+    + "\n"
+    + _DIFFERENCES
+)
+
+
+_DATA_EPILOG = """\
+real data files (taught in notebooks/05_check_your_data.ipynb)
+  target-scope --format csv   CSV with a header row: id, original, rewritten
+                              (required) and query, unresolved (optional); any
+                              other column is an error. A list cell is a JSON
+                              array, e.g. ["induction","refresher"]; with
+                              --list-separator ';' it is induction;refresher
+                              instead (an empty cell is an empty list). id must
+                              not be empty. Lines are numbered from the header (1).
+  sentinels --baseline FILE --proposed FILE
+                              compare two answer keys. Each is a JSON object
+                              {"S1":"R",...} (.json) or JSON Lines of
+                              {"id":"S1","answer":"R"} (.jsonl or .ndjson); the
+                              name sets the format unless --key-format is given.
+                              An ID given twice is an error naming the ID and
+                              both lines. Output: one line, the seeds' object
+                              {"missing":[...],"changed":[...],"intact":...};
+                              or, when a key has problems, one line per problem
+                              {"source":FILE,"line":N|null,"field":...,"error":...}
+                              and exit status 4, without running the check.
+  target-scope --format parquet
+                              a Parquet table whose columns are a record's
+                              fields: original, rewritten (lists of strings),
+                              optional id, query, rewritten_query, unresolved.
+                              Rows are checked as JSON Lines records are, and
+                              numbered from 1. Needs the parquet extra.
+  sentinels --format FORMAT   the format of both keys (see docs/formats.md):
+    trec-qrels                "query iteration document relevance", any run
+                              of spaces or tabs between fields (as trec_eval)
+    beir-tsv                  header query-id<TAB>corpus-id<TAB>score, one tab
+                              between fields
+    lm-eval-samples           lm-evaluation-harness samples: doc_id, target
+    parquet                   --id-column COL (twice, query then document, for
+                              qrels) and --answer-column COL; needs the parquet
+                              extra (pip install 'eval-integrity-helpers[parquet]')
+                              A judgement's ID is the JSON array
+                              ["query","document"]; the answer is the label as
+                              written (1 and 01 differ); no other character
+                              is a separator or trimmed.
+  --engine python|duckdb|auto  parquet only: duckdb checks the table (or the two
+                              keys) in DuckDB, with the same output bytes; auto
+                              picks it from 1 MiB of Parquet. Needs the duckdb
+                              extra. Not with --carry; --sentinels and any input
+                              DuckDB cannot vouch for take the Python route.
+  sentinels ... --max-file-mb MB
+                              refuse a key or sentinel list over MB (default
+                              512) unread: a key is held in memory whole. A
+                              FIFO, a device or a file under /proc is refused
+                              unread on every command (exit status 2).
+  sentinels ... --sentinels IDS
+                              check only the IDs listed in IDS (one a line,
+                              written as the key's IDs are) of a full baseline;
+                              with a summary, the other judgements that changed,
+                              were dropped or were added are counted apart.
+
+  JSON Lines and CSV are read one record at a time: memory stays flat however
+  long the file is. A file that grows while it is read is checked as far as
+  it went when the run opened it. Every bad record is reported with its line number, and the
+  run goes on. Exit statuses are the same with or without the options below.
+
+output options
+  --carry          start each record's output object with "line", then the
+                   input's "id" and "query" (as given) when it has them:
+                   {"line":3,"id":"r3","missing":["refresher"],"added":[],...}
+                   {"line":4,"id":"r4","field":"rewritten[0]","error":"..."}
+  --summary        write a human-readable summary to standard output instead
+                   of the per-record lines: counts by outcome, the targets
+                   lost most often, and the first N failures, each explained
+                   (a changed sentinel answer as a character diff: [-old-]{+new+}).
+  --summary-json   write one JSON summary line instead, for pipelines:
+                   records   {"check","source","records","outcomes":{label:N},
+                              "changes":{"lost","added","lost and added"},
+                              "most_often_lost":[{"id","count"}],
+                              "most_often_lost_undercount":0,
+                              "failures_total","failures":[{"line","id"?,
+                              "query"?,"outcome","explanation","output"}],
+                              "exit_status"}  ("changes" and "most_often_lost*"
+                              for target-scope only)
+                   two keys  {"check","baseline":{"source","format","ids"},
+                              "proposed":{"source","format","ids","new_ids"},
+                              "outcome","missing":{"count","first"}|null,
+                              "changed":{"count","first":[{"id","baseline",
+                              "proposed","diff"}]}|null,"errors_total",
+                              "errors":[...],"exit_status"}
+                   With either summary, every bad record is also written to
+                   standard error as "FILE, line N: message".
+  --max-failures N how many failures (or problems) a summary lists (default 20)
+  --results FILE   with a summary, also write the per-record lines to FILE;
+                   it appears only when the run ends normally
+
+  The most-often-lost counts stay exact while at most 10000 distinct targets
+  are lost; beyond that they come from a bounded (Misra-Gries) count, and
+  "most_often_lost_undercount" says by how much any count may be low.
+"""
+
+
+#: ``--max-file-mb``'s default: helpers.data.inputs.MAX_KEY_BYTES, in MB.
+_MAX_FILE_MB = 512.0
+
+
+class _DataOptions(NamedTuple):
+    """The data-file options of the check commands (all off by default)."""
+
+    format: str = "jsonl"
+    list_separator: str | None = None
+    carry: bool = False
+    summary: str | None = None  # None, "text" or "json"
+    max_failures: int = 20
+    results: str | None = None
+    baseline: str | None = None
+    proposed: str | None = None
+    key_format: str | None = None
+    id_columns: tuple[str, ...] = ()
+    answer_column: str | None = None
+    sentinels: str | None = None
+    max_file_mb: float = _MAX_FILE_MB
+    engine: str = "python"
+    spark_master: str = "local[2]"
+
+
+#: The engines of ``--engine`` (docs/sql.md, "The engines").
+_ENGINES = ("python", "duckdb", "spark", "auto")
+
+
+#: From this many MiB of Parquet (a rewrites table, or two answer keys together), ``--engine auto``
+#: picks DuckDB: the size where DuckDB's route overtakes the Python one (measured: docs/performance.md).
+_AUTO_DUCKDB_MIB = 1
+
+
+#: The answer-key formats of ``sentinels --format`` (``helpers.data.key_formats.KEY_FORMATS``).
+_KEY_FORMATS = ("json", "jsonl", "trec-qrels", "beir-tsv", "lm-eval-samples", "parquet")
+
+
+def _size(text: str) -> int:
+    """``--max-bytes``: a size such as ``64MB``."""
+    import argparse
+
+    from ..teach.trainer.bounded_file import parse_size
+
+    try:
+        return parse_size(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _add_data_options(command: argparse.ArgumentParser, check: str) -> None:
+    data = command.add_argument_group("data files (see below)")
+    if check == "target-scope":
+        data.add_argument(
+            "--format",
+            choices=("jsonl", "csv", "parquet"),
+            default="jsonl",
+            help="input format (default: jsonl; parquet needs the parquet extra)",
+        )
+        data.add_argument(
+            "--list-separator",
+            metavar="SEP",
+            help="CSV only: list cells hold IDs joined by SEP instead of a JSON array",
+        )
+    else:
+        data.add_argument("--baseline", metavar="FILE", help="the baseline answer key (with --proposed)")
+        data.add_argument("--proposed", metavar="FILE", help="the proposed answer key (with --baseline)")
+        data.add_argument(
+            "--format",
+            "--key-format",
+            dest="key_format",
+            choices=_KEY_FORMATS,
+            help="format of both answer keys (default: json or jsonl, from each file's name)",
+        )
+        data.add_argument(
+            "--id-column",
+            action="append",
+            metavar="COL",
+            help="parquet: the ID column; give it twice (query, then document) for a qrels table",
+        )
+        data.add_argument("--answer-column", metavar="COL", help="parquet: the answer column")
+        data.add_argument(
+            "--sentinels",
+            metavar="IDS",
+            help="check only these IDs of a full baseline (one ID a line; for qrels, 'qid docid' lines)",
+        )
+        data.add_argument(
+            "--max-file-mb",
+            type=float,
+            default=_MAX_FILE_MB,
+            metavar="MB",
+            help="refuse an answer key or sentinel list larger than this, unread (default: 512)",
+        )
+    data.add_argument(
+        "--engine",
+        choices=_ENGINES,
+        default="python",
+        help="python (default); duckdb for Parquet, or spark for JSON Lines rewrites and Parquet keys "
+        f"(same output bytes); auto picks duckdb for Parquet of {_AUTO_DUCKDB_MIB} MiB or more",
+    )
+    data.add_argument(
+        "--spark-master",
+        default="local[2]",
+        metavar="URL",
+        help="with --engine spark: the Spark master (default: local[2]; e.g. spark://host:7077)",
+    )
+    output = command.add_argument_group("output (see below)")
+    output.add_argument(
+        "--carry", action="store_true", help='add "line", "id" and "query" to each output object'
+    )
+    which = output.add_mutually_exclusive_group()
+    which.add_argument(
+        "--summary",
+        action="store_const",
+        const="text",
+        dest="summary",
+        help="print a human-readable summary instead of per-record lines",
+    )
+    which.add_argument(
+        "--summary-json",
+        action="store_const",
+        const="json",
+        dest="summary",
+        help="print one JSON summary line instead of per-record lines",
+    )
+    output.add_argument(
+        "--max-failures",
+        type=int,
+        default=20,
+        metavar="N",
+        help="how many failures a summary lists (default: 20)",
+    )
+    output.add_argument(
+        "--results", metavar="FILE", help="with a summary, also write the per-record lines to FILE"
+    )
+
+
+def _data_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> _DataOptions:
+    """Validate the data-file options of a check command (usage errors exit 2)."""
+    options = _DataOptions(
+        format=getattr(args, "format", "jsonl"),
+        list_separator=getattr(args, "list_separator", None),
+        carry=args.carry,
+        summary=args.summary,
+        max_failures=args.max_failures,
+        results=args.results,
+        baseline=getattr(args, "baseline", None),
+        proposed=getattr(args, "proposed", None),
+        key_format=getattr(args, "key_format", None),
+        id_columns=tuple(getattr(args, "id_column", None) or ()),
+        answer_column=getattr(args, "answer_column", None),
+        sentinels=getattr(args, "sentinels", None),
+        max_file_mb=getattr(args, "max_file_mb", _MAX_FILE_MB),
+        engine=getattr(args, "engine", "python"),
+        spark_master=args.spark_master,
+    )
+    if not 0 < options.max_file_mb < float("inf"):
+        parser.error("--max-file-mb must be a number of MB more than 0")
+    if options.max_failures < 0:
+        parser.error("--max-failures must be 0 or more")
+    if options.list_separator is not None and options.format != "csv":
+        parser.error("--list-separator applies only with --format csv")
+    if options.list_separator == "":
+        parser.error("--list-separator must not be empty")
+    if options.results is not None and options.summary is None:
+        parser.error("--results goes with --summary or --summary-json")
+    keys = (options.baseline, options.proposed)
+    if any(k is not None for k in keys):
+        if None in keys:
+            parser.error("--baseline and --proposed go together")
+        if args.file is not None:
+            parser.error("give either FILE or --baseline and --proposed, not both")
+        if options.carry or options.results is not None:
+            parser.error("--carry and --results apply to record files, not to two keys")
+    elif options.key_format is not None or options.sentinels is not None:
+        parser.error("--format, --key-format and --sentinels go with --baseline and --proposed")
+    if options.key_format == "parquet":
+        if len(options.id_columns) not in (1, 2) or options.answer_column is None:
+            parser.error(
+                "--format parquet needs --answer-column and --id-column "
+                "(once, or twice: query then document, for a qrels table)"
+            )
+    elif options.id_columns or options.answer_column is not None:
+        parser.error("--id-column and --answer-column apply only with --format parquet")
+    return options
+
+
+def _parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The command-line parser; with ``only``, only that command's arguments are added.
+
+    Building every command's arguments costs a noticeable part of a short run's
+    start-up, and a run uses one command.
+    """
+    argparse, Parser = _argparse()
+
+    def wanted(name: str) -> bool:
+        return only is None or only == name
+
+    parser = Parser(
+        prog="python -m helpers",
+        description="Evaluation-integrity checks for pipelines.",
+        formatter_class=Parser.raw,
+        epilog=_EPILOG,
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name, summary in (
+        ("target-scope", "does each rewrite keep exactly the original target IDs?"),
+        ("sentinels", "does each proposed answer key keep every baseline sentinel?"),
+    ):
+        command = sub.add_parser(
+            name,
+            help=summary,
+            description=summary,
+            formatter_class=Parser.raw,
+            epilog=_EPILOG + "\n" + _DATA_EPILOG,
+        )
+        if wanted(name):
+            command.add_argument(
+                "file", nargs="?", metavar="FILE", help="JSON Lines input (default: standard input)"
+            )
+            _add_data_options(command, name)
+    rebase = sub.add_parser(
+        "rebaseline",
+        formatter_class=Parser.plain,
+        help="accept changed worked answers: write a new baseline, keep the old one",
+        description=(
+            "Write a new baseline of the project's worked answers (the expected "
+            "outputs in fixtures/) and keep the previous baseline under "
+            "fixtures/worked_answers/retained/. Use only for an intentional change."
+        ),
+    )
+    if wanted("rebaseline"):
+        rebase.add_argument("--reason", required=True, help="why the worked answers changed")
+        rebase.add_argument("--fixtures", help=argparse.SUPPRESS)
+    export = sub.add_parser(
+        "export-csv",
+        formatter_class=Parser.plain,
+        help="write the filled cases as the editable CSV",
+        description="Write the filled cases (fixtures/filled_cases.json) as editable CSV.",
+    )
+    if wanted("export-csv"):
+        export.add_argument("--check", choices=sorted(CHECKS), help="only this check's cases")
+        export.add_argument("-o", "--output", metavar="FILE", help="write here (default: standard output)")
+    example = sub.add_parser(
+        "export-example",
+        formatter_class=Parser.plain,
+        help="write a runnable, standard-library-only example of one check",
+        description=(
+            "Write one Python file holding the check (the helpers' own code) and its "
+            "filled cases; run with plain python, it asserts every expected output."
+        ),
+    )
+    if wanted("export-example"):
+        example.add_argument("--check", required=True, choices=sorted(CHECKS), help="the check")
+        example.add_argument("-o", "--output", metavar="FILE", help="write here (default: standard output)")
+    practice = sub.add_parser(
+        "practice",
+        formatter_class=Parser.plain,
+        help="fresh practice cases: one generator per rule",
+        description="Fresh practice cases, computed by the exact checks, one generator per rule.",
+    )
+    if wanted("practice"):
+        steps = practice.add_subparsers(dest="practice_command", required=True, metavar="STEP")
+        gen = steps.add_parser(
+            "generate",
+            formatter_class=Parser.plain,
+            help="print generated cases as JSON Lines",
+            description=(
+                "Print generated practice cases as JSON Lines, each with check, id, title, rule_ids, "
+                "input, expected, decision and reason. The same seed gives the same cases."
+            ),
+        )
+        gen.add_argument("--rule", required=True, help="a rule id from fixtures/rules.json, or all")
+        gen.add_argument("--seed", type=int, default=0, help="the first seed (default 0)")
+        gen.add_argument("--count", type=int, default=1, help="cases per rule (default 1)")
+    cohort = sub.add_parser(
+        "cohort",
+        formatter_class=Parser.plain,
+        help="a trainer's table of trainees × rules from progress files",
+        description=(
+            "Read practice progress files (files, or folders of *.json) and print a table of "
+            "trainees × rules (mastered, streak, not started), each trainee's completion and "
+            "content hash, and the rules the cohort finds hardest. Progress files are written by "
+            "each trainee's own drill: self-reported, not tamper-proof. Exit status 4 when a "
+            "file could not be read (it is listed; the others are still shown)."
+        ),
+    )
+    if wanted("cohort"):
+        cohort.add_argument("paths", nargs="+", metavar="PATH", help="a progress file or a folder of them")
+        cohort.add_argument(
+            "--csv", metavar="FILE", help="also write the table as CSV (one row per trainee and rule)"
+        )
+        cohort.add_argument(
+            "--json",
+            action="store_true",
+            help="print one JSON object per trainee (and per file not read): trainee, file, ready, problems, ...",
+        )
+        cohort.add_argument(
+            "--checkouts",
+            metavar="PATH",
+            action="append",
+            default=[],
+            help="graded check-outs (checkout grade --json output), a file or a folder; may be repeated. "
+            "Only results signed with the trainer's secret, for papers in its ledger, count",
+        )
+        cohort.add_argument(
+            "--require-proctored",
+            action="store_true",
+            help="count only check-outs sat proctored (checkout proctor), never one sat on the trainee's machine",
+        )
+        cohort.add_argument(
+            "--trainer-dir",
+            metavar="DIR",
+            help="the trainer's folder with the secret and ledger (default: $XDG_CONFIG_HOME/eval-integrity-helpers)",
+        )
+        cohort.add_argument(
+            "--no-cache",
+            action="store_true",
+            help="re-grade every file, not only those changed since the last run (the verdict cache, "
+            "signed with the trainer's secret, is then neither read nor written)",
+        )
+    checkout = sub.add_parser(
+        "checkout",
+        formatter_class=Parser.plain,
+        help="an unaided check-out: issue a paper and its key, grade the answers",
+        description=(
+            "Issue a trainee's check-out paper (generated cases from seeds disjoint from practice, "
+            "neutral labels, no rule names or seeds) and keep its answer key, guarded by a baseline "
+            "beside it; then grade the trainee's answers against the key."
+        ),
+    )
+    if wanted("checkout"):
+        steps = checkout.add_subparsers(dest="checkout_command", required=True, metavar="STEP")
+        issue = steps.add_parser(
+            "issue",
+            formatter_class=Parser.plain,
+            help="write a paper for one trainee and keep its key",
+            description=(
+                "Write the paper (-o EXAM.json) for the trainee, the key for the trainer (default "
+                "EXAM.key.json beside it, or --key KEY) and the key's baseline (KEY.baseline.json). "
+                "An existing file is never replaced without --force. Exit status 2 when nothing was written."
+            ),
+        )
+        issue.add_argument("--trainee", required=True, help="the trainee's name, as the trainer records it")
+        issue.add_argument(
+            "--count",
+            type=int,
+            default=None,
+            help="cases on the paper (default 56; at least 46, to show every rule and look-alike kind twice; "
+            "at most 200)",
+        )
+        issue.add_argument(
+            "--seed", type=int, default=None, help="make the paper reproducible (kept in the key only)"
+        )
+        issue.add_argument("-o", "--output", required=True, metavar="EXAM", help="where to write the paper")
+        issue.add_argument("--key", metavar="KEY", help="where to keep the key (default: EXAM.key.json)")
+        issue.add_argument("--force", action="store_true", help="replace existing files")
+        issue.add_argument(
+            "--trainer-dir",
+            metavar="DIR",
+            help="the trainer's folder: the secret (made on the first issue, owner-only) and the ledger "
+            "(default: $XDG_CONFIG_HOME/eval-integrity-helpers)",
+        )
+        issue.add_argument(
+            "--cooldown",
+            type=float,
+            default=None,
+            metavar="HOURS",
+            help="hours after a failed paper before the trainee's next one (default 12; 0 for none)",
+        )
+        proctor = steps.add_parser(
+            "proctor",
+            formatter_class=Parser.plain,
+            help="serve one proctored paper to one trainee through the app (Voilà on 127.0.0.1)",
+            description=(
+                "Issue a proctored paper for the trainee into the trainer's folder and serve it through "
+                "Voilà on 127.0.0.1, where the page can run no code. The answers are written, graded and "
+                "signed on the trainer's side (DIR/results/PAPER_ID.json), never offered for download; "
+                "the paper can be opened once. Runs until stopped (Ctrl+C)."
+            ),
+        )
+        proctor.add_argument("--trainee", required=True, help="the trainee's name, as the trainer records it")
+        proctor.add_argument(
+            "--count",
+            type=int,
+            default=None,
+            help="cases on the paper (default 56; at least 46, to show every rule and look-alike kind twice; "
+            "at most 200)",
+        )
+        proctor.add_argument("--port", type=int, help="port to serve on (default: Voilà's, 8866)")
+        proctor.add_argument(
+            "--trainer-dir",
+            metavar="DIR",
+            help="the trainer's folder (default: $XDG_CONFIG_HOME/eval-integrity-helpers)",
+        )
+        grade = steps.add_parser(
+            "grade",
+            formatter_class=Parser.plain,
+            help="grade an answers file against its key",
+            description=(
+                "Grade the trainee's answers: verdicts per case, per field and per rule, and a pass "
+                "(accuracy at least 85% at 95% confidence, and no rule and no look-alike kind with all "
+                "its cases wrong) or not, signed with the trainer's secret. The key is refused unless "
+                "it and its baseline carry that secret's signature. Exit status 0 passed, 1 not passed, 4 nothing "
+                "graded (a refused key or answers that do not fit the paper), 2 a usage error."
+            ),
+        )
+        grade.add_argument("answers", metavar="ANSWERS", help="the answers file the check-out wrote")
+        grade.add_argument("--key", required=True, metavar="KEY", help="the paper's key")
+        grade.add_argument(
+            "--baseline", metavar="FILE", help="the key's baseline (default: KEY.baseline.json)"
+        )
+        grade.add_argument("--csv", metavar="FILE", help="also write one row per case as CSV")
+        grade.add_argument("--json", action="store_true", help="print the graded result as JSON")
+        grade.add_argument("--force", action="store_true", help="let --csv replace an existing file")
+        grade.add_argument(
+            "--trainer-dir",
+            metavar="DIR",
+            help="the trainer's folder (default: $XDG_CONFIG_HOME/eval-integrity-helpers)",
+        )
+        grade.add_argument(
+            "--max-bytes",
+            type=_size,
+            default=None,
+            metavar="SIZE",
+            help="the largest answers, key or baseline file read (default 8MB)",
+        )
+    return parser
+
+
+def _argparse() -> Any:
+    import argparse
+
+    class Parser(argparse.ArgumentParser):
+        """Writes its help and usage messages through the guarded outputs."""
+
+        def format_help(self) -> str:
+            if self.epilog and _DIFFERENCES in self.epilog:
+                from ..core.differences import help_text
+
+                self.epilog = self.epilog.replace(_DIFFERENCES, help_text())
+            return super().format_help()
+
+        def _print_message(self, message: str, file: Any = None) -> None:
+            if not message:
+                return
+            if file is None or file is sys.stdout:
+                streams._STDOUT.write(message.encode("utf-8", "backslashreplace"))
+            else:
+                streams._STDERR.write(message)
+
+    def columns() -> int:  # what HelpFormatter asks shutil for, without importing shutil
+        try:
+            columns = int(os.environ["COLUMNS"])
+        except (KeyError, ValueError):
+            columns = 0
+        if columns <= 0:
+            try:
+                columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+            except (AttributeError, ValueError, OSError):
+                columns = 0
+        return (columns or 80) - 2
+
+    class Plain(argparse.HelpFormatter):
+        def __init__(
+            self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None
+        ) -> None:
+            super().__init__(prog, indent_increment, max_help_position, width or columns())
+
+    class Raw(argparse.RawDescriptionHelpFormatter, Plain):
+        pass
+
+    Parser.plain, Parser.raw = Plain, Raw  # type: ignore[attr-defined]
+    return argparse, Parser

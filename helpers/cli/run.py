@@ -1,0 +1,106 @@
+"""One run of the command line: :func:`main` sets up the guarded standard streams, parses the
+arguments and runs the chosen command, and turns output that could not be written, Ctrl-C and
+argparse's exits into an exit status and at most one line on standard error. The trainer's
+commands are imported only when one of them is chosen, so a check's run loads none of them.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+from ..core.checks import CHECKS
+from ..core.outcomes import EXIT_INTERRUPTED, EXIT_PASS, EXIT_USAGE
+from . import streams
+from .check_commands import _export_csv, _export_example, _rebaseline, _run_check_command, _run_key_command
+from .parser import _data_options, _parser
+from .streams import _claim_standard_streams, _OutputFailed, _silence
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point; returns the exit status. Taught in ``01_start_here.ipynb``.
+
+    Output that cannot be written (a full disk, a closed standard output, a
+    reader that closes the pipe early with ``| head``) ends the run with
+    :data:`EXIT_USAGE` and one line on standard error, never a traceback or a
+    status that reads as a verdict. So does a standard error that cannot take
+    the bad lines a summary reports there. Ctrl-C ends it with
+    :data:`~helpers.core.outcomes.EXIT_INTERRUPTED` (130) and one line.
+    """
+    _claim_standard_streams()
+    code = EXIT_USAGE
+    try:
+        try:
+            code = _main(argv)
+            streams._STDOUT.flush()
+        except _OutputFailed as exc:
+            streams._STDOUT.discard()
+            streams._STDERR.write(exc.line())
+            code = EXIT_USAGE
+        except KeyboardInterrupt:  # Ctrl-C: one line, no traceback; --results was not put in place
+            streams._STDOUT.discard()
+            streams._STDERR.write("python -m helpers: interrupted; not every line was written\n")
+            code = EXIT_INTERRUPTED
+        except SystemExit as exc:  # argparse: --help (0) or a usage error (2)
+            streams._STDOUT.flush()
+            code = exc.code if isinstance(exc.code, int) else EXIT_USAGE
+            if code not in (EXIT_PASS, EXIT_USAGE):
+                code = EXIT_USAGE
+    except _OutputFailed as exc:  # --help could not be written
+        streams._STDOUT.discard()
+        streams._STDERR.write(exc.line())
+        code = EXIT_USAGE
+    streams._STDERR.flush()
+    if streams._STDERR.failed:
+        code = EXIT_USAGE
+    # Nothing goes through sys.stdout or sys.stderr, but make sure their flush at exit cannot fail.
+    for stream, fd in ((sys.stdout, 1), (sys.stderr, 2)):
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):
+            _silence(fd)
+    if not streams._STDOUT.usable and streams._STDOUT.file is None:
+        _silence(1)
+    if (streams._STDERR.failed or not streams._STDERR.sink.usable) and streams._STDERR.sink.file is None:
+        _silence(2)
+    return code
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    command = next((arg for arg in argv if not arg.startswith("-")), "")
+    parser = _parser(only=command)
+    args = parser.parse_args(argv)
+    if args.command in CHECKS:
+        options = _data_options(parser, args)
+        if options.baseline is not None:
+            return _run_key_command(options, streams._STDOUT, streams._STDERR)  # type: ignore[arg-type]
+        return _run_check_command(args.command, args.file, streams._STDOUT, streams._STDERR, options)  # type: ignore[arg-type]
+    if args.command == "export-csv":
+        return _export_csv(args.check, args.output)
+    if args.command == "export-example":
+        return _export_example(args.check, args.output)
+    if args.command == "practice":
+        from .trainer_commands import _practice_generate
+
+        return _practice_generate(args.rule, args.seed, args.count)
+    if args.command == "checkout":
+        from .trainer_commands import _checkout_grade, _checkout_issue, _checkout_proctor
+
+        if args.checkout_command == "proctor":
+            return _checkout_proctor(args)
+        return _checkout_issue(args) if args.checkout_command == "issue" else _checkout_grade(args)
+    if args.command == "cohort":
+        from .trainer_commands import _cohort
+
+        return _cohort(
+            args.paths,
+            args.csv,
+            args.json,
+            args.checkouts,
+            trainer_dir=args.trainer_dir,
+            require_proctored=args.require_proctored,
+            use_cache=not args.no_cache,
+        )
+    return _rebaseline(args.reason, args.fixtures, streams._STDERR)  # type: ignore[arg-type]
