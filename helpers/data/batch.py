@@ -207,7 +207,7 @@ def output_object(outcome: Outcome, *, carry: bool = False) -> dict[str, Any]:
 
 
 def _explain(check: str, outcome: Outcome) -> str:
-    from .explanations import explain_outcome
+    from .outcome_lines import explain_outcome
 
     return explain_outcome(check, outcome)
 

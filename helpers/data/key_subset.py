@@ -279,8 +279,8 @@ def subset_check_text(subset: SubsetCheck, *, limit: int = 20) -> str:
 
     Taught in ``05_check_your_data.ipynb``.
     """
-    from .explanations import count_text
     from .id_display import ids_text
+    from .outcome_lines import count_text
     from .reports import key_check_text
 
     lines = key_check_text(subset.check, limit=limit).splitlines()

@@ -18,8 +18,8 @@ from ..core.checks import CHECK_TITLES
 from ..core.errors import CheckInputError, JSONLoadError
 from ..core.outcomes import EXIT_MEANINGS
 from .batch import BAD_INPUT, BatchSummary, Failure, KeyCheck
-from .explanations import IDS_SHOWN, count_text, explain_outcome
 from .id_display import id_json, id_text, ids_json, ids_text
+from .outcome_lines import IDS_SHOWN, count_text, explain_outcome
 
 __all__ = [
     "summary_rows",

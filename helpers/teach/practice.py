@@ -27,7 +27,7 @@ from .cases.rules import (
     rules_json,
 )
 from .drill.course import (
-    DEFAULT_SEED,
+    DEFAULT_DRILL_SEED,
     PROGRESS_FORMAT,
     PROGRESS_VERSION,
     Attempt,
@@ -53,7 +53,7 @@ __all__ = [
     "Progress",
     "RuleScore",
     "GRADED_RULES",
-    "DEFAULT_SEED",
+    "DEFAULT_DRILL_SEED",
     "DEFAULT_PROGRESS_FILE",
     "PROGRESS_FORMAT",
     "PROGRESS_VERSION",

@@ -16,7 +16,7 @@ from ..teach.views.batch_chart import chart_img_html, outcome_chart
 from ..teach.views.batch_html import failures_table, key_check_table, summary_table
 from ..teach.views.case_html import error_html, esc
 from .base import TextPicture, button, frame, html, wide_style, wrap_html, wrap_row
-from .lite import in_browser_edition
+from .progress_transfer import in_browser_edition
 
 __all__ = ["DataCheckPanel", "LITE_DATA_NOTE"]
 

@@ -43,7 +43,7 @@ from ..teach.views.case_html import (
 from .base import TextPicture, button, frame, html, progress_path_box, wide_style, wrap_html, wrap_row
 from .case_area import CaseArea
 from .exercise import AnswerControls
-from .lite import ProgressTransfer
+from .progress_transfer import ProgressTransfer
 
 __all__ = ["MasteryDrill", "DEFAULT_MASTERY_FILE", "rule_bar", "FACET_NAMES"]
 

@@ -18,7 +18,7 @@ from ..core.checks import require_check_name
 from ..core.errors import InvalidInputError, ProgressFileError
 from ..teach.cases.practice_cases import PracticeCase, practice_cases
 from ..teach.cases.rules import Rule, load_rules
-from ..teach.drill.course import DEFAULT_SEED, Progress
+from ..teach.drill.course import DEFAULT_DRILL_SEED, Progress
 from ..teach.drill.engine import CourseSession, DrillSession
 from ..teach.html import esc
 from ..teach.progress.files import (
@@ -32,7 +32,7 @@ from ..teach.progress.paths import DEFAULT_PROGRESS_FILE, shown_path
 from ..teach.views.practice_tables import summary
 from .base import TextPicture, button, frame, html, progress_path_box, wide_style, wrap_html, wrap_row
 from .case_area import CaseArea
-from .lite import ProgressTransfer
+from .progress_transfer import ProgressTransfer
 
 __all__ = ["PracticeDrill"]
 
@@ -52,7 +52,7 @@ class PracticeDrill(TextPicture):
     def __init__(
         self,
         *,
-        seed: int = DEFAULT_SEED,
+        seed: int = DEFAULT_DRILL_SEED,
         check: str | None = None,
         size: int | None = None,
         path: str | Path = DEFAULT_PROGRESS_FILE,

@@ -60,7 +60,6 @@ from helpers.teach.drill.engine import DEFAULT_DRILL_SEED, DrillSession
 from helpers.teach.grading import Answer, answer_fields, candidate_ids, correct_answer, grade, reason_options
 from helpers.teach.practice import (
     DEFAULT_PROGRESS_FILE,
-    DEFAULT_SEED,
     PROGRESS_FORMAT,
     drill_order,
     practice_cases,
@@ -477,7 +476,7 @@ def test_practice_drill_through_the_widget(lab: Lab) -> None:
     Everything goes through the drill's own controls. Save is never pressed, and no
     progress file appears in the served notebooks folder.
     """
-    order = drill_order(practice_cases(), seed=DEFAULT_SEED)
+    order = drill_order(practice_cases(), seed=DEFAULT_DRILL_SEED)
     total = len(order)
     first, second = order[0], order[1]
     blank = Answer(first.check)

@@ -43,8 +43,8 @@ from helpers.teach.cases.filled import Case
 from helpers.teach.cases.rules import load_rules
 from helpers.teach.grading import Answer, answer_fields, candidate_ids, correct_answer
 from helpers.teach.practice import (
+    DEFAULT_DRILL_SEED,
     DEFAULT_PROGRESS_FILE,
-    DEFAULT_SEED,
     PROGRESS_FORMAT,
     drill_order,
     practice_cases,
@@ -367,12 +367,12 @@ def test_helpers_import_and_core_doctests_pass_on_pyodide(lite: LiteRun) -> None
 
 def test_practice_drill_saves_progress_offline(lite: LiteRun) -> None:
     """04 runs clean; the first drill case is worked right and Save keeps it in browser storage."""
-    first = drill_order(practice_cases(), seed=DEFAULT_SEED)[0]
+    first = drill_order(practice_cases(), seed=DEFAULT_DRILL_SEED)[0]
     page = lite.notebook(PRACTICE_NOTEBOOK)
     _assert_ran_clean(page)
     drill = page.panel.locator(".eic-practice")
     expect(drill).to_have_count(1)
-    total = len(drill_order(practice_cases(), seed=DEFAULT_SEED))
+    total = len(drill_order(practice_cases(), seed=DEFAULT_DRILL_SEED))
     widget = Exercise(page, first, drill, label=f"Case 1 of {total}")
     widget.give(correct_answer(first))
     feedback = widget.check()

@@ -19,8 +19,8 @@ from helpers.core.errors import InvalidInputError, ProgressFileError
 from helpers.core.paths import project_root
 from helpers.teach.grading import Answer, candidate_ids, correct_answer, grade
 from helpers.teach.practice import (
+    DEFAULT_DRILL_SEED,
     DEFAULT_PROGRESS_FILE,
-    DEFAULT_SEED,
     GRADED_RULES,
     PROGRESS_FORMAT,
     Attempt,
@@ -70,7 +70,7 @@ def ids_of(case) -> set[str]:
     return set(data["baseline"]) | set(data["proposed"])
 
 
-def answered(cases, wrong=frozenset(), seed=DEFAULT_SEED) -> Progress:
+def answered(cases, wrong=frozenset(), seed=DEFAULT_DRILL_SEED) -> Progress:
     """A finished drill: every case answered right except those whose ids are in ``wrong``."""
     progress = Progress.start(cases, seed)
     for case in drill_order(cases, seed):
@@ -332,7 +332,7 @@ def test_drill_order_is_a_reproducible_permutation(seed, data):
 
 def test_the_default_drill_order_is_pinned():
     """The notebook's order; a change to the shuffle would change every trainee's drill."""
-    assert [case.id for case in drill_order(CASES, DEFAULT_SEED)[:5]] == [
+    assert [case.id for case in drill_order(CASES, DEFAULT_DRILL_SEED)[:5]] == [
         "decomposed-accent-target",
         "emoji-and-full-width",
         "decomposed-sentinel-id",

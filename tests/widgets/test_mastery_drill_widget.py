@@ -17,7 +17,7 @@ from helpers.teach.drill.mastery import FACET_STREAK, MASTERY_STREAK
 from helpers.teach.grading import Answer, answer_fields, correct_answer
 from helpers.teach.progress.files import load_trainee_progress
 from helpers.widgets import DataCheckPanel, MasteryDrill, PracticeDrill
-from helpers.widgets.lite import LITE_SAVE_NOTE
+from helpers.widgets.progress_transfer import LITE_SAVE_NOTE
 
 
 def _right(drill: MasteryDrill) -> None:

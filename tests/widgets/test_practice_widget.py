@@ -12,8 +12,8 @@ import pytest
 from helpers.core.errors import InvalidInputError
 from helpers.teach.grading import Answer, correct_answer
 from helpers.teach.practice import (
+    DEFAULT_DRILL_SEED,
     DEFAULT_PROGRESS_FILE,
-    DEFAULT_SEED,
     PracticeCase,
     drill_order,
     load_rules,
@@ -70,7 +70,7 @@ def all_html(drill: PracticeDrill) -> list[str]:
 def test_a_full_drill_of_right_answers_scores_one_hundred_percent():
     drill = PracticeDrill()
     seen = run_drill(drill)
-    assert seen == [case.id for case in drill_order(CASES, DEFAULT_SEED)]
+    assert seen == [case.id for case in drill_order(CASES, DEFAULT_DRILL_SEED)]
     assert drill.progress.finished and drill.progress.percent() == 100
     assert drill.bar.value == drill.bar.max == len(CASES)
     assert f"{len(CASES)} of {len(CASES)} correct (100%)" in drill.score.value
@@ -282,7 +282,7 @@ def test_the_text_picture_describes_the_live_drill():
     drill = PracticeDrill(size=2)
     first = drill.describe()
     assert first.splitlines()[:3] == [
-        f"Practice drill: seed {DEFAULT_SEED}, 2 cases",
+        f"Practice drill: seed {DEFAULT_DRILL_SEED}, 2 cases",
         "  Score: nothing checked yet · 0 of 2 cases done",
         f"  Case 1 of 2 ({drill.current.check})",
     ]

@@ -19,7 +19,7 @@ __all__ = [
     "Attempt",
     "Progress",
     "RuleScore",
-    "DEFAULT_SEED",
+    "DEFAULT_DRILL_SEED",
     "PROGRESS_FORMAT",
     "PROGRESS_VERSION",
     "drill_order",
@@ -29,8 +29,9 @@ __all__ = [
     "ATTEMPT_OPTIONAL_FIELDS",
 ]
 
-#: The seed of the notebook's drill; any whole number gives another reproducible order.
-DEFAULT_SEED = 5
+#: The one demo seed of the notebooks' drills (the set course and the mastery drill); any whole
+#: number gives another reproducible order, and a trainee's own mastery drill starts from a fresh one.
+DEFAULT_DRILL_SEED = 5
 
 #: The marker that tells a progress file apart from any other JSON file.
 PROGRESS_FORMAT = "eval-integrity-practice-progress"
@@ -120,7 +121,7 @@ class Progress:
 
     @classmethod
     def start(
-        cls, cases: Iterable[PracticeCase], seed: int = DEFAULT_SEED, *, size: int | None = None
+        cls, cases: Iterable[PracticeCase], seed: int = DEFAULT_DRILL_SEED, *, size: int | None = None
     ) -> Progress:
         """A fresh drill over ``cases`` in the order :func:`drill_order` gives."""
         return cls(seed, tuple(case.key for case in drill_order(cases, seed, size=size)))

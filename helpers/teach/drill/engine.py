@@ -47,7 +47,7 @@ from ..grading import (
     reason_options,
 )
 from ..html import display_json
-from .course import Attempt, Progress
+from .course import DEFAULT_DRILL_SEED, Attempt, Progress
 from .mastery import Mastery, MasteryAttempt, drill_facets, now_text
 from .remade import RemadeCases
 
@@ -62,9 +62,6 @@ __all__ = [
     "fresh_seed",
 ]
 
-#: A fixed seed for demos and tests only: a drill started from it is marked ``"seed_kind": "fixed"``.
-#: A trainee's drill starts from a fresh random seed (``secrets``), so no two share a case sequence.
-DEFAULT_DRILL_SEED = 5
 
 #: How a drill's seed was chosen: ``fresh`` (from ``secrets``), ``fixed`` (given: demos, tests), or
 #: ``unrecorded`` (a file saved before seeds were recorded).
