@@ -13,9 +13,9 @@ computed from what the trainee sees), then tags. The title is neutral: it
 never names or implies the rule. The decision and reason come from templates
 that name the IDs.
 
-Each generator also carries the check *with its rule broken* (``broken``): the
-tests show every generated case changes its outcome under it, which proves the
-case really exercises the rule. The same seed always gives the same case.
+The tests hold the check *with each rule broken* (``tests/support/broken_checks.py``)
+and show that every generated case changes its outcome under it, which proves
+the case really exercises the rule. The same seed always gives the same case.
 
 Taught in ``04_practice.ipynb``.
 """
@@ -243,132 +243,6 @@ def _count(n: int, noun: str) -> str:
     return f"no {noun}s" if n == 0 else f"1 {noun}" if n == 1 else f"{n} {noun}s"
 
 
-# --- broken checks: the check with one rule broken ----------------------------------------
-
-
-def _scope(original: Sequence[str], rewritten: Sequence[str]) -> Output:
-    a, b = set(original), set(rewritten)
-    missing, added = sorted_ids(a - b), sorted_ids(b - a)
-    return {"missing": missing, "added": added, "preserved": not missing and not added}
-
-
-def _broken_ignores_missing(record: Record) -> Output:
-    out = _scope(record["original"], record["rewritten"])
-    return {**out, "missing": [], "preserved": not out["added"]}
-
-
-def _broken_ignores_added(record: Record) -> Output:
-    out = _scope(record["original"], record["rewritten"])
-    return {**out, "added": [], "preserved": not out["missing"]}
-
-
-def _broken_in_order(record: Record) -> Output:
-    out = _scope(record["original"], record["rewritten"])
-    return {**out, "preserved": list(record["original"]) == list(record["rewritten"])}
-
-
-def _broken_counts_repeats(record: Record) -> Output:
-    out = _scope(record["original"], record["rewritten"])
-    same = sorted(record["original"]) == sorted(record["rewritten"])
-    return {**out, "preserved": same}
-
-
-def _broken_loose_ids(record: Record) -> Output:
-    return _scope([_reader(i) for i in record["original"]], [_reader(i) for i in record["rewritten"]])
-
-
-def _broken_empty_lists(record: Record) -> Output:
-    """One empty list reads as "no constraint"; two empty lists read as a failure."""
-    original, rewritten = record["original"], record["rewritten"]
-    if not original and not rewritten:
-        return {"missing": [], "added": [], "preserved": False}
-    if not original or not rewritten:
-        return {"missing": [], "added": [], "preserved": True}
-    return _scope(original, rewritten)
-
-
-def _broken_one_kind_at_a_time(record: Record) -> Output:
-    """Reports only the missing targets when some are missing, as if the added ones could wait."""
-    out = _scope(record["original"], record["rewritten"])
-    return {**out, "added": [] if out["missing"] else out["added"]}
-
-
-def _broken_ignores_unresolved(record: Record) -> Output:
-    return _scope(record["original"], record["rewritten"])
-
-
-def _broken_reads_the_query(conditions: Sequence[str]) -> Callable[[Record], Output]:
-    def check(record: Record) -> Output:
-        out = _scope(record["original"], record["rewritten"])
-        extra = any(condition in record.get("rewritten_query", "") for condition in conditions)
-        return {**out, "preserved": out["preserved"] and not extra}
-
-    return check
-
-
-def _key(
-    baseline: Mapping[str, str], proposed: Mapping[str, str], same: Callable[[str, str], bool]
-) -> Output:
-    missing = sorted_ids(s for s in baseline if s not in proposed)
-    changed = sorted_ids(s for s in baseline if s in proposed and not same(baseline[s], proposed[s]))
-    return {"missing": missing, "changed": changed, "intact": not missing and not changed}
-
-
-def _exact(a: str, b: str) -> bool:
-    return a == b
-
-
-def _broken_ignores_changed(record: Record) -> Output:
-    return _key(record["baseline"], record["proposed"], lambda _a, _b: True)
-
-
-def _broken_trims_and_folds(record: Record) -> Output:
-    return _key(
-        record["baseline"],
-        record["proposed"],
-        lambda a, b: "".join(a.split()).casefold() == "".join(b.split()).casefold(),
-    )
-
-
-def _broken_normalises(record: Record) -> Output:
-    return _key(record["baseline"], record["proposed"], lambda a, b: _reader(a) == _reader(b))
-
-
-def _broken_ignores_missing_sentinels(record: Record) -> Output:
-    out = _key(record["baseline"], record["proposed"], _exact)
-    return {**out, "missing": [], "intact": not out["changed"]}
-
-
-def _broken_walks_the_overlap(record: Record) -> Output:
-    """Checks only the sentinels the proposed key still has, so an all-missing key looks intact."""
-    shared = {s: a for s, a in record["baseline"].items() if s in record["proposed"]}
-    return _key(shared, record["proposed"], _exact)
-
-
-def _broken_flags_new_ids(record: Record) -> Output:
-    out = _key(record["baseline"], record["proposed"], _exact)
-    new = sorted_ids(i for i in record["proposed"] if i not in record["baseline"])
-    changed = sorted_ids([*out["changed"], *new])
-    return {**out, "changed": changed, "intact": not out["missing"] and not changed}
-
-
-def _broken_empty_baseline_intact(record: Record) -> Output:
-    return _key(record["baseline"], record["proposed"], _exact)
-
-
-def _broken_accepts_rubric_changes(changes: Sequence[tuple[str, str]]) -> Callable[[Record], Output]:
-    allowed = set(changes)
-    return lambda record: _key(
-        record["baseline"], record["proposed"], lambda a, b: a == b or (a, b) in allowed
-    )
-
-
-def _broken_one_fault_at_a_time(record: Record) -> Output:
-    """Reports only the missing sentinels when some are missing, as if the changed ones could wait."""
-    out = _key(record["baseline"], record["proposed"], _exact)
-    return {**out, "changed": [] if out["missing"] else out["changed"]}
-
-
 # --- the generators -------------------------------------------------------------------------
 
 
@@ -386,7 +260,7 @@ Maker = Callable[[random.Random, Vocabulary, str | None], Made]
 
 @dataclass(frozen=True)
 class Generator:
-    """A rule's case generator, the check with that rule broken, and the look-alike kinds it makes.
+    """A rule's case generator and the look-alike kinds it makes.
 
     ``facets`` lists the kinds :func:`generate` can be asked for with ``facet=``
     (empty for a rule that is not about look-alikes). Taught in ``04_practice.ipynb``.
@@ -395,7 +269,6 @@ class Generator:
     rule_id: str
     check: str
     make: Maker
-    broken: Callable[[Vocabulary], Callable[[Record], Output]]
     facets: tuple[str, ...] = ()
 
 
@@ -919,51 +792,43 @@ def _with_decoys(rule_id: str, check: str, made: Made, rng: random.Random, vocab
 GENERATORS: dict[str, Generator] = {
     g.rule_id: g
     for g in (
-        Generator("ts-lost", "target-scope", _ts_lost, lambda v: _broken_ignores_missing),
-        Generator("ts-added", "target-scope", _ts_added, lambda v: _broken_ignores_added),
-        Generator("ts-order", "target-scope", _ts_order, lambda v: _broken_in_order),
-        Generator("ts-duplicates", "target-scope", _ts_duplicates, lambda v: _broken_counts_repeats),
-        Generator("ts-exact-ids", "target-scope", _ts_exact_ids, lambda v: _broken_loose_ids, FACETS),
-        Generator("ts-empty", "target-scope", _ts_empty, lambda v: _broken_empty_lists),
-        Generator("ts-several", "target-scope", _ts_several, lambda v: _broken_one_kind_at_a_time),
-        Generator("ts-unresolved", "target-scope", _ts_unresolved, lambda v: _broken_ignores_unresolved),
+        Generator("ts-lost", "target-scope", _ts_lost),
+        Generator("ts-added", "target-scope", _ts_added),
+        Generator("ts-order", "target-scope", _ts_order),
+        Generator("ts-duplicates", "target-scope", _ts_duplicates),
+        Generator("ts-exact-ids", "target-scope", _ts_exact_ids, FACETS),
+        Generator("ts-empty", "target-scope", _ts_empty),
+        Generator("ts-several", "target-scope", _ts_several),
+        Generator("ts-unresolved", "target-scope", _ts_unresolved),
         Generator(
             "ts-query-unvalidated",
             "target-scope",
             _ts_query_unvalidated,
-            lambda v: _broken_reads_the_query(v.query_conditions),
         ),
-        Generator("sk-changed", "sentinels", _sk_changed, lambda v: _broken_ignores_changed),
+        Generator("sk-changed", "sentinels", _sk_changed),
         Generator(
             "sk-whitespace-case",
             "sentinels",
             _sk_lookalike("sk-whitespace-case", WHITESPACE_CASE_FACETS, "alone is still a change"),
-            lambda v: _broken_trims_and_folds,
             WHITESPACE_CASE_FACETS,
         ),
         Generator(
             "sk-invisible",
             "sentinels",
             _sk_lookalike("sk-invisible", INVISIBLE_FACETS, "is a change a reader cannot see"),
-            lambda v: _broken_normalises,
             INVISIBLE_FACETS,
         ),
-        Generator("sk-missing", "sentinels", _sk_missing, lambda v: _broken_ignores_missing_sentinels),
-        Generator("sk-all-missing", "sentinels", _sk_all_missing, lambda v: _broken_walks_the_overlap),
-        Generator("sk-new-case", "sentinels", _sk_new_case, lambda v: _broken_flags_new_ids),
-        Generator(
-            "sk-nonsentinel-changed", "sentinels", _sk_nonsentinel_changed, lambda v: _broken_flags_new_ids
-        ),
-        Generator(
-            "sk-empty-baseline", "sentinels", _sk_empty_baseline, lambda v: _broken_empty_baseline_intact
-        ),
+        Generator("sk-missing", "sentinels", _sk_missing),
+        Generator("sk-all-missing", "sentinels", _sk_all_missing),
+        Generator("sk-new-case", "sentinels", _sk_new_case),
+        Generator("sk-nonsentinel-changed", "sentinels", _sk_nonsentinel_changed),
+        Generator("sk-empty-baseline", "sentinels", _sk_empty_baseline),
         Generator(
             "sk-rubric-change",
             "sentinels",
             _sk_rubric_change,
-            lambda v: _broken_accepts_rubric_changes(v.rubric_changes),
         ),
-        Generator("sk-several", "sentinels", _sk_several, lambda v: _broken_one_fault_at_a_time),
+        Generator("sk-several", "sentinels", _sk_several),
     )
 }
 
