@@ -30,6 +30,7 @@ __all__ = [
     "Feedback",
     "Grade",
     "grade",
+    "outcome_of",
     "answer_fields",
     "candidate_ids",
     "correct_answer",
@@ -102,6 +103,46 @@ class Answer:
             second: sorted_ids(self.second),
             flag: self.flag,
         }
+
+    def to_data(self) -> dict[str, Any]:
+        """The answer as a progress file stores it: the controls' fields, the ID lists sorted."""
+        return {
+            "check": self.check,
+            "missing": sorted(self.missing),
+            "second": sorted(self.second),
+            "flag": self.flag,
+            "hold": self.hold,
+            "reason": self.reason,
+        }
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> Answer:
+        """The answer :meth:`to_data` stored, from a file already checked against its schema."""
+        return cls(
+            data["check"],
+            frozenset(data["missing"]),
+            frozenset(data["second"]),
+            data["flag"],
+            data["hold"],
+            data["reason"],
+        )
+
+
+def outcome_of(
+    correct: bool | None, *, hints: int = 0, revealed: bool = False, unanswered: str = "skipped"
+) -> str:
+    """What a case's first check scores, the one rule the drill and the trainer's re-grade share.
+
+    Wrong is ``missed``; right after a hint or the worked answer is ``helped``; only right and
+    unaided is ``correct``. With no check (``correct`` is None) it is ``unanswered``: ``skipped``, or
+    ``revealed`` when the worked answer came first. Every outcome but ``correct`` is a miss for
+    mastery. Taught in ``04_practice.ipynb``.
+    """
+    if correct is None:
+        return unanswered
+    if not correct:
+        return "missed"
+    return "helped" if hints or revealed else "correct"
 
 
 @dataclass(frozen=True)

@@ -44,6 +44,7 @@ from ..grading import (
     decisive_rules,
     grade,
     hints,
+    outcome_of,
     reason_options,
 )
 from ..html import display_json
@@ -238,12 +239,7 @@ class _CaseEngine:
         scored = current.scored is None
         outcome: str | None = None
         if scored:
-            if not result.correct:
-                outcome = "missed"
-            elif current.hints_used or current.revealed:
-                outcome = "helped"
-            else:
-                outcome = "correct"
+            outcome = outcome_of(result.correct, hints=current.hints_used, revealed=current.revealed)
             self._score(outcome, answer, result)
         return CheckResult(
             correct=result.correct,
@@ -259,7 +255,7 @@ class _CaseEngine:
         current = self._need_open()
         current.revealed = True
         if current.scored is None:
-            self._score("revealed", None, None)
+            self._score(outcome_of(None, unanswered="revealed"), None, None)
         case = current.case
         return (
             f"Expected output: {visible_text(display_json(case.expected))}\n"
@@ -420,7 +416,7 @@ class DrillSession(_CaseEngine):
     def next_case(self) -> CaseView:
         """Serve the next case. Leaving the current one unchecked scores it as skipped."""
         if self._open is not None and self._open.scored is None:
-            self._score("skipped", None, None)
+            self._score(outcome_of(None), None, None)
         now = self.now()
         rule = self.mastery.next_rule(now)
         facet = self.mastery.next_facet(rule, GENERATORS[rule].facets)
@@ -440,16 +436,7 @@ class DrillSession(_CaseEngine):
 
     def _score(self, outcome: str, answer: Answer | None, result: Grade | None) -> MasteryAttempt:
         current = self._need_open()
-        stored = None
-        if answer is not None:
-            stored = {
-                "check": answer.check,
-                "missing": sorted(answer.missing),
-                "second": sorted(answer.second),
-                "flag": answer.flag,
-                "hold": answer.hold,
-                "reason": answer.reason,
-            }
+        stored = answer.to_data() if answer is not None else None
         wrong = tuple(dict.fromkeys(m.field for m in result.mistakes)) if result is not None else ()
         missed = tuple(result.rules_missed) if result is not None else (current.rule,)
         attempt = MasteryAttempt(
@@ -523,7 +510,7 @@ class CourseSession(_CaseEngine):
     def next_case(self) -> CaseView | None:
         """Serve the next unchecked case (None once every case is checked); an unchecked one is skipped."""
         if self._open is not None and self._open.scored is None:
-            self._score("skipped", None, None)
+            self._score(outcome_of(None), None, None)
         key = self.progress.next_key()
         if key is None:
             self._open = None

@@ -133,17 +133,7 @@ def replay_drill(
                 return [f"{where}: its answer is for another check than the case the engine serves"]
             if attempt.answer is not None:
                 clock.set(attempt.answered or attempt.served)
-                a = attempt.answer
-                engine.check(
-                    Answer(
-                        a["check"],
-                        frozenset(a["missing"]),
-                        frozenset(a["second"]),
-                        a["flag"],
-                        a["hold"],
-                        a["reason"],
-                    )
-                )
+                engine.check(Answer.from_data(attempt.answer))
             elif attempt.revealed:
                 engine.reveal()
             if len(done) == index + 1 and (problem := compared(index)):

@@ -22,7 +22,7 @@ from ..cases.rules import Rule, load_rules
 from ..drill.mastery import Mastery, MasteryAttempt, RuleState
 from ..drill.remade import Made, remade_cases
 from ..drill.replay import replay_drill
-from ..grading import Answer, grade
+from ..grading import Answer, grade, outcome_of
 from ..progress.files import TraineeProgress
 from ..progress.timing import time_problems
 from .item_analysis import FirstAttempt
@@ -55,25 +55,13 @@ class Replay:
     mastery: Mastery | None = None
 
 
-def _stored_answer(stored: Mapping[str, Any]) -> Answer:
-    """The :class:`Answer` a version 3 attempt stores (its fields as the drill's controls hold them)."""
-    return Answer(
-        stored["check"],
-        frozenset(stored["missing"]),
-        frozenset(stored["second"]),
-        stored["flag"],
-        stored["hold"],
-        stored["reason"],
-    )
-
-
 def _regraded(made: Made, stored: Mapping[str, Any], rules: Sequence[Rule]) -> bool:
     """Whether the grader marks the stored answer fully correct, reason included; the right answer
     itself skips the full grading."""
     given = (frozenset(stored["missing"]), frozenset(stored["second"]), stored["flag"], stored["hold"])
     if given == made.right and stored["reason"] in made.decisive:
         return True
-    return grade(made.case, _stored_answer(stored), ask_reason=True, rules=rules).correct
+    return grade(made.case, Answer.from_data(stored), ask_reason=True, rules=rules).correct
 
 
 def _where(attempt: MasteryAttempt) -> str:
@@ -83,17 +71,6 @@ def _where(attempt: MasteryAttempt) -> str:
 def _as_json(value: object) -> str:
     """A state's field as the progress file writes it (``null``, ``true``, ``"2026-11-30"``), never a repr."""
     return json.dumps(value, ensure_ascii=False, default=str)
-
-
-def _derived_outcome(
-    answer: Mapping[str, Any] | None, right: bool, hints: int, revealed: bool, claimed: str
-) -> str:
-    """The outcome the drill gives a case, from its re-graded verdict and how it was reached."""
-    if answer is None:
-        return claimed if claimed in ("revealed", "skipped") else "skipped"
-    if not right:
-        return "missed"
-    return "helped" if hints or revealed else "correct"
 
 
 #: The fields of a claimed state compared with the rebuilt one.
@@ -159,7 +136,13 @@ def replay_v3(
         right = stored is not None and _regraded(made, stored, rules)
         if right != attempt.correct:
             flipped.append(attempt)
-        outcome = _derived_outcome(attempt.answer, right, attempt.hints, attempt.revealed, attempt.outcome)
+        claimed = attempt.outcome if attempt.outcome in ("revealed", "skipped") else "skipped"
+        outcome = outcome_of(
+            right if attempt.answer is not None else None,
+            hints=attempt.hints,
+            revealed=attempt.revealed,
+            unanswered=claimed,
+        )
         if outcome != attempt.outcome:
             outcome_wrong.append(attempt)
         if attempt.answered is not None and attempt.answered < attempt.served:
