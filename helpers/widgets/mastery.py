@@ -25,6 +25,7 @@ from ..teach.drill.mastery import (
     RECENT_CONFIDENCE,
     RECENT_FLOOR,
     RECENT_WINDOW,
+    now_text,
     recent_bound_met,
 )
 from ..teach.grading import Answer
@@ -109,9 +110,11 @@ class MasteryDrill(TextPicture):
     ) -> None:
         self.all_rules = list(rules) if rules is not None else load_rules()
         self._check = check
-        self.progress = TraineeProgress(
-            session or DrillSession.start(seed=seed, trainee=trainee, check=check, rules=self.all_rules)
+        self._session = session or DrillSession.start(
+            seed=seed, trainee=trainee, check=check, rules=self.all_rules
         )
+        #: The file-level record (attempt id, digest, course, earlier practice); its drill is taken at a save.
+        self.progress = TraineeProgress(self._session.record())
         self.saved_step: int | None = None
 
         self.bars = html(css="eic-rule-bars")
@@ -194,7 +197,7 @@ class MasteryDrill(TextPicture):
     @property
     def session(self) -> DrillSession:
         """The engine behind the view."""
-        return self.progress.session
+        return self._session
 
     @property
     def view(self) -> CaseView | None:
@@ -345,14 +348,13 @@ class MasteryDrill(TextPicture):
     def restart(self) -> None:
         """Start a new drill (fresh cases, nothing scored); saving over the old file then needs consent."""
         self.confirm_row.layout.display = "none"
-        self.progress = TraineeProgress(
-            DrillSession.start(
-                seed=None,
-                trainee=self.trainee.value,
-                check=self._check,
-                rules=self.all_rules,
-            )
+        self._session = DrillSession.start(
+            seed=None,
+            trainee=self.trainee.value,
+            check=self._check,
+            rules=self.all_rules,
         )
+        self.progress = TraineeProgress(self._session.record())
         self.saved_step = None
         self.overwrite.value = False
         self._report(
@@ -377,7 +379,7 @@ class MasteryDrill(TextPicture):
         self.session.trainee = self.trainee.value
         target = path if path is not None else self.path.value
         try:
-            written = save_trainee_progress(self.progress, target, overwrite=self.overwrite.value)
+            written = save_trainee_progress(self._recorded(), target, overwrite=self.overwrite.value)
         except ProgressFileError as exc:
             self._error("Not saved", exc, _SAVE_CHOICES if "your earlier progress" in exc.message else "")
             return None
@@ -396,14 +398,20 @@ class MasteryDrill(TextPicture):
         self.path.value = str(new_attempt_path(self.path.value))
         return self.save()
 
+    def _recorded(self) -> TraineeProgress:
+        """:attr:`progress` with the drill as it stands now."""
+        self.progress.drill = self.session.record()
+        return self.progress
+
     def _adopt(self, progress: TraineeProgress) -> None:
         self.progress = progress
+        self._session = DrillSession.resume(progress.drill, rules=self.all_rules)
         self.trainee.value = progress.trainee
         self.saved_step = progress.mastery.step
         self._serve()
 
     def _loaded_note(self, progress: TraineeProgress) -> str:
-        due = progress.session.due()
+        due = progress.mastery.due(now_text())
         parts = [f"{progress.mastery.step} cases worked"]
         if due:
             parts.append(f"due for review today: {', '.join(due)}")
@@ -467,7 +475,7 @@ class MasteryDrill(TextPicture):
         return progress
 
     def _dump(self) -> tuple[str, str]:
-        text = json.dumps(trainee_progress_to_data(self.progress), ensure_ascii=False, indent=1) + "\n"
+        text = json.dumps(trainee_progress_to_data(self._recorded()), ensure_ascii=False, indent=1) + "\n"
         return Path(self.path.value).name or DEFAULT_MASTERY_FILE, text
 
     def _accept_upload(self, data: Any, source: str) -> str:

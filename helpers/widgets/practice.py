@@ -163,7 +163,9 @@ class PracticeDrill(TextPicture):
     def _new_file(self) -> TraineeProgress:
         """A fresh version 3 progress file for this course (its mastery part left unstarted)."""
         seed = self.progress.seed if 0 <= self.progress.seed <= 99_999 else 0
-        return TraineeProgress(DrillSession.start(seed=seed, rules=self._every_rule), course=self.progress)
+        return TraineeProgress(
+            DrillSession.start(seed=seed, rules=self._every_rule).record(), course=self.progress
+        )
 
     def _adopt(self, progress: Progress) -> None:
         self.session = CourseSession(progress, self.cases, rules=self.session.rules)

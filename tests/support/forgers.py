@@ -84,7 +84,7 @@ def drill(
         if stop_when_complete and s.complete:
             break
     attempt_id = f"{seed:016x}"
-    data = trainee_progress_to_data(TraineeProgress(s, attempt_id=attempt_id), saved=SAVED)
+    data = trainee_progress_to_data(TraineeProgress(s.record(), attempt_id=attempt_id), saved=SAVED)
     data["content_hash"] = generators_fingerprint()
     return data
 

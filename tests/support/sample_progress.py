@@ -78,13 +78,15 @@ def samples() -> dict[str, dict[str, Any]]:
         "chen.json": (_drill("Chen", 13, 45, _chen), "c4c3000000000003"),
     }
     files = {
-        name: trainee_progress_to_data(TraineeProgress(s, attempt_id=attempt_id), saved=SAVED)
+        name: trainee_progress_to_data(TraineeProgress(s.record(), attempt_id=attempt_id), saved=SAVED)
         for name, (s, attempt_id) in made.items()
     }
     # A forgery: Erin's own drill (worked as Chen works, from a seed of her own, so it is no copy)
     # with every verdict turned right and every rule claimed mastered.
     erin = _drill("Erin", 14, 45, _chen)
-    forged = trainee_progress_to_data(TraineeProgress(erin, attempt_id="e5e4000000000004"), saved=SAVED)
+    forged = trainee_progress_to_data(
+        TraineeProgress(erin.record(), attempt_id="e5e4000000000004"), saved=SAVED
+    )
     for attempt in forged["mastery"]["attempts"]:
         attempt.update(outcome="correct", correct=True, hints=0, revealed=False, rules_missed=[])
         if attempt["answer"] is None:

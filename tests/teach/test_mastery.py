@@ -54,7 +54,7 @@ def test_a_version_3_file_round_trips(outcomes, trainee):
     s = fresh(2, trainee)
     for correct in outcomes:
         work(s, correct, hints=int(not correct))
-    progress = TraineeProgress(s)
+    progress = TraineeProgress(s.record())
     data = trainee_progress_to_data(progress)
     back = trainee_progress_from_data(json.loads(json.dumps(data)))
     assert trainee_progress_to_data(back, saved=data["saved"]) == data
@@ -175,11 +175,11 @@ def test_the_compiled_schema_judges_every_file_as_the_schema_file_does(changes):
 
 def test_after_start_again_save_refuses_the_earlier_drill_unless_told(tmp_path):
     path = tmp_path / "progress.json"
-    first = TraineeProgress(fresh())
-    work(first.session, True)
+    first = TraineeProgress(fresh().record())
+    work(DrillSession.resume(first.drill), True)
     save_trainee_progress(first, path)
     before = path.read_bytes()
-    again = TraineeProgress(fresh(), file_digest=first.file_digest)  # Start again: a new drill
+    again = TraineeProgress(fresh().record(), file_digest=first.file_digest)  # Start again: a new drill
     with pytest.raises(ProgressFileError, match=r"your earlier progress .*save as a new attempt"):
         save_trainee_progress(again, path)
     assert path.read_bytes() == before
@@ -194,18 +194,18 @@ def test_saving_over_a_foreign_file_is_refused_even_with_overwrite(tmp_path):
     path = tmp_path / "notes.json"
     path.write_text('{"mine": true}\n', encoding="utf-8")
     with pytest.raises(ProgressFileError, match=r"not a practice progress file.*not overwritten"):
-        save_trainee_progress(TraineeProgress(fresh()), path, overwrite=True)
+        save_trainee_progress(TraineeProgress(fresh().record()), path, overwrite=True)
     assert path.read_text("utf-8") == '{"mine": true}\n'
 
 
 def test_a_second_window_saving_the_same_drill_is_not_silently_lost(tmp_path):
     path = tmp_path / "progress.json"
-    one = TraineeProgress(fresh())
+    one = TraineeProgress(fresh().record())
     save_trainee_progress(one, path)
     two = load_trainee_progress(path)
-    work(two.session, True)
+    work(DrillSession.resume(two.drill), True)
     save_trainee_progress(two, path)
-    work(one.session, False)
+    work(DrillSession.resume(one.drill), False)
     with pytest.raises(ProgressFileError, match="saved from another window"):
         save_trainee_progress(one, path)
     assert load_trainee_progress(path).mastery.step == 1
@@ -216,7 +216,7 @@ import sys, time
 from helpers.teach.progress.files import TraineeProgress, save_trainee_progress
 from helpers.teach.drill.engine import DrillSession
 from helpers.core.errors import ProgressFileError
-p = TraineeProgress(DrillSession.start(seed=int(sys.argv[2]), trainee=sys.argv[2]))
+p = TraineeProgress(DrillSession.start(seed=int(sys.argv[2]), trainee=sys.argv[2]).record())
 while time.time() < float(sys.argv[3]):
     pass
 try:
@@ -256,7 +256,7 @@ def test_a_fifo_is_refused_without_blocking(tmp_path):
     def attempt():
         for call in (
             lambda: load_trainee_progress(fifo),
-            lambda: save_trainee_progress(TraineeProgress(fresh()), fifo),
+            lambda: save_trainee_progress(TraineeProgress(fresh().record()), fifo),
         ):
             try:
                 call()
@@ -273,10 +273,10 @@ def test_a_fifo_is_refused_without_blocking(tmp_path):
 def test_saving_through_a_symlink_writes_its_target_and_keeps_the_link(tmp_path):
     real = tmp_path / "real.json"
     link = tmp_path / "link.json"
-    save_trainee_progress(TraineeProgress(fresh()), real)
+    save_trainee_progress(TraineeProgress(fresh().record()), real)
     link.symlink_to(real)
     progress = load_trainee_progress(link)
-    work(progress.session, True)
+    work(DrillSession.resume(progress.drill), True)
     written = save_trainee_progress(progress, link)
     assert written == real.resolve() and link.is_symlink()
     assert load_trainee_progress(real).mastery.step == 1

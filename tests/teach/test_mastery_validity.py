@@ -171,7 +171,7 @@ def test_every_drill_starts_from_a_fresh_seed_kept_in_the_file(monkeypatch: pyte
     first, second = DrillSession.start(), DrillSession.start()
     assert (first.mastery.seed, second.mastery.seed) == (41_234, 7)
     assert first.seed_kind == second.seed_kind == "fresh"
-    data = trainee_progress_to_data(TraineeProgress(first))
+    data = trainee_progress_to_data(TraineeProgress(first.record()))
     assert data["mastery"]["seed"] == 41_234 and data["mastery"]["seed_kind"] == "fresh"
     assert data["mastery"]["model"] == MASTERY_MODEL
 
@@ -187,9 +187,9 @@ def test_two_real_drills_serve_different_case_sequences() -> None:
 def test_a_fixed_seed_is_marked_as_one(tmp_path: Path) -> None:
     session = DrillSession.start(seed=DEFAULT_DRILL_SEED)
     assert session.seed_kind == "fixed"
-    path = save_trainee_progress(TraineeProgress(session), tmp_path / "demo.json")
+    path = save_trainee_progress(TraineeProgress(session.record()), tmp_path / "demo.json")
     assert json.loads(path.read_text(encoding="utf-8"))["mastery"]["seed_kind"] == "fixed"
-    assert load_trainee_progress(path).session.seed_kind == "fixed"
+    assert load_trainee_progress(path).drill.seed_kind == "fixed"
 
 
 # --- files from the drill before this model ------------------------------------------------------------
@@ -202,11 +202,11 @@ def test_a_file_from_the_earlier_model_loads_and_is_rebuilt_by_this_one(tmp_path
     assert "model" not in raw["mastery"] and "seed_kind" not in raw["mastery"]
     progress = load_trainee_progress(path)
     m = progress.mastery
-    assert progress.session.seed_kind == "unrecorded"
+    assert progress.drill.seed_kind == "unrecorded"
     assert [a.to_data() for a in m.attempts] == raw["mastery"]["attempts"]  # every attempt carried over
     claimed = {s["rule"] for s in raw["mastery"]["states"] if s["mastered_on"]}
     assert set(m.mastered) == claimed  # rules are mastered as before: three unaided in a row
-    since = progress.session.model_since
+    since = progress.drill.model_since
     assert since == len(raw["mastery"]["attempts"]) + 1
     assert replay_schedule(m.seed, m.attempts, m.rules, facets=m.facets, model_since=since) == []
     # the earlier model's claims are what that model rebuilds from the attempts

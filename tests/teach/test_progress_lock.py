@@ -33,7 +33,7 @@ RULES = load_rules()
 
 
 def drill(trainee: str = "Test") -> TraineeProgress:
-    return TraineeProgress(DrillSession.start(seed=1, trainee=trainee, rules=RULES))
+    return TraineeProgress(DrillSession.start(seed=1, trainee=trainee, rules=RULES).record())
 
 
 # A save in another process whose write stalls (a laptop suspended, a slow network disk) until
@@ -51,7 +51,7 @@ from helpers.core.errors import ProgressFileError
 from helpers.teach.drill.engine import DrillSession
 from helpers.teach.progress.files import TraineeProgress, save_trainee_progress
 from helpers.teach.cases.rules import load_rules
-progress = TraineeProgress(DrillSession.start(seed=2, trainee="first"))
+progress = TraineeProgress(DrillSession.start(seed=2, trainee="first").record())
 try:
     save_trainee_progress(progress, sys.argv[1])
     print("saved", flush=True)

@@ -288,21 +288,21 @@ def test_a_saved_drill_reloads_exactly_and_says_which_rules_are_due_days_later(t
     s = _worked(1, 80, clock)
     assert s.complete
     path = tmp_path / "progress.json"
-    save_trainee_progress(TraineeProgress(s), path)
+    save_trainee_progress(TraineeProgress(s.record()), path)
     loaded = load_trainee_progress(path)
     assert loaded.mastery.states == s.mastery.states and loaded.mastery.attempts == s.mastery.attempts
-    loaded.session._clock = clock  # reopened a month later
+    reopened = DrillSession.resume(loaded.drill, clock=clock)  # reopened a month later
     clock.jump(30)
-    due = loaded.session.due()
+    due = reopened.due()
     assert due and set(due) <= set(s.mastered)
-    view = loaded.session.next_case()
-    assert loaded.session._open is not None and loaded.session._open.rule == due[0]
+    view = reopened.next_case()
+    assert reopened._open is not None and reopened._open.rule == due[0]
     assert view.number == s.mastery.step + 1
 
 
 def test_claimed_states_are_rebuilt_from_the_attempts(tmp_path) -> None:
     s = _worked(2, 12, Clock())
-    data = trainee_progress_to_data(TraineeProgress(s))
+    data = trainee_progress_to_data(TraineeProgress(s.record()))
     for state in data["mastery"]["states"]:
         state.update(streak=9, mastered_on=T0, times_mastered=1)
     loaded = trainee_progress_from_data(data)
@@ -311,7 +311,7 @@ def test_claimed_states_are_rebuilt_from_the_attempts(tmp_path) -> None:
 
 def test_a_file_whose_attempts_cannot_be_replayed_is_refused() -> None:
     s = _worked(2, 3, Clock())
-    data = trainee_progress_to_data(TraineeProgress(s))
+    data = trainee_progress_to_data(TraineeProgress(s.record()))
     data["mastery"]["attempts"][1]["number"] = 7
     with pytest.raises(ProgressFileError, match="cannot be replayed"):
         trainee_progress_from_data(data)
@@ -326,7 +326,7 @@ def test_a_file_whose_attempts_cannot_be_replayed_is_refused() -> None:
     ],
 )
 def test_the_schema_is_anchored_and_takes_ascii_digits_only(where: str, value: str) -> None:
-    data = trainee_progress_to_data(TraineeProgress(DrillSession.start(seed=1)))
+    data = trainee_progress_to_data(TraineeProgress(DrillSession.start(seed=1).record()))
     data[where] = value
     with pytest.raises(ProgressFileError, match="schema"):
         trainee_progress_from_data(data)
@@ -412,3 +412,20 @@ def test_two_drills_going_on_from_one_state_keep_their_own_cards() -> None:
         fresh = Mastery.replay(["a"], seed=1, facets=[], attempts=drill.attempts)
         assert drill.states["a"].card == fresh.states["a"].card
     assert m.states["a"].card != other.states["a"].card
+
+
+def test_a_progress_file_reads_into_plain_records_without_building_a_drill(tmp_path, monkeypatch) -> None:
+    """The saved record is plain data: reading a file builds no engine; resuming one gives the same drill."""
+    s = _worked(3, 12, DayClock())
+    path = tmp_path / "progress.json"
+    save_trainee_progress(TraineeProgress(s.record()), path)
+
+    def no_engine(*args, **kwargs):
+        raise AssertionError("a drill was built to read a file")
+
+    monkeypatch.setattr(DrillSession, "__init__", no_engine)
+    loaded = load_trainee_progress(path)
+    monkeypatch.undo()
+    assert loaded.drill == s.record()
+    again = DrillSession.resume(loaded.drill)
+    assert again.record() == loaded.drill and again.mastery.step == s.mastery.step

@@ -50,6 +50,7 @@ from ..grading import (
 from ..html import display_json
 from .course import DEFAULT_DRILL_SEED, Attempt, Progress
 from .mastery import Mastery, MasteryAttempt, drill_facets, now_text
+from .record import DrillRecord
 from .remade import RemadeCases
 
 __all__ = [
@@ -410,6 +411,42 @@ class DrillSession(_CaseEngine):
     def due(self) -> list[str]:
         """The mastered rules whose spaced review is due now."""
         return self.mastery.due(self.now())
+
+    # --- the record a progress file keeps ---------------------------------------------------
+
+    def record(self) -> DrillRecord:
+        """This drill as plain data, to save; it shares the attempts, so take it when saving."""
+        return DrillRecord(
+            self.mastery,
+            trainee=self.trainee,
+            started=self.started,
+            check=self.check_name,
+            seed_kind=self.seed_kind,
+            model_since=self.model_since,
+        )
+
+    @classmethod
+    def resume(
+        cls,
+        record: DrillRecord,
+        *,
+        rules: Sequence[Rule] | None = None,
+        clock: Callable[[], _dt.datetime] | None = None,
+        cases: RemadeCases | None = None,
+    ) -> DrillSession:
+        """The drill a record holds, ready to serve its next case (or to be replayed, with ``cases``)."""
+        session = cls(
+            record.mastery,
+            rules=rules,
+            trainee=record.trainee,
+            started=record.started,
+            check=record.check,
+            clock=clock,
+            seed_kind=record.seed_kind,
+            cases=cases,
+        )
+        session.model_since = record.model_since
+        return session
 
     # --- working a case ---------------------------------------------------------------------
 

@@ -100,13 +100,13 @@ def replay_drill(
     m = progress.mastery
     try:
         engine = DrillSession.start(
-            seed=m.seed, check=progress.session.check_name, rules=rules, clock=clock, cases=cases
+            seed=m.seed, check=progress.drill.check, rules=rules, clock=clock, cases=cases
         )
     except CheckInputError as exc:
         return [f"the drill cannot be started again from its seed: {exc.message}"]
     if tuple(engine.mastery.rules) != tuple(m.rules) or tuple(engine.mastery.facets) != tuple(m.facets):
         return ["the drill's rules or look-alike kinds are not the ones the engine gives its check and seed"]
-    since = getattr(progress.session, "model_since", 1)
+    since = progress.drill.model_since
     done = engine.mastery.attempts
 
     def compared(index: int) -> str | None:

@@ -49,8 +49,8 @@ from ..cases.generators import generators_fingerprint
 from ..cases.practice_cases import PracticeCase, practice_cases
 from ..cases.rules import Rule, load_rules
 from ..drill.course import PROGRESS_FORMAT, Progress
-from ..drill.engine import DrillSession
 from ..drill.mastery import MASTERY_MODEL, Mastery, MasteryAttempt, now_text
+from ..drill.record import DrillRecord
 from .lock import progress_path, refusing_os_errors, save_lock, write_progress_text
 from .paths import shown_path
 from .version1 import progress_from_data
@@ -75,13 +75,15 @@ def _now() -> str:
 
 @dataclass
 class TraineeProgress:
-    """Everything a progress file holds, plus what this drill last saw of the file.
+    """Everything a progress file holds, plus what this drill last saw of the file: plain data.
 
-    ``file_digest`` is the SHA-256 of the file as this drill last read or wrote
-    it; a save finding anything else there refuses. Taught in ``04_practice.ipynb``.
+    ``drill`` is the mastery drill as a record (a running drill gives its own with
+    :meth:`~helpers.teach.drill.engine.DrillSession.record`). ``file_digest`` is the
+    SHA-256 of the file as this drill last read or wrote it; a save finding anything
+    else there refuses. Taught in ``04_practice.ipynb``.
     """
 
-    session: DrillSession
+    drill: DrillRecord
     course: Progress | None = None
     attempt_id: str = field(default_factory=lambda: secrets.token_hex(8))
     content_hash: str = ""
@@ -93,17 +95,17 @@ class TraineeProgress:
     @property
     def mastery(self) -> Mastery:
         """The mastery record (states rebuilt from the attempts)."""
-        return self.session.mastery
+        return self.drill.mastery
 
     @property
     def trainee(self) -> str:
         """The trainee's name as they typed it (self-reported)."""
-        return self.session.trainee
+        return self.drill.trainee
 
 
 def trainee_progress_to_data(progress: TraineeProgress, *, saved: str | None = None) -> dict[str, Any]:
     """The progress as a version 3 JSON object (what :func:`save_trainee_progress` writes)."""
-    s = progress.session
+    s = progress.drill
     m = s.mastery
     return {
         "format": PROGRESS_FORMAT,
@@ -118,7 +120,7 @@ def trainee_progress_to_data(progress: TraineeProgress, *, saved: str | None = N
             "model": MASTERY_MODEL,
             "model_since": s.model_since,
             "started": s.started,
-            "check": s.check_name,
+            "check": s.check,
             "rules": list(m.rules),
             "facets": list(m.facets),
             "states": [m.states[rule].to_data() for rule in m.rules],
@@ -213,8 +215,8 @@ def trainee_progress_from_data(
             data, cases=cases if cases is not None else practice_cases(), rules=rules, source=source
         )
         seed = legacy.seed if 0 <= legacy.seed <= Mastery.MAX_SEED else 0
-        fresh = DrillSession.start(seed=seed, rules=rules)
-        fresh.seed_kind = "unrecorded"  # the old file's seed, chosen before seeds were recorded
+        # The old file's seed, chosen before seeds were recorded.
+        fresh = DrillRecord.begun([rule.id for rule in rules], seed=seed, seed_kind="unrecorded")
         return TraineeProgress(fresh, legacy, migrated_from=1)
     if version == 2 and not isinstance(version, bool):
         return _from_v2(data, rules=rules, cases=cases, bad=bad, source=source)
@@ -239,18 +241,17 @@ def trainee_progress_from_data(
         )
     except InvalidInputError as exc:
         raise bad(f"mastery.attempts cannot be replayed: {exc.message}") from None
-    session = DrillSession(
+    drill = DrillRecord(
         mastery,
-        rules=rules,
         trainee=data["trainee"],
         started=m["started"],
         check=m["check"],
         seed_kind=m.get("seed_kind", "unrecorded"),
+        # A file saved before this model: its cases so far were served by the earlier model, the rest by this one.
+        model_since=m.get("model_since", 1) if "model" in m else len(m["attempts"]) + 1,
     )
-    # A file saved before this model: its cases so far were served by the earlier model, the rest by this one.
-    session.model_since = m.get("model_since", 1) if "model" in m else len(m["attempts"]) + 1
     return TraineeProgress(
-        session,
+        drill,
         _course(data["course"], rules=rules, cases=cases, source=source),
         data["attempt_id"],
         data["content_hash"],
@@ -293,12 +294,12 @@ def _from_v2(
     given = data.get("trainee")
     trainee = given if isinstance(given, str) else ""
     content = data.get("content_hash") if isinstance(data.get("content_hash"), str) else None
-    session = DrillSession.start(seed=seed, trainee=trainee, rules=rules)
-    session.seed_kind = "unrecorded"  # the old file's seed, chosen before seeds were recorded
+    # The old file's seed, chosen before seeds were recorded.
+    drill = DrillRecord.begun([rule.id for rule in rules], seed=seed, trainee=trainee, seed_kind="unrecorded")
     earlier = {"version": 2, "content_hash": content, "attempts": list(mastery["attempts"])}
     attempt_id = data.get("attempt_id")
     return TraineeProgress(
-        session,
+        drill,
         _course(data.get("course"), rules=rules, cases=cases, source=source),
         attempt_id if isinstance(attempt_id, str) and len(attempt_id) == 16 else secrets.token_hex(8),
         migrated_from=2,
