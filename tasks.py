@@ -551,7 +551,7 @@ def lite(extra: list[str]) -> None:
 def mutants(extra: list[str]) -> None:
     """Mutation-test the checks: do the notebooks alone catch each mutant? (by hand, slow)."""
     setup()
-    _run(BIN / "python", ROOT / "tests" / "mutation" / "run.py", *extra, cwd=ROOT)
+    _run(BIN / "python", ROOT / "tools" / "mutation" / "run.py", *extra, cwd=ROOT)
 
 
 def main(argv: list[str]) -> None:

@@ -1,4 +1,4 @@
-"""The mutation-testing runner's own logic (tests/mutation/run.py), without cosmic-ray or nbval."""
+"""The mutation-testing runner's own logic (tools/mutation/run.py), without cosmic-ray or nbval."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from types import ModuleType
 
 import pytest
 
-RUNNER_PATH = Path(__file__).resolve().parents[1] / "mutation" / "run.py"
+RUNNER_PATH = Path(__file__).resolve().parents[2] / "tools" / "mutation" / "run.py"
 
 
 def _load_runner() -> ModuleType:
@@ -398,7 +398,6 @@ def test_the_suite_files_are_those_pytest_collects_less_the_ignored(tmp_path):
         "tests/helper.py",
         "tests/publish/test_downloads.py",
         "tests/project/test_mutation_runner.py",
-        "tests/mutation/test_c.py",
     ):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text("", encoding="utf-8")
@@ -435,7 +434,7 @@ def test_when_regenerating_fails_the_committed_downloads_stay(tmp_path, monkeypa
 def test_every_reviewed_equivalent_still_points_at_its_line() -> None:
     """An entry whose line has moved is ignored by the runner (and its mutant tested), so keep them current."""
     root = Path(__file__).resolve().parents[2]
-    data = json.loads((root / "tests" / "mutation" / "equivalent.json").read_text(encoding="utf-8"))
+    data = json.loads((root / "tools" / "mutation" / "equivalent.json").read_text(encoding="utf-8"))
     for entry in data["equivalent"]:
         module = entry["mutant"].split(":", 1)[0]
         lines = (root / module).read_text(encoding="utf-8").splitlines()

@@ -17,7 +17,7 @@ mutant, on ``--jobs`` workers each with its own copy:
    ``--suite-coverage``, only the test files that execute the statement (a map of each test
    file is recorded instead of the baseline); faster, but not the default.
 
-Left out, and counted apart: mutants listed in ``tests/mutation/equivalent.json`` (reviewed,
+Left out, and counted apart: mutants listed in ``tools/mutation/equivalent.json`` (reviewed,
 each with its line, the source before and after, and a one-line reason), mutants that are not
 valid Python, and mutants inside type annotations or an ``if TYPE_CHECKING:`` block (every
 module has ``from __future__ import annotations``, so those are never run). The summary table
@@ -190,8 +190,6 @@ SUITE_OPTIONS = [
     "tests/nbval_sanitize.cfg",
     "--ignore",
     "tests/publish/test_downloads.py",
-    "--ignore",
-    "tests/mutation",
     "--ignore",
     "tests/project/test_mutation_runner.py",
 ]
@@ -1374,7 +1372,7 @@ def _write(
         table(results),
         "",
         "Mutants counts every mutant made (curated operators unless --all-operators). Equivalent: "
-        "reviewed in tests/mutation/equivalent.json, or left unchanged by the operator. Not valid "
+        "reviewed in tools/mutation/equivalent.json, or left unchanged by the operator. Not valid "
         "Python: the mutated module does not compile. In annotations: inside a type annotation or an "
         "`if TYPE_CHECKING:` block, never run. None of those is tested; the percentages are over the "
         "rest. suite % counts what nbval or the suite caught. No notebook reaches: tested mutants "
