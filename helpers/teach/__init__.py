@@ -1,4 +1,4 @@
-"""Teaching: cases, rules, practice, grading, progress files, and all HTML rendering. No ipywidgets.
+"""Teaching, in rooms by job: ``cases/``, ``grading``, ``drill/``, ``progress/``, ``trainer/`` and ``views/``.
 
-Taught in ``02_…`` to ``04_practice.ipynb``.
+``html`` (escaping and the style sheet) sits under them all. No ipywidgets here.
 """
