@@ -22,9 +22,11 @@ case), so only a scripted or edited file comes under them. Taught in
 from __future__ import annotations
 
 import datetime as _dt
-import re
 from collections.abc import Iterator, Mapping
 from typing import Any
+
+from ...core.errors import InvalidInputError
+from ..drill.mastery import parse_time
 
 __all__ = [
     "MIN_CASE_SECONDS",
@@ -45,26 +47,15 @@ EARLIEST = _dt.datetime(2024, 1, 1, tzinfo=_dt.UTC)
 FUTURE_GRACE = _dt.timedelta(days=1)
 
 #: A time as the drill writes it: ``2026-12-01T09:30:00Z``.
-_WRITTEN = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z", re.ASCII)
 
 
 def _moment(text: Any) -> _dt.datetime | str:
-    """The time ``text`` names, or why it names none."""
+    """The time ``text`` names (read as the drill reads its own times), or why it names none."""
     if not isinstance(text, str):
         return "is not a time"
     try:
-        if _WRITTEN.fullmatch(text):  # the form the drill writes, read directly (as strptime reads it)
-            return _dt.datetime(
-                int(text[0:4]),
-                int(text[5:7]),
-                int(text[8:10]),
-                int(text[11:13]),
-                int(text[14:16]),
-                int(text[17:19]),
-                tzinfo=_dt.UTC,
-            )
-        return _dt.datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=_dt.UTC)
-    except ValueError:
+        return parse_time(text)
+    except InvalidInputError:
         return "is not a real date and time"
 
 

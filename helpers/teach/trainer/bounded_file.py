@@ -19,7 +19,7 @@ from pathlib import Path
 from ...core.errors import CheckoutFileError
 from ..progress.paths import shown_path
 
-__all__ = ["MAX_CHECKOUT_BYTES", "read_bounded", "parse_size"]
+__all__ = ["MAX_CHECKOUT_BYTES", "read_bounded", "read_within", "parse_size"]
 
 #: The largest check-out file read unless told otherwise: a paper of 200 cases is about 0.5 MB.
 MAX_CHECKOUT_BYTES = 8 * 2**20
@@ -92,19 +92,27 @@ def read_bounded(
             raise CheckoutFileError(
                 f"is {info.st_size:,} bytes, over {limit_text}; it was not read", path=where
             )
-        chunks, total = [], 0
-        while True:
-            chunk = os.read(handle, 1 << 20)
-            if not chunk:
-                break
-            total += len(chunk)
-            if total > limit:
-                raise CheckoutFileError(f"grows past {limit_text}; it was not read", path=where)
-            chunks.append(chunk)
-        return b"".join(chunks)
+        data = read_within(handle, limit)
+        if data is None:
+            raise CheckoutFileError(f"grows past {limit_text}; it was not read", path=where)
+        return data
     except OSError as exc:
         raise CheckoutFileError(
             f"cannot be read ({exc.strerror or type(exc).__name__})", path=where
         ) from None
     finally:
         os.close(handle)
+
+
+def read_within(handle: int, limit: int) -> bytes | None:
+    """All of an open file's bytes, or None once they pass ``limit`` (a file growing as it is read)."""
+    chunks: list[bytes] = []
+    total = 0
+    while True:
+        chunk = os.read(handle, 1 << 20)
+        if not chunk:
+            return b"".join(chunks)
+        total += len(chunk)
+        if total > limit:
+            return None
+        chunks.append(chunk)

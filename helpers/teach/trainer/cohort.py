@@ -48,6 +48,7 @@ from ..cases.rules import Rule, load_rules
 from ..drill.mastery import MASTERY_STREAK, RuleState
 from ..progress.files import PROGRESS_V3, TraineeProgress, trainee_progress_from_data
 from ..progress.paths import shown_path
+from .bounded_file import read_within
 from .item_analysis import FirstAttempt, ItemStats, item_analysis
 from .regrade import REGRADERS, Regrader, checkout_reasons, evidence_problems, regrade_v3, replay_v3
 
@@ -267,16 +268,10 @@ def _read_bounded(path: Path) -> bytes:
         limit = f"over the {MAX_FILE_BYTES // 2**20} MB limit for a progress file, so it was not read"
         if info.st_size > MAX_FILE_BYTES:
             raise ProgressFileError(f"is {info.st_size / 2**20:.0f} MB, {limit}", path=where)
-        chunks, total = [], 0
-        while True:
-            chunk = os.read(handle, 1 << 20)
-            if not chunk:
-                break
-            total += len(chunk)
-            if total > MAX_FILE_BYTES:
-                raise ProgressFileError(f"grows past {MAX_FILE_BYTES // 2**20} MB, {limit}", path=where)
-            chunks.append(chunk)
-        return b"".join(chunks)
+        data = read_within(handle, MAX_FILE_BYTES)
+        if data is None:
+            raise ProgressFileError(f"grows past {MAX_FILE_BYTES // 2**20} MB, {limit}", path=where)
+        return data
     except OSError as exc:
         raise ProgressFileError(
             f"cannot be read ({exc.strerror or type(exc).__name__})", path=where
