@@ -189,6 +189,18 @@ def python_venv(python: Path) -> Path:
     return binary
 
 
+def test_environment(base: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment of a test run: ``base`` (``os.environ``), with bytecode cached.
+
+    The suite starts hundreds of Python processes (the command line, the notebooks' kernels,
+    the servers), and each would compile ``helpers`` and the tests afresh, so a run writes
+    bytecode (into ``__pycache__/``, which git ignores) even where ``PYTHONDONTWRITEBYTECODE`` is set.
+    """
+    env = dict(os.environ if base is None else base)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
 def test_on(python: Path, extra: list[str]) -> None:
     """Run the code's tests (:data:`PYTHON_TESTS`, or exactly ``extra``) on ``python``, in its own venv."""
     binary = python_venv(python)
@@ -196,7 +208,7 @@ def test_on(python: Path, extra: list[str]) -> None:
     args = extra or ["-n", "2", "--dist", "loadfile", "-q", "-m", "not browser and not slow", *PYTHON_TESTS]
     _say(f"the tests on Python {version} ({python}): {' '.join(args)}")
     started = time.monotonic()
-    _run(binary, "-m", "pytest", "-p", "no:cacheprovider", *args, cwd=ROOT)
+    _run(binary, "-m", "pytest", "-p", "no:cacheprovider", *args, cwd=ROOT, env=test_environment())
     _say(f"passed on Python {version} in {time.monotonic() - started:.0f} s")
 
 
@@ -254,7 +266,7 @@ def test(extra: list[str]) -> None:
         "--nbval-sanitize-with",
         ROOT / "tests" / "nbval_sanitize.cfg",
     ]
-    env = dict(os.environ)
+    env = test_environment()
     every = extra[:1] == ["--all"]
     if every:
         env["EIC_ALL_TESTS"] = "1"

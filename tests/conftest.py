@@ -9,16 +9,17 @@ import sys
 from pathlib import Path
 
 import pytest
+from budget import examples
 from hypothesis import HealthCheck, settings
 
 import helpers
 from helpers.core.paths import fixtures_dir
 
-# No deadlines: the suite asserts behaviour, never timings.
+# No deadlines: the suite asserts behaviour, never timings. 200 examples a test under --all, 50 in the fast loop.
 settings.register_profile(
     "project",
     deadline=None,
-    max_examples=200,
+    max_examples=examples(200),
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile("project")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -46,7 +47,7 @@ def test_equal_results_hash_alike_and_work_as_keys(make):
     assert len({first, second}) == 1
 
 
-@settings(max_examples=20)
+@settings(max_examples=examples(20))
 @given(
     before=st.text("ab", min_size=150, max_size=400),
     after=st.text("ab", min_size=150, max_size=400),

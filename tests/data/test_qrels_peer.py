@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -81,7 +82,7 @@ def ours(text: str, source: str) -> Any:
     return key
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(qrels_pair())
 def test_missing_and_changed_agree_with_ir_measures_in_every_layout(tmp_path_factory, case):
     base_text, prop_text, base_labels, prop_labels = case

@@ -9,6 +9,7 @@ import json
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -118,7 +119,7 @@ def test_the_cases_cover_errors_and_holds(tmp_path):
 ids = st.one_of(st.none(), st.sampled_from(["a", "b", "", "a ", "é", "e\u0301", "\U0001f600", "\ue000"]))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     st.fixed_dictionaries(
         {"original": st.one_of(st.none(), st.lists(ids, max_size=4)), "rewritten": st.lists(ids, max_size=4)},

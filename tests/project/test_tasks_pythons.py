@@ -66,3 +66,20 @@ def test_a_python_older_than_the_floor_is_refused(tasks, monkeypatch):
     monkeypatch.setattr(tasks, "_python_version", lambda python: "3.10.13")
     with pytest.raises(SystemExit, match=r"is Python 3\.10\.13; the project needs 3\.11 or newer"):
         tasks.python_venv(Path("/usr/bin/python3.10"))
+
+
+def test_a_test_run_writes_bytecode_even_where_the_user_turned_it_off(tasks):
+    env = tasks.test_environment({"PYTHONDONTWRITEBYTECODE": "1", "HOME": "/home/x"})
+    assert env == {"HOME": "/home/x"}  # each of the suite's processes reuses the compiled helpers
+
+
+@pytest.mark.parametrize(("every", "wanted"), [("1", (200, 400, 7)), ("0", (50, 100, 2))])
+def test_the_fast_loop_samples_and_all_takes_everything(every, wanted):
+    import subprocess
+
+    code = "import budget; print(budget.examples(200), budget.examples(400), budget.sampled(7, 2))"
+    env = {"EIC_ALL_TESTS": every, "PYTHONPATH": str(ROOT / "tests" / "support")}
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    ).stdout
+    assert tuple(int(n) for n in out.split()) == wanted

@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 import pytest
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -62,7 +63,7 @@ def test_a_paper_mixes_every_rule_interleaved_from_checkout_seeds(issued):
     assert any(rec["lookalike"] for rec in issued.key["cases"])
 
 
-@settings(max_examples=10)
+@settings(max_examples=examples(10))
 @given(seed=st.integers(min_value=0, max_value=2**63), extra=st.integers(min_value=0, max_value=14))
 def test_every_paper_shows_every_rule_and_lookalike_kind_twice(seed, extra):
     count = co.minimum_count() + extra
@@ -340,7 +341,7 @@ def test_the_csv_goes_through_the_formula_guard(issued):
     assert row[0] == '\'=HYPERLINK("http://x")'
 
 
-@settings(max_examples=15)
+@settings(max_examples=examples(15))
 @given(seed=st.integers(min_value=0, max_value=2**63), count=st.integers(min_value=46, max_value=60))
 def test_any_paper_verifies_against_its_own_digests_and_hides_its_seeds(seed, count):
     issued = co.issue_checkout("T", count=count, seed=seed)

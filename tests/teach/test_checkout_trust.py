@@ -14,6 +14,7 @@ import stat
 from pathlib import Path
 
 import pytest
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from signed_checkouts import answer_all, issue, sit
@@ -338,7 +339,7 @@ def signed_result(tmp_path_factory):
     return trainer, sit(trainer, "Asha", folder / "papers", count=46)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(data=st.data())
 def test_any_change_to_a_signed_result_is_refused(signed_result, data):
     trainer, result = signed_result

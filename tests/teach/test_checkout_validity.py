@@ -13,6 +13,7 @@ import math
 import random
 
 import pytest
+from budget import examples
 from checkout_trainees import (
     PAPERS,
     RULES,
@@ -110,7 +111,7 @@ def test_three_wrong_of_56_pass_and_four_do_not(wrong, passes):
     assert result.accuracy_proved is passes
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(total=st.integers(min_value=1, max_value=200), data=st.data())
 def test_the_bound_matches_the_exact_tail_without_scipy(total, data):
     correct = data.draw(st.integers(min_value=0, max_value=total))

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -86,7 +87,7 @@ def test_a_fast_path_that_differs_is_shown_as_differing() -> None:
 ids = st.lists(st.text(st.characters(codec="utf-8"), min_size=1, max_size=3), max_size=4)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(original=ids, rewritten=ids, unresolved=st.none() | ids)
 def test_the_fast_path_agrees_on_any_target_scope_record(original, rewritten, unresolved) -> None:
     record = {"original": original, "rewritten": rewritten}

@@ -10,6 +10,7 @@ from collections import Counter
 
 import pytest
 from broken_checks import BROKEN
+from budget import examples, sampled
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -47,7 +48,7 @@ def test_every_rule_has_exactly_one_generator():
         assert generator.check == RULES[rule_id].check
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(rule_id=rule_ids, seed=seeds)
 def test_the_expected_output_is_the_checks_output(rule_id, seed):
     case = generate(rule_id, seed, vocabulary=VOCAB)
@@ -303,7 +304,7 @@ def _agreement_errors(case) -> list[str]:
 
 @pytest.mark.parametrize("rule_id", list(GENERATORS))
 def test_grammar_agrees_with_every_count(rule_id):
-    bad = [(case.id, err) for case in many(rule_id) for err in _agreement_errors(case)]
+    bad = [(case.id, err) for case in many(rule_id)[: sampled(1000, 250)] for err in _agreement_errors(case)]
     assert bad == []
 
 

@@ -11,6 +11,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from budget import examples, sampled
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from trainees import _blind_answer
@@ -48,7 +49,7 @@ def work(s: DrillSession, correct: bool, hints: int = 0) -> None:
 # --- progress files ----------------------------------------------------------------------------
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(outcomes=st.lists(st.booleans(), max_size=30), trainee=st.text(max_size=12))
 def test_a_version_3_file_round_trips(outcomes, trainee):
     s = fresh(2, trainee)
@@ -139,7 +140,7 @@ def _plain_schema():
     return fastjsonschema.compile(load_json_file(fixtures_dir() / "schemas" / "progress-v3.schema.json"))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     st.lists(st.tuples(st.sampled_from(_CHEN_PLACES), st.sampled_from([*_ODD, "drop", "extra"])), max_size=3)
 )
@@ -230,7 +231,7 @@ except ProgressFileError as exc:
 def test_two_processes_saving_at_the_same_moment_never_both_report_saved(tmp_path):
     import time
 
-    for trial in range(6):
+    for trial in range(sampled(6, 2)):
         path = tmp_path / f"race-{trial}.json"
         go = str(time.time() + 1.0)
         runs = [

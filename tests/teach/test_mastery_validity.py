@@ -16,6 +16,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from mastery_trainees import PROFILES, SEEDS, TARGETS, share_completing, slipping
@@ -84,7 +85,7 @@ def test_the_recent_record_is_the_clopper_pearson_bound_of_the_notes(
     assert recent_bound_met(right, cases) is met
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(st.integers(1, RECENT_WINDOW).flatmap(lambda n: st.tuples(st.integers(0, n), st.just(n))))
 def test_the_recent_record_agrees_with_an_independent_bound(pair: tuple[int, int]) -> None:
     right, cases = pair

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import pytest
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from trainees import Clock, _blind_answer
@@ -120,7 +121,7 @@ def test_attempts_must_arrive_in_order() -> None:
         m.record(attempt(1, "zz", "correct"))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(["a", "b", "c"]), st.sampled_from(OUTCOMES)), max_size=40))
 def test_the_state_is_a_function_of_the_attempts_alone(items: list[tuple[str, str]]) -> None:
     m = Mastery.start(["a", "b", "c"], seed=3)

@@ -10,6 +10,7 @@ import html
 import re
 
 import pytest
+from budget import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -78,7 +79,7 @@ def case_and_answer(draw: st.DrawFn) -> tuple[Case, Answer]:
     )
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case_and_answer())
 def test_feedback_before_any_hint_names_no_unmarked_id_and_no_expected_flag(drawn) -> None:
     case, answer = drawn

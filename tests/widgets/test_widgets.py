@@ -6,6 +6,7 @@ import html
 import re
 
 import pytest
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -362,7 +363,7 @@ def test_lone_surrogates_reach_html_as_escapes() -> None:
 _ids = st.sampled_from(["a", "b", "c", "A", "a ", "😀", "<i>"])
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     original=st.lists(_ids, max_size=5),
     rewritten=st.lists(_ids, max_size=5),
@@ -389,7 +390,7 @@ def test_grading_is_correct_exactly_when_the_answer_matches(
         assert all(m.rule.startswith("ts-") and m.message for m in result.mistakes)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     baseline=st.dictionaries(_ids, st.sampled_from(["R", "r", "R ", "R\u200b"]), min_size=1, max_size=4),
     proposed=st.dictionaries(_ids, st.sampled_from(["R", "r", "R ", "R\u200b"]), max_size=4),
