@@ -65,7 +65,7 @@ def _drill(seed: int, attempts: int) -> dict:
         view = session.next_case()
         right = _blind_answer(view, None)
         session.check(right if rng.random() < 0.85 else Answer(view.check))
-    progress = TraineeProgress(session, attempt_id=f"{seed:016x}")
+    progress = TraineeProgress(session.record(), attempt_id=f"{seed:016x}")
     return trainee_progress_to_data(progress, saved="2026-11-30T09:00:00Z")
 
 

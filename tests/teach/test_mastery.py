@@ -281,3 +281,10 @@ def test_saving_through_a_symlink_writes_its_target_and_keeps_the_link(tmp_path)
     written = save_trainee_progress(progress, link)
     assert written == real.resolve() and link.is_symlink()
     assert load_trainee_progress(real).mastery.step == 1
+
+
+def test_the_saved_record_is_never_a_running_drill():
+    """A DrillSession holds a clock and the cases' engine; a file holds only its record."""
+    with pytest.raises(TypeError, match=r"DrillSession\.record\(\)"):
+        TraineeProgress(fresh())  # type: ignore[arg-type]
+    assert TraineeProgress(fresh().record()).trainee == "Test"

@@ -92,6 +92,13 @@ class TraineeProgress:
     file_digest: str | None = None
     earlier: dict[str, Any] | None = None
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.drill, DrillRecord):  # e.g. a running DrillSession, which holds a clock
+            raise TypeError(
+                f"TraineeProgress.drill is a DrillRecord, not a {type(self.drill).__name__}: "
+                "a running drill gives its record with DrillSession.record()"
+            )
+
     @property
     def mastery(self) -> Mastery:
         """The mastery record (states rebuilt from the attempts)."""

@@ -1,0 +1,33 @@
+"""The benchmarks still run against today's helpers (a few records each; the figures are never asserted)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from helpers.core.paths import project_root
+
+ROOT = project_root()
+
+
+def test_the_cohort_benchmark_runs_and_the_trainer_reads_its_cohort(tmp_path):
+    script = ROOT / "benchmarks" / "cohort_scale.py"
+    args = ["--trainees", "3", "--attempts", "12", "--no-copied", "--no-rerun", "--keep", str(tmp_path)]
+    run = subprocess.run(
+        [sys.executable, script, *args], capture_output=True, text=True, cwd=ROOT, timeout=300
+    )
+    assert run.returncode == 0, run.stderr
+    (figure,) = [json.loads(line) for line in run.stdout.splitlines() if line.startswith("{")]
+    assert (figure["figure"], figure["trainees"], figure["exit"], figure["lines"]) == ("distinct", 3, 0, 3)
+    (folder,) = [path for path in tmp_path.iterdir() if path.is_dir()]
+    cohort = subprocess.run(
+        [sys.executable, "-m", "helpers", "cohort", str(folder), "--json", "--no-cache"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    rows = [json.loads(line) for line in cohort.stdout.splitlines()]
+    assert [row["trainee"] for row in rows] == ["Trainee 0000", "Trainee 0001", "Trainee 0002"], cohort.stderr
+    assert all(row["cases_worked"] == 12 and row["problems"] == [] for row in rows), rows
