@@ -19,11 +19,8 @@ from . import streams
 from .parser import _AUTO_DUCKDB_MIB, _DataOptions
 from .streams import (
     _hold_ctrl_c,
-    _identity,
-    _names_an_input,
     _open_results,
     _release_ctrl_c,
-    _same_file,
     _Unclosed,
     _write_text,
 )
@@ -168,9 +165,9 @@ def _run_check_command(
     results: Any = None
     held = None
     if options.results is not None:
-        if _names_an_input(options.results, [_identity(stream)]) or (
-            file not in (None, "-") and _same_file(file, options.results)
-        ):
+        from ..data.inputs import names_the_input
+
+        if names_the_input(options.results, stream, None if file in (None, "-") else file):
             what = "the input file" if source != "<stdin>" else "the standard input"
             err.write(f"{prog}: --results {options.results} is {what}; choose another path\n")
             stream.close()

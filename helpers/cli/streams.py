@@ -4,7 +4,7 @@ descriptor, a reader that closed the pipe early) is raised as :class:`_OutputFai
 :func:`~helpers.cli.main` turns into exit status 2 and one line; standard error is a
 :class:`_TextSink`, which remembers a failure instead of raising it. Here too are the run's standard
 streams (``_STDOUT``, ``_STDERR``, ``_STDIN_CLOSED``, set up by :func:`_claim_standard_streams`),
-standard input left open (:class:`_Unclosed`), whether two paths are one file, writing a text file
+standard input left open (:class:`_Unclosed`), writing a text file
 (exit status 2 when it cannot be), ``--results FILE`` opened as a sink, and Ctrl-C held back while
 that file is set up.
 """
@@ -14,7 +14,6 @@ from __future__ import annotations
 import os
 import stat
 import sys
-from collections.abc import Iterable
 from typing import IO, TYPE_CHECKING, Any
 
 from ..core.errors import HelpersError
@@ -39,32 +38,6 @@ class _Unclosed:
 
     def close(self) -> None:
         pass
-
-
-def _identity(stream: Any) -> tuple[int, int] | None:
-    """``(st_dev, st_ino)`` of an open stream's file, or ``None``."""
-    try:
-        info = os.fstat(stream.fileno())
-    except (OSError, ValueError, AttributeError):
-        return None
-    return (info.st_dev, info.st_ino)
-
-
-def _names_an_input(path: str, inputs: Iterable[tuple[int, int] | None]) -> bool:
-    """True when ``path`` is one of the open inputs (compared by device and inode)."""
-    try:
-        info = os.stat(path)
-    except OSError:
-        return False
-    return (info.st_dev, info.st_ino) in set(inputs)
-
-
-def _same_file(first: str, second: str) -> bool:
-    """True when both paths name one file (the second need not exist yet)."""
-    try:
-        return os.path.samefile(first, second)
-    except OSError:
-        return os.path.abspath(first) == os.path.abspath(second)
 
 
 def _open_results(path: str) -> Any:

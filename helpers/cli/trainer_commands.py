@@ -15,8 +15,9 @@ from typing import Any
 from ..core.errors import CheckInputError
 from ..core.jsonio import dumps_compact
 from ..core.outcomes import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_PASS, EXIT_USAGE
+from ..data.inputs import same_file
 from . import streams
-from .streams import _same_file, _write_new_text, _write_text
+from .streams import _write_new_text, _write_text
 
 
 def _practice_generate(rule: str, seed: int, count: int) -> int:
@@ -60,7 +61,7 @@ def _cohort(
     from ..teach.views.cohort_views import cohort_csv, cohort_json_lines, cohort_text
 
     files = progress_paths(paths)
-    if csv_path is not None and any(_same_file(str(f), csv_path) for f in files if os.path.lexists(f)):
+    if csv_path is not None and any(same_file(str(f), csv_path) for f in files if os.path.lexists(f)):
         streams._STDERR.write(f"python -m helpers cohort: --csv {csv_path} is one of the progress files\n")
         return EXIT_USAGE
     from ..teach.cases.generators import generators_fingerprint
@@ -285,7 +286,7 @@ def _checkout_grade(args: Any) -> int:
     from ..teach.trainer.secret import TrainerSecretError
 
     inputs = (args.answers, args.key, args.baseline or str(key_baseline_path(args.key)))
-    if args.csv is not None and any(_same_file(f, args.csv) for f in inputs if os.path.exists(f)):
+    if args.csv is not None and any(same_file(f, args.csv) for f in inputs if os.path.exists(f)):
         streams._STDERR.write(
             f"python -m helpers checkout grade: --csv {args.csv} is one of the input files\n"
         )

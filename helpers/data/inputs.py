@@ -11,7 +11,7 @@ import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Literal
+from typing import IO, Any, Literal
 
 from ..core.chardiff import visible_text
 from ..core.errors import (
@@ -39,6 +39,8 @@ __all__ = [
     "SCOPE_CSV_OPTIONAL",
     "MAX_KEY_BYTES",
     "special_file_reason",
+    "same_file",
+    "names_the_input",
 ]
 
 #: The largest answer key or sentinel list read unless told otherwise (``--max-file-mb``): a key
@@ -305,3 +307,32 @@ def open_snapshot(path: str | os.PathLike[str], *, max_bytes: int | None = None)
         os.close(fd)
         raise
     return Snapshot(handle, info.st_size)
+
+
+def same_file(first: str | os.PathLike[str], second: str | os.PathLike[str]) -> bool:
+    """True when both paths name one file (the second need not exist yet).
+
+    Taught in ``05_check_your_data.ipynb``.
+    """
+    try:
+        return os.path.samefile(first, second)
+    except OSError:
+        return os.path.abspath(first) == os.path.abspath(second)
+
+
+def names_the_input(path: str, stream: Any, source: str | None = None) -> bool:
+    """True when writing ``path`` would write over the input open as ``stream`` (named ``source``).
+
+    Compared by device and inode against the open stream (so standard input redirected from
+    a file counts), and by name against ``source`` (so a file not yet open does too).
+    Taught in ``05_check_your_data.ipynb``.
+    """
+    try:
+        opened = os.fstat(stream.fileno())
+        target = os.stat(path)
+    except (OSError, ValueError, AttributeError):
+        pass
+    else:
+        if (opened.st_dev, opened.st_ino) == (target.st_dev, target.st_ino):
+            return True
+    return source is not None and same_file(source, path)
