@@ -180,7 +180,8 @@ def _run_check_command(
             err.write(f"{prog}: cannot write {options.results}: {exc.strerror}\n")
             stream.close()
             return EXIT_USAGE
-    summary = BatchSummary(check=check, source=source, max_failures=options.max_failures)
+    unit = "row" if options.format == "parquet" else "line"
+    summary = BatchSummary(check=check, source=source, max_failures=options.max_failures, unit=unit)
     try:
         _release_ctrl_c(held)  # a Ctrl-C held back meanwhile is raised here
         if options.summary is None:

@@ -288,6 +288,8 @@ class BatchSummary:
     check: str
     source: str
     max_failures: int = 20
+    #: What the records' numbers count: ``"line"`` (JSON Lines, CSV) or ``"row"`` (Parquet).
+    unit: str = "line"
     records: int = 0
     counts: dict[str, int] = field(default_factory=dict)
     lost: int = 0
@@ -489,7 +491,7 @@ def check_blocks(
     builds no outcome, and neither does a failed one once the summary's failures are full.
     Taught in ``05_check_your_data.ipynb``.
     """
-    check, source = summary.check, summary.source
+    check, source, unit = summary.check, summary.source, summary.unit
     fast = FAST_CHECKS[check]
     exact = CHECKS[check]
     add = summary.add
@@ -590,7 +592,9 @@ def check_blocks(
                 add(outcome)
                 counted_only = not carry and full()
                 if bad_lines is not None and outcome[3] is not None:
-                    bad_lines.write(f"{source}, line {outcome[0]}: {error_object(0, outcome[3])['error']}\n")
+                    bad_lines.write(
+                        f"{source}, {unit} {outcome[0]}: {error_object(0, outcome[3])['error']}\n"
+                    )
         if emit and parts:
             write(b"".join(parts))  # type: ignore[misc]
         if progress is not None:
@@ -742,7 +746,10 @@ def _check_on_two_cores(
             signal.pthread_sigmask(signal.SIG_SETMASK, mask)
             os.close(read_end)
             second = BatchSummary(
-                check=summary.check, source=summary.source, max_failures=summary.max_failures
+                check=summary.check,
+                source=summary.source,
+                max_failures=summary.max_failures,
+                unit=summary.unit,
             )
             part(split, size, second, None if write is None else spool.write, _count_lines(fd, split) + 1)
             spool.flush()
@@ -852,7 +859,8 @@ def check_file(
     stream, name, size = open_input(item)
     with stream:
         fmt = format or ("jsonl" if check == "sentinels" else scope_format_for(name))
-        summary = BatchSummary(check=check, source=name, max_failures=max_failures)
+        unit = "row" if fmt == "parquet" else "line"
+        summary = BatchSummary(check=check, source=name, max_failures=max_failures, unit=unit)
         report = None
         if progress is not None:
 

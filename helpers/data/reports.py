@@ -62,8 +62,9 @@ def summary_rows(summary: BatchSummary) -> list[tuple[str, int, bool]]:
     return rows
 
 
-def failure_where(failure: Failure) -> str:
-    where = f"line {failure.line}"
+def failure_where(failure: Failure, unit: str = "line") -> str:
+    """Where a failed record is: ``line N`` (or ``row N`` in a Parquet file), and its ``id``."""
+    where = f"{unit} {failure.line}"
     if failure.id is not None:
         where += f" (id {id_text(failure.id)})"
     return where
@@ -99,7 +100,7 @@ def summary_text(summary: BatchSummary) -> str:
             if shown < summary.failures_total
             else f"records that did not pass ({shown}):"
         )
-        out += [f"  {failure_where(f)}: {f.outcome}: {f.explanation}" for f in summary.failures]
+        out += [f"  {failure_where(f, summary.unit)}: {f.outcome}: {f.explanation}" for f in summary.failures]
     code = summary.exit_code
     meaning = "no records to check" if summary.records == 0 else EXIT_MEANINGS[code]
     out.append(f"exit status {code}: {meaning}")

@@ -180,3 +180,30 @@ def test_parquet_from_standard_input(tmp_path, run_cli):
     pq.write_table(pa.table({"original": [["a", "b"]], "rewritten": [["b"]]}), tmp_path / "r.parquet")
     done = run_cli("target-scope", "--format", "parquet", stdin=(tmp_path / "r.parquet").read_bytes())
     assert (done.returncode, done.stdout) == (1, b'{"missing":["a"],"added":[],"preserved":false}\n')
+
+
+def test_a_parquet_summary_names_rows_and_a_json_lines_one_names_lines(tmp_path, run_cli):
+    table = pa.table({"id": ["r1", "r2"], "original": [["a"], None], "rewritten": [["b"], ["a"]]})
+    pq.write_table(table, tmp_path / "rewrites.parquet")
+    parquet = run_cli("target-scope", "--format", "parquet", "--summary", str(tmp_path / "rewrites.parquet"))
+    text, errors = parquet.stdout.decode(), parquet.stderr.decode()
+    assert '  row 1 (id "r1"): not preserved' in text and '  row 2 (id "r2"): bad input' in text
+    assert (
+        errors == f"{tmp_path / 'rewrites.parquet'}, row 2: original is null, expected a list of string IDs\n"
+    )
+    assert "line" not in text.replace("records that did not pass", "")
+    (tmp_path / "rewrites.jsonl").write_text('{"original":["a"],"rewritten":["b"]}\n{"rewritten":[]}\n')
+    lines = run_cli("target-scope", "--summary", str(tmp_path / "rewrites.jsonl"))
+    assert "  line 1: not preserved" in lines.stdout.decode()
+    assert f"{tmp_path / 'rewrites.jsonl'}, line 2: " in lines.stderr.decode()
+
+
+def test_the_notebook_table_of_a_parquet_file_names_rows(tmp_path):
+    from helpers.data.batch import check_file
+    from helpers.teach.views.batch_html import failures_table
+
+    pq.write_table(
+        pa.table({"id": ["r1"], "original": [["a"]], "rewritten": [["b"]]}), tmp_path / "r.parquet"
+    )
+    block = failures_table(check_file(tmp_path / "r.parquet", format="parquet"))
+    assert "<th>Row</th>" in block.html and '\nrow 1 (id "r1"): not preserved' in block.text

@@ -56,7 +56,7 @@ def failures_table(summary: BatchSummary) -> HtmlBlock:
             f"<tr><td>{f.line}</td><td{left}><code>{ident}</code></td><td{left}>{esc(f.outcome)}</td>"
             f"<td{left}><code>{esc(f.explanation)}</code></td></tr>"
         )
-        text.append(f"{failure_where(f)}: {f.outcome}: {f.explanation}")
+        text.append(f"{failure_where(f, summary.unit)}: {f.outcome}: {f.explanation}")
     shown = len(summary.failures)
     caption = (
         f"The first {shown} of {summary.failures_total} records that did not pass"
@@ -65,7 +65,7 @@ def failures_table(summary: BatchSummary) -> HtmlBlock:
     )
     html = (
         f"<p>{esc(caption)}:</p>"
-        '<table class="eic-results"><thead><tr><th>Line</th><th>id</th><th>Outcome</th>'
+        f'<table class="eic-results"><thead><tr><th>{summary.unit.capitalize()}</th><th>id</th><th>Outcome</th>'
         f"<th>Why</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
     )
     return HtmlBlock(html, "\n".join([caption + ":", *text]))
