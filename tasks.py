@@ -241,12 +241,12 @@ def pythons(paths: list[str]) -> None:
 def test(extra: list[str]) -> None:
     """Run the unit, widget, CLI and browser tests and strict nbval.
 
-    With no arguments, in two steps: everything but the browser tests on two
+    With no arguments (the fast loop), everything but the browser tests on two
     workers (``pytest-xdist``, one file per worker, so a notebook's cells stay
-    together), then one browser smoke test per surface (JupyterLab, Notebook 7,
+    together), and beside it one browser smoke test per surface (JupyterLab, Notebook 7,
     the app, the site, the browser edition; marked ``smoke``), one at a time,
-    since each drives its own server and Chromium, each named as it runs.
-    ``--all`` (what CI runs) runs every browser test instead, and sets
+    since each drives its own server and Chromium (see :func:`smoke_tests`).
+    ``--all`` (what CI runs) runs every browser test instead, after the rest, and sets
     ``EIC_ALL_TESTS=1``, so the tests that sample (the simulated trainees) take
     every seed. With other arguments, one pytest run with exactly those.
     """
@@ -274,16 +274,53 @@ def test(extra: list[str]) -> None:
     if extra:
         _run(*pytest, *extra, cwd=ROOT, env=env)
         return
-    _say("step 1 of 2: everything but the browser tests, on two workers")
-    _run(
-        *pytest, "-n", "2", "--dist", "loadfile", "-m", "not browser", "tests", "notebooks", cwd=ROOT, env=env
-    )
+    step_one = [*pytest, "-n", "2", "--dist", "loadfile", "-m", "not browser", "tests", "notebooks"]
     if every:
+        _say("step 1 of 2: everything but the browser tests, on two workers")
+        _run(*step_one, cwd=ROOT, env=env)
         _say("step 2 of 2: every browser test, one at a time")
         _run(*pytest, "-m", "browser", "-v", "tests/surfaces", cwd=ROOT, env=env)
-    else:
-        _say("step 2 of 2: one browser smoke test per surface, one at a time (--all runs every one)")
-        _run(*pytest, "-m", "browser and smoke", "-v", "tests/surfaces", cwd=ROOT, env=env)
+        return
+    smoke_tests(pytest, env, beside=step_one)
+
+
+def smoke_tests(
+    pytest: list[str | Path], env: dict[str, str], *, beside: list[str | Path], log_path: Path | None = None
+) -> None:
+    """The fast loop: ``beside`` (everything but the browser tests) and the browser smoke tests at once.
+
+    The smoke tests run one at a time in a process of their own, its output kept in
+    ``artifacts/smoke-tests.log`` and shown when ``beside`` is done, each test named; they mostly
+    wait on their servers and Chromium, so the two workers of ``beside`` fill those waits. If
+    ``beside`` fails or is interrupted, the smoke run is stopped.
+    """
+    log_path = log_path or ROOT / "artifacts" / "smoke-tests.log"
+    log_path.parent.mkdir(exist_ok=True)
+    smoke_args = [
+        str(a) for a in [*pytest, "-m", "browser and smoke", "-v", "-p", "no:cacheprovider", "tests/surfaces"]
+    ]
+    _say("one browser smoke test per surface, one at a time, beside the rest (--all runs every one);")
+    _say(f"their output goes to {log_path} and is shown when the rest is done")
+    with open(log_path, "wb") as log:
+        smoke = subprocess.Popen(
+            smoke_args, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        )
+        try:
+            _say("everything but the browser tests, on two workers")
+            _run(*beside, cwd=ROOT, env=env)
+            if smoke.poll() is None:
+                _say("waiting for the browser smoke tests")
+            code = smoke.wait()
+        finally:
+            if smoke.poll() is None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(smoke.pid, signal.SIGTERM)
+                smoke.wait()
+    _say("the browser smoke tests:")
+    sys.stdout.write(log_path.read_text(encoding="utf-8", errors="replace"))
+    sys.stdout.flush()
+    if code:
+        raise SystemExit(code)
 
 
 def lint() -> None:

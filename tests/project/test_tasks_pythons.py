@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
 import sys
+import time
 import tomllib
 from pathlib import Path
 
@@ -83,3 +85,30 @@ def test_the_fast_loop_samples_and_all_takes_everything(every, wanted):
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     ).stdout
     assert tuple(int(n) for n in out.split()) == wanted
+
+
+def _script(code: str) -> list:
+    return [sys.executable, "-c", code]
+
+
+def test_the_fast_loop_shows_the_smoke_tests_and_fails_when_they_fail(tasks, tmp_path, capsys):
+    log = tmp_path / "smoke.log"
+    smoke = _script("import sys; print('tests/surfaces/x.py::test_one FAILED'); sys.exit(3)")
+    with pytest.raises(SystemExit) as raised:
+        tasks.smoke_tests(smoke, dict(os.environ), beside=_script("pass"), log_path=log)
+    assert raised.value.code == 3
+    assert "tests/surfaces/x.py::test_one FAILED" in capsys.readouterr().out
+    tasks.smoke_tests(_script("print('all PASSED')"), dict(os.environ), beside=_script("pass"), log_path=log)
+    assert "all PASSED" in capsys.readouterr().out
+
+
+def test_when_the_rest_fails_the_smoke_run_is_stopped(tasks, tmp_path):
+    started = tmp_path / "started"
+    smoke = _script(f"import pathlib, time; pathlib.Path({str(started)!r}).touch(); time.sleep(60)")
+    rest = _script(
+        f"import pathlib, time\nwhile not pathlib.Path({str(started)!r}).exists(): time.sleep(0.05)\nraise SystemExit(1)"
+    )
+    begun = time.monotonic()
+    with pytest.raises(SystemExit) as raised:
+        tasks.smoke_tests(smoke, dict(os.environ), beside=rest, log_path=tmp_path / "smoke.log")
+    assert raised.value.code == 1 and time.monotonic() - begun < 30  # not the smoke run's 60 s
