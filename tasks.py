@@ -296,6 +296,7 @@ def smoke_tests(
     """
     log_path = log_path or ROOT / "artifacts" / "smoke-tests.log"
     log_path.parent.mkdir(exist_ok=True)
+    # Without the cache plugin, the two pytest runs never write .pytest_cache at once.
     smoke_args = [
         str(a) for a in [*pytest, "-m", "browser and smoke", "-v", "-p", "no:cacheprovider", "tests/surfaces"]
     ]

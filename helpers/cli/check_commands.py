@@ -131,7 +131,7 @@ def _run_check_command(
     err: IO[str],
     options: _DataOptions | None = None,
 ) -> int:
-    from ..data.batch import BatchSummary, check_records
+    from ..data.batch import BatchSummary, check_records, record_unit
 
     options = options or _DataOptions()
     prog = f"python -m helpers {check}"
@@ -180,8 +180,9 @@ def _run_check_command(
             err.write(f"{prog}: cannot write {options.results}: {exc.strerror}\n")
             stream.close()
             return EXIT_USAGE
-    unit = "row" if options.format == "parquet" else "line"
-    summary = BatchSummary(check=check, source=source, max_failures=options.max_failures, unit=unit)
+    summary = BatchSummary(
+        check=check, source=source, max_failures=options.max_failures, unit=record_unit(options.format)
+    )
     try:
         _release_ctrl_c(held)  # a Ctrl-C held back meanwhile is raised here
         if options.summary is None:

@@ -78,6 +78,7 @@ __all__ = [
     "worst_code",
     "TopCounter",
     "Failure",
+    "record_unit",
     "BatchSummary",
     "check_blocks",
     "check_records",
@@ -273,6 +274,11 @@ _OUTCOME_LABELS: dict[str, tuple[str, ...]] = {
     "target-scope": ("preserved", "not preserved", "needs staff labels", BAD_INPUT),
     "sentinels": ("intact", "hold before scoring", BAD_INPUT),
 }
+
+
+def record_unit(format: str) -> str:
+    """What a file's record numbers count: ``"row"`` in a Parquet table, ``"line"`` in the text formats."""
+    return "row" if format == "parquet" else "line"
 
 
 @dataclass
@@ -859,8 +865,7 @@ def check_file(
     stream, name, size = open_input(item)
     with stream:
         fmt = format or ("jsonl" if check == "sentinels" else scope_format_for(name))
-        unit = "row" if fmt == "parquet" else "line"
-        summary = BatchSummary(check=check, source=name, max_failures=max_failures, unit=unit)
+        summary = BatchSummary(check=check, source=name, max_failures=max_failures, unit=record_unit(fmt))
         report = None
         if progress is not None:
 

@@ -46,8 +46,6 @@ EARLIEST = _dt.datetime(2024, 1, 1, tzinfo=_dt.UTC)
 #: How far past the re-grade's own clock a time may be (clocks drift) before it is "in the future".
 FUTURE_GRACE = _dt.timedelta(days=1)
 
-#: A time as the drill writes it: ``2026-12-01T09:30:00Z``.
-
 
 def _moment(text: Any) -> _dt.datetime | str:
     """The time ``text`` names (read as the drill reads its own times), or why it names none."""
