@@ -118,6 +118,8 @@ def visible_id(text: str) -> str:
     >>> visible_id("refresher "), visible_id(chr(0xFF50) + "ayroll"), visible_id(chr(0xD800))
     ('refresher·', '⟨U+FF50⟩ayroll', '⟨U+D800⟩')
     """
+    if text.isascii() and text.isprintable():  # printable ASCII shows as itself, but for the space
+        return text.replace(" ", "·")
     return "".join(
         "·" if char == " " else char if _shows_as_itself(char, prose=False) else _code_point(char)
         for char in text
@@ -130,6 +132,8 @@ def visible_text(text: str) -> str:
     >>> visible_text("Both read pay" + chr(0x200B) + "roll, twice")
     'Both read pay⟨U+200B⟩roll, twice'
     """
+    if text.isascii() and text.isprintable():  # printable ASCII, the space included, shows as itself
+        return text
     return "".join(
         char if char == " " or _shows_as_itself(char, prose=True) else _code_point(char) for char in text
     )

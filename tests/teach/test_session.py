@@ -164,6 +164,47 @@ def test_review_is_spaced_in_days_and_a_due_rule_is_served_first() -> None:
     assert m.next_rule(later) == "a"  # before "b", which is open and was missed
 
 
+@settings(max_examples=examples(60), deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(min_value=0, max_value=40 * 86_400), st.booleans()), min_size=1, max_size=12
+    )
+)
+def test_fsrs_never_schedules_a_review_sooner_than_a_day_so_due_may_skip_recent_cards(reviews) -> None:
+    """``Mastery.due`` works out no card for a rule reviewed less than a day ago: FSRS with no
+    learning steps never schedules a review sooner. This holds that fact to the scheduler itself."""
+    from helpers.teach.drill import mastery as mastery_module
+
+    moment = dt.datetime(2026, 12, 1, 9, tzinfo=dt.UTC)
+    card = None
+    for gap, good in reviews:
+        moment += dt.timedelta(seconds=gap)
+        card = mastery_module._review(card, 0, good, moment)
+        assert card.due >= moment + dt.timedelta(seconds=mastery_module._LEAST_INTERVAL)
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from("abc"), st.sampled_from(OUTCOMES), st.integers(min_value=0, max_value=3 * 86_400)
+        ),
+        max_size=30,
+    ),
+    st.integers(min_value=0, max_value=60 * 86_400),
+)
+def test_due_names_every_mastered_rule_whose_card_is_due_and_no_other(steps, later) -> None:
+    m = Mastery.start(["a", "b", "c"], seed=3)
+    moment = dt.datetime(2026, 12, 1, 9, tzinfo=dt.UTC)
+    for number, (rule, outcome, gap) in enumerate(steps, 1):
+        moment += dt.timedelta(seconds=gap)
+        m.record(dataclasses.replace(attempt(number, rule, outcome, when=now_text(moment))))
+    now = moment + dt.timedelta(seconds=later)
+    cards = {r: s.card for r, s in m.states.items() if s.mastered and s.card is not None}
+    expected = [r for _due, r in sorted((c.due, r) for r, c in cards.items() if c.due <= now)]
+    assert m.due(now_text(now)) == expected
+
+
 # --- the session ---------------------------------------------------------------------------------
 
 

@@ -84,6 +84,8 @@ HOLD_LABELS = {
 
 def _frozen(value: Any) -> Any:
     """A read-only deep copy of a JSON value, so a view can't be used to change the case."""
+    if isinstance(value, str):
+        return value
     if isinstance(value, Mapping):
         return MappingProxyType({key: _frozen(item) for key, item in value.items()})
     if isinstance(value, list | tuple):
@@ -236,7 +238,7 @@ class _CaseEngine:
             raise InvalidInputError(
                 f"the answer is for {answer.check!r}, the case is {current.case.check!r}", field="check"
             )
-        result = grade(current.case, answer, ask_reason=True, rules=self.rules)
+        result = self._grade(current, answer)
         scored = current.scored is None
         outcome: str | None = None
         if scored:
@@ -272,9 +274,21 @@ class _CaseEngine:
 
     # --- feedback ----------------------------------------------------------------------------
 
+    def _known(self) -> dict[str, Rule]:
+        """The rules by id, made once for this engine's list of rules."""
+        made: tuple[list[Rule], dict[str, Rule]] | None = self.__dict__.get("_rules_by_id")
+        if made is None or made[0] is not self.rules:
+            made = (self.rules, {rule.id: rule for rule in self.rules})
+            self.__dict__["_rules_by_id"] = made
+        return made[1]
+
     def _statement(self, rule_id: str) -> str:
-        known = {rule.id: rule for rule in self.rules}
+        known = self._known()
         return f"{rule_id}: {known[rule_id].statement}" if rule_id in known else rule_id
+
+    def _grade(self, current: _Open, answer: Answer) -> Grade:
+        """The verdict on ``answer`` to the open case, reason included."""
+        return grade(current.case, answer, ask_reason=True, rules=self.rules)
 
     def _feedback_text(self, result: Grade, outcome: str | None, scored: bool) -> str:
         lines = ["Fully correct." if result.correct else "Not yet right:"]
@@ -297,7 +311,7 @@ class _CaseEngine:
         if offered is None:
             options = reason_options(case, rules=self.rules, salt=salt)
         else:
-            known = {rule.id: rule for rule in self.rules}
+            known = self._known()
             options = [known[rule_id] for rule_id in offered]
         first, second, flag = answer_fields(case.check)
         return CaseView(
@@ -468,6 +482,14 @@ class DrillSession(_CaseEngine):
         view = self._view(case, number, f"Drill case {number}", salt, offered)
         self._open = _Open(view, case, rule, seed, facet, now)
         return view
+
+    def _grade(self, current: _Open, answer: Answer) -> Grade:
+        """The verdict on ``answer``; a case made again for the trainer's replay is graded once
+        for the re-grade and the replay together (:meth:`RemadeCases.graded`)."""
+        cases = self._cases
+        if cases is None or tuple(self.rules) != cases.rules:
+            return super()._grade(current, answer)
+        return cases.graded(current.rule, current.seed, current.facet, answer)
 
     # --- scoring ----------------------------------------------------------------------------
 

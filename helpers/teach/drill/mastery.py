@@ -47,6 +47,7 @@ import re
 from array import array
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from ...core.errors import InvalidInputError
@@ -113,8 +114,15 @@ _TIME_TEXT = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z
 
 def parse_time(text: str) -> _dt.datetime:
     """The inverse of :func:`now_text`; raises :class:`InvalidInputError` for anything else."""
+    if isinstance(text, str):
+        return _parse_time_text(text)
+    raise InvalidInputError(f"{text!r} is not a time like 2026-12-01T09:30:00Z", field="time")
+
+
+@functools.lru_cache(maxsize=64)  # a replayed case's times are read several times in a row
+def _parse_time_text(text: str) -> _dt.datetime:
     try:
-        if isinstance(text, str) and _TIME_TEXT.fullmatch(text):  # the form now_text writes, read directly
+        if _TIME_TEXT.fullmatch(text):  # the form now_text writes, read directly
             return _dt.datetime(
                 int(text[0:4]),
                 int(text[5:7]),
@@ -347,6 +355,18 @@ def _review(card: Any, index: int, unaided: bool, moment: _dt.datetime) -> Any:
 
 #: Review times are kept as whole seconds since this moment.
 _YEAR_ONE = _dt.datetime(1, 1, 1, tzinfo=_dt.UTC)
+_SECOND = _dt.timedelta(seconds=1)
+#: The shortest interval, in seconds, FSRS schedules with no learning or relearning steps: a whole day
+#: (``Scheduler._next_interval`` is at least 1 day; ``tests/teach/test_mastery.py`` holds it).
+_LEAST_INTERVAL = 86_400
+
+
+@functools.lru_cache(maxsize=64)
+def _rule_order(rules: tuple[str, ...], seed: int) -> Mapping[str, int]:
+    """:meth:`Mastery._order`, shuffled once per drill seed."""
+    shuffled = list(rules)
+    random.Random(f"order:{seed}").shuffle(shuffled)
+    return MappingProxyType({rule: index for index, rule in enumerate(shuffled)})
 
 
 class _ReviewLog:
@@ -388,9 +408,13 @@ class _Schedule:
             old = before._log
             log = _ReviewLog(index, old.seconds[: before._count], old.good[: before._count])
             log.cards = {n: card for n, card in old.cards.items() if n <= before._count}
-        log.seconds.append((moment - _YEAR_ONE) // _dt.timedelta(seconds=1))
+        log.seconds.append((moment - _YEAR_ONE) // _SECOND)
         log.good.append(unaided)
         return cls(log, len(log.good))
+
+    def last_review(self) -> int:
+        """When the last scored case was reviewed, in whole seconds since year 1."""
+        return self._log.seconds[self._count - 1]
 
     def card(self) -> Any:
         """The ``fsrs.Card`` after this rule's scored cases so far."""
@@ -527,13 +551,20 @@ class Mastery:
         )
 
     def due(self, now: str) -> list[str]:
-        """The mastered rules whose spaced review is due at ``now``, earliest first."""
+        """The mastered rules whose spaced review is due at ``now``, earliest first.
+
+        A rule reviewed less than :data:`_LEAST_INTERVAL` ago cannot be due, so its card is not
+        worked out (FSRS with no learning steps never schedules a review sooner)."""
         moment = parse_time(now)
-        due = [
-            (state.card.due, rule)
-            for rule, state in self.states.items()
-            if state.mastered and state.card is not None and state.card.due <= moment
-        ]
+        latest = (moment - _YEAR_ONE) // _SECOND - _LEAST_INTERVAL
+        due = []
+        for rule, state in self.states.items():
+            schedule = state.schedule
+            if state.mastered_on is None or schedule is None or schedule.last_review() > latest:
+                continue
+            card = schedule.card()
+            if card.due <= moment:
+                due.append((card.due, rule))
         return [rule for _when, rule in sorted(due)]
 
     def record(self, attempt: MasteryAttempt) -> MasteryAttempt:
@@ -594,11 +625,9 @@ class Mastery:
 
     # --- what to serve next ---------------------------------------------------------------
 
-    def _order(self) -> dict[str, int]:
+    def _order(self) -> Mapping[str, int]:
         """A seeded order of the rules, so new rules arrive interleaved across both checks."""
-        shuffled = list(self.rules)
-        random.Random(f"order:{self.seed}").shuffle(shuffled)
-        return {rule: index for index, rule in enumerate(shuffled)}
+        return _rule_order(tuple(self.rules), self.seed)
 
     def next_rule(self, now: str) -> str:
         """The rule to serve next: a due review first, then the open rule most ready, else extra practice.

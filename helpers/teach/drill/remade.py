@@ -16,7 +16,7 @@ from typing import Any
 
 from ..cases.generators import Vocabulary, generate
 from ..cases.rules import Rule
-from ..grading import correct_answer, decisive_rules, reason_options
+from ..grading import Answer, Grade, correct_answer, decisive_rules, grade, reason_options
 
 __all__ = ["Made", "RemadeCases", "remade_cases"]
 
@@ -46,6 +46,7 @@ class RemadeCases:
         self.vocab, self.rules = vocab, rules
         self.case = functools.lru_cache(maxsize=KEPT)(self._case)
         self.offered = functools.lru_cache(maxsize=KEPT)(self._offered)
+        self.graded = functools.lru_cache(maxsize=KEPT)(self._graded)
 
     def _case(self, rule: str, seed: int, facet: str | None) -> Made:
         case = generate(rule, seed, vocabulary=self.vocab, facet=facet)
@@ -61,6 +62,19 @@ class RemadeCases:
         """The reasons the drill offered for that case at the place ``salt`` names in the drill."""
         case = self.case(rule, seed, facet).case
         return tuple(r.id for r in reason_options(case, rules=self.rules, salt=salt))
+
+    def _graded(self, rule: str, seed: int, facet: str | None, answer: Answer) -> Grade:
+        """The verdict on ``answer`` to that case, reason included, as :func:`grade` gives it: the right
+        answer (:func:`correct_answer`) is fully correct without grading it field by field."""
+        made = self.case(rule, seed, facet)
+        given = (answer.missing, answer.second, answer.flag, answer.hold)
+        if given == made.right and answer.reason in made.decisive:
+            return _RIGHT
+        return grade(made.case, answer, ask_reason=True, rules=self.rules)
+
+
+#: The verdict on a right answer: fully correct, no mistakes.
+_RIGHT = Grade(correct=True)
 
 
 @functools.lru_cache(maxsize=4)

@@ -64,6 +64,8 @@ def _shown(value: object) -> str:
 
 def _difference(number: int, engine: MasteryAttempt, stored: MasteryAttempt) -> str | None:
     """How the engine's attempt differs from the file's, in one line (None when they agree)."""
+    if engine == stored:
+        return None
     mine, theirs = engine.to_data(), stored.to_data()
     if mine == theirs:
         return None

@@ -20,9 +20,9 @@ from ...core.errors import CheckInputError
 from ..cases.generators import load_vocabulary
 from ..cases.rules import Rule, load_rules
 from ..drill.mastery import Mastery, MasteryAttempt, RuleState
-from ..drill.remade import Made, remade_cases
+from ..drill.remade import remade_cases
 from ..drill.replay import replay_drill
-from ..grading import Answer, grade, outcome_of
+from ..grading import Answer, outcome_of
 from ..progress.files import TraineeProgress
 from ..progress.timing import time_problems
 from .item_analysis import FirstAttempt
@@ -53,15 +53,6 @@ class Replay:
     first_attempts: tuple[FirstAttempt, ...]
     problems: tuple[str, ...]
     mastery: Mastery | None = None
-
-
-def _regraded(made: Made, stored: Mapping[str, Any], rules: Sequence[Rule]) -> bool:
-    """Whether the grader marks the stored answer fully correct, reason included; the right answer
-    itself skips the full grading."""
-    given = (frozenset(stored["missing"]), frozenset(stored["second"]), stored["flag"], stored["hold"])
-    if given == made.right and stored["reason"] in made.decisive:
-        return True
-    return grade(made.case, Answer.from_data(stored), ask_reason=True, rules=rules).correct
 
 
 def _where(attempt: MasteryAttempt) -> str:
@@ -133,7 +124,9 @@ def replay_v3(
         if stored is not None and stored["check"] != made.case.check:
             wrong_check.append(attempt)
             stored = None
-        right = stored is not None and _regraded(made, stored, rules)
+        right = (
+            stored is not None and remade.graded(rule, seed, attempt.facet, Answer.from_data(stored)).correct
+        )
         if right != attempt.correct:
             flipped.append(attempt)
         claimed = attempt.outcome if attempt.outcome in ("revealed", "skipped") else "skipped"
