@@ -227,6 +227,44 @@ def _shown(rule: Rule) -> str:
     return f"{rule.id}: {rule.statement}"
 
 
+@dataclass(frozen=True)
+class _Offer:
+    """One check's rules as the reason question draws on them: in course order, by id, and each
+    option's length as shown."""
+
+    every: tuple[Rule, ...]
+    ids: tuple[str, ...]
+    known: Mapping[str, Rule]
+    length: Mapping[str, int]
+
+    @classmethod
+    def of(cls, rules: Sequence[Rule], check: str) -> _Offer:
+        every = tuple(rule for rule in rules if rule.check == check)
+        return cls(
+            every,
+            tuple(rule.id for rule in every),
+            {rule.id: rule for rule in every},
+            {rule.id: len(_shown(rule)) for rule in every},
+        )
+
+
+#: :class:`_Offer` by (the identity of a tuple of rules, check), with the tuple kept so the identity stays its own.
+_OFFERS: dict[tuple[int, str], tuple[tuple[Rule, ...], _Offer]] = {}
+
+
+def _offer(rules: Sequence[Rule], check: str) -> _Offer:
+    """:meth:`_Offer.of`, kept for a tuple of rules (immutable: the trainer's replay asks a million times)."""
+    if type(rules) is not tuple:
+        return _Offer.of(rules, check)
+    kept = _OFFERS.get((id(rules), check))
+    if kept is None or kept[0] is not rules:
+        if len(_OFFERS) >= 16:
+            _OFFERS.clear()
+        kept = (rules, _Offer.of(rules, check))
+        _OFFERS[(id(rules), check)] = kept
+    return kept[1]
+
+
 def reason_options(case: Case, *, rules: Sequence[Rule] | None = None, salt: str = "") -> list[Rule]:
     """The :data:`REASON_OPTIONS` rules offered as the reason for ``case``, shuffled for the case.
 
@@ -246,17 +284,15 @@ def reason_options(case: Case, *, rules: Sequence[Rule] | None = None, salt: str
     right = decisive_rules(case)
     if not right:
         raise ValueError(f"case {case.id!r} has no keyed rule to ask for")
-    every = [rule for rule in (rules if rules is not None else load_rules()) if rule.check == case.check]
-    known = {rule.id: rule for rule in every}
-    keyed_rule = known[right[0]]
-    context = _context(case)
-    true_of = keyed.rules_that_apply((rule.id for rule in every), case.check, case.input, context)
+    offer = _offer(rules if rules is not None else load_rules(), case.check)
+    keyed_rule, lengths = offer.known[right[0]], offer.length
+    true_of = keyed.rules_that_apply(offer.ids, case.check, case.input, _context(case))
     rng = _case_rng(case, salt)
-    also_true = [rule for rule in every if rule.id != keyed_rule.id and rule.id in true_of]
-    eligible = [rule for rule in every if rule.id != keyed_rule.id and rule.id not in true_of]
-    length = len(_shown(keyed_rule))
-    shorter = [rule for rule in eligible if len(_shown(rule)) < length]
-    longer = [rule for rule in eligible if len(_shown(rule)) >= length]
+    also_true = [rule for rule in offer.every if rule.id != keyed_rule.id and rule.id in true_of]
+    eligible = [rule for rule in offer.every if rule.id != keyed_rule.id and rule.id not in true_of]
+    length = lengths[keyed_rule.id]
+    shorter = [rule for rule in eligible if lengths[rule.id] < length]
+    longer = [rule for rule in eligible if lengths[rule.id] >= length]
     # A rank drawn evenly from all five (how many options are shorter than the keyed one), then
     # the true distractors and the rest picked to meet it as far as the pools allow: the keyed
     # option is the shortest or the longest shown about one time in five unless the pool forces it.
@@ -271,7 +307,7 @@ def reason_options(case: Case, *, rules: Sequence[Rule] | None = None, salt: str
     best: tuple[int, list[Rule], int] | None = None
     for _try in range(6):
         distractors = rng.sample(also_true, count)
-        below_true = sum(1 for rule in distractors if len(_shown(rule)) < length)
+        below_true = sum(1 for rule in distractors if lengths[rule.id] < length)
         below = min(max(rank - below_true, low), high)
         miss = abs(below + below_true - rank)
         if best is None or miss < best[0]:
