@@ -23,6 +23,8 @@ from helpers.teach.drill.engine import DrillSession
 from helpers.teach.grading import Answer
 from helpers.teach.progress.files import (
     TraineeProgress,
+    _plain_attempt,
+    _schema_problem,
     load_trainee_progress,
     new_attempt_path,
     save_trainee_progress,
@@ -172,6 +174,67 @@ def test_the_compiled_schema_judges_every_file_as_the_schema_file_does(changes):
         except fastjsonschema.JsonSchemaException as exc:
             verdicts.append(str(exc))
     assert verdicts[0] == verdicts[1]
+    # The reader's check, which leaves out attempts it proves plain, says the same.
+    said = _schema_problem(data)
+    expected = verdicts[0] and verdicts[0].replace("data.", "", 1).replace("data ", "the file ", 1)
+    assert said == expected
+
+
+_ATTEMPT = _CHEN["mastery"]["attempts"][3]
+_ATTEMPT_PLACES = _places(_ATTEMPT)[1:]
+_ATTEMPT_ODD = [*_ODD, "drop", "extra", 0, 10**9, 2.0, False, "ts-lost\n", "T" * 41, "x" * 41, "sk-missing"]
+
+
+def _changed_attempt(changes: list[tuple[tuple, object]]) -> tuple[dict, dict]:
+    """A copy of chen.json whose fourth attempt has ``changes``; the file, and that attempt."""
+    data = json.loads(json.dumps(_CHEN))
+    attempt = data["mastery"]["attempts"][3]
+    for place, value in changes:
+        parent = attempt
+        try:
+            for step in place[:-1]:
+                parent = parent[step]
+            if value == "drop":
+                del parent[place[-1]]
+            elif value == "extra" and isinstance(parent, dict):
+                parent["extra"] = 1
+            else:
+                parent[place[-1]] = value
+        except (KeyError, IndexError, TypeError):
+            continue
+    return data, attempt
+
+
+def test_an_attempt_is_taken_as_plain_only_when_the_schema_accepts_it():
+    """The fast check of an attempt never passes one the schema refuses (it may send a good one to
+    the schema): every single change of every field to every odd value."""
+    taken = 0
+    for place in _ATTEMPT_PLACES:
+        for value in _ATTEMPT_ODD:
+            data, attempt = _changed_attempt([(place, value)])
+            if _plain_attempt(attempt):
+                taken += 1
+                _plain_schema()(data)  # accepted by the schema file itself, or this raises
+    assert taken  # some changes keep the attempt plain (a rule id for a rule id, say)
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(_ATTEMPT_PLACES), st.sampled_from(_ATTEMPT_ODD)), min_size=2, max_size=3
+    )
+)
+def test_an_attempt_changed_in_several_places_is_plain_only_when_the_schema_accepts_it(changes):
+    data, attempt = _changed_attempt(changes)
+    if _plain_attempt(attempt):
+        _plain_schema()(data)
+
+
+def test_every_attempt_of_a_genuine_drill_is_taken_as_plain():
+    for path in sorted(SAMPLES.glob("*.json")):
+        data = json.loads(path.read_text("utf-8"))
+        if data.get("version") == 3:
+            assert all(_plain_attempt(a) for a in data["mastery"]["attempts"]), path.name
 
 
 def test_after_start_again_save_refuses_the_earlier_drill_unless_told(tmp_path):

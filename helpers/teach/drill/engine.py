@@ -86,10 +86,12 @@ def _frozen(value: Any) -> Any:
     """A read-only deep copy of a JSON value, so a view can't be used to change the case."""
     if isinstance(value, str):
         return value
-    if isinstance(value, Mapping):
-        return MappingProxyType({key: _frozen(item) for key, item in value.items()})
     if isinstance(value, list | tuple):
+        if all(type(item) is str for item in value):  # a list of IDs, as most are
+            return tuple(value)
         return tuple(_frozen(item) for item in value)
+    if isinstance(value, dict | Mapping):
+        return MappingProxyType({key: _frozen(item) for key, item in value.items()})
     return value
 
 

@@ -641,25 +641,25 @@ class Mastery:
             return due[0]
         order = self._order()
         number = self.step + 1
-        wanted = set(self.facets) - set(self.secured)
-        if (
-            wanted and self.model > 1 and len(self.mastered) == len(self.rules)
-        ):  # only a look-alike kind is left to show
+        states = self.states
+        review: list[str] = []  # mastered rules due for their check in this sitting
+        open_rules: list[str] = []  # rules not mastered, and mastered ones due for their check
+        for rule in self.rules:
+            state = states[rule]
+            if state.mastered_on is None:
+                open_rules.append(rule)
+            elif state.ready_at <= number:
+                open_rules.append(rule)
+                if rule != last:
+                    review.append(rule)
+        wanted = {f for f in self.facets if not self.facet_states[f].secured}
+        if wanted and self.model > 1 and all(states[r].mastered_on is not None for r in self.rules):
+            # only a look-alike kind is left to show
             makers = [rule for rule in self.rules if wanted & set(_makes(rule)) and rule != last]
             if makers:
-                return min(makers, key=lambda r: (self.states[r].last_case, order[r]))
-        review = [
-            rule
-            for rule in self.rules
-            if self.states[rule].mastered and self.states[rule].ready_at <= number and rule != last
-        ]
+                return min(makers, key=lambda r: (states[r].last_case, order[r]))
         if review:  # a mastered rule due for its check in this sitting comes first
-            return min(review, key=lambda r: (self.states[r].ready_at, order[r]))
-        open_rules = [
-            rule
-            for rule in self.rules
-            if not self.states[rule].mastered or self.states[rule].ready_at <= number
-        ]
+            return min(review, key=lambda r: (states[r].ready_at, order[r]))
         if not open_rules and wanted:
             open_rules = list(self.rules)
         candidates = [rule for rule in open_rules if rule != last] or open_rules
@@ -667,15 +667,15 @@ class Mastery:
             return min(
                 candidates,
                 key=lambda r: (
-                    max(self.states[r].ready_at - number, 0),
-                    0 if self.states[r].attempts and not self.states[r].streak else 1,
-                    self.states[r].last_case,
+                    max(states[r].ready_at - number, 0),
+                    0 if states[r].attempts and not states[r].streak else 1,
+                    states[r].last_case,
                     order[r],
                 ),
             )
         # Everything is mastered and nothing is due: extra practice on the rule reviewed longest ago.
         rest = [rule for rule in self.rules if rule != last] or list(self.rules)
-        return min(rest, key=lambda r: (self.states[r].last_case, order[r]))
+        return min(rest, key=lambda r: (states[r].last_case, order[r]))
 
     def next_facet(self, rule: str, makes: Sequence[str]) -> str | None:
         """The facet to ask ``rule``'s generator for: the first not secured, else the one seen longest ago."""

@@ -35,6 +35,7 @@ import functools
 import hashlib
 import json
 import os
+import re
 import secrets
 import stat
 from collections.abc import Callable, Mapping, Sequence
@@ -185,13 +186,106 @@ def schema_validator() -> Callable[[Any], Any]:
 
 
 def _schema_problem(data: Any) -> str | None:
+    """What breaks the schema first, as ``fastjsonschema`` words it, or ``None``.
+
+    A drill of 1,000 attempts is mostly attempts: when every attempt is plainly one the
+    schema accepts (:func:`_plain_attempt`, stricter than the schema), the rest of the file
+    is checked with an empty list in their place. Anything else is checked whole, so every
+    message is the validator's own.
+    """
     import fastjsonschema
 
     try:
-        schema_validator()(data)
+        schema_validator()(_without_plain_attempts(data))
     except fastjsonschema.JsonSchemaException as exc:
         return str(exc).replace("data.", "", 1).replace("data ", "the file ", 1)
     return None
+
+
+#: An attempt's fields (the schema's ``required``, with no others allowed).
+_ATTEMPT_FIELDS = frozenset(
+    ("number", "rule", "seed", "facet", "facets", "options", "answer", "outcome", "correct")
+    + ("hints", "revealed", "served", "answered", "fields_wrong", "rules_missed")
+)
+_ANSWER_FIELDS = frozenset(("check", "missing", "second", "flag", "hold", "reason"))
+_OUTCOMES = frozenset(("correct", "helped", "missed", "revealed", "skipped"))
+_CHECKS = frozenset(("target-scope", "sentinels"))
+#: The schema's ``rule`` and ``time`` patterns, matched whole.
+_RULE_ID = re.compile(r"[a-z][a-z-]{0,40}", re.ASCII)
+_TIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z", re.ASCII)
+
+
+@functools.lru_cache(maxsize=256)
+def _rule_id(value: str) -> bool:
+    return _RULE_ID.fullmatch(value) is not None
+
+
+_STRINGS = {str}
+
+
+def _strings(value: Any) -> bool:
+    """A list of strings."""
+    return type(value) is list and set(map(type, value)) <= _STRINGS
+
+
+def _rule_ids(value: Any) -> bool:
+    """A list of rule ids."""
+    return type(value) is list and set(map(type, value)) <= _STRINGS and all(map(_rule_id, value))
+
+
+def _plain_attempt(a: Any) -> bool:
+    """True only for an attempt the schema's ``attempt`` definition accepts (never for one it refuses)."""
+    if type(a) is not dict or a.keys() != _ATTEMPT_FIELDS:
+        return False
+    answer = a["answer"]
+    if answer is not None:
+        if type(answer) is not dict or answer.keys() != _ANSWER_FIELDS:
+            return False
+        reason, flag, check = answer["reason"], answer["flag"], answer["check"]
+        if not (
+            type(check) is str
+            and check in _CHECKS
+            and _strings(answer["missing"])
+            and _strings(answer["second"])
+            and (flag is None or type(flag) is bool)
+            and type(answer["hold"]) is bool
+            and (reason is None or (type(reason) is str and _rule_id(reason)))
+        ):
+            return False
+    number, seed, hints, served, answered = a["number"], a["seed"], a["hints"], a["served"], a["answered"]
+    facet, rule, wrong = a["facet"], a["rule"], a["fields_wrong"]
+    return (
+        type(number) is int
+        and number >= 1
+        and type(seed) is int
+        and 0 <= seed <= 999_999_999
+        and type(hints) is int
+        and hints >= 0
+        and type(rule) is str
+        and _rule_id(rule)
+        and (facet is None or (type(facet) is str and _rule_id(facet)))
+        and _rule_ids(a["facets"])
+        and _rule_ids(a["options"])
+        and _rule_ids(a["rules_missed"])
+        and _strings(wrong)
+        and (not wrong or max(map(len, wrong)) <= 40)
+        and type(a["outcome"]) is str
+        and a["outcome"] in _OUTCOMES
+        and type(a["correct"]) is bool
+        and type(a["revealed"]) is bool
+        and type(served) is str
+        and _TIME.fullmatch(served) is not None
+        and (answered is None or (type(answered) is str and _TIME.fullmatch(answered) is not None))
+    )
+
+
+def _without_plain_attempts(data: Any) -> Any:
+    """``data`` with an empty list for its attempts when every one is plain (:func:`_plain_attempt`), else ``data``."""
+    mastery = data.get("mastery") if type(data) is dict else None
+    attempts = mastery.get("attempts") if type(mastery) is dict else None
+    if type(attempts) is not list or not all(_plain_attempt(a) for a in attempts):
+        return data
+    return {**data, "mastery": {**mastery, "attempts": []}}
 
 
 def trainee_progress_from_data(
