@@ -57,21 +57,29 @@ def _moment(text: Any) -> _dt.datetime | str:
         return "is not a real date and time"
 
 
-def _times(data: Mapping[str, Any]) -> Iterator[tuple[str, Any, bool]]:
-    """Every time the file holds: (where, value, may it lie in the future)."""
-    yield "saved", data.get("saved"), False
+def _times(data: Mapping[str, Any]) -> Iterator[tuple[tuple[str, Any, str], Any, bool]]:
+    """Every time the file holds: (where, as the parts :func:`_named` names; value; may it lie in the future)."""
+    yield ("file", None, "saved"), data.get("saved"), False
     mastery = data.get("mastery") or {}
-    yield "mastery.started", mastery.get("started"), False
+    yield ("file", None, "mastery.started"), mastery.get("started"), False
     for state in mastery.get("states") or []:
         for key in ("last_practised", "mastered_on"):
             if state.get(key) is not None:
-                yield f"{state.get('rule')} {key}", state[key], False
+                yield ("state", state.get("rule"), key), state[key], False
         if state.get("review_due") is not None:
-            yield f"{state.get('rule')} review_due", state["review_due"], True
+            yield ("state", state.get("rule"), "review_due"), state["review_due"], True
     for attempt in mastery.get("attempts") or []:
         for key in ("served", "answered"):
             if attempt.get(key) is not None:
-                yield f"case {attempt.get('number')} {key}", attempt[key], False
+                yield ("case", attempt.get("number"), key), attempt[key], False
+
+
+def _named(parts: tuple[str, Any, str]) -> str:
+    """Where a time is, as a problem names it: ``saved``, ``ts-lost mastered_on``, ``case 7 served``."""
+    kind, owner, key = parts
+    if kind == "file":
+        return key
+    return f"case {owner} {key}" if kind == "case" else f"{owner} {key}"
 
 
 def time_problems(data: Mapping[str, Any], *, now: _dt.datetime | None = None) -> list[str]:
@@ -82,8 +90,11 @@ def time_problems(data: Mapping[str, Any], *, now: _dt.datetime | None = None) -
     now = now or _dt.datetime.now(_dt.UTC)
     latest = now + FUTURE_GRACE
     problems: list[str] = []
-    for where, value, future_ok in _times(data):
+    for parts, value, future_ok in _times(data):
         moment = _moment(value)
+        if isinstance(moment, _dt.datetime) and moment >= EARLIEST and (moment <= latest or future_ok):
+            continue
+        where = _named(parts)
         if isinstance(moment, str):
             problems.append(f"{where} {value!r} {moment}")
         elif moment < EARLIEST:
