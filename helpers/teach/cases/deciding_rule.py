@@ -158,8 +158,8 @@ def _skeleton_of(text: str, allowed: tuple[str, ...]) -> str:
 
 
 def _alike(a: str, b: str, kinds: Iterable[str]) -> bool:
-    kinds = tuple(kinds)
-    return _skeleton(a, kinds) == _skeleton(b, kinds)
+    kinds = kinds if type(kinds) is tuple else tuple(kinds)
+    return _skeleton_of(a, kinds) == _skeleton_of(b, kinds)
 
 
 def reader_form(text: str) -> str:
@@ -167,6 +167,7 @@ def reader_form(text: str) -> str:
     return _skeleton(text, FACETS)
 
 
+@functools.lru_cache(maxsize=65536)  # cases are made of a few hundred words and their look-alikes
 def lookalike_kinds(a: str, b: str) -> tuple[str, ...]:
     """Every kind of look-alike difference between ``a`` and ``b``, in :data:`FACETS` order.
 
@@ -178,7 +179,7 @@ def lookalike_kinds(a: str, b: str) -> tuple[str, ...]:
     for kind in FACETS:
         if _alike(a, b, (kind,)):
             return (kind,)
-    needed = tuple(k for k in FACETS if not _alike(a, b, [f for f in FACETS if f != k]))
+    needed = tuple(k for k in FACETS if not _alike(a, b, tuple(f for f in FACETS if f != k)))
     return needed or (FACETS[-1],)
 
 
@@ -220,7 +221,7 @@ def _ids(value: Any) -> list[str]:
 
 
 def _key(value: Any) -> dict[str, str]:
-    if not isinstance(value, Mapping):
+    if not isinstance(value, dict | Mapping):  # a dict is told at once, without the abstract class
         return {}
     return {k: v for k, v in value.items() if isinstance(k, str) and isinstance(v, str)}
 

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...core.chardiff import visible_id as visible
+from ...core.chardiff import visible_id
 from ...core.checks import run_check
 from ...core.errors import CheckInputError, InvalidInputError
 from ...core.jsonio import dumps_compact, load_json_file
@@ -161,6 +161,9 @@ def _read_vocabulary(source: Path) -> Vocabulary:
     return Vocabulary(**lists, rubric_changes=tuple((old, new) for old, new in changes))
 
 
+#: :func:`~helpers.core.chardiff.visible_id`, kept per ID: cases are made of a few hundred words and their look-alikes.
+visible = functools.lru_cache(maxsize=16384)(visible_id)
+
 # --- look-alike forms ---------------------------------------------------------------------
 
 _ZERO_WIDTH = ("\u200b", "\u200c", "\u200d", "\u2060", "\ufeff")
@@ -216,6 +219,12 @@ def _forms(word: str, facet: str) -> tuple[str, ...]:
 
 def _can_form(word: str, facet: str) -> bool:
     return bool(_forms(word, facet))
+
+
+@functools.lru_cache(maxsize=256)
+def _formable(words: tuple[str, ...], facet: str) -> tuple[str, ...]:
+    """The words that have a look-alike of kind ``facet``, in their order (kept: every such case asks)."""
+    return tuple(w for w in words if _can_form(w, facet))
 
 
 def _lookalike(word: str, facet: str, rng: random.Random) -> str:
@@ -384,7 +393,7 @@ def _facet_for(rng: random.Random, facet: str | None, allowed: tuple[str, ...], 
 
 def _ts_exact_ids(rng: random.Random, vocab: Vocabulary, facet: str | None) -> Made:
     kind = _facet_for(rng, facet, FACETS, "ts-exact-ids")
-    formable = [w for w in _plain(vocab) if _can_form(w, kind)]
+    formable = _formable(vocab.topics, kind)
     size = rng.randint(1, 7)
     swapped_count = rng.randint(1, min(3, size, 8 - size))
     swapped = rng.sample(formable, swapped_count)
@@ -541,8 +550,8 @@ def _sk_changed(rng: random.Random, vocab: Vocabulary, _facet: str | None) -> Ma
     )
 
 
-def _answers_for(vocab: Vocabulary, facet: str) -> list[str]:
-    return [a for a in vocab.answers if _can_form(a, facet)]
+def _answers_for(vocab: Vocabulary, facet: str) -> tuple[str, ...]:
+    return _formable(vocab.answers, facet)
 
 
 def _sk_lookalike(rule_id: str, allowed: tuple[str, ...], ending: str) -> Maker:
