@@ -204,8 +204,8 @@ def _schema_problem(data: Any) -> str | None:
 
 #: An attempt's fields (the schema's ``required``, with no others allowed).
 _ATTEMPT_FIELDS = frozenset(
-    ("number", "rule", "seed", "facet", "facets", "options", "answer", "outcome", "correct")
-    + ("hints", "revealed", "served", "answered", "fields_wrong", "rules_missed")
+    {"number", "rule", "seed", "facet", "facets", "options", "answer", "outcome", "correct"}
+    | {"hints", "revealed", "served", "answered", "fields_wrong", "rules_missed"}
 )
 _ANSWER_FIELDS = frozenset(("check", "missing", "second", "flag", "hold", "reason"))
 _OUTCOMES = frozenset(("correct", "helped", "missed", "revealed", "skipped"))
