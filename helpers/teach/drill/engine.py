@@ -91,6 +91,8 @@ def _frozen(value: Any) -> Any:
             return tuple(value)
         return tuple(_frozen(item) for item in value)
     if isinstance(value, dict | Mapping):
+        if all(type(item) is str for item in value.values()):  # an answer key, as most are
+            return MappingProxyType(dict(value))
         return MappingProxyType({key: _frozen(item) for key, item in value.items()})
     return value
 
