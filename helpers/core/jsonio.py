@@ -120,9 +120,7 @@ class NestingTooDeep(HelpersError):
 # in these patterns: CPython before 3.11.5 (Debian 12 has 3.11.2) matches possessive quantifiers
 # wrongly (gh-100061), and a repeated group costs memory for each repetition.
 _ESCAPE = re.compile(r"\\.", re.DOTALL)
-# A run of anything but brackets and quotes, or a complete string (escapes blanked): what
-# nesting_depth drops, leaving the brackets outside strings and any quote that opens no string.
-_RUN = re.compile(r'[^"\[\]{}]+|"[^"]*"')
+_BRACKET = re.compile(r"[\[\]{}]")
 # A complete string (escapes blanked) or a bracket: what nesting_cut steps through.
 _TOKEN = re.compile(r'"[^"]*"|[\[\]{}]')
 _STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
@@ -136,9 +134,10 @@ def _blank_escapes(text: str) -> str:
 
 
 def _depth_blanked(plain: str) -> int:
-    outside = _RUN.sub("", plain)  # the brackets outside strings, and any quote that opens no string
-    quote = outside.find('"')
-    return max(accumulate(map(_STEP.__getitem__, outside if quote < 0 else outside[:quote])), default=0)
+    # Escapes blanked, strings run from a quote to the next: every other piece between quotes is
+    # outside them (a last quote that opens no string leaves what follows it out too).
+    outside = "".join(plain.split('"')[0::2])
+    return max(accumulate(map(_STEP.__getitem__, _BRACKET.findall(outside))), default=0)
 
 
 def nesting_depth(text: str) -> int:
