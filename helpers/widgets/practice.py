@@ -20,6 +20,7 @@ from ..teach.cases.practice_cases import PracticeCase, practice_cases
 from ..teach.cases.rules import Rule, load_rules
 from ..teach.drill.course import DEFAULT_DRILL_SEED, Progress
 from ..teach.drill.engine import CourseSession, DrillSession
+from ..teach.drill.mastery import Mastery
 from ..teach.html import esc
 from ..teach.progress.files import (
     TraineeProgress,
@@ -162,7 +163,7 @@ class PracticeDrill(TextPicture):
 
     def _new_file(self) -> TraineeProgress:
         """A fresh version 3 progress file for this course (its mastery part left unstarted)."""
-        seed = self.progress.seed if 0 <= self.progress.seed <= 99_999 else 0
+        seed = self.progress.seed if Mastery.seed_problem(self.progress.seed) is None else 0
         return TraineeProgress(
             DrillSession.start(seed=seed, rules=self._every_rule).record(), course=self.progress
         )

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from mastery_trainees import PROFILES, SEEDS, TARGETS, share_completing, slipping
 from trainees import Clock
 
+from helpers.core.errors import InvalidInputError
 from helpers.teach.drill.engine import DEFAULT_DRILL_SEED, DrillSession
 from helpers.teach.drill.mastery import (
     MASTERY_MODEL,
@@ -34,6 +35,7 @@ from helpers.teach.progress.files import (
     TraineeProgress,
     load_trainee_progress,
     save_trainee_progress,
+    trainee_progress_from_data,
     trainee_progress_to_data,
 )
 
@@ -128,7 +130,7 @@ def _drill(seed: int, cases: int = 120) -> DrillSession:
     return session
 
 
-@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("seed", [0, 1, Mastery.FRESH_SEEDS.start, Mastery.MAX_SEED - 1])
 def test_a_genuine_drill_replays_clean_and_every_edit_shows(seed: int) -> None:
     session = _drill(seed)
     attempts, rules = session.mastery.attempts, session.mastery.rules
@@ -167,19 +169,33 @@ def test_from_attempts_applies_the_drill_s_model() -> None:
 
 
 def test_every_drill_starts_from_a_fresh_seed_kept_in_the_file(monkeypatch: pytest.MonkeyPatch) -> None:
-    drawn = iter([41_234, 7])
+    drawn = iter([41_234, 7, -1])
     monkeypatch.setattr("helpers.teach.drill.engine.secrets.randbelow", lambda n: next(drawn) % n)
-    first, second = DrillSession.start(), DrillSession.start()
-    assert (first.mastery.seed, second.mastery.seed) == (41_234, 7)
+    first, second, last = DrillSession.start(), DrillSession.start(), DrillSession.start()
+    assert (first.mastery.seed, second.mastery.seed) == (241_234, 200_007)
+    assert last.mastery.seed == Mastery.MAX_SEED  # the widest a fresh seed goes
     assert first.seed_kind == second.seed_kind == "fresh"
-    data = trainee_progress_to_data(TraineeProgress(first.record()))
-    assert data["mastery"]["seed"] == 41_234 and data["mastery"]["seed_kind"] == "fresh"
+    data = trainee_progress_to_data(TraineeProgress(last.record()))
+    assert data["mastery"]["seed"] == Mastery.MAX_SEED and data["mastery"]["seed_kind"] == "fresh"
     assert data["mastery"]["model"] == MASTERY_MODEL
+    assert trainee_progress_from_data(data).drill.mastery.seed == Mastery.MAX_SEED  # the schema takes it
+
+
+def test_fresh_seeds_are_past_every_fixed_and_reserved_seed_and_their_case_seeds_read_exactly_in_javascript():
+    fresh = Mastery.FRESH_SEEDS
+    assert fresh.start > DEFAULT_DRILL_SEED and fresh.start >= Mastery.RESERVED_SEEDS.stop
+    assert all(seed * 10_000 >= 2 * 10**9 for seed in (fresh.start, fresh.stop - 1))  # past the check-out's
+    assert (fresh.stop - 1) * 10_000 + 9_999 < 2**53
+    pairs = 1000 * 999 // 2  # two of 1,000 trainees share a fresh seed about this rarely
+    assert pairs / len(fresh) < 1e-6
+    for seed in (100_000, 150_000, 199_999, -1, Mastery.MAX_SEED + 1, True, 5.0):
+        with pytest.raises(InvalidInputError, match="seed is"):
+            DrillSession.start(seed=seed)
 
 
 def test_two_real_drills_serve_different_case_sequences() -> None:
     drills = [DrillSession.start() for _ in range(2)]
-    while drills[0].mastery.seed == drills[1].mastery.seed:  # one chance in 100,000
+    while drills[0].mastery.seed == drills[1].mastery.seed:  # about one chance in 10**12
         drills[1] = DrillSession.start()
     served = [[drill.next_case().text() for _ in range(5)] for drill in drills]
     assert served[0] != served[1]

@@ -20,7 +20,7 @@ def test_the_drill_walk_shows_a_slip_a_hint_a_skip_and_a_reveal_scored_as_the_ru
     assert outcomes[-4:] == ["missed", "helped", "skipped", "revealed"]
     assert set(outcomes[:-4]) == {"correct"}
     assert "by rule: ts-empty (2), ts-several (1), ts-unresolved (1)\n" in text
-    assert text.endswith("expected a whole number from 0 to 99999")
+    assert text.endswith("expected a whole number from 0 to 899999999999")
 
 
 def test_the_trainer_walk_names_every_refusal():

@@ -71,8 +71,9 @@ SEED_KINDS = ("fresh", "fixed", "unrecorded")
 
 
 def fresh_seed() -> int:
-    """A fresh random drill seed from ``secrets``, from 0 to :attr:`Mastery.MAX_SEED`."""
-    return secrets.randbelow(Mastery.MAX_SEED + 1)
+    """A fresh random drill seed from ``secrets``, one of :attr:`Mastery.FRESH_SEEDS`."""
+    seeds = Mastery.FRESH_SEEDS
+    return seeds[secrets.randbelow(len(seeds))]
 
 
 #: What the hold box means for each check (held for staff labels; refused by the check).

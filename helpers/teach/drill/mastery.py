@@ -446,8 +446,27 @@ class Mastery:
     attempts: list[MasteryAttempt] = field(default_factory=list)
     model: int = MASTERY_MODEL
 
-    #: The largest seed a drill may have, so case seeds stay below the check-out's range.
-    MAX_SEED = 99_999
+    #: The largest seed a drill may have: its case seeds (``seed * 10_000 + n``) stay below 2**53,
+    #: so every program that reads a progress file, a browser's JavaScript too, reads them exactly.
+    MAX_SEED = 899_999_999_999
+    #: Drill seeds whose case seeds would be the check-out's (``[10**9, 2 * 10**9)``): refused.
+    RESERVED_SEEDS = range(100_000, 200_000)
+    #: Where fresh seeds come from: past every fixed seed a demo or test gives (below 100,000), and
+    #: wide enough that two trainees' fresh drills share a seed about once in 10**12 / 2 pairs, so a
+    #: shared seed is a copied file, not chance (1,000 trainees: one chance in about 1.8 million).
+    FRESH_SEEDS = range(200_000, MAX_SEED + 1)
+
+    @classmethod
+    def seed_problem(cls, seed: Any) -> str | None:
+        """Why ``seed`` cannot be a drill's seed, or ``None``."""
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= cls.MAX_SEED:
+            return f"seed is {seed!r}, expected a whole number from 0 to {cls.MAX_SEED}"
+        if seed in cls.RESERVED_SEEDS:
+            return (
+                f"seed is {seed!r}: seeds from {cls.RESERVED_SEEDS.start} to {cls.RESERVED_SEEDS.stop - 1} "
+                "would make the check-out's cases, so no drill has one"
+            )
+        return None
 
     @classmethod
     def start(
@@ -457,10 +476,9 @@ class Mastery:
         :data:`MASTERY_MODEL` (for replaying what an older drill served and claimed)."""
         if model not in (1, MASTERY_MODEL):
             raise InvalidInputError(f"model is {model!r}, expected 1 or {MASTERY_MODEL}", field="model")
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= cls.MAX_SEED:
-            raise InvalidInputError(
-                f"seed is {seed!r}, expected a whole number from 0 to {cls.MAX_SEED}", field="seed"
-            )
+        problem = cls.seed_problem(seed)
+        if problem is not None:
+            raise InvalidInputError(problem, field="seed")
         ids = tuple(rules)
         if not ids or len(set(ids)) != len(ids):
             raise InvalidInputError("mastery needs a list of distinct rules", field="rules")

@@ -209,6 +209,8 @@ _ATTEMPT_FIELDS = frozenset(
 )
 _ANSWER_FIELDS = frozenset(("check", "missing", "second", "flag", "hold", "reason"))
 _OUTCOMES = frozenset(("correct", "helped", "missed", "revealed", "skipped"))
+#: The largest case seed a drill makes (the schema's ``attempt.seed`` maximum).
+_MAX_CASE_SEED = Mastery.MAX_SEED * 10_000 + 9_999
 _CHECKS = frozenset(("target-scope", "sentinels"))
 #: The schema's ``rule`` and ``time`` patterns, matched whole.
 _RULE_ID = re.compile(r"[a-z][a-z-]{0,40}", re.ASCII)
@@ -258,7 +260,7 @@ def _plain_attempt(a: Any) -> bool:
         type(number) is int
         and number >= 1
         and type(seed) is int
-        and 0 <= seed <= 999_999_999
+        and 0 <= seed <= _MAX_CASE_SEED
         and type(hints) is int
         and hints >= 0
         and type(rule) is str
@@ -315,7 +317,7 @@ def trainee_progress_from_data(
         legacy = progress_from_data(
             data, cases=cases if cases is not None else practice_cases(), rules=rules, source=source
         )
-        seed = legacy.seed if 0 <= legacy.seed <= Mastery.MAX_SEED else 0
+        seed = legacy.seed if Mastery.seed_problem(legacy.seed) is None else 0
         # The old file's seed, chosen before seeds were recorded.
         fresh = DrillRecord.begun([rule.id for rule in rules], seed=seed, seed_kind="unrecorded")
         return TraineeProgress(fresh, legacy, migrated_from=1)
@@ -390,7 +392,7 @@ def _from_v2(
     if not isinstance(mastery, Mapping) or not isinstance(mastery.get("attempts"), list):
         raise bad("is a version 2 file without a mastery.attempts list")
     seed = mastery.get("seed")
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= Mastery.MAX_SEED:
+    if Mastery.seed_problem(seed) is not None:
         seed = 0
     given = data.get("trainee")
     trainee = given if isinstance(given, str) else ""

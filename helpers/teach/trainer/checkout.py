@@ -12,7 +12,7 @@ A trainer issues a **paper** for one trainee and keeps its **key**:
   :func:`minimum_count`). Each kind is shown on both checks where it can be
   (a look-alike ID in a target list, a look-alike answer in a sentinel key).
   Their seeds come from :data:`CHECKOUT_SEEDS`, ``[10**9, 2*10**9)``, disjoint
-  from practice, whose seeds stay below 10**9.
+  from practice, whose case seeds are below 10**9 or from 2*10**9 on.
 * The key holds each case whole (input, expected output, keyed rule, the
   reasons the grader accepts, the keyed next action, seed), so grading never
   depends on the generators still making the same case. It is an answer key,
@@ -115,7 +115,8 @@ __all__ = [
     "sample_paper_path",
 ]
 
-#: Check-out seeds: disjoint from practice, which uses seeds below 10**9.
+#: Check-out seeds: disjoint from practice, whose case seeds are below 10**9 or from 2*10**9 on
+#: (:attr:`helpers.teach.drill.mastery.Mastery.RESERVED_SEEDS`).
 CHECKOUT_SEEDS = range(10**9, 2 * 10**9)
 #: The next actions a check-out case offers; the key holds one of them.
 ACTIONS: tuple[str, ...] = (

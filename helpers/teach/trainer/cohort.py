@@ -632,7 +632,8 @@ def load_cohort(
 def _copies_flagged(trainees: list[Trainee]) -> list[Trainee]:
     """Each file that shares its drill seed (so its case sequence) with another file, flagged as a copy.
 
-    Fresh drills start from a fresh random seed, so two trainees' files never share one; a shared
+    Fresh drills start from a fresh random seed (:attr:`~helpers.teach.drill.mastery.Mastery.FRESH_SEEDS`),
+    so two trainees' files share one by chance about once in 1.8 million cohorts of 1,000; a shared
     seed is a copied file, or two drills started from one fixed (demo) seed.
     """
     by_seed: dict[int, list[int]] = {}

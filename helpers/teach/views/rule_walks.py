@@ -34,7 +34,7 @@ from typing import Any
 from ...core.checks import run_check
 from ...core.errors import CheckInputError, HelpersError
 from ..cases.deciding_rule import keyed_rule
-from ..drill.mastery import MASTERY_STREAK
+from ..drill.mastery import MASTERY_STREAK, Mastery
 from ..grading import Answer
 
 __all__ = [
@@ -163,7 +163,7 @@ def drill_scoring(seed: int = 5) -> str:
     hardest = ", ".join(f"{rule} ({count})" for rule, count in session.mastery.hardest())
     lines.append(f"Cases not answered unaided, by rule: {hardest}")
     try:
-        DrillSession.start(seed=100_000)
+        DrillSession.start(seed=Mastery.MAX_SEED + 1)
     except HelpersError as exc:
         lines.append(f"A drill seed past the range is refused: {exc}")
     return "\n".join(lines)
