@@ -2,9 +2,12 @@
 
 The trainer's view re-grades every attempt of every progress file
 (:mod:`helpers.teach.trainer.cohort`) and then works the drill again with the engine
-(:mod:`helpers.teach.drill.replay`). Both need the same case and the reasons the drill
-offered for it, so both take them from one :class:`RemadeCases`: each case is made
-once, by the generators, and handed to both. Nothing here decides a verdict.
+(:mod:`helpers.teach.drill.replay`). Both need the same case, the reasons the drill
+offered for it and the verdict on each answer, so both take them from one
+:class:`RemadeCases`: each case is made once, by the generators, each answer graded
+once, by :func:`helpers.teach.grading.grade`, and both get the same ones. Nothing
+here decides a verdict of its own: the right answer is the one :func:`correct_answer`
+gives, which ``grade`` marks fully correct (``tests/teach/test_remade.py`` holds it).
 Taught in ``06_trainer.ipynb``.
 """
 
