@@ -284,7 +284,9 @@ def _plain_attempt(a: Any) -> bool:
 def _without_plain_attempts(data: Any) -> Any:
     """``data`` with an empty list for its attempts when every one is plain (:func:`_plain_attempt`), else ``data``."""
     mastery = data.get("mastery") if type(data) is dict else None
-    attempts = mastery.get("attempts") if type(mastery) is dict else None
+    if type(mastery) is not dict:
+        return data
+    attempts = mastery.get("attempts")
     if type(attempts) is not list or not all(_plain_attempt(a) for a in attempts):
         return data
     return {**data, "mastery": {**mastery, "attempts": []}}
@@ -391,9 +393,8 @@ def _from_v2(
     mastery = data.get("mastery")
     if not isinstance(mastery, Mapping) or not isinstance(mastery.get("attempts"), list):
         raise bad("is a version 2 file without a mastery.attempts list")
-    seed = mastery.get("seed")
-    if Mastery.seed_problem(seed) is not None:
-        seed = 0
+    given_seed = mastery.get("seed")
+    seed = given_seed if isinstance(given_seed, int) and Mastery.seed_problem(given_seed) is None else 0
     given = data.get("trainee")
     trainee = given if isinstance(given, str) else ""
     content = data.get("content_hash") if isinstance(data.get("content_hash"), str) else None
