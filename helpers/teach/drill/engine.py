@@ -157,14 +157,17 @@ class CheckResult:
 
 @dataclass
 class _Open:
-    """The case being worked: the private half that the view leaves out."""
+    """The case being worked: the private half that the view leaves out, and the view once drawn."""
 
-    view: CaseView
     case: PracticeCase
     rule: str
     seed: int
     facet: str | None
     served: str
+    number: int
+    label: str
+    options: tuple[Rule, ...]  # the reasons offered, in the order shown
+    view: CaseView | None = None  # drawn when first asked for (the trainer's replay never asks)
     hints_used: int = 0
     revealed: bool = False
     scored: Any = None  # the scored attempt, once there is one
@@ -189,7 +192,17 @@ class _CaseEngine:
     @property
     def current(self) -> CaseView | None:
         """The case being worked, if any."""
-        return self._open.view if self._open is not None else None
+        current = self._open
+        if current is None:
+            return None
+        if current.view is None:
+            current.view = self._view(current.case, current.number, current.label, current.options)
+        return current.view
+
+    @property
+    def current_check(self) -> str | None:
+        """The check of the case being worked (``target-scope`` or ``sentinels``), if any."""
+        return self._open.case.check if self._open is not None else None
 
     @property
     def current_scored(self) -> Any:
@@ -307,17 +320,18 @@ class _CaseEngine:
             lines.append("This case was already scored; checking again gives feedback only.")
         return "\n".join(lines)
 
-    def _view(
-        self, case: PracticeCase, number: int, label: str, salt: str, offered: Sequence[str] | None = None
-    ) -> CaseView:
-        """What the trainee sees of ``case``: the label, the input and context, IDs and shuffled reasons.
-
-        ``offered`` names the reasons when they were already worked out for this case and ``salt``."""
+    def _options(
+        self, case: PracticeCase, salt: str, offered: Sequence[str] | None = None
+    ) -> tuple[Rule, ...]:
+        """The reasons offered for ``case`` at the place ``salt`` names, shuffled for it
+        (:func:`reason_options`); ``offered`` names them when they were already worked out."""
         if offered is None:
-            options = reason_options(case, rules=self.rules, salt=salt)
-        else:
-            known = self._known()
-            options = [known[rule_id] for rule_id in offered]
+            return tuple(reason_options(case, rules=self.rules, salt=salt))
+        known = self._known()
+        return tuple(known[rule_id] for rule_id in offered)
+
+    def _view(self, case: PracticeCase, number: int, label: str, options: Sequence[Rule]) -> CaseView:
+        """What the trainee sees of ``case``: the label, the input and context, IDs and the reasons offered."""
         first, second, flag = answer_fields(case.check)
         return CaseView(
             number=number,
@@ -471,6 +485,14 @@ class DrillSession(_CaseEngine):
 
     def next_case(self) -> CaseView:
         """Serve the next case. Leaving the current one unchecked scores it as skipped."""
+        self.serve()
+        view = self.current
+        assert view is not None
+        return view
+
+    def serve(self) -> None:
+        """Serve the next case without drawing its view (:meth:`next_case` draws it): the trainer's
+        replay works each case and never shows one. Leaving the current one unchecked scores it as skipped."""
         if self._open is not None and self._open.scored is None:
             self._score(outcome_of(None), None, None)
         now = self.now()
@@ -484,9 +506,8 @@ class DrillSession(_CaseEngine):
         else:
             case = self._cases.case(rule, seed, facet).case
             offered = self._cases.offered(rule, seed, facet, salt)
-        view = self._view(case, number, f"Drill case {number}", salt, offered)
-        self._open = _Open(view, case, rule, seed, facet, now)
-        return view
+        options = self._options(case, salt, offered)
+        self._open = _Open(case, rule, seed, facet, now, number, f"Drill case {number}", options)
 
     def _grade(self, current: _Open, answer: Answer) -> Grade:
         """The verdict on ``answer``; a case made again for the trainer's replay is graded once
@@ -504,12 +525,12 @@ class DrillSession(_CaseEngine):
         wrong = tuple(dict.fromkeys(m.field for m in result.mistakes)) if result is not None else ()
         missed = tuple(result.rules_missed) if result is not None else (current.rule,)
         attempt = MasteryAttempt(
-            number=current.view.number,
+            number=current.number,
             rule=current.rule,
             seed=current.seed,
             facet=current.facet,
             facets=tuple(getattr(current.case, "facets", ())),
-            options=tuple(rule_id for _text, rule_id in current.view.reason_options),
+            options=tuple(rule.id for rule in current.options),
             answer=stored,
             outcome=outcome,
             correct=bool(result and result.correct),
@@ -581,9 +602,9 @@ class CourseSession(_CaseEngine):
             return None
         case = self._by_key[key]
         number = self.progress.order.index(key) + 1
-        view = self._view(case, number, f"Case {number} of {self.progress.total}", "")
-        self._open = _Open(view, case, decisive_rules(case)[0], 0, None, self.now())
-        return view
+        label, options = f"Case {number} of {self.progress.total}", self._options(case, "")
+        self._open = _Open(case, decisive_rules(case)[0], 0, None, self.now(), number, label, options)
+        return self.current
 
     def _score(self, outcome: str, answer: Answer | None, result: Grade | None) -> Attempt:
         current = self._need_open()

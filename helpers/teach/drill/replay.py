@@ -121,13 +121,17 @@ def replay_drill(
                 engine.mastery.record(attempt)
                 continue
             clock.set(attempt.served)
-            engine.next_case()  # scores the case before as skipped, when it was left unchecked
+            engine.serve()  # scores the case before as skipped, when it was left unchecked
             if index and len(done) == index and (problem := compared(index - 1)):
                 return [problem]
             for _ in range(attempt.hints):
                 engine.hint()
-            view = engine.current
-            if attempt.answer is not None and view is not None and view.check != attempt.answer["check"]:
+            served_check = engine.current_check
+            if (
+                attempt.answer is not None
+                and served_check is not None
+                and served_check != attempt.answer["check"]
+            ):
                 engine.reveal()  # scores the served case, so what the engine served can be named
                 served = _difference(attempt.number, done[index], attempt)
                 if served is not None and "the engine serves" in served:
@@ -146,7 +150,7 @@ def replay_drill(
             return [f"{where} cannot be worked again by the engine: {type(exc).__name__}: {exc}"]
     if len(done) < len(recorded):  # the last case was left unchecked: serving another scores it
         try:
-            engine.next_case()
+            engine.serve()
         except CheckInputError as exc:
             return [f"the last case cannot be worked again by the engine: {exc.message}"]
         if problem := compared(len(recorded) - 1):
