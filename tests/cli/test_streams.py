@@ -269,6 +269,25 @@ def test_ctrl_c_on_the_parallel_path_exits_130_and_stops_the_worker(tmp_path):
     assert not Path(f"/proc/{worker}").exists(), "the worker was left behind"
 
 
+#: Runs ``python -m helpers`` with a handshake around the moment the input's size is taken: once
+#: :func:`helpers.data.inputs.open_snapshot` has opened the file and taken its size, the run writes
+#: ``taken`` to one pipe and waits for a byte on another before it reads a line. The test appends in
+#: between, so the appended lines are in the file before any of it is read, on every run.
+_SNAPSHOT_HANDSHAKE = """
+import os, runpy, sys
+import helpers.data.inputs as inputs
+taken, go = int(sys.argv.pop(1)), int(sys.argv.pop(1))
+real = inputs.open_snapshot
+def open_snapshot(path, **options):
+    snapshot = real(path, **options)
+    os.write(taken, b"taken")
+    os.read(go, 1)
+    return snapshot
+inputs.open_snapshot = open_snapshot
+runpy.run_module("helpers", run_name="__main__", alter_sys=True)
+"""
+
+
 @linux_only
 @pytest.mark.parametrize("min_bytes", [1, 1 << 40], ids=["two cores", "serial"])
 @pytest.mark.parametrize("options", [[], ["--carry"], ["--summary-json"]])
@@ -278,10 +297,30 @@ def test_a_file_that_grows_while_it_is_read_is_checked_as_far_as_it_went_at_the_
     data = tmp_path / "growing.jsonl"
     lines = 200_000
     data.write_text(OK * lines, encoding="utf-8")
-    run = _start(["target-scope", *options, "growing.jsonl"], tmp_path, EIC_PARALLEL_MIN_BYTES=min_bytes)
-    _wait_for(lambda: _has_open(run.pid, data), "the input to be opened")
-    with data.open("a", encoding="utf-8") as writer:  # a writer still appending
-        writer.write(BAD * 1000)
+    taken_read, taken_write = os.pipe()
+    go_read, go_write = os.pipe()
+    env = {**os.environ, "PYTHONPATH": str(project_root()), "EIC_PARALLEL_MIN_BYTES": str(min_bytes)}
+    args = [str(taken_write), str(go_read), "target-scope", *options, "growing.jsonl"]
+    try:
+        run = subprocess.Popen(
+            [sys.executable, "-c", _SNAPSHOT_HANDSHAKE, *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=tmp_path,
+            env=env,
+            pass_fds=(taken_write, go_read),
+        )
+    finally:
+        os.close(taken_write)
+        os.close(go_read)
+    try:
+        assert os.read(taken_read, 5) == b"taken"  # the size is taken; nothing is read yet
+        with data.open("a", encoding="utf-8") as writer:  # a writer still appending
+            writer.write(BAD * 1000)
+        os.write(go_write, b"g")
+    finally:
+        os.close(taken_read)
+        os.close(go_write)
     out, err = run.communicate(timeout=60)
     assert (run.returncode, err) == (0, b"")
     if options == ["--summary-json"]:
