@@ -387,6 +387,23 @@ def test_the_engine_judges_the_keys_itself(tmp_path):
     assert check_parquet_keys(str(refused), str(p), id_columns=["id"], answer_column="answer") is None
 
 
+def test_ids_that_only_hash_alike_are_counted_exactly(tmp_path):
+    """The one pass proves no ID repeats by its hashes; where hashes meet, the IDs themselves decide."""
+    duckdb = pytest.importorskip("duckdb")
+    from helpers.data.duckdb_engine import _table
+
+    distinct = write_key(tmp_path / "distinct.parquet", {"S1": "R", "S2": "N", "S3": "R"})
+    repeated = tmp_path / "repeated.parquet"
+    pq.write_table(pa.table({"id": ["S1", "S2", "S1"], "answer": ["R", "N", "R"]}), repeated)
+    con = duckdb.connect()
+    con.execute("CREATE TEMP MACRO hash(x) AS 0")  # every ID hashes alike
+    try:
+        assert _table(con, "d", str(distinct), ["id"], "answer") == 3
+        assert _table(con, "r", str(repeated), ["id"], "answer") is None
+    finally:
+        con.close()
+
+
 @pytest.mark.parametrize("engine", ENGINES)
 def test_generated_qrels_give_the_python_bytes(engine, tmp_path, capfdbinary):
     rng = random.Random(33)
