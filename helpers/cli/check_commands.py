@@ -76,7 +76,7 @@ def _engine_scope_blocks(file: str | None, options: _DataOptions) -> Any:
         return None
     from ..data.duckdb_scope import scope_parquet_blocks
 
-    return scope_parquet_blocks(file)
+    return scope_parquet_blocks(file, lines=options.summary is None)
 
 
 def _engine_key_check(options: _DataOptions, err: IO[str]) -> Any:

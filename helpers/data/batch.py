@@ -41,6 +41,7 @@ from ..core.ordering import utf16_key
 from ..core.outcomes import (
     EXIT_BAD_INPUT,
     EXIT_FAILED,
+    EXIT_HELD,
     EXIT_PASS,
     SEVERITY,
     code_for,
@@ -79,6 +80,7 @@ __all__ = [
     "TopCounter",
     "Failure",
     "record_unit",
+    "Written",
     "BatchSummary",
     "check_blocks",
     "check_records",
@@ -349,6 +351,22 @@ class BatchSummary:
         self.counts["not preserved"] += 1
         self.failures_total += 1
 
+    def add_written(self, written: Written) -> None:
+        """Count the rewrites an engine checked and wrote (see :class:`Written`): no failure is kept."""
+        failed = written.lost + written.added + written.lost_and_added
+        self.records += written.rows
+        self.counts[_OUTCOME_LABELS[self.check][0]] += written.rows - failed - written.held
+        if failed:
+            self.worst = worst_code(self.worst, EXIT_FAILED)
+            self.counts["not preserved"] += failed
+            self.lost += written.lost
+            self.added += written.added
+            self.lost_and_added += written.lost_and_added
+        if written.held:
+            self.worst = worst_code(self.worst, EXIT_HELD)
+            self.counts["needs staff labels"] += written.held
+        self.failures_total += failed + written.held
+
     def add(self, outcome: Outcome) -> None:
         """Count one outcome; a failure is explained and kept while fewer than N are."""
         line, code, result, error, record = outcome
@@ -388,11 +406,30 @@ class BatchSummary:
             )
 
 
+class Written:
+    """Consecutive rewrites an engine checked and wrote itself (:mod:`helpers.data.duckdb_scope`).
+
+    ``rows`` of them, their output lines as one ``text``, and how many were ``lost`` only,
+    ``added`` only, ``lost_and_added`` or ``held``; the others were preserved. For a run that
+    shows no summary: its counts and exit status are exact, but no failure is kept and no lost
+    target is counted.
+    """
+
+    __slots__ = ("added", "held", "lost", "lost_and_added", "rows", "text")
+
+    def __init__(
+        self, rows: int, text: bytes, *, lost: int = 0, added: int = 0, lost_and_added: int = 0, held: int = 0
+    ) -> None:
+        self.rows, self.text, self.held = rows, text, held
+        self.lost, self.added, self.lost_and_added = lost, added, lost_and_added
+
+
 #: What a record reader hands the loop: raw JSON lines (``bytes``, read here), records another
-#: reader already parsed (:class:`~helpers.core.jsonio.JsonLine`, e.g. CSV rows), or a count
+#: reader already parsed (:class:`~helpers.core.jsonio.JsonLine`, e.g. CSV rows), a count
 #: (``int``) of consecutive rewrites an engine has proved valid and preserved
-#: (:mod:`helpers.data.duckdb_scope`), each written as the preserved line without a carry.
-Item = bytes | JsonLine | int
+#: (:mod:`helpers.data.duckdb_scope`), each written as the preserved line without a carry, or
+#: rewrites an engine checked and wrote (:class:`Written`).
+Item = bytes | JsonLine | int | Written
 
 #: How many bytes a JSON Lines stream is read at a time.
 BLOCK_SIZE = 1 << 18
@@ -552,6 +589,13 @@ def check_blocks(
                     continue
                 if result is None:
                     outcome = _exact_outcome(number, item, source, exact)
+            elif type(item) is Written:  # rewrites an engine checked and wrote
+                written = item
+                number += written.rows
+                summary.add_written(written)
+                if emit:
+                    append(written.text)
+                continue
             elif type(item) is int:  # that many preserved rewrites, vouched for by an engine
                 number += item
                 passes += item

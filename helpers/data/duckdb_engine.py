@@ -72,6 +72,10 @@ class Connection:
         """``duckdb.DuckDBPyConnection.execute``."""
         return self.con.execute(sql) if parameters is None else self.con.execute(sql, parameters)
 
+    def sql(self, sql: str) -> Any:
+        """``duckdb.DuckDBPyConnection.sql``: a relation (e.g. for ``to_arrow_reader``)."""
+        return self.con.sql(sql)
+
     def close(self) -> None:
         """Close the connection and remove its temporary folder."""
         try:
