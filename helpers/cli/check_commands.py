@@ -180,9 +180,9 @@ def _run_check_command(
             err.write(f"{prog}: cannot write {options.results}: {exc.strerror}\n")
             stream.close()
             return EXIT_USAGE
-    summary = BatchSummary(
-        check=check, source=source, max_failures=options.max_failures, unit=record_unit(options.format)
-    )
+    # A summary keeps and explains its first failures; a run that writes every line shows none.
+    keep = options.max_failures if options.summary is not None else 0
+    summary = BatchSummary(check=check, source=source, max_failures=keep, unit=record_unit(options.format))
     try:
         _release_ctrl_c(held)  # a Ctrl-C held back meanwhile is raised here
         if options.summary is None:

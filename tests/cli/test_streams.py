@@ -269,6 +269,37 @@ def test_ctrl_c_on_the_parallel_path_exits_130_and_stops_the_worker(tmp_path):
     assert not Path(f"/proc/{worker}").exists(), "the worker was left behind"
 
 
+#: Runs ``python -m helpers`` with Ctrl-C pressed while orjson is being imported: orjson's set-up
+#: imports ``uuid``, and a finder sends SIGINT the moment that import starts.
+_CTRL_C_IN_ORJSON = """
+import os, runpy, signal, sys
+sys.modules.pop("uuid", None)
+class Press:
+    def find_spec(self, name, path=None, target=None):
+        if name == "uuid" and "orjson" in sys.modules:
+            os.kill(os.getpid(), signal.SIGINT)
+        return None
+sys.meta_path.insert(0, Press())
+runpy.run_module("helpers", run_name="__main__", alter_sys=True)
+"""
+
+
+@linux_only
+def test_ctrl_c_while_orjson_is_imported_exits_130_with_one_line(tmp_path):
+    """orjson is imported on first use, with Ctrl-C held back: one landing inside it would crash the process."""
+    env = {**os.environ, "PYTHONPATH": str(project_root())}
+    done = subprocess.run(
+        [sys.executable, "-c", _CTRL_C_IN_ORJSON, "target-scope"],
+        input=OK.encode() * 100,
+        capture_output=True,
+        cwd=tmp_path,
+        env=env,
+        timeout=60,
+        preexec_fn=_default_ctrl_c,
+    )
+    _assert_interrupted(done.stderr, done.returncode)
+
+
 #: Runs ``python -m helpers`` with a handshake around the moment the input's size is taken: once
 #: :func:`helpers.data.inputs.open_snapshot` has opened the file and taken its size, the run writes
 #: ``taken`` to one pipe and waits for a byte on another before it reads a line. The test appends in

@@ -700,7 +700,7 @@ def test_the_block_writer_counts_failures_as_the_summary_does(monkeypatch, max_f
 
     if kept is not None:  # how many equal results are shared, and their output lines kept
         monkeypatch.setattr(fastpath, "_RESULTS_MAX", kept)
-        monkeypatch.setattr(batch, "_LINES_MAX", kept)
+        monkeypatch.setattr(fastpath, "_LINES_MAX", kept)
 
     rng = random.Random(5)
     pool = ["a", "b", "c", "d", "é", "😀", "\uff5e"]
