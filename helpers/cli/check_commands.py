@@ -133,6 +133,10 @@ def _run_check_command(
 ) -> int:
     from ..data.batch import BatchSummary, check_records, record_unit
 
+    if streams._ENDS_PROCESS:
+        from ..data.fastpath import end_with_process
+
+        end_with_process()
     options = options or _DataOptions()
     prog = f"python -m helpers {check}"
     if options.format == "parquet" and (missing := _missing_parquet()) is not None:

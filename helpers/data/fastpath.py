@@ -90,6 +90,7 @@ __all__ = [  # noqa: F822 - FAST_JSON comes from the module's __getattr__
     "exact_outcome",
     "output_line",
     "Records",
+    "end_with_process",
 ]
 
 
@@ -132,6 +133,20 @@ def _import_orjson() -> Any:
             elif came and previous == signal.SIG_DFL:
                 os.kill(os.getpid(), signal.SIGINT)
     return module
+
+
+#: True when the run is the process's last act (``python -m helpers``; see
+#: :func:`helpers.cli.run.end_process`): the largest things a run made (the last record read, the
+#: lists a long key pair was walked by) are then left for the process's end, which drops them
+#: unfreed, instead of being taken apart object by object (two million-entry keys: about 0.1 s).
+_linger = False
+_lingering: dict[str, Any] = {}
+
+
+def end_with_process() -> None:
+    """Say the process ends once this run is done: its largest objects may be left to that end."""
+    global _linger
+    _linger = True
 
 
 def __getattr__(name: str) -> Any:
@@ -401,6 +416,8 @@ def _differing_in_order(
     """
     ids, answers = list(baseline), list(baseline.values())
     theirs, their_answers = list(proposed), list(proposed.values())
+    if _linger:
+        _lingering["walk"] = (ids, answers, theirs, their_answers)
     ours_left, theirs_left = len(ids), len(theirs)
     differs: list[str] = []
     i = j = 0
@@ -720,4 +737,6 @@ class Records:
                 keep -= 1
                 counted_only = not carry and keep <= 0
         self.keep = keep
+        if _linger and items:
+            _lingering["record"] = value  # the block's last record, left to the process's end
         return number, passes

@@ -269,6 +269,49 @@ def test_ctrl_c_on_the_parallel_path_exits_130_and_stops_the_worker(tmp_path):
     assert not Path(f"/proc/{worker}").exists(), "the worker was left behind"
 
 
+#: Runs ``python -m helpers`` with a file left open and unflushed, as teardown would flush it, and
+#: ``{before}`` run first: whether the file holds its line after the run tells whether Python's
+#: own exit ran (it flushes and closes what is left) or the process ended at once.
+_ENDS_AT_ONCE = """
+import atexit, runpy, sys
+left = open(sys.argv.pop(1), "w", encoding="utf-8")
+left.write("flushed by Python's exit\\n")
+{before}
+runpy.run_module("helpers", run_name="__main__", alter_sys=True)
+"""
+
+
+@pytest.mark.parametrize(
+    ("before", "at_once"),
+    [
+        ("", True),
+        ("atexit.register(lambda: None)", False),  # an exit handler must run
+        ("sys.settrace(lambda *a: None)", False),  # a tracer (a coverage tool) must see the end
+        ("import threading; threading.Thread(target=__import__('time').sleep, args=(0.2,)).start()", False),
+    ],
+    ids=["nothing-left", "exit-handler", "tracer", "thread"],
+)
+def test_a_check_ends_the_process_at_once_only_when_nothing_is_left_for_exit(tmp_path, before, at_once):
+    left = tmp_path / "left.txt"
+    data = tmp_path / "keys.jsonl"
+    data.write_text('{"baseline":{"S1":"R","S2":"N"},"proposed":{"S1":"R"}}\n', encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(project_root())}
+    runs = {
+        ("sentinels", str(data)): (1, b'{"missing":["S2"],"changed":[],"intact":false}\n'),
+        ("target-scope", "--summary-json", "missing.jsonl"): (2, b""),  # a usage error ends alike
+    }
+    for args, (status, out) in runs.items():
+        done = subprocess.run(
+            [sys.executable, "-c", _ENDS_AT_ONCE.format(before=before), str(left), *args],
+            capture_output=True,
+            cwd=tmp_path,
+            env=env,
+            timeout=60,
+        )
+        assert (done.returncode, done.stdout) == (status, out), done.stderr
+        assert (left.read_text(encoding="utf-8") == "") is at_once, done.stderr
+
+
 #: Runs ``python -m helpers`` with Ctrl-C pressed while orjson is being imported: orjson's set-up
 #: imports ``uuid``, and a finder sends SIGINT the moment that import starts.
 _CTRL_C_IN_ORJSON = """
