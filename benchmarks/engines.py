@@ -10,7 +10,8 @@ Each peer is a whole process with its output going to a pipe (read and counted h
 all), and reported by the median, with the peak memory (GNU time's ``%M``) of the median run:
 
 * 1M small rewrite records (2 or 3 targets, about 1 in 5 not preserved; ``sql_recipe.records``):
-  ``python -m helpers target-scope rewrites.jsonl`` (the default route), the same table as
+  ``python -m helpers target-scope rewrites.jsonl`` (the default route, and the same kept to one
+  process with ``EIC_PARALLEL_MIN_BYTES``, to show what the two-process split buys), the same table as
   Parquet on the Python route and with ``--engine duckdb``, and DuckDB's own SQL (the recipe's
   refuse and check queries of docs/sql.md, rows to standard output as JSON, unsorted) twice:
   over the Parquet file, and over the very JSON Lines file the default route reads (``read_json``
@@ -218,6 +219,9 @@ def main() -> None:
             scope_sources = f"CREATE OR REPLACE VIEW records AS SELECT * FROM read_parquet('{parquet}', file_row_number = true);"
             peers = {
                 "default route: target-scope FILE.jsonl": cli("target-scope", str(jsonl)),
+                # The same, kept to one process: what the two-process split buys (docs/performance.md).
+                "default route, one process": ["env", f"EIC_PARALLEL_MIN_BYTES={1 << 62}"]
+                + cli("target-scope", str(jsonl)),
                 "Python route: FILE.parquet --format parquet": cli(
                     "target-scope", str(parquet), "--format", "parquet", "--engine", "python"
                 ),
