@@ -220,8 +220,11 @@ def main() -> None:
             peers = {
                 "default route: target-scope FILE.jsonl": cli("target-scope", str(jsonl)),
                 # The same, kept to one process: what the two-process split buys (docs/performance.md).
-                "default route, one process": ["env", f"EIC_PARALLEL_MIN_BYTES={1 << 62}"]
-                + cli("target-scope", str(jsonl)),
+                "default route, one process": [
+                    "env",
+                    f"EIC_PARALLEL_MIN_BYTES={1 << 62}",
+                    *cli("target-scope", str(jsonl)),
+                ],
                 "Python route: FILE.parquet --format parquet": cli(
                     "target-scope", str(parquet), "--format", "parquet", "--engine", "python"
                 ),
