@@ -10,9 +10,12 @@ Each peer is a whole process with its output going to a pipe (read and counted h
 all), and reported by the median, with the peak memory (GNU time's ``%M``) of the median run:
 
 * 1M small rewrite records (2 or 3 targets, about 1 in 5 not preserved; ``sql_recipe.records``):
-  ``python -m helpers target-scope rewrites.jsonl`` (the default route), the same table as
+  ``python -m helpers target-scope rewrites.jsonl`` (the default route, and the same kept to one
+  process with ``EIC_PARALLEL_MIN_BYTES``, to show what the two-process split buys), the same table as
   Parquet on the Python route and with ``--engine duckdb``, and DuckDB's own SQL (the recipe's
-  refuse and check queries of docs/sql.md, rows to standard output as JSON, unsorted).
+  refuse and check queries of docs/sql.md, rows to standard output as JSON, unsorted) twice:
+  over the Parquet file, and over the very JSON Lines file the default route reads (``read_json``
+  with the record's columns, rows numbered in file order), so that peer is like for like.
 * A Parquet key pair of ``--key-rows`` IDs (100 changed, 100 dropped, 1,000 added): the Python
   route (``--skip-python-keys`` leaves it out where it would not finish), ``--engine duckdb``,
   and the recipe's check query in DuckDB.
@@ -97,6 +100,16 @@ def write_keys(folder: Path, rows: int, seed: int = 8) -> tuple[Path, Path]:
     pq.write_table(pa.table({"id": ids, "answer": answers}), b)
     pq.write_table(pa.concat_tables([proposed, extra]), p)
     return b, p
+
+
+def jsonl_source(jsonl: Path) -> str:
+    """The recipe's ``records`` view over JSON Lines: ``read_json`` has no ``file_row_number``,
+    so rows are numbered in the order they are read (DuckDB keeps a file's order)."""
+    columns = "{id: 'VARCHAR', original: 'VARCHAR[]', rewritten: 'VARCHAR[]', unresolved: 'VARCHAR[]'}"
+    return (
+        "CREATE OR REPLACE VIEW records AS SELECT row_number() OVER () - 1 AS file_row_number, * "
+        f"FROM read_json('{jsonl}', format = 'newline_delimited', columns = {columns});"
+    )
 
 
 def key_sources(b: Path, p: Path) -> str:
@@ -206,6 +219,12 @@ def main() -> None:
             scope_sources = f"CREATE OR REPLACE VIEW records AS SELECT * FROM read_parquet('{parquet}', file_row_number = true);"
             peers = {
                 "default route: target-scope FILE.jsonl": cli("target-scope", str(jsonl)),
+                # The same, kept to one process: what the two-process split buys (docs/performance.md).
+                "default route, one process": [
+                    "env",
+                    f"EIC_PARALLEL_MIN_BYTES={1 << 62}",
+                    *cli("target-scope", str(jsonl)),
+                ],
                 "Python route: FILE.parquet --format parquet": cli(
                     "target-scope", str(parquet), "--format", "parquet", "--engine", "python"
                 ),
@@ -217,6 +236,14 @@ def main() -> None:
                     "-c",
                     DUCKDB_SQL,
                     scope_sources,
+                    sql["duckdb scope refuse"],
+                    sql["duckdb scope check"],
+                ],
+                "DuckDB's own SQL (docs/sql.md), JSON Lines": [
+                    PYTHON,
+                    "-c",
+                    DUCKDB_SQL,
+                    jsonl_source(jsonl),
                     sql["duckdb scope refuse"],
                     sql["duckdb scope check"],
                 ],

@@ -1,8 +1,6 @@
 """``python -m helpers``: see :mod:`helpers.cli`."""
 
-import sys
-
-from .cli import main
+from .cli.run import end_process
 
 if __name__ == "__main__":
-    sys.exit(main())
+    end_process()

@@ -76,7 +76,7 @@ def _engine_scope_blocks(file: str | None, options: _DataOptions) -> Any:
         return None
     from ..data.duckdb_scope import scope_parquet_blocks
 
-    return scope_parquet_blocks(file)
+    return scope_parquet_blocks(file, lines=options.summary is None)
 
 
 def _engine_key_check(options: _DataOptions, err: IO[str]) -> Any:
@@ -133,6 +133,10 @@ def _run_check_command(
 ) -> int:
     from ..data.batch import BatchSummary, check_records, record_unit
 
+    if streams._ENDS_PROCESS:
+        from ..data.fastpath import end_with_process
+
+        end_with_process()
     options = options or _DataOptions()
     prog = f"python -m helpers {check}"
     if options.format == "parquet" and (missing := _missing_parquet()) is not None:
@@ -180,9 +184,9 @@ def _run_check_command(
             err.write(f"{prog}: cannot write {options.results}: {exc.strerror}\n")
             stream.close()
             return EXIT_USAGE
-    summary = BatchSummary(
-        check=check, source=source, max_failures=options.max_failures, unit=record_unit(options.format)
-    )
+    # A summary keeps and explains its first failures; a run that writes every line shows none.
+    keep = options.max_failures if options.summary is not None else 0
+    summary = BatchSummary(check=check, source=source, max_failures=keep, unit=record_unit(options.format))
     try:
         _release_ctrl_c(held)  # a Ctrl-C held back meanwhile is raised here
         if options.summary is None:

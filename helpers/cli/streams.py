@@ -303,6 +303,10 @@ class _TextWriter:
         self.stream.flush()
 
 
+#: True when the run is the process's last act (``python -m helpers``): see
+#: :func:`helpers.cli.run.end_process`.
+_ENDS_PROCESS = False
+
 #: The run's standard streams, set up afresh by :func:`_claim_standard_streams` as each run starts.
 #: Other modules read them here at call time, as ``streams._STDOUT``: a name imported from here
 #: would keep the streams of the moment it was imported.

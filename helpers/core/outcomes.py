@@ -1,7 +1,8 @@
-"""The outcome protocol: exit codes, their severity order, and result → code.
+"""The outcome protocol: exit codes, their severity order, result → code, and outcome →
+output object.
 
-Every layer that turns results into an exit status takes it from here: the
-batch runner, the reports and the command line.
+Every layer that turns results into an exit status or an output object takes it from
+here: the batch runner, the fast path, the reports and the command line.
 
 >>> from helpers.core.target_scope import check_target_scope
 >>> code_for(check_target_scope(["a"], ["a"]))
@@ -18,8 +19,11 @@ Taught in ``05_check_your_data.ipynb``.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Mapping
 from typing import Any
 
+from .errors import error_object
 from .target_scope import NeedsStaffLabels
 
 __all__ = [
@@ -33,6 +37,9 @@ __all__ = [
     "EXIT_MEANINGS",
     "worst_code",
     "code_for",
+    "CARRIED",
+    "json_safe",
+    "output_object",
 ]
 
 #: Every record passed.
@@ -78,3 +85,60 @@ def code_for(result: Any) -> int:
     if isinstance(result, NeedsStaffLabels):
         return EXIT_HELD
     return EXIT_FAILED
+
+
+#: The fields a record's output object carries with ``--carry``, after ``"line"``.
+CARRIED = ("id", "query")
+
+
+def _finite_or_none(value: Any) -> Any:
+    return None if isinstance(value, float) and not math.isfinite(value) else value
+
+
+def json_safe(value: Any) -> Any:
+    """``value`` with non-finite numbers as ``None``, as ``JSON.stringify`` writes them.
+
+    Python reads ``1e400`` as infinity; a carried id like that must still be writable.
+    A value as read from JSON (lists, dicts and scalars) is copied with a stack of its
+    own, not by recursion, so any depth the readers accept works in any caller.
+
+    Taught in ``05_check_your_data.ipynb``.
+    """
+    if not isinstance(value, (list, dict)):
+        return _finite_or_none(value)
+    top: list[Any] = [None]
+    pending: list[tuple[Any, Any]] = [([value], top)]
+    while pending:
+        source, target = pending.pop()
+        for key, item in source.items() if isinstance(source, dict) else enumerate(source):
+            if isinstance(item, list):
+                copy: Any = [None] * len(item)
+            elif isinstance(item, dict):
+                copy = dict.fromkeys(item)
+            else:
+                target[key] = _finite_or_none(item)
+                continue
+            target[key] = copy
+            pending.append((item, copy))
+    return top[0]
+
+
+def output_object(outcome: tuple[int, int, Any, Any, Any], *, carry: bool = False) -> dict[str, Any]:
+    """The output object of one outcome ``(line, code, result, error, record)``, as the command line writes it.
+
+    With ``carry``, the object starts with ``"line"``, then the input's ``"id"``
+    and ``"query"`` when it has them, so results can be joined back to inputs.
+    Taught in ``05_check_your_data.ipynb``.
+    """
+    line, _, result, error, record = outcome
+    body = result.as_dict() if error is None else error_object(line, error)
+    if not carry:
+        return body
+    head: dict[str, Any] = {"line": line}
+    if isinstance(record, Mapping):
+        for name in CARRIED:
+            if name in record:
+                head[name] = json_safe(record[name])
+    body.pop("line", None)
+    head.update(body)
+    return head

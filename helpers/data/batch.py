@@ -26,37 +26,38 @@ Taught in ``05_check_your_data.ipynb``.
 
 from __future__ import annotations
 
-import math
 import os
 import stat
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import IO, TYPE_CHECKING, Any, cast
+from typing import IO, TYPE_CHECKING, Any
 
 from ..core.checks import CHECKS
 from ..core.errors import CheckInputError, JSONLoadError, error_object
-from ..core.jsonio import JsonLine, dumps_compact_deep, parse_json_line
+from ..core.jsonio import JsonLine
 from ..core.ordering import utf16_key
 from ..core.outcomes import (
     EXIT_BAD_INPUT,
     EXIT_FAILED,
+    EXIT_HELD,
     EXIT_PASS,
     SEVERITY,
     code_for,
+    json_safe,
+    output_object,
     worst_code,
 )
 from ..core.sentinels import SentinelResult, check_sentinels
 from ..core.target_scope import TargetScopeResult
-from . import fastpath
 from .fastpath import (
-    DEEP_TEXT_MIN,
     FAST_CHECKS,
-    PRESERVED,
-    dumps_line,
+    PRESERVED_LINE,
+    Records,
+    exact_outcome,
     fast_sentinels,
     loads_fast,
-    may_nest_too_deep,
+    output_line,
 )
 
 #: ``(line, code, result, error, record)``; see the module notes.
@@ -79,6 +80,7 @@ __all__ = [
     "TopCounter",
     "Failure",
     "record_unit",
+    "Written",
     "BatchSummary",
     "check_blocks",
     "check_records",
@@ -92,22 +94,6 @@ __all__ = [
 
 #: The outcome label of a record that could not be checked.
 BAD_INPUT = "bad input"
-
-
-#: The output line of every preserved rewrite.
-PRESERVED_LINE = b'{"missing":[],"added":[],"preserved":true}\n'
-
-
-def _exact_outcome(number: int, raw: bytes, source: str, exact: Callable[[Any], Any]) -> Outcome:
-    """The outcome of one line read and checked the exact way (the foundation's route)."""
-    parsed = parse_json_line(raw, number, source)
-    if parsed.error is not None:
-        return (number, EXIT_BAD_INPUT, None, parsed.error, None)
-    try:
-        result = exact(parsed.value)
-    except CheckInputError as exc:
-        return (number, EXIT_BAD_INPUT, None, exc, parsed.value)
-    return (number, code_for(result), result, None, parsed.value)
 
 
 def outcomes_jsonl(stream: Iterable[bytes], check: str, *, source: str) -> Iterator[Outcome]:
@@ -124,7 +110,7 @@ def outcomes_jsonl(stream: Iterable[bytes], check: str, *, source: str) -> Itera
         value = loads_fast(raw)
         result = None if value is None else fast(value)
         if result is None:
-            yield _exact_outcome(number, raw, source, exact)
+            yield exact_outcome(number, raw, source, exact)
         else:
             yield (number, code_for(result), result, None, value)
 
@@ -149,62 +135,6 @@ def outcomes(records: Iterable[JsonLine], check: str) -> Iterator[Outcome]:
                 yield (line.number, EXIT_BAD_INPUT, None, exc, line.value)
                 continue
         yield (line.number, code_for(result), result, None, line.value)
-
-
-_CARRIED = ("id", "query")
-
-
-def _finite_or_none(value: Any) -> Any:
-    return None if isinstance(value, float) and not math.isfinite(value) else value
-
-
-def json_safe(value: Any) -> Any:
-    """``value`` with non-finite numbers as ``None``, as ``JSON.stringify`` writes them.
-
-    Python reads ``1e400`` as infinity; a carried id like that must still be writable.
-    A value as read from JSON (lists, dicts and scalars) is copied with a stack of its
-    own, not by recursion, so any depth the readers accept works in any caller.
-
-    Taught in ``05_check_your_data.ipynb``.
-    """
-    if not isinstance(value, (list, dict)):
-        return _finite_or_none(value)
-    top: list[Any] = [None]
-    pending: list[tuple[Any, Any]] = [([value], top)]
-    while pending:
-        source, target = pending.pop()
-        for key, item in source.items() if isinstance(source, dict) else enumerate(source):
-            if isinstance(item, list):
-                copy: Any = [None] * len(item)
-            elif isinstance(item, dict):
-                copy = dict.fromkeys(item)
-            else:
-                target[key] = _finite_or_none(item)
-                continue
-            target[key] = copy
-            pending.append((item, copy))
-    return top[0]
-
-
-def output_object(outcome: Outcome, *, carry: bool = False) -> dict[str, Any]:
-    """The output object of one outcome, as the command line writes it.
-
-    With ``carry``, the object starts with ``"line"``, then the input's ``"id"``
-    and ``"query"`` when it has them, so results can be joined back to inputs.
-    Taught in ``05_check_your_data.ipynb``.
-    """
-    line, _, result, error, record = outcome
-    body = result.as_dict() if error is None else error_object(line, error)
-    if not carry:
-        return body
-    head: dict[str, Any] = {"line": line}
-    if isinstance(record, Mapping):
-        for name in _CARRIED:
-            if name in record:
-                head[name] = json_safe(record[name])
-    body.pop("line", None)
-    head.update(body)
-    return head
 
 
 def _explain(check: str, outcome: Outcome) -> str:
@@ -349,6 +279,22 @@ class BatchSummary:
         self.counts["not preserved"] += 1
         self.failures_total += 1
 
+    def add_written(self, written: Written) -> None:
+        """Count the rewrites an engine checked and wrote (see :class:`Written`): no failure is kept."""
+        failed = written.lost + written.added + written.lost_and_added
+        self.records += written.rows
+        self.counts[_OUTCOME_LABELS[self.check][0]] += written.rows - failed - written.held
+        if failed:
+            self.worst = worst_code(self.worst, EXIT_FAILED)
+            self.counts["not preserved"] += failed
+            self.lost += written.lost
+            self.added += written.added
+            self.lost_and_added += written.lost_and_added
+        if written.held:
+            self.worst = worst_code(self.worst, EXIT_HELD)
+            self.counts["needs staff labels"] += written.held
+        self.failures_total += failed + written.held
+
     def add(self, outcome: Outcome) -> None:
         """Count one outcome; a failure is explained and kept while fewer than N are."""
         line, code, result, error, record = outcome
@@ -388,11 +334,30 @@ class BatchSummary:
             )
 
 
+class Written:
+    """Consecutive rewrites an engine checked and wrote itself (:mod:`helpers.data.duckdb_scope`).
+
+    ``rows`` of them, their output lines as one ``text``, and how many were ``lost`` only,
+    ``added`` only, ``lost_and_added`` or ``held``; the others were preserved. For a run that
+    shows no summary: its counts and exit status are exact, but no failure is kept and no lost
+    target is counted.
+    """
+
+    __slots__ = ("added", "held", "lost", "lost_and_added", "rows", "text")
+
+    def __init__(
+        self, rows: int, text: bytes, *, lost: int = 0, added: int = 0, lost_and_added: int = 0, held: int = 0
+    ) -> None:
+        self.rows, self.text, self.held = rows, text, held
+        self.lost, self.added, self.lost_and_added = lost, added, lost_and_added
+
+
 #: What a record reader hands the loop: raw JSON lines (``bytes``, read here), records another
-#: reader already parsed (:class:`~helpers.core.jsonio.JsonLine`, e.g. CSV rows), or a count
+#: reader already parsed (:class:`~helpers.core.jsonio.JsonLine`, e.g. CSV rows), a count
 #: (``int``) of consecutive rewrites an engine has proved valid and preserved
-#: (:mod:`helpers.data.duckdb_scope`), each written as the preserved line without a carry.
-Item = bytes | JsonLine | int
+#: (:mod:`helpers.data.duckdb_scope`), each written as the preserved line without a carry, or
+#: rewrites an engine checked and wrote (:class:`Written`).
+Item = bytes | JsonLine | int | Written
 
 #: How many bytes a JSON Lines stream is read at a time.
 BLOCK_SIZE = 1 << 18
@@ -458,22 +423,6 @@ def _record_blocks(records: Iterable[JsonLine]) -> Iterator[list[JsonLine]]:
         yield batch
 
 
-def output_line(outcome: Outcome, *, carry: bool = False) -> bytes:
-    """One outcome's output object as the command line writes it: compact JSON and a newline.
-
-    A carried ``id`` or ``query`` may be nested as deep as the readers allow, so one that
-    is not a string is written without recursion. Taught in ``05_check_your_data.ipynb``.
-    """
-    obj = output_object(outcome, carry=carry)
-    if carry and not all(type(obj.get(name, "")) is str for name in _CARRIED):
-        return dumps_compact_deep(obj).encode("utf-8") + b"\n"
-    return dumps_line(obj) + b"\n"
-
-
-#: How many distinct failed results' output lines :func:`check_blocks` keeps for reuse.
-_LINES_MAX = 4096
-
-
 def check_blocks(
     blocks: Iterable[Sequence[Item]],
     summary: BatchSummary,
@@ -486,121 +435,72 @@ def check_blocks(
 ) -> BatchSummary:
     """The batch loop: check every record of ``blocks`` into ``summary``, in order.
 
-    Each record first takes its check's fast path (:data:`~helpers.data.fastpath.FAST_CHECKS`);
-    what it cannot vouch for is read and checked the exact way, so results and errors
-    are exactly those of :func:`outcomes_jsonl` and :func:`outcomes`. ``write`` gets
-    each block's output lines (:func:`output_line`) as one ``bytes``, so writing costs no
-    system call per line; ``bad_lines`` gets each bad record as ``SOURCE, line N: message``;
-    ``progress`` the number of records so far after each block. ``first_line`` numbers the
-    first raw line (for a part of a file; see :func:`check_records`). A count ``n`` stands for
-    the next ``n`` records, each preserved (never given with ``carry``). A preserved rewrite
-    builds no outcome, and neither does a failed one once the summary's failures are full.
-    Taught in ``05_check_your_data.ipynb``.
+    Each block goes to :class:`helpers.data.fastpath.Records`, where each record is read,
+    checked and written in one place: first its check's fast path
+    (:data:`~helpers.data.fastpath.FAST_CHECKS`), and what that cannot vouch for the exact
+    way, so results and errors are exactly those of :func:`outcomes_jsonl` and
+    :func:`outcomes`. What comes back is counted here. ``write`` gets each block's output
+    lines (:func:`output_line`) as one ``bytes``, so writing costs no system call per line;
+    ``bad_lines`` gets each bad record as ``SOURCE, line N: message``; ``progress`` the number
+    of records so far after each block. ``first_line`` numbers the first raw line (for a part
+    of a file; see :func:`check_records`). A count ``n`` stands for the next ``n`` records,
+    each preserved (never given with ``carry``), and a :class:`Written` for rewrites an engine
+    wrote. A preserved rewrite builds no outcome, and neither does a failed one once the
+    summary's failures are full. Taught in ``05_check_your_data.ipynb``.
     """
-    check, source, unit = summary.check, summary.source, summary.unit
-    fast = FAST_CHECKS[check]
-    exact = CHECKS[check]
+    source, unit = summary.source, summary.unit
+    # Every record is read, checked and written in one place (fastpath.Records); what comes
+    # back is counted here. Once the failures are full, a failed rewrite is only counted.
+    records = Records(
+        summary.check,
+        source,
+        carry=carry,
+        emit=write is not None,
+        keep=summary.max_failures - len(summary.failures),
+    )
+    read = records.block
     add = summary.add
-    full = summary.failures_full
     count_failure = summary.add_not_preserved
-    loads = fastpath.ORJSON_LOADS
-    decode_error = fastpath.ORJSON_ERROR
-    verified = fastpath.verified
-    deep_min = DEEP_TEXT_MIN
     preserved = PRESERVED_LINE
-    same_lists = check == "target-scope" and not carry
     emit = write is not None
-    # Once the failures are full, a failed rewrite is only counted, and its line comes from
-    # ``lines``: a result's id -> (the result, its output line).
-    counted_only = not carry and full()
-    lines: dict[int, tuple[TargetScopeResult, bytes]] = {}
     passes = 0
     number = first_line - 1
     for block in blocks:
         parts: list[bytes] = []
-        append = parts.append
-        for item in block:
-            if type(item) is bytes:  # a raw JSON line: parse it here, strictly and fast
-                number += 1
-                value: Any = None
-                if loads is not None and not (len(item) > deep_min and may_nest_too_deep(item)):
-                    try:
-                        value = loads(item)
-                    except decode_error:
-                        value = None
-                    else:  # what loads_fast decides, with its common case first
-                        colons = item.count(b":")
-                        if colons and not (type(value) is dict and colons == len(value)):
-                            value = verified(item, value, colons)
-                if same_lists and type(value) is dict and len(value) == 2:
-                    # Most rewrites repeat their list: what fast_target_scope decides first, without a call.
-                    original = value.get("original")
-                    if type(original) is list and original == value.get("rewritten"):
-                        try:
-                            "".join(original)
-                        except TypeError:
-                            pass
-                        else:
-                            if "" not in original:
-                                passes += 1
-                                append(preserved)
-                                continue
-                result = None if value is None else fast(value)
-                if result is PRESERVED and not carry:  # the common case first
-                    passes += 1
-                    append(preserved)
+        failed: list[Any] = []
+        if block and type(block[0]) is bytes:  # raw JSON lines, all of them
+            number, passed = read(block, number, parts, failed)
+            passes += passed
+        else:  # parsed records, with what an engine vouched for between them
+            run: list[JsonLine] = []
+            for item in block:
+                if type(item) is JsonLine:
+                    run.append(item)
                     continue
-                if result is None:
-                    outcome = _exact_outcome(number, item, source, exact)
-            elif type(item) is int:  # that many preserved rewrites, vouched for by an engine
-                number += item
-                passes += item
-                if emit:
-                    append(preserved * item)
-                continue
-            else:  # a record another reader parsed
-                record = cast(JsonLine, item)
-                number, value = record.number, record.value
-                if record.error is not None:
-                    # A reader may keep what it could read of a bad record (e.g. a CSV row's id).
-                    result, outcome = None, (number, EXIT_BAD_INPUT, None, record.error, value)
-                else:
-                    result = fast(value)
-                    if result is None:
-                        try:
-                            checked = exact(value)
-                        except CheckInputError as exc:
-                            outcome = (number, EXIT_BAD_INPUT, None, exc, value)
-                        else:
-                            outcome = (number, code_for(checked), checked, None, value)
-                    elif result is PRESERVED and not carry:
-                        passes += 1
-                        append(preserved)
-                        continue
-            if result is not None:
-                if counted_only and type(result) is TargetScopeResult:  # counted, no outcome built
-                    count_failure(result.missing, result.added)
+                if run:
+                    number, passed = read(run, number, parts, failed)
+                    passes += passed
+                    run = []
+                if isinstance(item, Written):  # rewrites an engine checked and wrote
+                    number += item.rows
+                    summary.add_written(item)
                     if emit:
-                        # Equal results are one object (fastpath shares them), so each line is made once.
-                        known = lines.get(id(result))
-                        if known is None:
-                            known = (result, dumps_line(result.as_dict()) + b"\n")
-                            if len(lines) < _LINES_MAX:
-                                lines[id(result)] = known  # holding the result keeps its id unique
-                        append(known[1])
-                    continue
-                outcome = (number, code_for(result), result, None, value)
-            if emit:
-                append(output_line(outcome, carry=carry))
-            if outcome[1] == EXIT_PASS:
-                passes += 1
-            else:
-                add(outcome)
-                counted_only = not carry and full()
-                if bad_lines is not None and outcome[3] is not None:
-                    bad_lines.write(
-                        f"{source}, {unit} {outcome[0]}: {error_object(0, outcome[3])['error']}\n"
-                    )
+                        parts.append(item.text)
+                elif isinstance(item, int):  # that many preserved rewrites, vouched for by an engine
+                    number += item
+                    passes += item
+                    if emit:
+                        parts.append(preserved * item)
+            if run:
+                number, passed = read(run, number, parts, failed)
+                passes += passed
+        for done in failed:
+            if type(done) is TargetScopeResult:  # counted only: the summary keeps no more failures
+                count_failure(done.missing, done.added)
+                continue
+            add(done)
+            if bad_lines is not None and done[3] is not None:
+                bad_lines.write(f"{source}, {unit} {done[0]}: {error_object(0, done[3])['error']}\n")
         if emit and parts:
             write(b"".join(parts))  # type: ignore[misc]
         if progress is not None:

@@ -22,7 +22,7 @@ from ..core.sentinels import SentinelResult
 from .answer_keys import AnswerKey
 from .batch import KeyCheck
 
-__all__ = ["DUCKDB_EXTRA", "duckdb_missing", "check_parquet_keys"]
+__all__ = ["DUCKDB_EXTRA", "MEMORY_LIMIT", "Connection", "connect", "duckdb_missing", "check_parquet_keys"]
 
 #: The extra that installs DuckDB.
 DUCKDB_EXTRA = "duckdb"
@@ -43,6 +43,57 @@ def duckdb_missing() -> str | None:
     return None
 
 
+#: DuckDB's memory for one run. Past it, joins and aggregates spill to a temporary folder of the
+#: run's own (never the working folder, DuckDB's default): a 10,000,000-row key pair stays under
+#: 1 GB in all (docs/performance.md).
+MEMORY_LIMIT = "768MB"
+
+
+class Connection:
+    """A DuckDB connection of this run's own: byte comparison (no collation is ever set), at most
+    :data:`MEMORY_LIMIT`, spilling to a private temporary folder that :meth:`close` removes."""
+
+    def __init__(self, threads: int | None = None) -> None:
+        import tempfile
+
+        import duckdb
+
+        self.folder = tempfile.mkdtemp(prefix="eic-duckdb-")
+        config: dict[str, Any] = {"memory_limit": MEMORY_LIMIT, "temp_directory": self.folder}
+        if threads:
+            config["threads"] = threads
+        try:
+            self.con = duckdb.connect(config=config)
+        except BaseException:
+            self._remove_folder()
+            raise
+
+    def execute(self, sql: str, parameters: Any = None) -> Any:
+        """``duckdb.DuckDBPyConnection.execute``."""
+        return self.con.execute(sql) if parameters is None else self.con.execute(sql, parameters)
+
+    def sql(self, sql: str) -> Any:
+        """``duckdb.DuckDBPyConnection.sql``: a relation (e.g. for ``to_arrow_reader``)."""
+        return self.con.sql(sql)
+
+    def close(self) -> None:
+        """Close the connection and remove its temporary folder."""
+        try:
+            self.con.close()
+        finally:
+            self._remove_folder()
+
+    def _remove_folder(self) -> None:
+        import shutil
+
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def connect(threads: int | None = None) -> Connection:
+    """A :class:`Connection` (``threads``: DuckDB's own default, every core, when ``None``)."""
+    return Connection(threads)
+
+
 def _row(con: Any, sql: str) -> tuple[Any, ...]:
     """The one row an aggregate query gives."""
     row = con.execute(sql).fetchone()
@@ -55,7 +106,12 @@ def _quote(name: str) -> str:
 
 
 def _table(con: Any, name: str, path: str, id_columns: Sequence[str], answer: str) -> int | None:
-    """Make view ``name`` of (k1[, k2], answer) as text; its row count, or ``None`` if Python must judge."""
+    """Make view ``name`` of (k1[, k2], a) as text; its row count, or ``None`` if Python must judge.
+
+    One pass over the file proves every row usable: no null or empty ID, no null answer, and no
+    ID twice, by counting the distinct hashes of the IDs (distinct hashes are distinct IDs; only
+    when two hashes meet are the IDs themselves counted, exactly).
+    """
     rows = con.execute("DESCRIBE SELECT * FROM read_parquet(?)", [path]).fetchall()
     types = {row[0]: row[1] for row in rows}
     wanted = [*id_columns, answer]
@@ -68,13 +124,16 @@ def _table(con: Any, name: str, path: str, id_columns: Sequence[str], answer: st
     )
     k = ", ".join(f"k{i}" for i in range(1, len(id_columns) + 1))
     nulls = " OR ".join([*(f"k{i} IS NULL OR k{i} = ''" for i in range(1, len(id_columns) + 1)), "a IS NULL"])
-    count, bad = _row(con, f"SELECT count(*), count(*) FILTER (WHERE {nulls}) FROM {name}")
+    count, bad, hashes = _row(
+        con, f"SELECT count(*), count(*) FILTER (WHERE {nulls}), count(DISTINCT hash({k})) FROM {name}"
+    )
     if bad:
         return None
-    (duplicated,) = _row(
-        con, f"SELECT count(*) FROM (SELECT {k} FROM {name} GROUP BY {k} HAVING count(*) > 1)"
-    )
-    return None if duplicated else int(count)
+    if hashes != count:  # two IDs share a hash: a repeated ID, or (rarely) two that only hash alike
+        (distinct,) = _row(con, f"SELECT count(*) FROM (SELECT DISTINCT {k} FROM {name})")
+        if distinct != count:
+            return None
+    return int(count)
 
 
 def check_parquet_keys(
@@ -88,19 +147,21 @@ def check_parquet_keys(
 
     from .key_formats import pair_id
 
-    con = duckdb.connect(config={"threads": threads} if threads else {})
+    con = connect(threads)
     try:
-        sizes = [
-            _table(con, name, path, id_columns, answer_column)
-            for name, path in (("b", baseline), ("p", proposed))
-        ]
-        if sizes[0] is None or sizes[1] is None or sizes[0] == 0:
+        baseline_rows = _table(con, "b", baseline, id_columns, answer_column)
+        if not baseline_rows:  # refused, or empty: the Python route says which
+            return None
+        proposed_rows = _table(con, "p", proposed, id_columns, answer_column)
+        if proposed_rows is None:
             return None
         on = " AND ".join(f"b.k{i} = p.k{i}" for i in range(1, len(id_columns) + 1))
         k = ", ".join(f"b.k{i}" for i in range(1, len(id_columns) + 1))
-        missing_rows = con.execute(f"SELECT {k} FROM b ANTI JOIN p ON {on}").fetchall()
-        changed_rows = con.execute(f"SELECT {k}, b.a, p.a FROM b JOIN p ON {on} WHERE b.a <> p.a").fetchall()
-        (common,) = _row(con, f"SELECT count(*) FROM b SEMI JOIN p ON {on}")
+        # One join gives both lists: a baseline ID with no partner is missing, one whose answer
+        # differs is changed (neither side holds a null, so ``<>`` is exact).
+        rows = con.execute(
+            f"SELECT {k}, b.a, p.a, p.k1 IS NULL FROM b LEFT JOIN p ON {on} WHERE p.k1 IS NULL OR b.a <> p.a"
+        ).fetchall()
     except duckdb.InterruptException:
         raise KeyboardInterrupt from None  # Ctrl-C: the run stops, as on the Python route
     except duckdb.Error:
@@ -112,16 +173,16 @@ def check_parquet_keys(
     def ident(row: Sequence[str]) -> str:
         return row[0] if width == 1 else pair_id(row[0], row[1])
 
-    answers = {ident(row): (row[width], row[width + 1]) for row in changed_rows}
-    result = SentinelResult(
-        missing=tuple(sorted_ids(ident(row) for row in missing_rows)), changed=tuple(sorted_ids(answers))
-    )
+    missing = [ident(row) for row in rows if row[-1]]
+    answers = {ident(row): (row[width], row[width + 1]) for row in rows if not row[-1]}
+    result = SentinelResult(missing=tuple(sorted_ids(missing)), changed=tuple(sorted_ids(answers)))
+    common = baseline_rows - len(missing)  # each baseline ID is once there, and at most once in proposed
     return KeyCheck(
         AnswerKey(source=baseline, format="parquet"),
         AnswerKey(source=proposed, format="parquet"),
         result,
         [],
         width == 2,
-        sizes=(sizes[0], sizes[1], sizes[1] - int(common)),
+        sizes=(baseline_rows, proposed_rows, proposed_rows - common),
         changed_answers=answers,
     )

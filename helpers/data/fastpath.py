@@ -29,34 +29,53 @@ reads integers beyond 64 bits as floats). Valid check input holds only
 strings, so callers use a fast value only when the fast check accepts it, and
 re-read anything else with the exact parser.
 
+A record's walk from the command line passes through here once: the batch loop
+(:func:`helpers.data.batch.check_blocks`) hands a block of raw lines or parsed records
+to :class:`Records`, which reads each one (fast, or exactly by
+:mod:`helpers.core.jsonio`), checks it (fast, or by the exact check) and writes its
+output line (fast, or by :func:`helpers.core.jsonio.dumps_compact`), and hands back
+only what the summary counts.
+
+``orjson`` is imported on first use, and only for work that gains from it (a block of
+many lines, or a long one), so a run of one short line never loads it.
+
 Taught in ``05_check_your_data.ipynb`` ("How it stays fast and small").
 """
 
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from itertools import compress, count
-from typing import Any
 
-from ..core.jsonio import MAX_NESTING, dumps_compact
+from ..core.checks import CHECKS
+from ..core.errors import CheckInputError
+from ..core.jsonio import MAX_NESTING, dumps_compact, dumps_compact_deep, parse_json_line
 from ..core.ordering import sorted_ids
+from ..core.outcomes import CARRIED, EXIT_BAD_INPUT, EXIT_PASS, code_for, output_object
 from ..core.sentinels import SentinelResult
 from ..core.target_scope import NeedsStaffLabels, TargetScopeResult
 
-_orjson: Any
-try:  # orjson is pinned in requirements.txt; without it every input takes the exact route.
-    import orjson as _orjson
-except ImportError:  # pragma: no cover - exercised by forcing FAST_JSON off in the tests
-    _orjson = None
+# ``typing`` is not imported at run time (a one-line run does without it); mypy is told this
+# constant is true (``always_true`` in pyproject.toml).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
-__all__ = [
+    #: ``(line, code, result, error, record)``: one record's outcome (see :mod:`helpers.data.batch`).
+    Outcome = tuple[int, int, Any, Any, Any]
+
+#: The ``orjson`` module once imported; ``None`` when it is not installed (or turned off by a
+#: test); ``False`` until first use. orjson is pinned in requirements.txt; without it every input
+#: takes the exact route.
+_orjson: Any = False
+
+__all__ = [  # noqa: F822 - FAST_JSON comes from the module's __getattr__
     "FAST_JSON",
     "FAST_CHECKS",
-    "ORJSON_LOADS",
-    "ORJSON_ERROR",
     "verified",
     "PRESERVED",
+    "PRESERVED_LINE",
     "loads_fast",
     "DEEP_TEXT_MIN",
     "may_nest_too_deep",
@@ -64,17 +83,78 @@ __all__ = [
     "fast_target_scope",
     "fast_sentinels",
     "fast_sentinels_input",
+    "fast_sentinels_text",
+    "answers_are_strings",
     "fast_answer_key",
     "dumps_line",
+    "exact_outcome",
+    "output_line",
+    "Records",
+    "end_with_process",
 ]
 
-#: Whether the ``orjson`` fast path is available.
-FAST_JSON: bool = _orjson is not None
 
-#: ``orjson.loads`` and the error it raises, or ``None`` and ``ValueError`` without it
-#: (for a loop that inlines :func:`loads_fast`; it must call :func:`verified` after).
-ORJSON_LOADS: Callable[[bytes], Any] | None = _orjson.loads if _orjson is not None else None
-ORJSON_ERROR: type[Exception] = _orjson.JSONDecodeError if _orjson is not None else ValueError
+def _fast_json() -> Any:
+    """The ``orjson`` module, imported on first use; ``None`` without it."""
+    global _orjson
+    if _orjson is False:
+        _orjson = _import_orjson()
+    return _orjson
+
+
+def _import_orjson() -> Any:
+    """``import orjson`` with Ctrl-C held back until it is done, then handled as it would have been.
+
+    orjson's set-up imports standard modules and assumes they load (ijl/orjson#310): a
+    ``KeyboardInterrupt`` raised inside it crashes the process (a segmentation fault, not
+    exit status 130). Outside the main thread no handler can be set, and none runs there.
+    """
+    import os
+    import signal
+
+    came: list[int] = []
+    previous = signal.getsignal(signal.SIGINT)
+    try:
+        if previous is not None:
+            signal.signal(signal.SIGINT, lambda number, _frame: came.append(number))
+    except ValueError:  # not the main thread
+        previous = None
+    try:
+        import orjson
+    except ImportError:  # pragma: no cover - exercised by turning orjson off in the tests
+        module = None
+    else:
+        module = orjson
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+            if came and callable(previous):
+                previous(signal.SIGINT, None)  # the default handler raises KeyboardInterrupt
+            elif came and previous == signal.SIG_DFL:
+                os.kill(os.getpid(), signal.SIGINT)
+    return module
+
+
+#: True when the run is the process's last act (``python -m helpers``; see
+#: :func:`helpers.cli.run.end_process`): the largest things a run made (the last record read, the
+#: lists a long key pair was walked by) are then left for the process's end, which drops them
+#: unfreed, instead of being taken apart object by object (two million-entry keys: about 0.1 s).
+_linger = False
+_lingering: dict[str, Any] = {}
+
+
+def end_with_process() -> None:
+    """Say the process ends once this run is done: its largest objects may be left to that end."""
+    global _linger
+    _linger = True
+
+
+def __getattr__(name: str) -> Any:
+    """``FAST_JSON``: whether the ``orjson`` fast path is available (importing it to know)."""
+    if name == "FAST_JSON":
+        return _fast_json() is not None
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 #: The result of every preserved rewrite (results are immutable, so one object serves all).
 PRESERVED = TargetScopeResult(missing=(), added=())
@@ -117,7 +197,24 @@ def may_nest_too_deep(data: bytes) -> bool:
     would read it, so every fast route declines it. Almost every line is shorter than
     :data:`DEEP_TEXT_MIN`, so the batch writer's inlined reader tests that first itself.
     """
-    return len(data) > DEEP_TEXT_MIN and data.count(b"[") + data.count(b"{") > MAX_NESTING
+    return len(data) > DEEP_TEXT_MIN and _more_than(data, (b"[", b"{"), MAX_NESTING)
+
+
+def _more_than(data: bytes, marks: tuple[bytes, ...], limit: int) -> bool:
+    """True when ``data`` holds more than ``limit`` of the bytes ``marks`` in all.
+
+    Found one by one (``find`` runs at the speed of ``memchr``), stopping past the limit: for the
+    few brackets of a long line, several times faster than ``bytes.count``.
+    """
+    found = 0
+    for mark in marks:
+        at = data.find(mark)
+        while at >= 0:
+            found += 1
+            if found > limit:
+                return True
+            at = data.find(mark, at + 1)
+    return False
 
 
 def loads_fast(data: bytes) -> Any | None:
@@ -130,13 +227,14 @@ def loads_fast(data: bytes) -> Any | None:
 
     Taught in ``05_check_your_data.ipynb``.
     """
-    if _orjson is None:
+    fast_json = _orjson if _orjson is not False else _fast_json()
+    if fast_json is None:
         return None
     if may_nest_too_deep(data):
         return None
     try:
-        value = _orjson.loads(data)
-    except _orjson.JSONDecodeError:
+        value = fast_json.loads(data)
+    except fast_json.JSONDecodeError:
         return None
     colons = data.count(b":")
     if colons == 0 or (type(value) is dict and colons == len(value)):
@@ -318,6 +416,8 @@ def _differing_in_order(
     """
     ids, answers = list(baseline), list(baseline.values())
     theirs, their_answers = list(proposed), list(proposed.values())
+    if _linger:
+        _lingering["walk"] = (ids, answers, theirs, their_answers)
     ours_left, theirs_left = len(ids), len(theirs)
     differs: list[str] = []
     i = j = 0
@@ -356,16 +456,21 @@ def _differing_in_order(
     return differs
 
 
-def fast_sentinels(baseline: Any, proposed: Any) -> SentinelResult | None:
+def fast_sentinels(baseline: Any, proposed: Any, *, strings: bool = False) -> SentinelResult | None:
     """:func:`~helpers.core.sentinels.check_sentinels` for two well-formed, non-empty keys, else ``None``.
 
     Only the IDs that differ are sorted; walking the whole baseline in sorted
     order, as the exact function does, yields the same two lists. Long keys are
-    compared in their own order first (:func:`_differing_in_order`).
+    compared in their own order first (:func:`_differing_in_order`). ``strings``
+    says both are dicts whose IDs and answers are already proved strings
+    (:func:`answers_are_strings`), so only an empty ID is looked for.
 
     Taught in ``05_check_your_data.ipynb``.
     """
-    if not baseline or not fast_answer_key(baseline) or not fast_answer_key(proposed):
+    if strings:
+        if not baseline or "" in baseline or "" in proposed:
+            return None
+    elif not baseline or not fast_answer_key(baseline) or not fast_answer_key(proposed):
         return None
     if len(baseline) < _WALK_MIN:
         differs = _looked_up(proposed, baseline, baseline.values())
@@ -383,20 +488,56 @@ def fast_sentinels_input(record: Any) -> SentinelResult | None:
 
     Taught in ``05_check_your_data.ipynb``.
     """
+    return fast_sentinels_text(record, None)
+
+
+def fast_sentinels_text(record: Any, text: bytes | None) -> SentinelResult | None:
+    """:func:`fast_sentinels_input` for a record parsed (strictly: no key repeated) from the JSON
+    ``text``, whose bytes may prove every ID and answer a string at once (:func:`answers_are_strings`).
+    """
     if type(record) is not dict or not _SENTINEL_FIELDS.issuperset(record):
         return None
     if "id" in record and type(record["id"]) is not str:
         return None
     if "baseline" not in record or "proposed" not in record:
         return None
-    return fast_sentinels(record["baseline"], record["proposed"])
+    baseline, proposed = record["baseline"], record["proposed"]
+    strings = (
+        text is not None
+        and type(baseline) is dict
+        and type(proposed) is dict
+        and len(text) >= _PROOF_MIN
+        and answers_are_strings(text, record)
+    )
+    return fast_sentinels(baseline, proposed, strings=strings)
 
 
-def _dumps_orjson(value: Any) -> bytes | None:
-    try:
-        return _orjson.dumps(value)
-    except TypeError:  # a lone surrogate cannot be encoded as UTF-8
-        return None
+#: A sentinel record's text at least this long is proved all strings by :func:`answers_are_strings`
+#: (shorter ones are looked at value by value, which costs less than the scans of the text).
+_PROOF_MIN = 1 << 16
+
+
+def answers_are_strings(text: bytes, record: dict[str, Any]) -> bool:
+    """True when the JSON ``text`` of ``record`` (parsed strictly: no key repeated) proves every
+    value of the objects in it a string, from its bytes alone.
+
+    With no backslash and no ``[`` in the text, and exactly one ``{`` for the record and for each
+    object in it, nothing in those objects is an array or an object, and every ``"`` opens or
+    closes a string. Each string of the text is one key or one value of the record (none was
+    dropped), so when the text holds two quotes for every key, every string value of the record
+    and every value of its objects, none of those values is a number, ``true``, ``false`` or
+    ``null``. Object keys are always strings. Scans of the bytes (three at ``memchr``'s speed and
+    a count of the quotes) stand in for a look at each of millions of values.
+    ``tests/data/test_batch.py`` tries it on every kind of value.
+    """
+    if b"\\" in text or b"[" in text:
+        return False
+    objects = [value for value in record.values() if type(value) is dict]
+    # Parsing found 1 + len(objects) objects, so the text holds at least that many braces.
+    if _more_than(text, (b"{",), 1 + len(objects)):
+        return False
+    strings = len(record) + sum(type(value) is str for value in record.values()) + 2 * sum(map(len, objects))
+    return text.count(b'"') == 2 * strings
 
 
 def dumps_line(value: Any) -> bytes:
@@ -405,13 +546,15 @@ def dumps_line(value: Any) -> bytes:
     For what results and error objects are made of (dicts, lists, strings,
     booleans, integers, ``None``) ``orjson`` writes the same bytes; callers
     never pass floats. A lone surrogate or a huge integer goes the exact way.
+    ``orjson`` writes only once something has imported it (a short run writes the exact way).
 
     Taught in ``05_check_your_data.ipynb``.
     """
-    if _orjson is not None:
-        data = _dumps_orjson(value)
-        if data is not None:
-            return data
+    if _orjson:
+        try:
+            return _orjson.dumps(value)
+        except TypeError:  # a lone surrogate cannot be encoded as UTF-8
+            pass
     return dumps_compact(value).encode("utf-8")
 
 
@@ -420,3 +563,180 @@ FAST_CHECKS: dict[str, Callable[[Any], Any]] = {
     "target-scope": fast_target_scope,
     "sentinels": fast_sentinels_input,
 }
+
+
+# --- a record's walk: read, checked and written in one place -----------------------------
+
+
+#: The output line of every preserved rewrite.
+PRESERVED_LINE = b'{"missing":[],"added":[],"preserved":true}\n'
+
+
+def exact_outcome(number: int, raw: bytes, source: str, exact: Callable[[Any], Any]) -> Outcome:
+    """The outcome of one line read and checked the exact way (the foundation's route)."""
+    parsed = parse_json_line(raw, number, source)
+    if parsed.error is not None:
+        return (number, EXIT_BAD_INPUT, None, parsed.error, None)
+    try:
+        result = exact(parsed.value)
+    except CheckInputError as exc:
+        return (number, EXIT_BAD_INPUT, None, exc, parsed.value)
+    return (number, code_for(result), result, None, parsed.value)
+
+
+def output_line(outcome: Outcome, *, carry: bool = False) -> bytes:
+    """One outcome's output object as the command line writes it: compact JSON and a newline.
+
+    A carried ``id`` or ``query`` may be nested as deep as the readers allow, so one that
+    is not a string is written without recursion. Taught in ``05_check_your_data.ipynb``.
+    """
+    obj = output_object(outcome, carry=carry)
+    if carry and not all(type(obj.get(name, "")) is str for name in CARRIED):
+        return dumps_compact_deep(obj).encode("utf-8") + b"\n"
+    return dumps_line(obj) + b"\n"
+
+
+#: How many distinct failed results' output lines :class:`Records` keeps for reuse.
+_LINES_MAX = 4096
+
+#: A block of raw lines is parsed by ``orjson`` from this many lines (or from :data:`_FAST_BYTES`):
+#: below it, importing ``orjson`` costs more than the exact parser.
+_FAST_LINES = 16
+_FAST_BYTES = 1 << 14
+
+
+def _worth_orjson(items: Sequence[Any]) -> bool:
+    """True for raw lines enough to gain from ``orjson`` (see :data:`_FAST_LINES`)."""
+    if not items or type(items[0]) is not bytes:
+        return False
+    return len(items) >= _FAST_LINES or sum(map(len, items)) >= _FAST_BYTES
+
+
+class Records:
+    """One run's records, each read, checked and written here: the whole walk of a record.
+
+    :meth:`block` takes raw JSON lines (``bytes``) or records another reader parsed
+    (:class:`~helpers.core.jsonio.JsonLine`); each is read (``orjson``, proved strict by
+    :func:`verified`, or the exact parser), checked (:data:`FAST_CHECKS`, or the exact
+    check) and, with ``emit``, its output line appended to the block's parts. What the
+    summary counts comes back: how many passed, and each record that did not, as an
+    outcome, or, once the summary keeps no more failures (``keep`` reaches 0, and no
+    ``carry``), a failed rewrite as its bare result. Equal results are one object
+    (:func:`fast_target_scope` shares them), so a failed rewrite's line is made once per
+    distinct result.
+    """
+
+    def __init__(
+        self, check: str, source: str, *, carry: bool = False, emit: bool = True, keep: int = 0
+    ) -> None:
+        self.check, self.source, self.carry, self.emit = check, source, carry, emit
+        #: How many more non-passing records the summary will keep in full.
+        self.keep = keep
+        self._lines: dict[int, tuple[TargetScopeResult, bytes]] = {}
+
+    def block(
+        self, items: Sequence[Any], number: int, parts: list[bytes], failed: list[Any]
+    ) -> tuple[int, int]:
+        """Read, check and write ``items`` (raw lines numbered from ``number + 1``, or parsed records);
+        appends output lines to ``parts`` and the records that did not pass to ``failed``.
+        Returns ``(the last line number, how many passed)``."""
+        check, source, carry = self.check, self.source, self.carry
+        fast = FAST_CHECKS[check]
+        exact = CHECKS[check]
+        append = parts.append
+        report = failed.append
+        lines = self._lines
+        keep = self.keep
+        counted_only = not carry and keep <= 0
+        fast_json = _orjson
+        if fast_json is False and _worth_orjson(items):
+            fast_json = _fast_json()
+        loads = fast_json.loads if fast_json else None
+        decode_error = fast_json.JSONDecodeError if fast_json else ValueError
+        deep_min = DEEP_TEXT_MIN
+        preserved = PRESERVED_LINE
+        same_lists = check == "target-scope" and not carry
+        by_text = check == "sentinels"
+        emit = self.emit
+        passes = 0
+        outcome: Outcome
+        for item in items:
+            if type(item) is bytes:  # a raw JSON line: parse it here, strictly and fast
+                number += 1
+                value: Any = None
+                if loads is not None and not (len(item) > deep_min and may_nest_too_deep(item)):
+                    try:
+                        value = loads(item)
+                    except decode_error:
+                        value = None
+                    else:  # what loads_fast decides, with its common case first
+                        colons = item.count(b":")
+                        if colons and not (type(value) is dict and colons == len(value)):
+                            value = verified(item, value, colons)
+                if same_lists and type(value) is dict and len(value) == 2:
+                    # Most rewrites repeat their list: what fast_target_scope decides first, without a call.
+                    original = value.get("original")
+                    if type(original) is list and original == value.get("rewritten"):
+                        try:
+                            "".join(original)
+                        except TypeError:
+                            pass
+                        else:
+                            if "" not in original:
+                                passes += 1
+                                append(preserved)
+                                continue
+                if value is None:
+                    result = None
+                elif by_text:  # a sentinel record's text can prove its answers strings
+                    result = fast_sentinels_text(value, item)
+                else:
+                    result = fast(value)
+                if result is PRESERVED and not carry:  # the common case first
+                    passes += 1
+                    append(preserved)
+                    continue
+                if result is None:
+                    outcome = exact_outcome(number, item, source, exact)
+            else:  # a record another reader parsed
+                number, value = item.number, item.value
+                if item.error is not None:
+                    # A reader may keep what it could read of a bad record (e.g. a CSV row's id).
+                    result, outcome = None, (number, EXIT_BAD_INPUT, None, item.error, value)
+                else:
+                    result = fast(value)
+                    if result is None:
+                        try:
+                            checked = exact(value)
+                        except CheckInputError as exc:
+                            outcome = (number, EXIT_BAD_INPUT, None, exc, value)
+                        else:
+                            outcome = (number, code_for(checked), checked, None, value)
+                    elif result is PRESERVED and not carry:
+                        passes += 1
+                        append(preserved)
+                        continue
+            if result is not None:
+                if counted_only and type(result) is TargetScopeResult:  # counted, no outcome built
+                    report(result)
+                    if emit:
+                        known = lines.get(id(result))
+                        if known is None:
+                            known = (result, dumps_line(result.as_dict()) + b"\n")
+                            if len(lines) < _LINES_MAX:
+                                lines[id(result)] = known  # holding the result keeps its id unique
+                        append(known[1])
+                    continue
+                outcome = (number, code_for(result), result, None, value)
+            if emit:
+                append(output_line(outcome, carry=carry))
+            if outcome[1] == EXIT_PASS:
+                passes += 1
+            else:
+                report(outcome)
+                keep -= 1
+                counted_only = not carry and keep <= 0
+        self.keep = keep
+        if _linger and items:
+            _lingering["record"] = value  # the block's last record, left to the process's end
+        return number, passes

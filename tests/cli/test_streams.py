@@ -269,6 +269,99 @@ def test_ctrl_c_on_the_parallel_path_exits_130_and_stops_the_worker(tmp_path):
     assert not Path(f"/proc/{worker}").exists(), "the worker was left behind"
 
 
+#: Runs ``python -m helpers`` with a file left open and unflushed, as teardown would flush it, and
+#: ``{before}`` run first: whether the file holds its line after the run tells whether Python's
+#: own exit ran (it flushes and closes what is left) or the process ended at once.
+_ENDS_AT_ONCE = """
+import atexit, runpy, sys
+left = open(sys.argv.pop(1), "w", encoding="utf-8")
+left.write("flushed by Python's exit\\n")
+{before}
+runpy.run_module("helpers", run_name="__main__", alter_sys=True)
+"""
+
+
+@pytest.mark.parametrize(
+    ("before", "at_once"),
+    [
+        ("", True),
+        ("atexit.register(lambda: None)", False),  # an exit handler must run
+        ("sys.settrace(lambda *a: None)", False),  # a tracer (a coverage tool) must see the end
+        ("import threading; threading.Thread(target=__import__('time').sleep, args=(0.2,)).start()", False),
+    ],
+    ids=["nothing-left", "exit-handler", "tracer", "thread"],
+)
+def test_a_check_ends_the_process_at_once_only_when_nothing_is_left_for_exit(tmp_path, before, at_once):
+    left = tmp_path / "left.txt"
+    data = tmp_path / "keys.jsonl"
+    data.write_text('{"baseline":{"S1":"R","S2":"N"},"proposed":{"S1":"R"}}\n', encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(project_root())}
+    runs = {
+        ("sentinels", str(data)): (1, b'{"missing":["S2"],"changed":[],"intact":false}\n'),
+        ("target-scope", "--summary-json", "missing.jsonl"): (2, b""),  # a usage error ends alike
+    }
+    for args, (status, out) in runs.items():
+        done = subprocess.run(
+            [sys.executable, "-c", _ENDS_AT_ONCE.format(before=before), str(left), *args],
+            capture_output=True,
+            cwd=tmp_path,
+            env=env,
+            timeout=60,
+        )
+        assert (done.returncode, done.stdout) == (status, out), done.stderr
+        assert (left.read_text(encoding="utf-8") == "") is at_once, done.stderr
+
+
+#: Runs ``python -m helpers`` with Ctrl-C pressed while orjson is being imported: orjson's set-up
+#: imports ``uuid``, and a finder sends SIGINT the moment that import starts.
+_CTRL_C_IN_ORJSON = """
+import os, runpy, signal, sys
+sys.modules.pop("uuid", None)
+class Press:
+    def find_spec(self, name, path=None, target=None):
+        if name == "uuid" and "orjson" in sys.modules:
+            os.kill(os.getpid(), signal.SIGINT)
+        return None
+sys.meta_path.insert(0, Press())
+runpy.run_module("helpers", run_name="__main__", alter_sys=True)
+"""
+
+
+@linux_only
+def test_ctrl_c_while_orjson_is_imported_exits_130_with_one_line(tmp_path):
+    """orjson is imported on first use, with Ctrl-C held back: one landing inside it would crash the process."""
+    env = {**os.environ, "PYTHONPATH": str(project_root())}
+    done = subprocess.run(
+        [sys.executable, "-c", _CTRL_C_IN_ORJSON, "target-scope"],
+        input=OK.encode() * 100,
+        capture_output=True,
+        cwd=tmp_path,
+        env=env,
+        timeout=60,
+        preexec_fn=_default_ctrl_c,
+    )
+    _assert_interrupted(done.stderr, done.returncode)
+
+
+#: Runs ``python -m helpers`` with a handshake around the moment the input's size is taken: once
+#: :func:`helpers.data.inputs.open_snapshot` has opened the file and taken its size, the run writes
+#: ``taken`` to one pipe and waits for a byte on another before it reads a line. The test appends in
+#: between, so the appended lines are in the file before any of it is read, on every run.
+_SNAPSHOT_HANDSHAKE = """
+import os, runpy, sys
+import helpers.data.inputs as inputs
+taken, go = int(sys.argv.pop(1)), int(sys.argv.pop(1))
+real = inputs.open_snapshot
+def open_snapshot(path, **options):
+    snapshot = real(path, **options)
+    os.write(taken, b"taken")
+    os.read(go, 1)
+    return snapshot
+inputs.open_snapshot = open_snapshot
+runpy.run_module("helpers", run_name="__main__", alter_sys=True)
+"""
+
+
 @linux_only
 @pytest.mark.parametrize("min_bytes", [1, 1 << 40], ids=["two cores", "serial"])
 @pytest.mark.parametrize("options", [[], ["--carry"], ["--summary-json"]])
@@ -278,10 +371,30 @@ def test_a_file_that_grows_while_it_is_read_is_checked_as_far_as_it_went_at_the_
     data = tmp_path / "growing.jsonl"
     lines = 200_000
     data.write_text(OK * lines, encoding="utf-8")
-    run = _start(["target-scope", *options, "growing.jsonl"], tmp_path, EIC_PARALLEL_MIN_BYTES=min_bytes)
-    _wait_for(lambda: _has_open(run.pid, data), "the input to be opened")
-    with data.open("a", encoding="utf-8") as writer:  # a writer still appending
-        writer.write(BAD * 1000)
+    taken_read, taken_write = os.pipe()
+    go_read, go_write = os.pipe()
+    env = {**os.environ, "PYTHONPATH": str(project_root()), "EIC_PARALLEL_MIN_BYTES": str(min_bytes)}
+    args = [str(taken_write), str(go_read), "target-scope", *options, "growing.jsonl"]
+    try:
+        run = subprocess.Popen(
+            [sys.executable, "-c", _SNAPSHOT_HANDSHAKE, *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=tmp_path,
+            env=env,
+            pass_fds=(taken_write, go_read),
+        )
+    finally:
+        os.close(taken_write)
+        os.close(go_read)
+    try:
+        assert os.read(taken_read, 5) == b"taken"  # the size is taken; nothing is read yet
+        with data.open("a", encoding="utf-8") as writer:  # a writer still appending
+            writer.write(BAD * 1000)
+        os.write(go_write, b"g")
+    finally:
+        os.close(taken_read)
+        os.close(go_write)
     out, err = run.communicate(timeout=60)
     assert (run.returncode, err) == (0, b"")
     if options == ["--summary-json"]:

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from helpers.core.checks import check_lines
 from helpers.core.errors import CheckInputError
 from helpers.core.jsonio import JsonLine, dumps_compact, iter_json_lines
+from helpers.core.outcomes import SEVERITY
 from helpers.core.paths import fixtures_dir
 from helpers.core.sentinels import check_sentinels, check_sentinels_input
 from helpers.core.target_scope import check_target_scope_input
@@ -270,6 +271,71 @@ def test_jsonl_runner_equals_the_foundation_for_target_scope(lines, bom):
 def test_jsonl_runner_equals_the_foundation_for_sentinels(lines):
     data = b"\n".join(_line(r, v) for r, v in lines)
     assert _runner("sentinels", data) == _foundation("sentinels", data)
+
+
+#: Values that put braces, brackets, quotes and backslashes where a count of bytes could be fooled.
+TRICKY_VALUES = st.one_of(
+    JUNK,
+    st.text(alphabet=['"', "{", "}", "[", "]", "\\", ":", ",", "a"], max_size=4),
+    st.dictionaries(IDS, st.dictionaries(IDS, IDS, max_size=2), max_size=2),
+    st.lists(st.dictionaries(IDS, IDS, max_size=2), max_size=2),
+)
+
+
+@st.composite
+def keyed_records(draw):
+    """Sentinel-shaped records whose keys hold values of every kind, mostly strings."""
+    record: dict = {}
+    for name in ("baseline", "proposed", "id", "extra"):
+        if draw(st.integers(0, 3)):
+            values = st.one_of(IDS, IDS, TRICKY_VALUES)
+            record[name] = draw(st.dictionaries(IDS, values, max_size=4) if name != "id" else values)
+    return record
+
+
+@given(keyed_records(), VARIANTS)
+def test_the_text_proves_the_answers_strings_only_when_they_are(record, variant):
+    """answers_are_strings is sound: when it says yes, every value of every object in the record is a string."""
+    text = _line(record, variant)
+    value = fastpath.loads_fast(text)  # parsed strictly, as the loop parses it
+    if type(value) is not dict:
+        return
+    if fastpath.answers_are_strings(text, value):
+        for inner in value.values():
+            if type(inner) is dict:
+                assert all(type(answer) is str for answer in inner.values()), text
+
+
+def test_the_text_proof_says_yes_for_a_plain_key_pair():
+    record = {"baseline": {"S1": "R", "S2": "N"}, "proposed": {"S1": "R", "S2": "n"}, "id": "k"}
+    text = json.dumps(record, separators=(",", ":")).encode()
+    assert fastpath.answers_are_strings(text, fastpath.loads_fast(text))
+    for spoiled in ('"S2":1', '"S2":null', '"S2":true', '"S2":["N"]', '"S2":{"a":"b"}'):
+        bad = text.replace(b'"S2":"N"', spoiled.encode(), 1)
+        assert not fastpath.answers_are_strings(bad, fastpath.loads_fast(bad)), spoiled
+    # A value that is not a string, and quotes made up elsewhere: an object's, an array's, escaped ones.
+    for spoiled in ('"S2":1,"S3":{"x":"y"}', '"S2":1,"S3":["x"]', '"S2":1,"S3":"a\\"\\"b"'):
+        bad = text.replace(b'"S2":"N"', spoiled.encode(), 1)
+        value = fastpath.loads_fast(bad)
+        assert value is not None and not fastpath.answers_are_strings(bad, value), spoiled
+
+
+@given(st.lists(st.tuples(st.one_of(sentinel_records(), keyed_records()), VARIANTS), max_size=6))
+def test_the_loop_with_the_text_proof_equals_the_foundation_for_sentinels(lines):
+    """Every sentinel record, however short, taken through the proof of its text: the foundation's results."""
+    data = b"\n".join(_line(r, v) for r, v in lines) + b"\n"
+    assert fastpath._fast_json() is not None  # orjson is loaded, so short blocks parse fast too
+    before = fastpath._PROOF_MIN
+    fastpath._PROOF_MIN = 0
+    try:
+        got: list[bytes] = []
+        summary = BatchSummary("sentinels", "s")
+        check_records(io.BytesIO(data), summary, write=got.append)
+    finally:
+        fastpath._PROOF_MIN = before
+    want = _foundation("sentinels", data)
+    assert b"".join(got) == b"".join(dumps_compact(obj).encode() + b"\n" for obj, _ in want)
+    assert summary.exit_code == (max((c for _, c in want), key=SEVERITY.index) if want else 4)
 
 
 def _one_by_one(outcome_stream, summary: BatchSummary) -> BatchSummary:
@@ -700,7 +766,7 @@ def test_the_block_writer_counts_failures_as_the_summary_does(monkeypatch, max_f
 
     if kept is not None:  # how many equal results are shared, and their output lines kept
         monkeypatch.setattr(fastpath, "_RESULTS_MAX", kept)
-        monkeypatch.setattr(batch, "_LINES_MAX", kept)
+        monkeypatch.setattr(fastpath, "_LINES_MAX", kept)
 
     rng = random.Random(5)
     pool = ["a", "b", "c", "d", "é", "😀", "\uff5e"]

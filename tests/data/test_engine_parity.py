@@ -30,6 +30,9 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from budget import examples
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import helpers
 from helpers.cli import main
@@ -286,18 +289,147 @@ def test_rewrites_give_the_python_bytes(engine, mode, tmp_path, capfdbinary):
 
 
 def test_the_engine_judges_the_rewrites_itself(tmp_path):
-    """DuckDB proves the preserved rows: the parity above is not the Python route beside itself."""
+    """DuckDB proves the preserved rows, and writes the lines it can: the parity above is not the
+    Python route beside itself."""
     pytest.importorskip("duckdb")
+    from helpers.data.batch import Written
     from helpers.data.duckdb_scope import scope_parquet_blocks
 
     rows = _scope_corpus()
-    blocks = scope_parquet_blocks(str(write_scope(tmp_path / "r.parquet", rows, row_group_size=300)))
+    path = str(write_scope(tmp_path / "r.parquet", rows, row_group_size=300))
+    blocks = scope_parquet_blocks(path)
     assert blocks is not None
     items = [item for block in blocks for item in block]
     counted = sum(item for item in items if type(item) is int)
     handed = [item.number for item in items if type(item) is not int]
     assert counted + len(handed) == len(rows) and counted > len(rows) // 4
     assert handed == sorted(handed)
+    blocks = scope_parquet_blocks(path, lines=True, fetch_rows=500)
+    assert blocks is not None
+    items = [item for block in blocks for item in block]
+    written = [item for item in items if type(item) is Written]
+    handed = [item.number for item in items if type(item) is not Written]
+    assert sum(item.rows for item in written) + len(handed) == len(rows)
+    assert sum(item.rows for item in written) > len(rows) // 2 and handed == sorted(handed)
+    assert sum(item.lost + item.added + item.lost_and_added + item.held for item in written) > len(rows) // 5
+
+
+#: IDs for each class of character an output line may hold: those the Python route escapes
+#: (control characters, the quote, the backslash), those it writes as they are (DEL, U+2028 and
+#: U+2029, non-ASCII, combining marks, astral) and those where UTF-16 order and code-point order part
+#: (U+E000 up, beside astral ones).
+CHARACTER_CLASSES: dict[str, list[str]] = {
+    "control": ["a\x00b", "tab\tx", "nl\nx", "cr\rx", "unit\x1f", "bell\x07", "\x08\x0c"],
+    "quote": ['say "x"', '"'],
+    "backslash": ["back\\slash", "\\", "\\u0061"],
+    "slash": ["a/b", "</script>"],
+    "del": ["del\x7f", "\x7f"],
+    "separators": ["ls\u2028", "ps\u2029", "\u0085nel"],
+    "non-ascii": ["café", "cafe\u0301", "中文", "ß", "\u00a0nbsp", "zw\u200bj"],
+    "astral": ["\U0001f600", "x\U0001d400", "\U0010fffd"],
+    "private-and-full-width": ["\uff21", "\uffee", "\ufffd", "a\ue001"],
+    "first-after-surrogates": ["\ue000", "b\ue000"],
+    "last-of-the-plane": ["\uffff"],
+    "plain": ["a", "B", "z-9", "~", "0"],
+}
+
+
+def character_class_rows() -> list[dict[str, Any]]:
+    """Rewrites whose missing, added or held IDs hold every pair of character classes."""
+    rows = []
+    classes = list(CHARACTER_CLASSES.items())
+    for i, (_, ids) in enumerate(classes):
+        for j, (_, others) in enumerate(classes):
+            both = ids + others if i != j else ids
+            rows += [
+                {"original": both, "rewritten": ["kept"]},  # all lost
+                {"original": ["kept"], "rewritten": both},  # all added
+                {"original": [*ids, "kept"], "rewritten": ["kept", *others]},  # lost and added
+                {"original": both, "rewritten": list(reversed(both)) + both[:1]},  # preserved
+                {"original": ["kept"], "rewritten": ["kept"], "unresolved": both},  # held
+            ]
+    return [{"id": f"c{n}", "query": None, "unresolved": [], **row} for n, row in enumerate(rows)]
+
+
+def test_the_character_classes_are_all_there():
+    ids = {i for r in character_class_rows() for i in r["original"] + r["rewritten"]}
+    assert any(ord(c) < 0x20 for i in ids for c in i) and any('"' in i or "\\" in i for i in ids)
+    assert any(0xE000 <= ord(c) <= 0xFFFF for i in ids for c in i) and any(
+        ord(c) > 0xFFFF for i in ids for c in i
+    )
+    assert {"\x7f", "\u2028", "\u2029"} <= {c for i in ids for c in i}
+
+
+@pytest.mark.parametrize("mode", MODES_JSON)
+@pytest.mark.parametrize("engine", ENGINES)
+def test_every_character_class_gives_the_python_bytes(engine, mode, tmp_path, capfdbinary):
+    path = write_scope(tmp_path / "classes.parquet", character_class_rows(), row_group_size=97)
+    code, out, _ = same_bytes(capfdbinary, engine, "target-scope", str(path), "--format", "parquet", *mode)
+    assert code == 3 and out
+
+
+def test_duckdb_writes_the_lines_of_plain_ids_and_hands_on_the_rest(tmp_path):
+    """A line of IDs the Python route writes as they are (DEL, U+2028, non-ASCII, astral) is written
+    by DuckDB; one with an ID to escape, or a character in U+E000-U+FFFF, is checked the Python way."""
+    pytest.importorskip("duckdb")
+    from helpers.data.batch import Written
+    from helpers.data.duckdb_scope import scope_parquet_blocks
+
+    rows = character_class_rows()
+    blocks = scope_parquet_blocks(str(write_scope(tmp_path / "c.parquet", rows)), lines=True)
+    assert blocks is not None
+    items = [item for block in blocks for item in block]
+    handed = {item.number for item in items if type(item) is not Written}
+    escaped = set(CHARACTER_CLASSES["control"] + CHARACTER_CLASSES["quote"] + CHARACTER_CLASSES["backslash"])
+    for name in ("private-and-full-width", "first-after-surrogates", "last-of-the-plane"):
+        escaped |= set(CHARACTER_CLASSES[name])
+    for number, row in enumerate(rows, 1):
+        ids = set(row["original"]) ^ set(row["rewritten"]) | set(row["unresolved"])
+        assert (number in handed) == bool(ids & escaped), row
+
+
+#: Characters for generated IDs: every class above, with ASCII to make IDs meet.
+_TRICKY = 'ab~\x00\x1f"\\\x7f\u2028é\u0301中\ue000\uff21\uffff\U0001f600\U0010ffff'
+
+
+# run() reads capfdbinary empty before each run, so sharing it between examples is safe.
+@settings(max_examples=examples(100), suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    st.lists(
+        st.tuples(
+            st.lists(st.text(_TRICKY, max_size=3), max_size=5),
+            st.lists(st.text(_TRICKY, max_size=3), max_size=5),
+            st.lists(st.text(_TRICKY, min_size=1, max_size=2), max_size=2),
+        ),
+        min_size=1,
+        max_size=12,
+    )
+)
+def test_generated_rows_give_the_python_bytes(tmp_path_factory, capfdbinary, table):
+    """Any rows of tricky IDs (empty ones too, refused alike), in lines and in a summary."""
+    pytest.importorskip("duckdb")
+    rows = [{"original": o, "rewritten": r, "unresolved": u, "id": None, "query": None} for o, r, u in table]
+    path = write_scope(tmp_path_factory.mktemp("generated") / "g.parquet", rows)
+    for mode in ((), ("--summary-json",)):
+        same_bytes(capfdbinary, "duckdb", "target-scope", str(path), "--format", "parquet", *mode)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_long_lists_give_the_python_bytes(engine, tmp_path, capfdbinary):
+    """Rows longer than DuckDB compares ID by ID: proved preserved by their sets, or checked the Python way."""
+    from helpers.data.duckdb_scope import SHORT
+
+    ids = [f"t{i}" for i in range(SHORT)] + ["\U0001f600", "\uff21"]
+    rows = [
+        {"original": ids, "rewritten": list(reversed(ids))},
+        {"original": ids, "rewritten": [*ids[1:], "new"]},
+        {"original": ids + ids, "rewritten": ids[:1]},
+        {"original": ids[:1], "rewritten": ids[:1], "unresolved": ids},
+    ]
+    path = write_scope(tmp_path / "long.parquet", [{"unresolved": [], **row} for row in rows])
+    for mode in ((), ("--summary",)):
+        code, _, _ = same_bytes(capfdbinary, engine, "target-scope", str(path), "--format", "parquet", *mode)
+        assert code == 3
 
 
 #: Tables the Python route refuses (or, for ``float-id``, reads its own way): (name, table or bytes).
@@ -385,6 +517,23 @@ def test_the_engine_judges_the_keys_itself(tmp_path):
     assert checked.result.missing and checked.result.changed
     refused = write_key(tmp_path / "empty.parquet", {})
     assert check_parquet_keys(str(refused), str(p), id_columns=["id"], answer_column="answer") is None
+
+
+def test_ids_that_only_hash_alike_are_counted_exactly(tmp_path):
+    """The one pass proves no ID repeats by its hashes; where hashes meet, the IDs themselves decide."""
+    duckdb = pytest.importorskip("duckdb")
+    from helpers.data.duckdb_engine import _table
+
+    distinct = write_key(tmp_path / "distinct.parquet", {"S1": "R", "S2": "N", "S3": "R"})
+    repeated = tmp_path / "repeated.parquet"
+    pq.write_table(pa.table({"id": ["S1", "S2", "S1"], "answer": ["R", "N", "R"]}), repeated)
+    con = duckdb.connect()
+    con.execute("CREATE TEMP MACRO hash(x) AS 0")  # every ID hashes alike
+    try:
+        assert _table(con, "d", str(distinct), ["id"], "answer") == 3
+        assert _table(con, "r", str(repeated), ["id"], "answer") is None
+    finally:
+        con.close()
 
 
 @pytest.mark.parametrize("engine", ENGINES)

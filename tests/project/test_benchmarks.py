@@ -6,6 +6,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from helpers.core.paths import project_root
 
 ROOT = project_root()
@@ -31,3 +33,19 @@ def test_the_cohort_benchmark_runs_and_the_trainer_reads_its_cohort(tmp_path):
     rows = [json.loads(line) for line in cohort.stdout.splitlines()]
     assert [row["trainee"] for row in rows] == ["Trainee 0000", "Trainee 0001", "Trainee 0002"], cohort.stderr
     assert all(row["cases_worked"] == 12 and row["problems"] == [] for row in rows), rows
+
+
+def test_the_engines_benchmark_runs_every_peer_on_the_same_records():
+    """Each peer, DuckDB's own SQL over the JSON Lines file included, writes one line a record."""
+    pytest.importorskip("duckdb")
+    script = ROOT / "benchmarks" / "engines.py"
+    args = ["--records", "300", "--key-rows", "300", "--repeat", "1", "--json"]
+    run = subprocess.run(
+        [sys.executable, script, *args], capture_output=True, text=True, cwd=ROOT, timeout=300
+    )
+    assert run.returncode == 0, run.stderr
+    figures = json.loads(run.stdout.splitlines()[-1])
+    records = figures["records"]
+    assert "DuckDB's own SQL (docs/sql.md), JSON Lines" in records
+    assert {peer: f["output_lines"] for peer, f in records.items()} == dict.fromkeys(records, 300)
+    assert {f["exit_status"] for f in figures["keys"].values()} <= {0, 1}

@@ -168,6 +168,64 @@ def test_a_command_line_run_loads_no_teaching_code():
     assert heavy == []
 
 
+#: What a one-line run of the command line must not load: the fast parser (orjson, and the uuid,
+#: platform and datetime it loads), the explanations a summary gives (difflib, unicodedata), the
+#: readers of files and other formats, and the engines.
+_NOT_FOR_ONE_LINE = (
+    "orjson",
+    "uuid",
+    "platform",
+    "difflib",
+    "unicodedata",
+    "helpers.data.outcome_lines",
+    "helpers.data.reports",
+    "helpers.data.id_display",
+    "helpers.data.inputs",
+    "helpers.data.sources",
+    "helpers.core.chardiff",
+    "helpers.core.explain",
+    "helpers.core.differences",
+    "duckdb",
+    "pyarrow",
+    "pyspark",
+)
+
+
+def _command_line_loads(check: str, stdin: bytes, *args: str) -> tuple[int, list[str]]:
+    """What ``python -m helpers CHECK ARGS`` loads, reading ``stdin``: (exit status, modules)."""
+    # An exit handler lists the modules (and keeps the process from ending at once, which changes
+    # nothing about what was loaded).
+    script = (
+        "import atexit, runpy, sys\n"
+        "atexit.register(lambda: sys.stderr.write('\\n'.join(sorted(sys.modules))))\n"
+        "runpy.run_module('helpers', run_name='__main__', alter_sys=True)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, check, *args], input=stdin, capture_output=True, cwd=ROOT, check=False
+    )
+    return done.returncode, done.stderr.decode().splitlines()
+
+
+@pytest.mark.parametrize(
+    ("check", "line", "status"),
+    [
+        ("target-scope", b'{"original":["induction","refresher"],"rewritten":["induction"]}', 1),
+        ("target-scope", b'{"original":["a"],"rewritten":["a"],"unresolved":["b"]}', 3),
+        ("target-scope", b'{"original":["a"],"rewritten":[1]}', 4),
+        ("sentinels", b'{"baseline":{"S1":"R"},"proposed":{"S1":"N"}}', 1),
+    ],
+)
+def test_a_one_line_run_loads_only_what_one_line_needs(check, line, status):
+    code, loaded = _command_line_loads(check, line + b"\n")
+    assert code == status
+    assert [name for name in loaded if name.startswith(_NOT_FOR_ONE_LINE)] == []
+
+
+def test_a_long_input_still_takes_the_fast_parser():
+    code, loaded = _command_line_loads("target-scope", b'{"original":["a"],"rewritten":["a"]}\n' * 100)
+    assert code == 0 and "orjson" in loaded
+
+
 def test_a_public_name_is_loaded_on_first_use():
     loaded = _loaded_after("import helpers\nhelpers.check_target_scope")
     assert "helpers.core.target_scope" in loaded
