@@ -236,7 +236,8 @@ def sorted_ids(ids: Iterable[str]) -> list[str]:
     ids = list(ids)
     # Code-point order equals UTF-16 order when no ID holds a character at or
     # above U+D800; that common case skips encoding every ID.
-    if all(max(s, default="") < "\ud800" for s in ids):
+    joined = "".join(ids)
+    if joined.isascii() or max(joined, default="") < "\ud800":
         return sorted(ids)
     return sorted(ids, key=utf16_key)
 
