@@ -132,6 +132,23 @@ _ODD = [
 ]
 
 
+def _change(node: dict, changes: list[tuple[tuple, object]]) -> None:
+    """Make each change in ``node``: at a place, a value, ``"drop"`` (the key goes) or ``"extra"`` (a key comes)."""
+    for place, value in changes:
+        parent = node
+        try:
+            for step in place[:-1]:
+                parent = parent[step]
+            if value == "drop":
+                del parent[place[-1]]
+            elif value == "extra" and isinstance(parent, dict):
+                parent["extra"] = 1
+            else:
+                parent[place[-1]] = value
+        except (KeyError, IndexError, TypeError):
+            continue  # an earlier change took this place away
+
+
 @functools.cache
 def _plain_schema():
     """The schema file compiled as it stands."""
@@ -153,19 +170,7 @@ def test_the_compiled_schema_judges_every_file_as_the_schema_file_does(changes):
 
     plain = _plain_schema()
     data = json.loads(json.dumps(_CHEN))
-    for place, value in changes:
-        parent = data
-        try:
-            for step in place[:-1]:
-                parent = parent[step]
-            if value == "drop":
-                del parent[place[-1]]
-            elif value == "extra" and isinstance(parent, dict):
-                parent["extra"] = 1
-            else:
-                parent[place[-1]] = value
-        except (KeyError, IndexError, TypeError):
-            continue  # an earlier change took this place away
+    _change(data, changes)
     verdicts = []
     for validate in (plain, schema_validator()):
         try:
@@ -189,19 +194,7 @@ def _changed_attempt(changes: list[tuple[tuple, object]]) -> tuple[dict, dict]:
     """A copy of chen.json whose fourth attempt has ``changes``; the file, and that attempt."""
     data = json.loads(json.dumps(_CHEN))
     attempt = data["mastery"]["attempts"][3]
-    for place, value in changes:
-        parent = attempt
-        try:
-            for step in place[:-1]:
-                parent = parent[step]
-            if value == "drop":
-                del parent[place[-1]]
-            elif value == "extra" and isinstance(parent, dict):
-                parent["extra"] = 1
-            else:
-                parent[place[-1]] = value
-        except (KeyError, IndexError, TypeError):
-            continue
+    _change(attempt, changes)
     return data, attempt
 
 
