@@ -10,6 +10,7 @@ Taught in ``01_start_here.ipynb``.
 
 from __future__ import annotations
 
+import functools
 from importlib import resources
 from pathlib import Path
 
@@ -28,6 +29,7 @@ def project_root() -> Path:
     return Path(__file__).resolve().parent.parent.parent
 
 
+@functools.cache  # where the package lies does not change while it runs; the cohort asks per file
 def fixtures_dir() -> Path:
     """The fixtures folder: the wheel's ``helpers/fixtures/``, else the checkout's ``fixtures/``."""
     shipped = resources.files("helpers") / "fixtures"

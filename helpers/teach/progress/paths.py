@@ -20,6 +20,8 @@ def shown_path(path: str | Path) -> str:
     text = os.fspath(path)
     if isinstance(text, bytes):  # pragma: no cover - str paths only in practice
         text = os.fsdecode(text)
+    if text.isprintable():  # no control character, and no lone surrogate (never printable): as it is
+        return text
     return "".join(
         char if char.isprintable() and not "\ud800" <= char <= "\udfff" else ascii(char)[1:-1]
         for char in text

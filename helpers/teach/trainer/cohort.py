@@ -242,19 +242,18 @@ def progress_paths(paths: Iterable[str | Path]) -> list[Path]:
 
 def _read_bounded(path: Path) -> bytes:
     """The file's bytes: a regular file of at most :data:`MAX_FILE_BYTES`, else ProgressFileError."""
-    where = _shown_file(path)
     try:
         os.fsencode(path)
         if b"\0" in os.fsencode(path):
-            raise ProgressFileError("cannot be read (it contains a null character)", path=where)
+            raise ProgressFileError("cannot be read (it contains a null character)", path=_shown_file(path))
         handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except UnicodeError:
         raise ProgressFileError(
-            "cannot be read (it has characters a file name cannot hold)", path=where
+            "cannot be read (it has characters a file name cannot hold)", path=_shown_file(path)
         ) from None
     except OSError as exc:
         raise ProgressFileError(
-            f"cannot be read ({exc.strerror or type(exc).__name__})", path=where
+            f"cannot be read ({exc.strerror or type(exc).__name__})", path=_shown_file(path)
         ) from None
     try:
         info = os.fstat(handle)
@@ -264,17 +263,19 @@ def _read_bounded(path: Path) -> bytes:
             )
             if stat.S_ISDIR(info.st_mode) and not any(path.glob("*.json")):
                 kind = "a folder with no progress files (*.json) in it"
-            raise ProgressFileError(f"is {kind}, so it cannot hold progress", path=where)
+            raise ProgressFileError(f"is {kind}, so it cannot hold progress", path=_shown_file(path))
         limit = f"over the {MAX_FILE_BYTES // 2**20} MB limit for a progress file, so it was not read"
         if info.st_size > MAX_FILE_BYTES:
-            raise ProgressFileError(f"is {info.st_size / 2**20:.0f} MB, {limit}", path=where)
+            raise ProgressFileError(f"is {info.st_size / 2**20:.0f} MB, {limit}", path=_shown_file(path))
         data = read_within(handle, MAX_FILE_BYTES)
         if data is None:
-            raise ProgressFileError(f"grows past {MAX_FILE_BYTES // 2**20} MB, {limit}", path=where)
+            raise ProgressFileError(
+                f"grows past {MAX_FILE_BYTES // 2**20} MB, {limit}", path=_shown_file(path)
+            )
         return data
     except OSError as exc:
         raise ProgressFileError(
-            f"cannot be read ({exc.strerror or type(exc).__name__})", path=where
+            f"cannot be read ({exc.strerror or type(exc).__name__})", path=_shown_file(path)
         ) from None
     finally:
         os.close(handle)
