@@ -5,10 +5,12 @@
     .venv/bin/python benchmarks/sql_recipe.py --records 1000000
 
 Writes the records once as JSON Lines and as Parquet (in a temporary folder), then times, each as a
-whole process with its output going to a pipe, best of ``--repeat``:
+whole process with its output going to a pipe, the median of ``--repeat`` rounds (the peers take
+turns within each round, so a busy moment falls on all of them alike):
 
 * ``cli jsonl``: ``python -m helpers target-scope FILE`` (the default route; two processes past 8 MiB);
 * ``cli parquet``: ``python -m helpers target-scope FILE --format parquet``;
+* ``cli parquet duckdb``: the same with ``--engine duckdb``;
 * ``duckdb``: the recipe's refuse and check queries, run by DuckDB on every core, the check's rows
   written to a Parquet file (the client's final sort of the small failing lists is not included).
 
@@ -22,6 +24,7 @@ import json
 import os
 import random
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -78,13 +81,14 @@ con.execute(f"COPY ({check}) TO '{out}' (FORMAT parquet)")
 """
 
 
-def best(command: list[str], repeat: int, cwd: Path) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        subprocess.run(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, check=False)
-        times.append(time.perf_counter() - start)
-    return min(times)
+def timed(command: list[str], cwd: Path) -> tuple[float, int]:
+    """One whole run's wall time and exit status, its output read from a pipe and dropped."""
+    start = time.perf_counter()
+    with subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL) as run:
+        assert run.stdout is not None
+        while run.stdout.read(1 << 20):
+            pass
+    return time.perf_counter() - start, run.returncode
 
 
 def main() -> None:
@@ -92,7 +96,7 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--records", type=int, default=10_000_000)
-    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--repeat", type=int, default=5, help="rounds; the median is reported")
     args = parser.parse_args()
     recipe = dict(_BLOCK.findall((ROOT / "docs" / "sql.md").read_text(encoding="utf-8")))
     with tempfile.TemporaryDirectory() as tmp:
@@ -107,6 +111,10 @@ def main() -> None:
         peers = {
             "cli jsonl": [python, "-m", "helpers", "target-scope", str(jsonl)],
             "cli parquet": [python, "-m", "helpers", "target-scope", str(parquet), "--format", "parquet"],
+            "cli parquet duckdb": [
+                *(python, "-m", "helpers", "target-scope", str(parquet)),
+                *("--format", "parquet", "--engine", "duckdb"),
+            ],
             "duckdb": [
                 python,
                 "-c",
@@ -117,9 +125,20 @@ def main() -> None:
                 str(folder / "out.parquet"),
             ],
         }
-        for name, command in peers.items():
-            seconds = best(command, args.repeat, folder)
-            print(f"{name:12} {seconds:8.2f} s  {args.records / seconds / 1e6:6.2f} M records/s")
+        times: dict[str, list[float]] = {name: [] for name in peers}
+        codes: dict[str, set[int]] = {name: set() for name in peers}
+        for _round in range(args.repeat):
+            for name, command in peers.items():
+                seconds, code = timed(command, folder)
+                times[name].append(seconds)
+                codes[name].add(code)
+        for name, seconds_each in times.items():
+            seconds = statistics.median(seconds_each)
+            print(
+                f"{name:19} {seconds:8.2f} s  {args.records / seconds / 1e6:6.2f} M records/s  "
+                f"(exit {', '.join(map(str, sorted(codes[name])))}; each: "
+                f"{', '.join(f'{t:.2f}' for t in seconds_each)})"
+            )
         print(f"cores: {os.cpu_count()}, python {sys.version.split()[0]}")
 
 

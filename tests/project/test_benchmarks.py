@@ -33,6 +33,16 @@ def test_the_cohort_benchmark_runs_and_the_trainer_reads_its_cohort(tmp_path):
     rows = [json.loads(line) for line in cohort.stdout.splitlines()]
     assert [row["trainee"] for row in rows] == ["Trainee 0000", "Trainee 0001", "Trainee 0002"], cohort.stderr
     assert all(row["cases_worked"] == 12 and row["problems"] == [] for row in rows), rows
+    floor = subprocess.run(
+        [sys.executable, ROOT / "benchmarks" / "cohort_floor.py", str(folder), "--files", "2"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+    )
+    assert floor.returncode == 0, floor.stderr
+    steps = [json.loads(line) for line in floor.stdout.splitlines()]
+    assert [(s["step"], s["files"], s["attempts"]) for s in steps] == [("remake", 2, 24), ("regrade", 2, 24)]
 
 
 def test_the_engines_benchmark_runs_every_peer_on_the_same_records():
@@ -49,3 +59,22 @@ def test_the_engines_benchmark_runs_every_peer_on_the_same_records():
     assert "DuckDB's own SQL (docs/sql.md), JSON Lines" in records
     assert {peer: f["output_lines"] for peer, f in records.items()} == dict.fromkeys(records, 300)
     assert {f["exit_status"] for f in figures["keys"].values()} <= {0, 1}
+
+
+def test_the_sql_recipe_benchmark_runs_every_peer_and_says_how_each_exited():
+    pytest.importorskip("duckdb")
+    pytest.importorskip("pyarrow")
+    script = ROOT / "benchmarks" / "sql_recipe.py"
+    run = subprocess.run(
+        [sys.executable, script, "--records", "200", "--repeat", "2"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr
+    peers = {line.split("  ")[0]: line for line in run.stdout.splitlines()[1:-1]}
+    assert list(peers) == ["cli jsonl", "cli parquet", "cli parquet duckdb", "duckdb"], run.stdout
+    # the command line exits 1 when a rewrite loses a target, never 2 (a refused input) or a crash
+    assert all("(exit 1;" in peers[name] for name in ("cli jsonl", "cli parquet", "cli parquet duckdb"))
+    assert "(exit 0;" in peers["duckdb"]
