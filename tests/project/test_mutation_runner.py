@@ -340,6 +340,42 @@ def test_rerun_survivors_keeps_only_the_nbval_catches_of_the_same_mutant():
     assert merged[3]["mutated"] == "if not y3:"
 
 
+def _placed(module: str, occurrence: int, verdict: str | None = None, **extra: object) -> dict[str, object]:
+    """A mutant on line 10 + occurrence, columns 4 to 6 (cosmic-ray's start and end)."""
+    line = 10 + occurrence
+    return _mutant(module, occurrence, verdict, start=[line, 4], end=[line, 6], **extra)
+
+
+def test_rerun_survivors_makes_no_mutant_it_can_keep_or_must_leave_out():
+    source = "\n".join([*(["pass"] * 9), *(f"    if x{n}:" for n in range(6))]) + "\n"
+    previous = [
+        _placed("helpers/m.py", 0, "nbval"),  # the same place and text: known without making it
+        _placed("helpers/m.py", 1, "survived"),  # to re-test
+        _placed("helpers/m.py", 2, "nbval"),  # its line reads otherwise now: made and compared
+        _placed("helpers/m.py", 3, "nbval"),  # it moved within its line
+        {k: v for k, v in _placed("helpers/m.py", 4, "nbval").items() if k != "start"},  # an older record
+        _mutant("helpers/m.py", 5, "nbval", start=[15, 4], end=[16, 2]),  # over two lines
+    ]
+    current = [
+        _placed("helpers/m.py", 0),
+        _placed("helpers/m.py", 1),
+        _placed("helpers/m.py", 2),
+        {**_placed("helpers/m.py", 3), "start": [13, 5], "end": [13, 7]},
+        _placed("helpers/m.py", 4),
+        _mutant("helpers/m.py", 5, start=[15, 4], end=[16, 2]),
+        _placed("helpers/m.py", 7),  # new: no earlier verdict
+    ]
+    changed = source.replace("if x2:", "if x2 or y:")
+    kept, to_make, new = runner.unmade_catches(previous, current, {"helpers/m.py": changed})
+    assert [k["occurrence"] for k in kept] == [0]
+    assert kept[0] is previous[0]
+    assert [m["occurrence"] for m in to_make] == [1, 2, 3, 4, 5]
+    assert new == 1
+    # unchanged text: every catch on one line is known; the one over two lines is still made
+    kept, to_make, _new = runner.unmade_catches(previous[:3], current[:3], {"helpers/m.py": source})
+    assert [k["occurrence"] for k in kept] == [0, 2]
+
+
 def test_an_equivalent_entry_counts_only_while_it_matches_the_code(capsys):
     entry = {**_mutant("helpers/m.py", 0), "reason": "same result"}
     items = [_mutant("helpers/m.py", 0, never_run=None), _mutant("helpers/m.py", 1, never_run=None)]

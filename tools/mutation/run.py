@@ -538,6 +538,39 @@ def classify(items: list[Item], equivalent: Sequence[Mapping[str, Any]]) -> None
                 )
 
 
+def unmade_catches(
+    previous: list[Item], items: list[Item], sources: Mapping[str, str]
+) -> tuple[list[Item], list[Item], int]:
+    """For ``--rerun-survivors``, before any mutant is made: (earlier nbval catches known to be the very
+    same mutant, the items still to make, items with no earlier verdict).
+
+    A catch is known without making it when its key, start and end are as they were, it lies on one
+    line, and that line still reads as its ``original``: the operator at that occurrence, place and text
+    makes the same mutant. The rest with an earlier verdict are made and go through :func:`rerun_plan`;
+    those with none are left out, as ``rerun_plan`` leaves them out, without being made.
+    """
+    earlier = {str(result["mutant"]): result for result in previous}
+    kept, rest, new = [], [], 0
+    for item in items:
+        old = earlier.get(str(item["mutant"]))
+        if old is None:
+            new += 1
+            continue
+        start, end = item["start"], item["end"]
+        lines = _lines(sources[str(item["module"])])
+        if (
+            old.get("verdict") == "nbval"
+            and old.get("start") == start
+            and old.get("end") == end
+            and start[0] == end[0] <= len(lines)
+            and lines[start[0] - 1].strip() == old.get("original")
+        ):
+            kept.append(old)
+        else:
+            rest.append(item)
+    return kept, rest, new
+
+
 def rerun_plan(previous: list[Item], items: list[Item]) -> tuple[list[Item], list[Item], int]:
     """For ``--rerun-survivors``: (the earlier results kept, the items to re-test, items with no earlier verdict).
 
@@ -1161,9 +1194,21 @@ def _main(args: argparse.Namespace) -> int:
         all_counts = Counter(str(i["module"]) for i in everything)
         items = everything if args.all_operators else [i for i in everything if curated(str(i["operator"]))]
         made = len(items)
+        selected = [str(i["mutant"]) for i in items]
+        previous: list[Item] = []
+        kept: list[Item] = []
+        new = 0
         if args.limit is not None and not (args.list or args.rerun_survivors):
             # Sample first, so only the sampled mutants are made (making every one takes minutes).
             items = spread(items, args.limit)
+        if args.rerun_survivors and not args.list:
+            # Likewise: an earlier nbval catch whose line is unchanged, and a mutant with no earlier
+            # verdict, are not made at all.
+            previous = json.loads((ARTIFACTS / "mutants.json").read_text(encoding="utf-8"))
+            sources = {
+                m: (copies[0] / m).read_text(encoding="utf-8") for m in {str(i["module"]) for i in items}
+            }
+            kept, items, new = unmade_catches(previous, items, sources)
         codes = describe(items, copies[0], mutated_sources(copies[0], items, args.jobs))
         classify(items, equivalent)
         if args.list:
@@ -1173,12 +1218,9 @@ def _main(args: argparse.Namespace) -> int:
             f"{made} {'' if args.all_operators else 'curated '}mutants of {len(modules)} modules "
             f"({len(everything)} with every operator)"
         )
-        selected = [str(i["mutant"]) for i in items]
-        previous: list[Item] = []
-        kept: list[Item] = []
         if args.rerun_survivors:
-            previous = json.loads((ARTIFACTS / "mutants.json").read_text(encoding="utf-8"))
-            kept, items, new = rerun_plan(previous, items)
+            made_kept, items, _none = rerun_plan(previous, items)
+            kept += made_kept
             _say(
                 f"--rerun-survivors: {len(kept)} earlier nbval catches kept, {len(items)} to re-test, "
                 f"{new} mutants with no earlier verdict left out"
