@@ -14,7 +14,7 @@ from helpers.core.paths import fixtures_dir
 from helpers.teach.cases.generators import generators_fingerprint
 from helpers.teach.trainer.cohort import load_cohort
 from helpers.teach.trainer.secret import TrainerSecret
-from helpers.teach.trainer.verdict_cache import CACHE_NAME, VerdictCache
+from helpers.teach.trainer.verdict_cache import CACHE_NAME, VerdictCache, grading_sources
 from helpers.teach.views.cohort_views import cohort_csv, cohort_json_lines, cohort_table, cohort_text
 
 SAMPLES = fixtures_dir() / "sample_progress"
@@ -217,3 +217,32 @@ def test_progress_counts_every_file_cached_or_not(trainer, cohort_dir):
     calls: list[tuple[int, int]] = []
     load_cohort([cohort_dir], workers=1, cache=_cache(trainer), progress=lambda *a: calls.append(a))
     assert calls[0] == (1, 6) and calls[-1] == (6, 6) and [d for d, _ in calls] == sorted(d for d, _ in calls)
+
+
+def test_the_helpers_version_covers_every_module_that_grades_at_any_depth(tmp_path):
+    """A fix to the re-grade anywhere in the package is another key: no verdict by older code stands."""
+    package = Path(module.__file__).resolve().parent.parent.parent
+    names = {name for name, _path in grading_sources(package, fixtures_dir())}
+    for needed in (
+        "core/checks.py",
+        "data/batch.py",
+        "teach/grading.py",
+        "teach/trainer/regrade.py",
+        "teach/trainer/cohort.py",
+        "teach/drill/replay.py",
+        "teach/drill/mastery.py",
+        "teach/progress/files.py",
+        "teach/progress/timing.py",
+        "teach/cases/generators.py",
+        "fixtures/rules.json",
+        "fixtures/vocabulary.json",
+        "fixtures/schemas/progress-v3.schema.json",
+    ):
+        assert needed in names, needed
+    assert not any(name.startswith(("widgets/", "cli/", "publish/")) for name in names)
+    fake = tmp_path / "helpers"
+    (fake / "teach" / "a" / "b").mkdir(parents=True)
+    (fake / "teach" / "a" / "b" / "deep.py").write_text("x = 1\n", encoding="utf-8")
+    (fake / "widgets").mkdir()
+    (fake / "widgets" / "view.py").write_text("y = 2\n", encoding="utf-8")
+    assert [name for name, _ in grading_sources(fake, tmp_path / "none")] == ["teach/a/b/deep.py"]

@@ -47,26 +47,43 @@ _WAIT_SECONDS = 30.0
 _KIND = "cohort-verdict"
 
 
+#: The parts of the package whose code decides a re-grade, and the data files it reads.
+_GRADING_CODE = ("core", "data", "teach")
+_GRADING_DATA = ("rules.json", "vocabulary.json", "schemas")
+
+
+def grading_sources(package: Path, fixtures: Path) -> list[tuple[str, Path]]:
+    """Every file whose bytes go into :func:`helpers_version`, by the name it is hashed under: each
+    ``*.py`` in ``package``'s ``core``, ``data`` and ``teach`` at any depth, the rules, the
+    vocabulary and the schemas."""
+    found = [
+        (source.relative_to(package).as_posix(), source)
+        for part in _GRADING_CODE
+        for source in (package / part).rglob("*.py")
+    ]
+    for name in _GRADING_DATA:
+        path = fixtures / name
+        found += [(f"fixtures/{p.relative_to(fixtures).as_posix()}", p) for p in path.rglob("*.json")]
+        if path.is_file():
+            found.append((f"fixtures/{name}", path))
+    return sorted(found)
+
+
 @functools.lru_cache(maxsize=1)
 def helpers_version() -> str:
-    """The helpers' version and a digest of their code: a re-grade by other code is another key."""
+    """The helpers' version and a digest of their grading code and data: a re-grade by other code is another key."""
     from importlib import metadata
+
+    from ...core.paths import fixtures_dir
 
     try:
         version = metadata.version("eval-integrity-helpers")
     except metadata.PackageNotFoundError:
         version = "unknown"
-    root = Path(__file__).resolve().parent.parent
+    package = Path(__file__).resolve().parent.parent.parent  # helpers/
     digest = hashlib.sha256()
-    for part in ("core", "data", "teach"):
-        for source in sorted((root / part).glob("*.py")):
-            digest.update(source.name.encode() + b"\0" + source.read_bytes() + b"\0")
-    for data in ("rules.json", "vocabulary.json"):
-        from ...core.paths import fixtures_dir
-
-        path = fixtures_dir() / data
-        if path.is_file():
-            digest.update(data.encode() + b"\0" + path.read_bytes() + b"\0")
+    for name, source in grading_sources(package, fixtures_dir()):
+        digest.update(name.encode() + b"\0" + source.read_bytes() + b"\0")
     return f"{version}+{digest.hexdigest()[:16]}"
 
 
