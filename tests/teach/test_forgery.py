@@ -13,6 +13,8 @@ import json
 import os
 import re
 import shutil
+import subprocess
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -20,6 +22,7 @@ import pytest
 from forgers import (
     SKIP,
     at_rate,
+    consistent,
     drill,
     empty_drill,
     every_hint_drill,
@@ -348,3 +351,64 @@ def test_any_exception_on_one_file_is_its_line_and_the_rest_are_shown(tmp_path, 
         and why == f"cannot be read (RuntimeError: something no one expected in {where})"
     )
     assert "not read: " in cohort_text(cohort) and os.path.basename(path) in cohort_table(cohort).html
+
+
+# --- what the file says of its own drill is never taken on its word --------------------------------
+
+
+@pytest.mark.parametrize(
+    ("edit", "said"),
+    [
+        (lambda m: m.pop("model"), "were served by an earlier version of the drill"),
+        (lambda m: m.update(model_since=10**9), "served its cases from case 1000000000 on, past its"),
+        (lambda m: m.update(model_since=40), "cases 1–39 were served by an earlier version of the drill"),
+    ],
+)
+def test_misses_made_right_under_a_claimed_earlier_model_are_not_clean_practice(tmp_path, edit, said):
+    """Cases an earlier model served are taken as recorded, so a file claiming them is never clean."""
+    forged = misses_made_right(drill(104, 120, at_rate(0.7, 2), name="Seventy"))
+    edit(forged["mastery"])
+    _put(tmp_path, "forged.json", forged)
+    t = _one(tmp_path)
+    assert not t.ready
+    assert any(said in problem and "not evidence of clean practice" in problem for problem in t.problems)
+
+
+def test_the_drill_as_it_was_saved_has_no_earlier_model_line(tmp_path):
+    _put(tmp_path, "genuine.json", drill(104, 120, at_rate(0.7, 2), name="Seventy"))
+    assert not any("earlier version" in p or "model served" in p for p in _one(tmp_path).problems)
+
+
+def test_complete_is_what_the_regraded_attempts_give_not_what_the_file_claims(tmp_path):
+    genuine = drill(300, 220, at_rate(0.88, 300), name="Honest", stop_when_complete=False)
+    claimed = json.loads(json.dumps(genuine))
+    for attempt in claimed["mastery"]["attempts"]:
+        if attempt["outcome"] != "correct":  # verdicts flipped, answers left as they were
+            attempt.update(outcome="correct", correct=True, hints=0, revealed=False)
+            attempt.update(fields_wrong=[], rules_missed=[])
+    claimed = consistent(claimed)
+    claimed["trainee"] = "Claimer"
+    assert read_progress_data(_put(tmp_path, "claimer.json", claimed))[0].mastery.complete  # its own word
+    (tmp_path / "h").mkdir()
+    _put(tmp_path / "h", "honest.json", genuine)
+    assert _one(tmp_path / "h").complete is False
+    t = _one(tmp_path)
+    assert t.complete is False
+    assert "complete on" not in t.completion()
+    assert any("verdicts do not match their attempts" in p for p in t.problems)
+
+
+def test_a_file_claiming_endless_hints_is_worked_again_in_moments(tmp_path):
+    """The engine stops counting hints at the ladder's end, so the replay stops asking there too."""
+    data = drill(106, 40, at_rate(0.7, 3), name="Endless")
+    data["mastery"]["attempts"][0]["hints"] = 10**18
+    _put(tmp_path, "endless.json", data)
+    run = subprocess.run(
+        [sys.executable, "-m", "helpers", "cohort", str(tmp_path), "--json", "--no-cache"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    (row,) = [json.loads(line) for line in run.stdout.splitlines()]
+    assert row["trainee"] == "Endless" and row["problems"], run.stderr
+    assert any("case 1" in problem for problem in row["problems"])

@@ -26,13 +26,16 @@ from __future__ import annotations
 import datetime as _dt
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...core.errors import CheckInputError
 from ..cases.rules import Rule, load_rules
 from ..grading import Answer
 from .mastery import MasteryAttempt, parse_time
 from .remade import RemadeCases
+
+if TYPE_CHECKING:
+    from .engine import DrillSession
 
 __all__ = ["replay_drill"]
 
@@ -110,6 +113,40 @@ def replay_drill(
         return ["the drill's rules or look-alike kinds are not the ones the engine gives its check and seed"]
     since = progress.drill.model_since
     done = engine.mastery.attempts
+    earlier = _earlier_model(since, len(recorded))
+    if earlier:  # nothing checks how those cases were served: a file with them is never clean practice
+        return [earlier, *_replayed(recorded, engine, clock, since, done)]
+    return _replayed(recorded, engine, clock, since, done)
+
+
+#: More hints than any case's ladder has rungs: the engine stops counting at the ladder's end, so a file
+#: claiming more is told apart after this many, however many it claims.
+_MOST_HINTS = 32
+
+
+def _earlier_model(since: int, cases: int) -> str | None:
+    """The problem with a drill whose file says an earlier mastery model served its first cases."""
+    if since <= 1:
+        return None
+    if since > cases + 1:
+        return (
+            f"the file says the drill's model served its cases from case {since} on, past its {cases} "
+            "cases, so none of them can be worked again: they are not evidence of clean practice"
+        )
+    return (
+        f"cases 1–{since - 1} were served by an earlier version of the drill (the file says so), so "
+        "the order they were served and scored in cannot be checked: they are not evidence of clean practice"
+    )
+
+
+def _replayed(
+    recorded: list[MasteryAttempt],
+    engine: DrillSession,
+    clock: _Clock,
+    since: int,
+    done: Sequence[MasteryAttempt],
+) -> list[str]:
+    """The drill's attempts worked by ``engine``; the first difference from the file, as one line."""
 
     def compared(index: int) -> str | None:
         return _difference(recorded[index].number, done[index], recorded[index])
@@ -124,7 +161,7 @@ def replay_drill(
             engine.serve()  # scores the case before as skipped, when it was left unchecked
             if index and len(done) == index and (problem := compared(index - 1)):
                 return [problem]
-            for _ in range(attempt.hints):
+            for _ in range(min(attempt.hints, _MOST_HINTS)):
                 engine.hint()
             served_check = engine.current_check
             if (

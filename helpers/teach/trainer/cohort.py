@@ -344,9 +344,12 @@ def _summarise(
     hints = sum(a.hints for a in m.attempts)
     reveals = sum(a.revealed for a in m.attempts)
     custom = regrade if regrade is not None else REGRADERS.get(version)
+    complete = m.complete if version == PROGRESS_V3 else None
     if version == PROGRESS_V3 and custom is regrade_v3:
         replay = replay_v3(progress, data, rules=rules)
         states, firsts = replay.states, replay.first_attempts
+        if replay.mastery is not None:  # complete on the re-graded attempts, never on the file's word
+            complete = replay.mastery.complete
         problems += replay.problems
         problems += evidence_problems(progress, data, rules)
     elif custom is not None:
@@ -367,7 +370,7 @@ def _summarise(
         firsts,
         tuple(problems),
         seed=m.seed if version == PROGRESS_V3 else None,
-        complete=m.complete if version == PROGRESS_V3 else None,
+        complete=complete,
     )
 
 
