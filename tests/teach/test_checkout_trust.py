@@ -393,3 +393,59 @@ def test_the_ledger_is_kept_in_the_browser_edition_without_filelock(tmp_path, tr
     with ledger_module.Ledger(trainer).locked() as state:
         assert issued.paper["paper_id"] in state.issued
     assert not list(trainer.folder.glob("*.lock"))  # the marker lock is cleared after use
+
+
+def _labels(folder: Path, trainer: TrainerSecret, name: str) -> set[str]:
+    issued, _ = issue(trainer, name, folder, seed=7)  # a practice paper: only its labels are wanted
+    return {record["label"] for record in issued.key["cases"]}
+
+
+def test_an_older_pass_handed_in_without_the_newer_fail_does_not_count(tmp_path, trainer):
+    """The ledger's newest graded paper decides, whichever result files the cohort is given."""
+    from helpers.teach.trainer.regrade import checkout_reasons
+
+    papers = tmp_path / "papers"
+    passed = sit(trainer, "Asha", papers)
+    failed = sit(trainer, "Asha", papers, wrong=_labels(tmp_path / "practice", trainer, "Asha"))
+    assert passed["passed"] is True and failed["passed"] is False
+    old, both = tmp_path / "old", tmp_path / "both"
+    for folder, results in ((old, [passed]), (both, [passed, failed])):
+        folder.mkdir()
+        for n, result in enumerate(results):
+            (folder / f"r{n}.json").write_text(json.dumps(result), encoding="utf-8")
+    found, refused = load_checkouts([old], trainer=trainer)
+    assert refused == []
+    newer = found["Asha"]["superseded_by"]
+    assert newer["paper_id"] == failed["paper_id"] and newer["passed"] is False
+    (reason,) = [r for r in checkout_reasons(found["Asha"]) if "newer check-out" in r]
+    assert failed["paper_id"] in reason and "not passed" in reason and "the newest paper decides" in reason
+    found, _ = load_checkouts([both], trainer=trainer)
+    assert found["Asha"]["paper_id"] == failed["paper_id"] and "superseded_by" not in found["Asha"]
+    assert checkout_reasons(found["Asha"]) == ["the check-out did not pass"]
+
+
+def test_the_newest_pass_alone_counts_as_it_did(tmp_path, trainer):
+    papers = tmp_path / "papers"
+    sit(trainer, "Asha", papers, wrong=_labels(tmp_path / "practice", trainer, "Asha"), cooldown_hours=0)
+    passed = sit(trainer, "Asha", papers, cooldown_hours=0)
+    (tmp_path / "r").mkdir()
+    (tmp_path / "r" / "asha.json").write_text(json.dumps(passed), encoding="utf-8")
+    from helpers.teach.trainer.regrade import checkout_reasons
+
+    found, _ = load_checkouts([tmp_path / "r"], trainer=trainer)
+    assert "superseded_by" not in found["Asha"] and checkout_reasons(found["Asha"]) == []
+
+
+def test_a_result_no_signature_can_cover_is_refused_and_the_rest_still_read(tmp_path, trainer):
+    passed = sit(trainer, "Asha", tmp_path / "papers")
+    results = tmp_path / "results"
+    results.mkdir()
+    (results / "asha.json").write_text(json.dumps(passed), encoding="utf-8")
+    hostile = results / "x.json"
+    signature = json.dumps({"trainer": trainer.trainer_id, "hmac": "00"})
+    head = json.dumps({"format": co.RESULT_FORMAT, "version": 1, "trainee": "x", "passed": True})
+    hostile.write_text(head[:-1] + f', "signature": {signature}, "x": 1e999}}', encoding="utf-8")
+    found, refused = load_checkouts([results], trainer=trainer)
+    assert list(found) == ["Asha"]
+    (why,) = [reason for source, reason in refused if source == str(hostile)]
+    assert "holds a value no signature can cover" in why

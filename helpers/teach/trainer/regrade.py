@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from ...core.errors import CheckInputError
+from ...core.errors import CheckInputError, describe_value
 from ..cases.generators import load_vocabulary
 from ..cases.rules import Rule, load_rules
 from ..drill.mastery import Mastery, MasteryAttempt, RuleState
@@ -228,6 +228,13 @@ def checkout_reasons(result: Mapping[str, Any] | None, *, require_proctored: boo
         reasons.append("the check-out was not proctored, and only proctored ones count here")
     if result.get("passed") is not True:
         reasons.append("the check-out did not pass")
+    newer = result.get("superseded_by")
+    if isinstance(newer, Mapping):
+        reasons.append(
+            f"the ledger holds a newer check-out (paper {describe_value(newer.get('paper_id'))}, graded "
+            f"{describe_value(newer.get('graded'))}, {'passed' if newer.get('passed') is True else 'not passed'}) "
+            "whose result is not among those given; the newest paper decides"
+        )
     return reasons
 
 

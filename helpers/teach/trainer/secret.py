@@ -224,7 +224,13 @@ class TrainerSecret:
                 path=source,
             )
         payload = data if extra is None else {"data": data, "with": extra}
-        expected = self.sign(kind, payload)["hmac"]
+        try:
+            expected = self.sign(kind, payload)["hmac"]
+        except (TypeError, ValueError) as exc:  # a number JSON cannot hold (1e999), which no signing covers
+            raise CheckoutFileError(
+                f"holds a value no signature can cover ({describe_value(str(exc))}), so this {what} is not trusted",
+                path=source,
+            ) from None
         if not hmac.compare_digest(expected, signature["hmac"]):
             raise CheckoutFileError(
                 f"its signature does not match: this {what} was changed after the trainer signed it, "

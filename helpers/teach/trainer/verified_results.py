@@ -30,10 +30,17 @@ from ...core.errors import CheckoutFileError, describe_value
 from ..confidence import accuracy_lower_bound
 from ..progress.paths import shown_path
 from .bounded_file import MAX_CHECKOUT_BYTES
-from .ledger import Ledger, LedgerState
+from .ledger import GradedPaper, IssuedPaper, Ledger, LedgerState
 from .secret import TrainerSecret
 
-__all__ = ["VerifiedResult", "CertifiedBound", "verified_results", "counting_result", "certified_bound"]
+__all__ = [
+    "VerifiedResult",
+    "CertifiedBound",
+    "verified_results",
+    "counting_result",
+    "newest_graded",
+    "certified_bound",
+]
 
 
 @dataclass(frozen=True)
@@ -135,6 +142,14 @@ def verified_results(
         except CheckoutFileError as exc:
             refused.append((source, f"check-out result: {exc.message}"))
             continue
+        except Exception as exc:  # anything one file raises is its line, so the rest are still read
+            refused.append(
+                (
+                    source,
+                    f"check-out result: cannot be read ({type(exc).__name__}: {describe_value(str(exc))})",
+                )
+            )
+            continue
         if result.paper_id in first:
             refused.append(
                 (
@@ -159,6 +174,25 @@ def counting_result(
     """
     counting = [r for r in results if r.counts and (r.proctored or not require_proctored)]
     return max(counting, key=lambda r: r.order) if counting else None
+
+
+def newest_graded(
+    state: LedgerState, trainee: str, *, require_proctored: bool = False
+) -> tuple[IssuedPaper, GradedPaper] | None:
+    """The trainee's newest counting paper that the ledger records as graded, or None.
+
+    What decides, whichever result files are given: a result for an older paper does not stand
+    for the trainee while the ledger holds the grading of a newer one.
+    """
+    papers = [
+        (paper, state.graded[paper.paper_id])
+        for paper in state.issued.values()
+        if paper.trainee == trainee
+        and not paper.practice
+        and paper.paper_id in state.graded
+        and (state.graded[paper.paper_id].proctored or not require_proctored)
+    ]
+    return max(papers, key=lambda pair: pair[0].line) if papers else None
 
 
 #: The confidence a result is read at when it does not say (the check-out's own, 95%).
