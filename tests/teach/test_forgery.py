@@ -412,3 +412,17 @@ def test_a_file_claiming_endless_hints_is_worked_again_in_moments(tmp_path):
     (row,) = [json.loads(line) for line in run.stdout.splitlines()]
     assert row["trainee"] == "Endless" and row["problems"], run.stderr
     assert any("case 1" in problem for problem in row["problems"])
+
+
+@pytest.mark.parametrize("second", ["Asha", "ASHA ", "\u0410sha", "A\u200bsha"])
+def test_two_files_naming_one_trainee_share_no_check_out(tmp_path, second):
+    """A check-out is matched by name: two drills under one name (or one that reads the same) are flagged."""
+    _put(tmp_path, "a.json", drill(108, 30, at_rate(0.9, 5), name="Asha"))
+    _put(tmp_path, "b.json", drill(109, 30, at_rate(0.9, 6), name=second))
+    _put(tmp_path, "c.json", drill(110, 30, at_rate(0.9, 7), name="Ben"))
+    cohort = _checked_out(load_cohort([tmp_path]))
+    by_file = {Path(t.file).name: t for t in cohort.trainees}
+    for mine, other in (("a.json", "b.json"), ("b.json", "a.json")):
+        (line,) = [p for p in by_file[mine].problems if p.startswith("another file names the same trainee")]
+        assert other in line and not by_file[mine].ready
+    assert not any("same trainee" in p for p in by_file["c.json"].problems)

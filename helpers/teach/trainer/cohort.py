@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any
 from ...core.errors import JSONLoadError, ProgressFileError
 from ...core.jsonio import loads_strict
 from ...core.paths import fixtures_dir
+from ..cases.deciding_rule import reader_form
 from ..cases.generators import generators_fingerprint
 from ..cases.rules import Rule, load_rules
 from ..drill.mastery import MASTERY_STREAK, RuleState
@@ -637,7 +638,7 @@ def load_cohort(
             trainees[index] = replace(
                 t, problems=(*t.problems, f"attempt id {t.attempt_id} is also in {others}")
             )
-    trainees = _copies_flagged(trainees)
+    trainees = _names_shared(_copies_flagged(trainees))
     if checkouts:
         found, refused = load_checkouts(
             checkouts, trainer_dir=trainer_dir, require_proctored=require_proctored
@@ -648,6 +649,38 @@ def load_cohort(
         trainees = [replace(t, require_proctored=True) for t in trainees]
     notes = tuple(cache.notes) if use_cache and cache is not None else ()
     return Cohort(tuple(trainees), tuple(rules), tuple(unreadable), notes)
+
+
+def _name_key(name: str) -> str:
+    """A trainee's name as two readers would take for the same: look-alike forms, case and spacing aside."""
+    return " ".join(reader_form(name).split())
+
+
+def _names_shared(trainees: list[Trainee]) -> list[Trainee]:
+    """Each file whose trainee's name another file also gives (or one that reads the same), flagged.
+
+    A check-out is matched to a trainee by name, so one pass would otherwise stand for every file
+    under that name, whatever drill each holds.
+    """
+    by_name: dict[str, list[int]] = {}
+    for index, t in enumerate(trainees):
+        by_name.setdefault(_name_key(t.name), []).append(index)
+    flagged = list(trainees)
+    for same in (group for group in by_name.values() if len(group) > 1):
+        for index in same:
+            t = trainees[index]
+            others = ", ".join(
+                f"{trainees[i].file} ({shown(trainees[i].name, NAME_SHOWN)})" for i in same if i != index
+            )
+            flagged[index] = replace(
+                t,
+                problems=(
+                    *t.problems,
+                    f"another file names the same trainee: {others}; a check-out stands for one drill, "
+                    "so neither counts until one file is kept",
+                ),
+            )
+    return flagged
 
 
 def _copies_flagged(trainees: list[Trainee]) -> list[Trainee]:
