@@ -209,6 +209,15 @@ def evidence_refusals() -> str:
     lines.append(f"Case 1 given the seed of another drill's case: {len(found)} problems")
     lines += [f"  - {p}" for p in found]
 
+    edited = json.loads(json.dumps(ben))
+    del edited["mastery"]["model"]
+    found = _problems(edited)
+    lines.append(
+        f"The file's drill model taken out (its cases then count as served earlier): {len(found)} problem"
+        + "s" * (len(found) != 1)
+    )
+    lines += [f"  - {p}" for p in found]
+
     with tempfile.TemporaryDirectory(prefix="eic-walk-") as folder:
         for name in ("ben.json", "ben-copy.json"):
             (Path(folder) / name).write_text(json.dumps(ben), encoding="utf-8")
@@ -276,6 +285,15 @@ def readiness_reasons() -> str:
             True,
         ),
         ("passed, verified, proctored", {"passed": True, "verified": True, "proctored": True}, True),
+        (
+            "passed, verified, but the ledger holds a newer graded paper not given",
+            {
+                "passed": True,
+                "verified": True,
+                "superseded_by": {"paper_id": "5215d96517cd1a52", "graded": "2026-12-01", "passed": False},
+            },
+            False,
+        ),
     ]
     lines = ["A graded check-out, and why it does not count (nothing: it counts):"]
     for title, result, proctored in results:
