@@ -162,10 +162,11 @@ def drill_scoring(seed: int = 5) -> str:
     )
     hardest = ", ".join(f"{rule} ({count})" for rule, count in session.mastery.hardest())
     lines.append(f"Cases not answered unaided, by rule: {hardest}")
-    try:
-        DrillSession.start(seed=Mastery.MAX_SEED + 1)
-    except HelpersError as exc:
-        lines.append(f"A drill seed past the range is refused: {exc}")
+    for outside, where in ((Mastery.MAX_SEED + 1, "past the range"), (-1, "below 0")):
+        try:
+            DrillSession.start(seed=outside)
+        except HelpersError as exc:
+            lines.append(f"A drill seed {where} is refused: {exc}")
     return "\n".join(lines)
 
 
