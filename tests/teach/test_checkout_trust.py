@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from budget import examples
+from forgers import at_rate, drill
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from signed_checkouts import answer_all, issue, sit
@@ -23,7 +24,7 @@ from helpers.core.baselines import revise_baseline
 from helpers.core.errors import CheckInputError, CheckoutFileError
 from helpers.teach.trainer import checkout as co
 from helpers.teach.trainer import ledger as ledger_module
-from helpers.teach.trainer.cohort import load_checkouts
+from helpers.teach.trainer.cohort import load_checkouts, load_cohort
 from helpers.teach.trainer.secret import SECRET_NAME, TrainerSecret, TrainerSecretError
 from helpers.teach.trainer.verified_results import verified_results
 
@@ -449,3 +450,18 @@ def test_a_result_no_signature_can_cover_is_refused_and_the_rest_still_read(tmp_
     assert list(found) == ["Asha"]
     (why,) = [reason for source, reason in refused if source == str(hostile)]
     assert "holds a value no signature can cover" in why
+
+
+def test_a_check_out_under_a_name_that_only_reads_the_same_is_named_not_matched(tmp_path, trainer):
+    """Matched by the exact name, and a near miss is said, with the look-alike letter shown as itself."""
+    passed = sit(trainer, "\u0410sha", tmp_path / "papers")  # a Cyrillic A
+    (tmp_path / "results").mkdir()
+    (tmp_path / "results" / "asha.json").write_text(json.dumps(passed), encoding="utf-8")
+    (tmp_path / "drills").mkdir()
+    data = drill(111, 20, at_rate(0.9, 8), name="Asha")
+    (tmp_path / "drills" / "asha.json").write_text(json.dumps(data), encoding="utf-8")
+    cohort = load_cohort([tmp_path / "drills"], checkouts=[tmp_path / "results"], trainer_dir=trainer.folder)
+    (t,) = cohort.trainees
+    assert t.checkout is None and not t.ready
+    (line,) = [p for p in t.problems if "reads like this trainee's name" in p]
+    assert "'⟨U+0410⟩sha'" in line and "matched by the exact name" in line

@@ -40,6 +40,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ...core.chardiff import visible_id
 from ...core.errors import JSONLoadError, ProgressFileError
 from ...core.jsonio import loads_strict
 from ...core.paths import fixtures_dir
@@ -644,11 +645,37 @@ def load_cohort(
             checkouts, trainer_dir=trainer_dir, require_proctored=require_proctored
         )
         unreadable += refused
-        trainees = [replace(t, checkout=found.get(t.name)) for t in trainees]
+        trainees = [_with_checkout(t, found) for t in trainees]
     if require_proctored:
         trainees = [replace(t, require_proctored=True) for t in trainees]
     notes = tuple(cache.notes) if use_cache and cache is not None else ()
     return Cohort(tuple(trainees), tuple(rules), tuple(unreadable), notes)
+
+
+def _with_checkout(t: Trainee, found: Mapping[str, Mapping[str, Any]]) -> Trainee:
+    """``t`` with its check-out, matched by the exact name; a check-out under a name that only reads
+    the same is named in a problem line rather than left unseen."""
+    if t.name in found:
+        return replace(t, checkout=found[t.name])
+    key = _name_key(t.name)
+    alike = sorted(name for name in found if _name_key(name) == key)
+    if not alike:
+        return replace(t, checkout=None)
+    names = ", ".join(_name_shown(name) for name in alike)
+    return replace(
+        t,
+        checkout=None,
+        problems=(
+            *t.problems,
+            f"a check-out is for {names}, which reads like this trainee's name but is not it: "
+            "check-outs are matched by the exact name",
+        ),
+    )
+
+
+def _name_shown(name: str) -> str:
+    """A trainee's name in quotes, every look-alike, invisible or control character as ``⟨U+XXXX⟩``."""
+    return f"'{shown(visible_id(name), NAME_SHOWN)}'"
 
 
 def _name_key(name: str) -> str:
@@ -670,7 +697,7 @@ def _names_shared(trainees: list[Trainee]) -> list[Trainee]:
         for index in same:
             t = trainees[index]
             others = ", ".join(
-                f"{trainees[i].file} ({shown(trainees[i].name, NAME_SHOWN)})" for i in same if i != index
+                f"{trainees[i].file} ({_name_shown(trainees[i].name)})" for i in same if i != index
             )
             flagged[index] = replace(
                 t,
