@@ -146,6 +146,18 @@ class EmptyBaselineError(InvalidInputError):
     """A sentinel baseline with no IDs would check nothing, so it is refused."""
 
 
+def printable(text: str) -> str:
+    """``text`` safe for a terminal: every control or format character and lone surrogate escaped
+    (``\\x1b``, ``\\u202e``, ``\\udcff``), the rest as it is. A file's name is shown through this
+    wherever an error names it, so a name cannot clear a line or write over what is printed."""
+    if text.isprintable():  # a lone surrogate is never printable
+        return text
+    return "".join(
+        char if char.isprintable() and not "\ud800" <= char <= "\udfff" else ascii(char)[1:-1]
+        for char in text
+    )
+
+
 class JSONLoadError(CheckInputError):
     """A JSON or JSON Lines source could not be read; names the source and line."""
 
@@ -157,7 +169,7 @@ class JSONLoadError(CheckInputError):
         line: int | None = None,
         field: str | None = None,
     ) -> None:
-        where = source if line is None else f"{source}, line {line}"
+        where = printable(source) if line is None else f"{printable(source)}, line {line}"
         super().__init__(f"{where}: {message}", field=field)
         self.source = source
         self.line = line
@@ -189,7 +201,7 @@ class ProgressFileError(HelpersError, ValueError):
     """
 
     def __init__(self, message: str, *, path: str) -> None:
-        super().__init__(f"{path}: {message}")
+        super().__init__(f"{printable(path)}: {message}")
         self.message = message
         self.path = path
 
@@ -201,7 +213,7 @@ class CheckoutFileError(HelpersError, ValueError):
     """
 
     def __init__(self, message: str, *, path: str) -> None:
-        super().__init__(f"{path}: {message}")
+        super().__init__(f"{printable(path)}: {message}")
         self.message = message
         self.path = path
 
@@ -214,7 +226,7 @@ class BuildError(HelpersError, ValueError):
     """
 
     def __init__(self, message: str, *, path: str | None = None) -> None:
-        super().__init__(message if path is None else f"{path}: {message}")
+        super().__init__(message if path is None else f"{printable(path)}: {message}")
         self.message = message
         self.path = path
 

@@ -90,14 +90,14 @@ class PendingFile:
     not proof against a power cut. Taught in ``05_check_your_data.ipynb``.
     """
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, mode: int | None = None) -> None:
         self.path = Path(path)
         self.fd, name = tempfile.mkstemp(
             dir=self.path.parent, prefix=_temp_prefix(self.path), suffix=".partial"
         )
         self.tmp: Path | None = Path(name)
-        try:
-            os.fchmod(self.fd, _mode_for(self.path))
+        try:  # ``mode``: the new file's permissions (default: the old file's, else the umask's)
+            os.fchmod(self.fd, mode if mode is not None else _mode_for(self.path))
         except OSError:
             self.abort()
             raise

@@ -465,3 +465,40 @@ def test_a_check_out_under_a_name_that_only_reads_the_same_is_named_not_matched(
     assert t.checkout is None and not t.ready
     (line,) = [p for p in t.problems if "reads like this trainee's name" in p]
     assert "'⟨U+0410⟩sha'" in line and "matched by the exact name" in line
+
+
+def test_answers_holding_a_number_json_cannot_carry_are_refused_and_leave_the_paper_open(tmp_path, trainer):
+    issued, key = issue(trainer, "Asha", tmp_path / "papers")
+    answers = tmp_path / "papers" / "a.json"
+    good = json.dumps(answer_all(issued))
+    answers.write_text(good[:-1] + ', "x": 1e999}', encoding="utf-8")
+    with pytest.raises(CheckoutFileError, match="holds a number JSON cannot carry") as raised:
+        co.grade_files(answers, key, trainer=trainer)
+    assert str(raised.value).endswith("nothing was graded")
+    assert issued.paper["paper_id"] not in ledger_module.Ledger(trainer).read().graded
+    answers.write_text(good, encoding="utf-8")  # a retry with the answers as they should be is graded
+    assert co.grade_files(answers, key, trainer=trainer).passed
+
+
+def test_a_file_name_with_control_characters_is_shown_escaped_in_every_refusal(tmp_path, trainer):
+    _issued, key = issue(trainer, "Asha", tmp_path / "papers")
+    name = tmp_path / "answers\r\x1b[2KCheck-out for Asha: PASSED\x1b[8m.json"
+    name.write_text(
+        json.dumps({"format": "x", "version": 1, "paper_id": "x", "answers": []}), encoding="utf-8"
+    )
+    with pytest.raises(CheckoutFileError) as raised:
+        co.grade_files(name, key, trainer=trainer)
+    said = str(raised.value)
+    assert "\r" not in said and "\x1b" not in said
+    assert "answers\\r\\x1b[2KCheck-out for Asha: PASSED\\x1b[8m.json" in said
+
+
+def test_the_key_is_written_owner_only_wherever_the_paper_goes(tmp_path, trainer):
+    before = os.umask(0o022)
+    try:
+        _issued, key = issue(trainer, "Asha", tmp_path / "shared")
+    finally:
+        os.umask(before)
+    paper = key.with_name(key.name.replace(".key.json", ".json"))
+    assert stat.S_IMODE(key.stat().st_mode) == 0o600
+    assert stat.S_IMODE(paper.stat().st_mode) & 0o044  # the paper is the trainee's to read

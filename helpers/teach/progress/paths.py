@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from ...core.errors import printable
+
 __all__ = ["DEFAULT_PROGRESS_FILE", "shown_path", "path_problem"]
 
 #: Where progress is saved unless the trainee chooses: this name in the working folder.
@@ -20,12 +22,7 @@ def shown_path(path: str | Path) -> str:
     text = os.fspath(path)
     if isinstance(text, bytes):  # pragma: no cover - str paths only in practice
         text = os.fsdecode(text)
-    if text.isprintable():  # no control character, and no lone surrogate (never printable): as it is
-        return text
-    return "".join(
-        char if char.isprintable() and not "\ud800" <= char <= "\udfff" else ascii(char)[1:-1]
-        for char in text
-    )
+    return printable(text)
 
 
 def path_problem(exc: OSError | ValueError) -> str:

@@ -461,9 +461,9 @@ def verify_key(key: Mapping[str, Any], baseline_answers: Mapping[str, str], *, s
         )
 
 
-def _stage(path: Path, text: str) -> PendingFile:
+def _stage(path: Path, text: str, *, mode: int | None = None) -> PendingFile:
     """``text`` written in full to a temporary file beside ``path``, ready to take its place."""
-    pending = PendingFile(path)
+    pending = PendingFile(path, mode=mode)
     try:
         pending.write(text.encode("utf-8"), sync=True)
     except OSError:
@@ -551,7 +551,8 @@ def write_checkout(
         staged: list[PendingFile] = []
         current = baseline_path
         try:
-            staged.append(_stage(key_path, json.dumps(key, ensure_ascii=False, indent=1) + "\n"))
+            # The key is the trainer's alone: owner-only, wherever the paper beside it is put.
+            staged.append(_stage(key_path, json.dumps(key, ensure_ascii=False, indent=1) + "\n", mode=0o600))
             staged.append(_stage(paper_path, json.dumps(paper, ensure_ascii=False, indent=1) + "\n"))
             had_baseline = os.path.lexists(baseline_path)
             revise_baseline(
@@ -1206,10 +1207,15 @@ def grade_files(
         )
     except JSONLoadError as exc:
         raise CheckoutFileError(exc.detail, path=str(answers_path)) from None
+    try:
+        answers_digest = _digest(answers)  # what the ledger keeps of them, so worked out before grading
+    except ValueError as exc:  # a number past what JSON carries (1e999 reads as infinity)
+        raise CheckoutFileError(
+            f"holds a number JSON cannot carry ({exc}); nothing was graded", path=str(answers_path)
+        ) from None
     result = grade_checkout(answers, key, source=str(answers_path))
     if trainer is None:
         return result
-    answers_digest = _digest(answers)
     ledger = Ledger(trainer)
     with ledger.locked() as state:
         again = Ledger.check_grade(
