@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import unicodedata
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -75,6 +76,20 @@ def _readiness(t: Trainee) -> str:
     return "ready" if t.ready else "not ready: " + "; ".join(t.not_ready)
 
 
+def display_width(text: str) -> int:
+    """How many terminal columns ``text`` takes: two for a wide or full-width character, none for a
+    combining mark, one for the rest (``text`` is already :func:`shown`, so it holds no control character)."""
+    return sum(
+        0 if unicodedata.combining(char) else 2 if unicodedata.east_asian_width(char) in "WF" else 1
+        for char in text
+    )
+
+
+def _pad(text: str, columns: int) -> str:
+    """``text`` padded with spaces to ``columns`` terminal columns, so the grid's columns line up."""
+    return text + " " * max(columns - display_width(text), 0)
+
+
 def cohort_text(cohort: Cohort) -> str:
     """The trainer's table as plain text: a grid of trainees × rules, then each trainee's readiness.
 
@@ -82,13 +97,13 @@ def cohort_text(cohort: Cohort) -> str:
     """
     names = [shown(t.name, NAME_SHOWN) for t in cohort.trainees]
     width = max([len("rule"), *(len(r.id) for r in cohort.rules)])
-    cols = [max(len(n), 11) for n in names]
+    cols = [max(display_width(n), 11) for n in names]
     lines = [
         "Progress files re-graded from their attempts: nothing self-reported is trusted.",
-        "  ".join(["rule".ljust(width), *(n.ljust(c) for n, c in zip(names, cols, strict=True))]),
+        "  ".join(["rule".ljust(width), *(_pad(n, c) for n, c in zip(names, cols, strict=True))]),
     ]
     for rule in cohort.rules:
-        cells = [_mark(t.status(rule.id)).ljust(c) for t, c in zip(cohort.trainees, cols, strict=True)]
+        cells = [_pad(_mark(t.status(rule.id)), c) for t, c in zip(cohort.trainees, cols, strict=True)]
         lines.append("  ".join([rule.id.ljust(width), *cells]).rstrip())
     lines.append("✓ mastered · not started  n/3 a streak under way")
     lines.append("")
@@ -148,14 +163,17 @@ def _csv_rows(cohort: Cohort) -> Iterable[list[Any]]:
 def cohort_csv(cohort: Cohort) -> str:
     """The same table for a spreadsheet: one row per trainee and rule, then one per file not read.
 
-    Every cell goes through the formula guard (:func:`helpers.teach.cases.filled.spreadsheet_safe`).
+    Every cell is neutralised (:func:`shown`) and goes through the formula guard
+    (:func:`helpers.teach.cases.filled.spreadsheet_safe`).
     """
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     quote_all = csv.writer(buffer, lineterminator="\n", quoting=csv.QUOTE_ALL)
     writer.writerow(CSV_FIELDS)
     for row in _csv_rows(cohort):
-        cells = [spreadsheet_safe(str(cell)) for cell in row]
+        # neutralised like every other surface: no control or format character, no lone surrogate
+        # (which UTF-8 cannot write), then the formula guard
+        cells = [spreadsheet_safe(shown(str(cell))) for cell in row]
         (quote_all if any("\r" in cell for cell in cells) else writer).writerow(cells)
     return buffer.getvalue()
 
@@ -239,7 +257,7 @@ def cohort_table(cohort: Cohort) -> HtmlBlock:
     )
     ready = "".join(
         f"<td><b>{'✓ ready' if t.ready else '✗ not ready'}</b>"
-        + "".join(f"<br><small>{esc(reason)}</small>" for reason in t.not_ready)
+        + "".join(f"<br><small>{esc(shown(reason))}</small>" for reason in t.not_ready)
         + "</td>"
         for t in cohort.trainees
     )
@@ -249,13 +267,15 @@ def cohort_table(cohort: Cohort) -> HtmlBlock:
         for b in bounds
     )
     problems = "".join(
-        f"<li><b>{esc(shown(t.name, NAME_SHOWN))}</b> (<code>{esc(t.file)}</code>): {esc(_readiness(t))}"
-        + (f"<ul>{''.join(f'<li>{esc(p)}</li>' for p in t.problems)}</ul>" if t.problems else "")
+        f"<li><b>{esc(shown(t.name, NAME_SHOWN))}</b> (<code>{esc(shown(t.file))}</code>): "
+        f"{esc(shown(_readiness(t)))}"
+        + (f"<ul>{''.join(f'<li>{esc(shown(p))}</li>' for p in t.problems)}</ul>" if t.problems else "")
         + "</li>"
         for t in cohort.trainees
     )
     unread = "".join(
-        f"<li><code>{esc(path)}</code>: {esc(reason)}</li>" for path, reason in cohort.unreadable
+        f"<li><code>{esc(shown(path))}</code>: {esc(shown(reason))}</li>"
+        for path, reason in cohort.unreadable
     )
     html = (
         '<table class="eic-results eic-cohort"><caption>Progress re-graded from each file\'s attempts: '
