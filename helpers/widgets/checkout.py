@@ -53,7 +53,10 @@ class CheckoutWidget(TextPicture):
     papers in ``papers_dir`` (default: the current folder; :attr:`papers` and
     :attr:`open_button`). A paper opened over unsaved answers asks first
     (:attr:`open_confirm_button`). The answers file is then named for the paper
-    (:func:`helpers.teach.trainer.checkout.answers_file_name`).
+    (:func:`helpers.teach.trainer.checkout.answers_file_name`). Without ``choose`` (a proctored
+    sitting) none of those controls is made (:attr:`upload`, :attr:`papers`, :attr:`open_button`
+    and :attr:`open_confirm_button` are None), so no widget message can reach one, and
+    :meth:`open_paper` refuses in one line: the paper opens once.
     """
 
     def __init__(
@@ -68,41 +71,17 @@ class CheckoutWidget(TextPicture):
         self.source = f"paper {paper.get('paper_id', '')}"
         self._pending: tuple[Mapping[str, Any], str] | None = None
         self.paper_note = html(css="eic-paper-note")
-        self.upload = w.FileUpload(
-            accept=".json",
-            multiple=False,
-            description="Open my paper file",
-            icon="",  # an icon glyph would start the button's accessible name
-            tooltip="Choose the paper file (EXAM.json) your trainer gave you",
-            layout=w.Layout(width="auto", min_width="max-content"),
-        )
-        self.upload.add_class("eic-paper-upload")
-        self.upload.observe(lambda _change: self.uploaded(), names="value")
+        #: Whether the trainee may open a paper here. Without it (a proctored sitting: the trainer
+        #: chose the paper, and it opens once) no upload, list or open control is made at all,
+        #: so no widget message can reach one, and :meth:`open_paper` refuses.
+        self.choose = choose
+        self.upload: w.FileUpload | None = None
+        self.papers: w.Dropdown | None = None
+        self.open_button: w.Button | None = None
+        self.open_confirm_button: w.Button | None = None
         self.papers_dir = Path(papers_dir) if papers_dir is not None else Path(".")
         self.listed = paper_files(self.papers_dir) if choose else []
-        self.papers = w.Dropdown(
-            options=[(self._listed_label(f, p), str(f)) for f, p in self.listed],
-            value=None,
-            description="Papers in this folder",
-            style=wide_style(),
-            layout=auto_layout(),
-        )
-        self.papers.add_class("eic-paper-list")
-        self.open_button = button("Open this paper", "eic-paper-open")
-        self.open_button.on_click(lambda _b: self.open_listed())
-        self.open_confirm_button = button("Open it and leave these answers", "eic-paper-confirm")
-        self.open_confirm_button.on_click(lambda _b: self.open_pending())
-        self.open_confirm_button.layout.display = "none"
-        listed = (
-            [w.HBox([self.papers, self.open_button])]
-            if self.listed
-            else [
-                html("<p><small>No check-out paper in this folder: open yours with the button.</small></p>")
-            ]
-        )
-        self.chooser = w.VBox(
-            [self.paper_note, w.HBox([self.upload, self.open_confirm_button]), *listed] if choose else []
-        )
+        self.chooser = w.VBox(self._chooser_rows() if choose else [])
         self.chooser.add_class("eic-paper-chooser")
         if not choose:  # a proctored paper: the trainer chose it, and nothing is uploaded
             self.chooser.layout.display = "none"
@@ -188,13 +167,51 @@ class CheckoutWidget(TextPicture):
     def _listed_label(path: Path, paper: Mapping[str, Any]) -> str:
         return f"{path.name}: {paper['trainee']}, {len(paper['cases'])} cases"
 
+    def _chooser_rows(self) -> list[w.Widget]:
+        """Make the upload, the folder's papers and their open buttons (only when the trainee may choose)."""
+        self.upload = w.FileUpload(
+            accept=".json",
+            multiple=False,
+            description="Open my paper file",
+            icon="",  # an icon glyph would start the button's accessible name
+            tooltip="Choose the paper file (EXAM.json) your trainer gave you",
+            layout=w.Layout(width="auto", min_width="max-content"),
+        )
+        self.upload.add_class("eic-paper-upload")
+        self.upload.observe(lambda _change: self.uploaded(), names="value")
+        self.papers = w.Dropdown(
+            options=[(self._listed_label(f, p), str(f)) for f, p in self.listed],
+            value=None,
+            description="Papers in this folder",
+            style=wide_style(),
+            layout=auto_layout(),
+        )
+        self.papers.add_class("eic-paper-list")
+        self.open_button = button("Open this paper", "eic-paper-open")
+        self.open_button.on_click(lambda _b: self.open_listed())
+        self.open_confirm_button = button("Open it and leave these answers", "eic-paper-confirm")
+        self.open_confirm_button.on_click(lambda _b: self.open_pending())
+        self.open_confirm_button.layout.display = "none"
+        listed = (
+            [w.HBox([self.papers, self.open_button])]
+            if self.listed
+            else [
+                html("<p><small>No check-out paper in this folder: open yours with the button.</small></p>")
+            ]
+        )
+        return [self.paper_note, w.HBox([self.upload, self.open_confirm_button]), *listed]
+
     # --- opening a paper -------------------------------------------------------------------
 
     def uploaded(self) -> None:
         """Read the uploaded file strictly as a paper and open it, or say in one line why not."""
-        if not self.upload.value:
+        upload = self.upload
+        if not self.choose or upload is None:
+            self._fixed_paper()
             return
-        item = self.upload.value[0]
+        if not upload.value:
+            return
+        item = upload.value[0]
         name = str(item["name"])
         try:
             paper = paper_from_bytes(bytes(item["content"]), source=name)
@@ -203,10 +220,13 @@ class CheckoutWidget(TextPicture):
         else:
             self.open_paper(paper, name)
         finally:
-            self.upload.value = ()
+            upload.value = ()
 
     def open_listed(self) -> None:
         """Open the paper picked in :attr:`papers` (read again, strictly, from its file)."""
+        if not self.choose or self.papers is None:
+            self._fixed_paper()
+            return
         if self.papers.value is None:
             self.message.value = wrap_html('<p role="alert">Pick a paper in the list first.</p>')
             return
@@ -223,21 +243,36 @@ class CheckoutWidget(TextPicture):
             f'<p role="alert"><b>Not opened:</b> {esc(" ".join(str(exc).split()))}</p>'
         )
 
+    def _fixed_paper(self) -> None:
+        """Say in one line that this sitting's paper cannot be changed (``choose`` is off)."""
+        self._pending = None
+        self.message.value = wrap_html(
+            '<p role="alert"><b>Not opened:</b> your trainer chose this paper, and it opens once; '
+            "no other paper can be opened here.</p>"
+        )
+
     def open_paper(self, paper: Mapping[str, Any], source: str, *, confirmed: bool = False) -> None:
-        """Sit ``paper`` from its first case; over answers not yet saved, only once confirmed."""
+        """Sit ``paper`` from its first case; over answers not yet saved, only once confirmed.
+
+        Without ``choose`` (a proctored sitting) nothing is opened, ever: the sitting stays where it is.
+        """
+        confirm = self.open_confirm_button
+        if not self.choose or confirm is None:
+            self._fixed_paper()
+            return
         unsaved = len(self.sitting.answers) if self.sitting.saved_to is None else 0
         if unsaved and not confirmed:
             self._pending = (paper, source)
-            self.open_confirm_button.layout.display = None
+            confirm.layout.display = None
             counted = f"{unsaved} answers to this paper are" if unsaved != 1 else "1 answer to this paper is"
             self.message.value = wrap_html(
                 f'<p role="alert"><b>Not opened yet.</b> {counted} not saved. Save them first, or press <b>'
-                + esc(self.open_confirm_button.description)
+                + esc(confirm.description)
                 + f"</b> to open {esc(source)} and leave them.</p>"
             )
             return
         self._pending = None
-        self.open_confirm_button.layout.display = "none"
+        confirm.layout.display = "none"
         self.sitting = CheckoutSitting(paper)
         self.source = source
         self.path.value = answers_file_name(paper)
@@ -251,6 +286,9 @@ class CheckoutWidget(TextPicture):
 
     def open_pending(self) -> None:
         """Open the paper held back by :meth:`open_paper`'s warning."""
+        if not self.choose:
+            self._fixed_paper()
+            return
         if self._pending is not None:
             self.open_paper(*self._pending, confirmed=True)
 
@@ -391,7 +429,7 @@ class CheckoutWidget(TextPicture):
         )
 
     def _describe_chooser(self) -> list[str]:
-        if self.chooser.layout.display == "none":
+        if self.upload is None or self.papers is None or self.chooser.layout.display == "none":
             return []
         listed = ", ".join(label for label, _ in self.papers.options) or "none"
         return [f"  paper: {self.source} [{self.upload.description}]; papers in this folder: {listed}"]

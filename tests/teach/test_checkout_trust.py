@@ -502,3 +502,17 @@ def test_the_key_is_written_owner_only_wherever_the_paper_goes(tmp_path, trainer
     paper = key.with_name(key.name.replace(".key.json", ".json"))
     assert stat.S_IMODE(key.stat().st_mode) == 0o600
     assert stat.S_IMODE(paper.stat().st_mode) & 0o044  # the paper is the trainee's to read
+
+
+def test_a_pass_while_a_newer_paper_is_still_out_does_not_count_yet(tmp_path, trainer):
+    from helpers.teach.trainer.regrade import checkout_reasons
+
+    passed = sit(trainer, "Asha", tmp_path / "papers")
+    newer, _key = issue(trainer, "Asha", tmp_path / "papers")  # a re-check, not handed in
+    issue(trainer, "Asha", tmp_path / "practice", seed=3)  # a practice paper changes nothing
+    (tmp_path / "r").mkdir()
+    (tmp_path / "r" / "asha.json").write_text(json.dumps(passed), encoding="utf-8")
+    found, _ = load_checkouts([tmp_path / "r"], trainer=trainer)
+    reasons = checkout_reasons(found["Asha"])
+    assert len(reasons) == 1 and newer.paper["paper_id"] in reasons[0]
+    assert reasons[0].endswith("not graded yet; the newest paper decides")

@@ -466,13 +466,13 @@ def load_checkouts(
     its ledger issued to that trainee and graded, count, each once
     (:func:`helpers.teach.trainer.verified_results.verified_results`). A trainee's newest counting
     paper decides; practice papers never count, and with ``require_proctored`` only
-    proctored ones do. When the ledger holds the grading of a newer counting paper than any result
-    given, the result given says so (``superseded_by``) and does not count. Raises :class:`helpers.teach.trainer.secret.TrainerSecretError` when the
+    proctored ones do. When the ledger holds a newer counting paper than any result given (graded, or
+    issued and not graded yet), the result given says so (``superseded_by``) and does not count. Raises :class:`helpers.teach.trainer.secret.TrainerSecretError` when the
     secret or the ledger cannot be used.
     """
     from .ledger import Ledger
     from .secret import TrainerSecret
-    from .verified_results import counting_result, newest_graded, verified_results
+    from .verified_results import counting_result, newest_paper, verified_results
 
     secret = trainer if trainer is not None else TrainerSecret.open(trainer_dir)
     results, refused = verified_results(paths, secret)
@@ -485,16 +485,17 @@ def load_checkouts(
         chosen = counting_result(theirs, require_proctored=require_proctored)
         if chosen is None:
             continue
-        newest = newest_graded(ledger, name, require_proctored=require_proctored)
+        newest = newest_paper(ledger, name, require_proctored=require_proctored)
         if newest is not None and newest[0].paper_id != chosen.paper_id:
-            # An older paper's result, handed in without the newer one the ledger holds: not what decides.
+            # An older paper's result, while the ledger holds a newer one (graded or still out): not what decides.
             issued, graded = newest
             found[name] = {
                 **chosen.data,
                 "superseded_by": {
                     "paper_id": issued.paper_id,
-                    "graded": graded.graded,
-                    "passed": graded.passed,
+                    "issued": issued.issued,
+                    "graded": graded.graded if graded is not None else None,
+                    "passed": graded.passed if graded is not None else None,
                 },
             }
         else:

@@ -229,7 +229,12 @@ def checkout_reasons(result: Mapping[str, Any] | None, *, require_proctored: boo
     if result.get("passed") is not True:
         reasons.append("the check-out did not pass")
     newer = result.get("superseded_by")
-    if isinstance(newer, Mapping):
+    if isinstance(newer, Mapping) and newer.get("graded") is None:
+        reasons.append(
+            f"the ledger holds a newer check-out (paper {describe_value(newer.get('paper_id'))}, issued "
+            f"{describe_value(newer.get('issued'))}) not graded yet; the newest paper decides"
+        )
+    elif isinstance(newer, Mapping):
         reasons.append(
             f"the ledger holds a newer check-out (paper {describe_value(newer.get('paper_id'))}, graded "
             f"{describe_value(newer.get('graded'))}, {'passed' if newer.get('passed') is True else 'not passed'}) "

@@ -38,7 +38,7 @@ __all__ = [
     "CertifiedBound",
     "verified_results",
     "counting_result",
-    "newest_graded",
+    "newest_paper",
     "certified_bound",
 ]
 
@@ -176,23 +176,26 @@ def counting_result(
     return max(counting, key=lambda r: r.order) if counting else None
 
 
-def newest_graded(
+def newest_paper(
     state: LedgerState, trainee: str, *, require_proctored: bool = False
-) -> tuple[IssuedPaper, GradedPaper] | None:
-    """The trainee's newest counting paper that the ledger records as graded, or None.
+) -> tuple[IssuedPaper, GradedPaper | None] | None:
+    """The trainee's newest counting paper in the ledger, with its grading (None while not graded).
 
-    What decides, whichever result files are given: a result for an older paper does not stand
-    for the trainee while the ledger holds the grading of a newer one.
+    What decides, whichever result files are given (:func:`counting_result`'s rule, the newest paper
+    issued): a result for an older paper does not stand for the trainee while the ledger holds a newer
+    one, graded or still out. Practice papers never count; with ``require_proctored`` only proctored ones do.
     """
     papers = [
-        (paper, state.graded[paper.paper_id])
+        (paper, state.graded.get(paper.paper_id))
         for paper in state.issued.values()
-        if paper.trainee == trainee
-        and not paper.practice
-        and paper.paper_id in state.graded
-        and (state.graded[paper.paper_id].proctored or not require_proctored)
+        if paper.trainee == trainee and not paper.practice
     ]
-    return max(papers, key=lambda pair: pair[0].line) if papers else None
+    counting = [
+        (paper, graded)
+        for paper, graded in papers
+        if not require_proctored or (graded.proctored if graded is not None else paper.proctored)
+    ]
+    return max(counting, key=lambda pair: pair[0].line) if counting else None
 
 
 #: The confidence a result is read at when it does not say (the check-out's own, 95%).
