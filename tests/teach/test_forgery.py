@@ -414,7 +414,20 @@ def test_a_file_claiming_endless_hints_is_worked_again_in_moments(tmp_path):
     assert any("case 1" in problem for problem in row["problems"])
 
 
-@pytest.mark.parametrize("second", ["Asha", "ASHA ", "\u0410sha", "A\u200bsha"])
+@pytest.mark.parametrize(
+    "second",
+    [
+        "Asha",
+        "ASHA ",
+        "\u0410sha",  # a Cyrillic A
+        "A\u200bsha",  # a zero-width space
+        "As\u034fha",  # a combining grapheme joiner: shows as nothing
+        "Asha\u3164",  # a Hangul filler: a letter that shows as a blank
+        "Asha\u2800",  # the braille blank
+        "\U0001d5a0sha",  # a mathematical sans-serif A (NFKC: A)
+        "\uff21\uff53\uff48\uff41",  # full-width
+    ],
+)
 def test_two_files_naming_one_trainee_share_no_check_out(tmp_path, second):
     """A check-out is matched by name: two drills under one name (or one that reads the same) are flagged."""
     _put(tmp_path, "a.json", drill(108, 30, at_rate(0.9, 5), name="Asha"))
@@ -426,3 +439,22 @@ def test_two_files_naming_one_trainee_share_no_check_out(tmp_path, second):
         (line,) = [p for p in by_file[mine].problems if p.startswith("another file names the same trainee")]
         assert other in line and not by_file[mine].ready
     assert not any("same trainee" in p for p in by_file["c.json"].problems)
+
+
+def test_one_file_cannot_bury_the_others_under_its_problems(tmp_path):
+    data = drill(112, 20, at_rate(0.9, 9), name="Loud")
+    state = data["mastery"]["states"][0]
+    data["mastery"]["states"] += [{**state, "attempts": 10**6 + n} for n in range(5000)]
+    _put(tmp_path, "quiet.json", drill(113, 20, at_rate(0.9, 10), name="Quiet"))
+    kinds = len(data["mastery"]["facet_states"])
+    data["mastery"]["facet_states"] *= 1000
+    _put(tmp_path, "loud.json", data)
+    cohort = load_cohort([tmp_path])
+    loud = next(t for t in cohort.trainees if t.name == "Loud")
+    (line,) = [p for p in loud.problems if "claimed before" in p]
+    assert line.startswith(
+        f"{5000 + 999 * kinds} claimed states are for a rule or look-alike kind claimed before"
+    )
+    assert len(loud.problems) <= 3, loud.problems
+    text = cohort_text(cohort)
+    assert len(text.splitlines()) < 80 and "Quiet: " in text

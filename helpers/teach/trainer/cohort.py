@@ -35,6 +35,7 @@ import os
 import re
 import signal
 import stat
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -679,9 +680,22 @@ def _name_shown(name: str) -> str:
     return f"'{shown(visible_id(name), NAME_SHOWN)}'"
 
 
+#: Characters that show as nothing (or a blank) in a name but are letters or marks to Unicode: the
+#: default-ignorable ones that are not format characters (those go anyway), and the braille blank.
+_BLANK_IN_NAMES = frozenset(
+    "\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180e\u180f\u3164\uffa0"
+    + "".join(map(chr, range(0xFE00, 0xFE10)))
+    + "".join(map(chr, range(0xE0100, 0xE01F0)))
+)
+
+
 def _name_key(name: str) -> str:
-    """A trainee's name as two readers would take for the same: look-alike forms, case and spacing aside."""
-    return " ".join(reader_form(name).split())
+    """A trainee's name as two readers would take for the same: compatibility forms (``Ⅰ``, ``𝖨``),
+    invisible and blank characters, look-alike letters of the project's table, case and spacing aside.
+    Look-alikes outside that table (a small capital ``ɴ``, a Lisu ``ꓮ``) are told apart."""
+    text = unicodedata.normalize("NFKC", name).replace("\u2800", " ")
+    text = "".join(c for c in text if c not in _BLANK_IN_NAMES and unicodedata.category(c) != "Cf")
+    return " ".join(reader_form(text).split())
 
 
 def _names_shared(trainees: list[Trainee]) -> list[Trainee]:

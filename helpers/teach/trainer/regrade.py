@@ -98,6 +98,7 @@ def replay_v3(
     options_wrong: list[MasteryAttempt] = []
     facets_wrong: list[MasteryAttempt] = []
     wrong_check: list[MasteryAttempt] = []
+    too_soon: list[MasteryAttempt] = []
     firsts: dict[str, FirstAttempt] = {}
     regraded: list[tuple[str, bool, tuple[str, ...]]] = []  # each attempt's outcome, verdict and kinds
     name = progress.trainee
@@ -139,7 +140,7 @@ def replay_v3(
         if outcome != attempt.outcome:
             outcome_wrong.append(attempt)
         if attempt.answered is not None and attempt.answered < attempt.served:
-            problems.append(f"{_where(attempt)} was answered before it was served")
+            too_soon.append(attempt)
         if rule not in firsts:
             keyed = made.case.rules[0]
             reason = stored["reason"] if stored is not None else None
@@ -154,6 +155,7 @@ def replay_v3(
         ("cases offered other reasons than the drill's own", options_wrong),
         ("cases claim other look-alike kinds than they hold", facets_wrong),
         ("answers are for the other check than their case", wrong_check),
+        ("cases were answered before they were served", too_soon),
     ):
         if found:
             problems.append(f"{len(found)} of {len(m.attempts)} {label} (first: {_where(found[0])})")
@@ -172,10 +174,18 @@ def replay_v3(
             ),
         )
     claimed = (data or {}).get("mastery", {}) if isinstance(data, Mapping) else {}
+    repeated: list[
+        str
+    ] = []  # a rule or look-alike kind claimed more than once: only its first claim is compared
+    compared_rules: set[str] = set()
     for state in claimed.get("states", []):
         rule = state.get("rule")
         if rule not in rebuilt.states:
             continue
+        if rule in compared_rules:
+            repeated.append(rule)
+            continue
+        compared_rules.add(rule)
         mine = {f: getattr(rebuilt.states[rule], f) for f in _COMPARED}
         if state.get("unaided", 0) > state.get("attempts", 0):
             problems.append(f"{rule}: claims {state['unaided']} unaided of {state['attempts']} attempts")
@@ -186,10 +196,22 @@ def replay_v3(
         ]
         if diffs:
             problems.append(f"{rule}: the claimed state does not match its attempts: " + "; ".join(diffs[:3]))
+    compared_facets: set[str] = set()
     for state in claimed.get("facet_states", []):
         facet = state.get("facet")
-        if facet in rebuilt.facet_states and state.get("secured") != rebuilt.facet_states[facet].secured:
+        if facet not in rebuilt.facet_states:
+            continue
+        if facet in compared_facets:
+            repeated.append(facet)
+            continue
+        compared_facets.add(facet)
+        if state.get("secured") != rebuilt.facet_states[facet].secured:
             problems.append(f"look-alike kind {facet}: the claimed state does not match its attempts")
+    if repeated:
+        problems.append(
+            f"{len(repeated)} claimed states are for a rule or look-alike kind claimed before "
+            f"(first: {repeated[0]}); only the first claim of each is compared"
+        )
     return Replay(dict(rebuilt.states), tuple(firsts.values()), tuple(problems), rebuilt)
 
 
