@@ -681,7 +681,7 @@ def _name_shown(name: str) -> str:
 
 
 #: Characters that show as nothing (or a blank) in a name but are letters or marks to Unicode: the
-#: default-ignorable ones that are not format characters (those go anyway), and the braille blank.
+#: default-ignorable ones that are not format characters (those go anyway); the braille blank reads as a space.
 _BLANK_IN_NAMES = frozenset(
     "\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180e\u180f\u3164\uffa0"
     + "".join(map(chr, range(0xFE00, 0xFE10)))
