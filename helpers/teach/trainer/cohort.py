@@ -630,17 +630,11 @@ def load_cohort(
         cache.save()
     trainees = [r for r in results if isinstance(r, Trainee)]
     unreadable = [r for r in results if r is not None and not isinstance(r, Trainee)]
-    by_id: dict[str, list[int]] = {}
-    for index, t in enumerate(trainees):
-        if t.attempt_id:
-            by_id.setdefault(t.attempt_id, []).append(index)
-    for same in (group for group in by_id.values() if len(group) > 1):
-        for index in same:
-            others = ", ".join(trainees[i].file for i in same if i != index)
-            t = trainees[index]
-            trainees[index] = replace(
-                t, problems=(*t.problems, f"attempt id {t.attempt_id} is also in {others}")
-            )
+    trainees = _flag_shared(
+        trainees,
+        lambda t: t.attempt_id or None,
+        lambda t, others: f"attempt id {t.attempt_id} is also in {', '.join(o.file for o in others)}",
+    )
     trainees = _names_shared(_copies_flagged(trainees))
     if checkouts:
         found, refused = load_checkouts(
@@ -698,31 +692,41 @@ def _name_key(name: str) -> str:
     return " ".join(reader_form(text).split())
 
 
+def _flag_shared(
+    trainees: list[Trainee],
+    key: Callable[[Trainee], Any],
+    line: Callable[[Trainee, list[Trainee]], str],
+) -> list[Trainee]:
+    """Each trainee whose ``key`` (when not None) another trainee's file shares, given ``line(t, others)``."""
+    groups: dict[Any, list[int]] = {}
+    for index, t in enumerate(trainees):
+        found = key(t)
+        if found is not None:
+            groups.setdefault(found, []).append(index)
+    flagged = list(trainees)
+    for same in (group for group in groups.values() if len(group) > 1):
+        for index in same:
+            t = trainees[index]
+            others = [trainees[i] for i in same if i != index]
+            flagged[index] = replace(t, problems=(*t.problems, line(t, others)))
+    return flagged
+
+
 def _names_shared(trainees: list[Trainee]) -> list[Trainee]:
     """Each file whose trainee's name another file also gives (or one that reads the same), flagged.
 
     A check-out is matched to a trainee by name, so one pass would otherwise stand for every file
     under that name, whatever drill each holds.
     """
-    by_name: dict[str, list[int]] = {}
-    for index, t in enumerate(trainees):
-        by_name.setdefault(_name_key(t.name), []).append(index)
-    flagged = list(trainees)
-    for same in (group for group in by_name.values() if len(group) > 1):
-        for index in same:
-            t = trainees[index]
-            others = ", ".join(
-                f"{trainees[i].file} ({_name_shown(trainees[i].name)})" for i in same if i != index
-            )
-            flagged[index] = replace(
-                t,
-                problems=(
-                    *t.problems,
-                    f"another file names the same trainee: {others}; a check-out stands for one drill, "
-                    "so neither counts until one file is kept",
-                ),
-            )
-    return flagged
+    return _flag_shared(
+        trainees,
+        lambda t: _name_key(t.name),
+        lambda _t, others: (
+            "another file names the same trainee: "
+            + ", ".join(f"{o.file} ({_name_shown(o.name)})" for o in others)
+            + "; a check-out stands for one drill, so neither counts until one file is kept"
+        ),
+    )
 
 
 def _copies_flagged(trainees: list[Trainee]) -> list[Trainee]:
@@ -732,23 +736,12 @@ def _copies_flagged(trainees: list[Trainee]) -> list[Trainee]:
     so two trainees' files share one by chance about once in 1.8 million cohorts of 1,000; a shared
     seed is a copied file, or two drills started from one fixed (demo) seed.
     """
-    by_seed: dict[int, list[int]] = {}
-    for index, t in enumerate(trainees):
-        if t.seed is not None and t.step:
-            by_seed.setdefault(t.seed, []).append(index)
-    flagged = list(trainees)
-    for same in (group for group in by_seed.values() if len(group) > 1):
-        for index in same:
-            t = trainees[index]
-            others = ", ".join(
-                f"{trainees[i].file} ({shown(trainees[i].name, NAME_SHOWN)})" for i in same if i != index
-            )
-            flagged[index] = replace(
-                t,
-                problems=(
-                    *t.problems,
-                    f"a copy: its case sequence (drill seed {t.seed}) is also the one in {others}; "
-                    "each trainee's drill starts from its own fresh seed",
-                ),
-            )
-    return flagged
+    return _flag_shared(
+        trainees,
+        lambda t: t.seed if t.seed is not None and t.step else None,
+        lambda t, others: (
+            f"a copy: its case sequence (drill seed {t.seed}) is also the one in "
+            + ", ".join(f"{o.file} ({shown(o.name, NAME_SHOWN)})" for o in others)
+            + "; each trainee's drill starts from its own fresh seed"
+        ),
+    )
