@@ -34,7 +34,7 @@ from typing import Any
 from ...core.checks import run_check
 from ...core.errors import CheckInputError, HelpersError
 from ..cases.deciding_rule import keyed_rule
-from ..drill.mastery import MASTERY_STREAK, Mastery
+from ..drill.mastery import MASTERY_STREAK, Mastery, MasteryAttempt
 from ..grading import Answer
 
 __all__ = [
@@ -100,6 +100,37 @@ def _rule_of(session: Any, view: Any) -> str:
     return rule
 
 
+def _review_gaps(reviews: int = 3) -> list[str]:
+    """A rule answered right, unaided, at every review: how many cases each review waits for.
+
+    Worked on the mastery model alone (one rule reviewed, another filling the cases between), so
+    the gaps are the model's own: :data:`helpers.teach.drill.mastery.REVIEW_GAP` cases after mastery,
+    then twice as long after each review passed."""
+    mastery = Mastery.start(["ts-lost", "ts-added"], seed=5)
+    when = _dt.datetime(2026, 12, 1, 9, 0, tzinfo=_dt.UTC)
+    due = list(range(1, MASTERY_STREAK + 1))  # unaided right answers in a row master the rule
+    lines = [
+        f"Spaced review: {due[-1]} right answers in a row master ts-lost; then each review answered right:"
+    ]
+    number = 0
+    while len(due) < MASTERY_STREAK + reviews + 1:
+        number += 1
+        rule = "ts-lost" if number in due else "ts-added"
+        moment = (when + _dt.timedelta(hours=number)).strftime("%Y-%m-%dT%H:%M:%SZ")
+        mastery.record(
+            MasteryAttempt(
+                number, rule, number, None, (), (), None, "correct", True, 0, False, moment, moment
+            )
+        )
+        if rule == "ts-lost" and number >= MASTERY_STREAK:
+            ready = mastery.states["ts-lost"].ready_at
+            lines.append(
+                f"  case {number:>3}: not served again before case {ready} (a gap of {ready - number})"
+            )
+            due.append(ready)
+    return lines
+
+
 def drill_scoring(seed: int = 5) -> str:
     """A scripted target-scope drill: right answers until a rule is mastered, a slip on it when its
     review comes round, then a hint, a skip and a reveal.
@@ -162,6 +193,7 @@ def drill_scoring(seed: int = 5) -> str:
     )
     hardest = ", ".join(f"{rule} ({count})" for rule, count in session.mastery.hardest())
     lines.append(f"Cases not answered unaided, by rule: {hardest}")
+    lines += _review_gaps()
     for outside, where in ((Mastery.MAX_SEED + 1, "past the range"), (-1, "below 0")):
         try:
             DrillSession.start(seed=outside)
