@@ -982,6 +982,14 @@ def test_notebook_7_works_a_case(lab: Lab) -> None:
             has=page.locator(".widget-html-content").filter(has_text=re.compile(r"Your answer for Case 3\b"))
         )
         exercise.wait_for(timeout=120_000)
+        # Run all goes on past this cell; a widget clicked while later outputs still arrive can be drawn
+        # again under the click ("Clicking the checkbox did not change its state"), so wait for every
+        # cell to finish: no prompt left at [*].
+        page.wait_for_function(
+            """() => ![...document.querySelectorAll('.jp-InputPrompt')].some(p => p.textContent.includes('*'))""",
+            timeout=180_000,
+            polling=250,
+        )
         exercise.get_by_role("checkbox", name="added: payroll", exact=True).check()
         exercise.get_by_role("radio", name="preserved: false", exact=True).check()
         exercise.get_by_role("radio", name=re.compile(r"^ts-added: ")).check()
