@@ -177,15 +177,8 @@ def replay_v3(
     repeated: list[
         str
     ] = []  # a rule or look-alike kind claimed more than once: only its first claim is compared
-    compared_rules: set[str] = set()
-    for state in claimed.get("states", []):
-        rule = state.get("rule")
-        if rule not in rebuilt.states:
-            continue
-        if rule in compared_rules:
-            repeated.append(rule)
-            continue
-        compared_rules.add(rule)
+    for state in _first_claims(claimed.get("states", []), "rule", rebuilt.states, repeated):
+        rule = state["rule"]
         mine = {f: getattr(rebuilt.states[rule], f) for f in _COMPARED}
         if state.get("unaided", 0) > state.get("attempts", 0):
             problems.append(f"{rule}: claims {state['unaided']} unaided of {state['attempts']} attempts")
@@ -196,15 +189,8 @@ def replay_v3(
         ]
         if diffs:
             problems.append(f"{rule}: the claimed state does not match its attempts: " + "; ".join(diffs[:3]))
-    compared_facets: set[str] = set()
-    for state in claimed.get("facet_states", []):
-        facet = state.get("facet")
-        if facet not in rebuilt.facet_states:
-            continue
-        if facet in compared_facets:
-            repeated.append(facet)
-            continue
-        compared_facets.add(facet)
+    for state in _first_claims(claimed.get("facet_states", []), "facet", rebuilt.facet_states, repeated):
+        facet = state["facet"]
         if state.get("secured") != rebuilt.facet_states[facet].secured:
             problems.append(f"look-alike kind {facet}: the claimed state does not match its attempts")
     if repeated:
@@ -213,6 +199,24 @@ def replay_v3(
             f"(first: {repeated[0]}); only the first claim of each is compared"
         )
     return Replay(dict(rebuilt.states), tuple(firsts.values()), tuple(problems), rebuilt)
+
+
+def _first_claims(
+    claims: Sequence[Mapping[str, Any]], field: str, known: Mapping[str, Any], repeated: list[str]
+) -> list[Mapping[str, Any]]:
+    """The first claimed state of each ``field`` value in ``known``; a value claimed again goes to ``repeated``."""
+    seen: set[Any] = set()
+    firsts = []
+    for state in claims:
+        key = state.get(field)
+        if key not in known:
+            continue
+        if key in seen:
+            repeated.append(key)
+        else:
+            seen.add(key)
+            firsts.append(state)
+    return firsts
 
 
 def regrade_v3(progress: TraineeProgress, data: Mapping[str, Any] | None = None) -> list[str]:
