@@ -205,11 +205,11 @@ def _first_claims(
     claims: Sequence[Mapping[str, Any]], field: str, known: Mapping[str, Any], repeated: list[str]
 ) -> list[Mapping[str, Any]]:
     """The first claimed state of each ``field`` value in ``known``; a value claimed again goes to ``repeated``."""
-    seen: set[Any] = set()
+    seen: set[str] = set()
     firsts = []
     for state in claims:
         key = state.get(field)
-        if key not in known:
+        if not isinstance(key, str) or key not in known:
             continue
         if key in seen:
             repeated.append(key)
