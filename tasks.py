@@ -313,22 +313,25 @@ def smoke_tests(
                 _say("waiting for the browser smoke tests")
             code = smoke.wait()
         finally:
-            if smoke.poll() is None:
+            stopped = smoke.poll() is None
+            if stopped:
                 with contextlib.suppress(ProcessLookupError):
                     os.killpg(smoke.pid, signal.SIGTERM)
                 smoke.wait()
-    _say("the browser smoke tests:")
-    sys.stdout.write(log_path.read_text(encoding="utf-8", errors="replace"))
-    sys.stdout.flush()
+            # Shown whatever the other step did: a failure there must not hide the browser results.
+            _say("the browser smoke tests" + (" (stopped early, when the rest failed):" if stopped else ":"))
+            sys.stdout.write(log_path.read_text(encoding="utf-8", errors="replace"))
+            sys.stdout.flush()
     if code:
         raise SystemExit(code)
 
 
 def lint() -> None:
-    """Run ``ruff check``, ``ruff format --check``, ``mypy`` and ``lint-imports``; fail if any fails.
+    """Run ``ruff check``, ``ruff format --check``, ``mypy``, ``lint-imports`` and ``validate-pyproject``.
 
-    All four always run, so one run reports every finding. Their settings are
-    in pyproject.toml (``[tool.ruff]``, ``[tool.mypy]``, ``[tool.importlinter]``: the layers).
+    All five always run, so one run reports every finding, and the command fails if any fails. Their
+    settings are in pyproject.toml (``[tool.ruff]``, ``[tool.mypy]``, ``[tool.importlinter]``: the layers);
+    ``validate-pyproject`` checks the package metadata itself (the SPDX licence, the classifiers).
     """
     setup()
     failed = []
@@ -337,6 +340,7 @@ def lint() -> None:
         ("ruff format", [BIN / "ruff", "format", "--check", "."]),
         ("mypy", [BIN / "mypy"]),
         ("import layers", [BIN / "lint-imports", "--no-cache"]),
+        ("pyproject.toml", [BIN / "validate-pyproject", "pyproject.toml"]),
     ):
         _say(name)
         if subprocess.run([str(a) for a in args], cwd=ROOT).returncode:

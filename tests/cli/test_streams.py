@@ -287,7 +287,8 @@ runpy.run_module("helpers", run_name="__main__", alter_sys=True)
         ("", True),
         ("atexit.register(lambda: None)", False),  # an exit handler must run
         ("sys.settrace(lambda *a: None)", False),  # a tracer (a coverage tool) must see the end
-        ("import threading; threading.Thread(target=__import__('time').sleep, args=(0.2,)).start()", False),
+        # alive until the main thread ends, however slow the run: no sleep to race against
+        ("import threading; threading.Thread(target=threading.main_thread().join).start()", False),
     ],
     ids=["nothing-left", "exit-handler", "tracer", "thread"],
 )

@@ -396,7 +396,7 @@ def test_the_docs_name_every_tool_tasks_lint_runs_and_every_command():
     lint = source.split("def lint(", 1)[1].split("\ndef ", 1)[0]
     tools = re.findall(r'\(\s*"[^"]+",\s*\[BIN / "([\w-]+)",?\s*(?:"([a-z][\w-]*)")?', lint)
     names = [" ".join(filter(None, t)) for t in tools]
-    assert names == ["ruff check", "ruff format", "mypy", "lint-imports"]
+    assert names == ["ruff check", "ruff format", "mypy", "lint-imports", "validate-pyproject"]
     contributing = (
         (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8").split("## Lint", 1)[1].split("## ", 1)[0]
     )

@@ -213,3 +213,47 @@ def test_installed_console_script_runs(installed: Installed) -> None:
     script = installed.python.parent / ("eval-integrity.exe" if os.name == "nt" else "eval-integrity")
     done = _run(script, "target-scope", cwd=installed.outside, stdin=_LOST, check=False)
     assert (done.returncode, done.stdout, done.stderr) == (1, _LOST_OUT, "")
+
+
+# --- what a team's tools read: the licence and the type marker --------------
+
+
+def test_wheel_declares_its_licences(installed: Installed) -> None:
+    (metadata,) = [n for n in installed.names if n.endswith(".dist-info/METADATA")]
+    with zipfile.ZipFile(installed.wheel) as archive:
+        text = archive.read(metadata).decode("utf-8")
+        licences = {n.rsplit("/", 1)[-1] for n in installed.names if "/licenses/" in n}
+    assert "License-Expression: MIT AND CC-BY-4.0" in text.splitlines()
+    assert {"LICENSE", "LICENSE-CC-BY-4.0.txt"} <= licences
+    for classifier in ("Programming Language :: Python :: 3.11", "Typing :: Typed"):
+        assert f"Classifier: {classifier}" in text.splitlines()
+
+
+def test_a_type_checker_sees_the_installed_package_typed(installed: Installed) -> None:
+    assert "helpers/py.typed" in installed.names
+    (installed.outside / "team.py").write_text(
+        "import helpers\n"
+        "result = helpers.check_sentinels({'S1': 'R'}, {'S1': 'R'})\n"
+        "label: str = result.intact\n",
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--no-incremental",
+            "--python-executable",
+            str(installed.python),
+            "team.py",
+        ],
+        cwd=installed.outside,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    # Typed: the wrong annotation is found; untyped, mypy would report a missing py.typed marker instead.
+    assert "missing library stubs or py.typed marker" not in done.stdout, done.stdout
+    assert 'Incompatible types in assignment (expression has type "bool", variable has type "str")' in (
+        done.stdout
+    ), done.stdout
