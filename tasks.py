@@ -257,6 +257,7 @@ def test(extra: list[str]) -> None:
         test_on(Path(path), extra[2:] if extra[0] == "--python" else extra[1:])
         return
     setup()
+    _refuse_if_helpers_shadowed(NOTEBOOKS)
     pytest: list[str | Path] = [
         BIN / "python",
         "-m",
@@ -458,10 +459,32 @@ def serve_and_announce(command: list[str], cwd: Path, page: str, *, quiet: float
     return server.returncode
 
 
+def helpers_in_the_way(folder: Path) -> str | None:
+    """One line when ``import helpers``, run from ``folder``, would load another module than this project's."""
+    done = subprocess.run(
+        [str(BIN / "python"), "-c", "import eval_integrity_helpers"],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode == 0:
+        return None
+    lines = done.stderr.strip().splitlines()
+    return lines[-1].partition(": ")[2] if lines else f"python exited with {done.returncode}"
+
+
+def _refuse_if_helpers_shadowed(folder: Path) -> None:
+    problem = helpers_in_the_way(folder)
+    if problem is not None:
+        raise SystemExit(f"[tasks] {problem}")
+
+
 def lab(extra: list[str]) -> None:
     """Open JupyterLab on the start page, from the working copy, on this machine; the link is printed last."""
     setup()
     folder = prepare_lab_copy()
+    _refuse_if_helpers_shadowed(folder)
     code = serve_and_announce(
         [
             str(BIN / "jupyter"),
@@ -502,6 +525,7 @@ def notebooks(names: list[str]) -> None:
                 raise SystemExit(f"no notebook {path.relative_to(ROOT)}")
     else:
         paths = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
+    _refuse_if_helpers_shadowed(NOTEBOOKS)
     _run(
         BIN / "jupyter",
         "nbconvert",

@@ -243,10 +243,10 @@ EXTRA_WHEELS = (
     ),
 )
 
-#: This project's lock entry: ``import helpers`` (or ``from helpers.widgets import …``)
+#: This project's lock entry: ``import helpers``, ``import eval_integrity_helpers`` (or ``from helpers.widgets import …``)
 #: loads it, and ipywidgets with it.
 PROJECT_KEY = "eval-integrity-helpers"
-PROJECT_IMPORTS = ("helpers",)
+PROJECT_IMPORTS = ("helpers", "eval_integrity_helpers")
 PROJECT_DEPENDS = ("ipywidgets", "fsrs", "fastjsonschema")
 
 #: A file the builder leaves in its output folder, so a rebuild may replace that folder.
