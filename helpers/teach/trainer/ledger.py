@@ -2,7 +2,12 @@
 
 ``ledger.jsonl`` in the trainer's folder (:mod:`helpers.teach.trainer.secret`), one JSON line
 per event, each signed with the trainer's secret, changed only under a lock
-(``filelock``) and rewritten atomically, owner-only:
+(``filelock``) and rewritten atomically, owner-only. The lines are chained: each carries
+``prev``, the SHA-256 of the line before it (``""`` for the first), under its signature, and
+``ledger-head.json`` beside it holds the signed count and digest of the last line written; so a
+line removed, added or moved, or lines cut from the end, are refused with the line that shows it.
+A ledger written before the chain (no ``prev`` on any line) is read as it is, and chained in
+full, re-signed, by the next line added. Its events:
 
 * ``issued``: trainee, paper id, time, the key's digest, practice (a ``--seed`` paper) or
   not, proctored or not;
@@ -24,11 +29,13 @@ from __future__ import annotations
 
 import contextlib
 import datetime as _dt
+import hashlib
 import json
 import os
 import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from ...core.errors import CheckInputError, CheckoutFileError, describe_value
@@ -36,9 +43,20 @@ from ...core.files import write_atomically
 from ..progress.paths import shown_path
 from .secret import TrainerSecret, TrainerSecretError
 
-__all__ = ["LEDGER_NAME", "COOLDOWN_HOURS", "IssuedPaper", "GradedPaper", "LedgerState", "Ledger"]
+__all__ = [
+    "LEDGER_NAME",
+    "HEAD_NAME",
+    "COOLDOWN_HOURS",
+    "IssuedPaper",
+    "GradedPaper",
+    "LedgerState",
+    "Ledger",
+]
 
 LEDGER_NAME = "ledger.jsonl"
+#: The signed record of the ledger's length and last line, written after each line is added.
+HEAD_NAME = "ledger-head.json"
+_MAX_HEAD_BYTES = 4096
 #: Hours after a failed check-out before the trainee's next paper (``--cooldown`` changes it).
 COOLDOWN_HOURS = 12.0
 #: How long a second writer waits for the ledger's lock.
@@ -52,6 +70,11 @@ def _when(text: str) -> _dt.datetime | None:
     except (TypeError, ValueError):
         return None
     return moment if moment.tzinfo else moment.replace(tzinfo=_dt.UTC)
+
+
+def _digest(line: bytes) -> str:
+    """A ledger line's SHA-256, as the next line's ``prev`` and the head's ``last`` name it."""
+    return hashlib.sha256(line).hexdigest()
 
 
 def _now() -> str:
@@ -91,6 +114,8 @@ class LedgerState:
     graded: dict[str, GradedPaper] = field(default_factory=dict)
     sittings: dict[str, str] = field(default_factory=dict)
     lines: int = 0
+    #: Whether every line is chained (False for a ledger written before the chain, or an empty one).
+    chained: bool = False
 
     def replaced_by(self, paper: IssuedPaper) -> IssuedPaper | None:
         """The trainee's later counting paper issued before ``paper`` was graded, if any."""
@@ -119,19 +144,32 @@ class Ledger:
         return shown_path(self.path)
 
     def read(self) -> LedgerState:
-        """The ledger's state; a line not signed by this trainer is refused (:class:`TrainerSecretError`)."""
+        """The ledger's state; a line not signed by this trainer, or out of its chain, is refused.
+
+        Raises :class:`TrainerSecretError` naming the first line that shows the change: a line edited,
+        removed, added or moved, or lines cut from the end (fewer than ``ledger-head.json`` records).
+        """
         from .bounded_file import read_bounded
 
+        head = self._read_head()
         if not os.path.lexists(self.path):
+            if head is not None and head[0]:
+                raise TrainerSecretError(
+                    f"is missing, but {HEAD_NAME} records {head[0]} lines: the ledger was removed",
+                    path=self._shown(),
+                )
             return LedgerState()
         try:
             raw = read_bounded(self.path, limit=_MAX_LEDGER_BYTES, what="a ledger")
         except CheckoutFileError as exc:
             raise TrainerSecretError(exc.message, path=self._shown()) from None
         state = LedgerState()
-        for number, line in enumerate(raw.decode("utf-8", "replace").splitlines(), start=1):
+        lines = raw.splitlines()
+        digests: list[str] = []
+        legacy = 0
+        for number, line in enumerate(lines, start=1):
             try:
-                entry = json.loads(line)
+                entry = json.loads(line.decode("utf-8", "replace"))
                 body = {k: v for k, v in entry.items() if k != "signature"}
                 self.secret.verify("ledger", body, entry.get("signature"), source=self._shown())
             except (ValueError, AttributeError, CheckoutFileError):
@@ -140,9 +178,62 @@ class Ledger:
                     "the ledger was changed by hand or belongs to another trainer",
                     path=self._shown(),
                 ) from None
+            link = body.get("prev")
+            if link is None and len(digests) == legacy:
+                legacy += 1  # written before the chain: only ever a prefix of the ledger
+            elif link != (digests[-1] if digests else ""):
+                raise TrainerSecretError(
+                    f"line {number} does not follow the line before it: a line was removed, added or moved "
+                    "by hand",
+                    path=self._shown(),
+                )
+            digests.append(_digest(line))
             self._take(state, body, number)
         state.lines = raw.count(b"\n")
+        state.chained = bool(lines) and legacy == 0
+        if legacy < len(lines) or head is not None:
+            self._check_head(head, digests)
         return state
+
+    def _check_head(self, head: tuple[int, str] | None, digests: list[str]) -> None:
+        """Refuse a chained ledger shorter than its head records, or whose line there is another."""
+        if head is None:
+            raise TrainerSecretError(
+                f"has chained lines but {HEAD_NAME} is missing beside it: lines may have been cut from its end",
+                path=self._shown(),
+            )
+        count, last = head
+        if count > len(digests) or (count and digests[count - 1] != last):
+            raise TrainerSecretError(
+                f"holds {len(digests)} lines, but {HEAD_NAME} records {count} ending in another line: "
+                "lines were cut from its end or changed",
+                path=self._shown(),
+            )
+
+    @property
+    def head_path(self) -> Path:
+        """``ledger-head.json`` beside the ledger."""
+        return self.secret.folder / HEAD_NAME
+
+    def _read_head(self) -> tuple[int, str] | None:
+        """The head's (line count, last line's digest), or None when there is none; a bad one is refused."""
+        from .bounded_file import read_bounded
+
+        if not os.path.lexists(self.head_path):
+            return None
+        shown = shown_path(self.head_path)
+        try:
+            entry = json.loads(read_bounded(self.head_path, limit=_MAX_HEAD_BYTES, what="a ledger head"))
+            body = {k: v for k, v in entry.items() if k != "signature"}
+            self.secret.verify("ledger-head", body, entry.get("signature"), source=shown)
+            count, last = body["lines"], body["last"]
+            if type(count) is not int or count < 0 or not isinstance(last, str):
+                raise ValueError(shown)
+        except (ValueError, AttributeError, KeyError, CheckoutFileError):
+            raise TrainerSecretError(
+                "is not a ledger head signed by this trainer's secret; it was changed by hand", path=shown
+            ) from None
+        return count, last
 
     @staticmethod
     def _take(state: LedgerState, entry: Mapping[str, Any], line: int) -> None:
@@ -202,20 +293,40 @@ class Ledger:
             lock.release()
 
     def append(self, entry: Mapping[str, Any]) -> None:
-        """Add one signed line, atomically (call inside :meth:`locked`)."""
-        line = json.dumps(self.secret.signed("ledger", entry), ensure_ascii=True, separators=(",", ":"))
+        """Add one signed line, chained to the one before, atomically; then its head (call inside :meth:`locked`).
+
+        A ledger written before the chain is chained in full first: each line re-signed with its ``prev``.
+        """
         try:
-            if not os.path.lexists(self.path):
-                os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-            before = self.path.read_bytes()
-            if before and not before.endswith(b"\n"):
-                before += b"\n"
-            write_atomically(self.path, before + line.encode("ascii") + b"\n")
+            for path in (self.path, self.head_path):  # owner-only from the start, whatever the umask
+                if not os.path.lexists(path):
+                    os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+            lines = self.path.read_bytes().splitlines()
+            if lines and b'"prev":' not in lines[0]:
+                lines = self._chained(lines)
+            line = self._line({**entry, "prev": _digest(lines[-1]) if lines else ""})
+            lines.append(line)
+            write_atomically(self.path, b"".join(x + b"\n" for x in lines))
+            head = self.secret.signed("ledger-head", {"lines": len(lines), "last": _digest(line)})
+            write_atomically(self.head_path, json.dumps(head, separators=(",", ":")).encode("ascii") + b"\n")
         except OSError as exc:
             raise TrainerSecretError(
                 f"the ledger cannot be written ({exc.strerror or type(exc).__name__}); nothing was recorded",
                 path=self._shown(),
             ) from None
+
+    def _line(self, body: Mapping[str, Any]) -> bytes:
+        return json.dumps(
+            self.secret.signed("ledger", body), ensure_ascii=True, separators=(",", ":")
+        ).encode()
+
+    def _chained(self, lines: list[bytes]) -> list[bytes]:
+        """The lines of a ledger from before the chain (already verified by :meth:`read`), chained and re-signed."""
+        chained: list[bytes] = []
+        for line in lines:
+            body = {k: v for k, v in json.loads(line).items() if k != "signature"}
+            chained.append(self._line({**body, "prev": _digest(chained[-1]) if chained else ""}))
+        return chained
 
     # --- the rules -------------------------------------------------------------------------------
 
