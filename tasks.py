@@ -102,7 +102,7 @@ def setup() -> None:
     STAMP.write_text(wanted + "\n")
 
 
-#: The Pythons the project supports besides the one that builds ``.venv`` (``requires-python >= 3.11``):
+#: The Pythons the project supports besides the one that builds ``.venv`` (``requires-python >=3.11,<3.14``):
 #: ``(version, where it comes from, where to look)``. ``tasks.py pythons`` tests each one and fails
 #: when one is missing, so CI never passes on fewer Pythons than it claims.
 PYTHONS = (
