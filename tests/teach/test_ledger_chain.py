@@ -125,3 +125,25 @@ def test_the_ledger_and_its_head_are_owner_only_whatever_the_umask(tmp_path):
         os.umask(before)
     assert stat.S_IMODE(os.stat(ledger.path).st_mode) == 0o600
     assert stat.S_IMODE(os.stat(ledger.head_path).st_mode) == 0o600
+
+
+def test_a_head_that_could_not_be_written_lags_and_the_next_line_catches_it_up(tmp_path, monkeypatch):
+    from helpers.teach.trainer import ledger as ledger_module
+
+    _secret, ledger = _ledger(tmp_path / "t", 2)
+    real = ledger_module.write_atomically
+
+    def head_full(path, data, **kwargs):
+        if str(path).endswith(HEAD_NAME):
+            raise OSError(28, "No space left on device")
+        return real(path, data, **kwargs)
+
+    monkeypatch.setattr(ledger_module, "write_atomically", head_full)
+    recorded_only = r"the line was recorded, but ledger-head\.json could not be updated"
+    with pytest.raises(TrainerSecretError, match=recorded_only), ledger.locked():
+        ledger.append(_opened("P2"))
+    monkeypatch.undo()
+    assert list(ledger.read().sittings) == ["P0", "P1", "P2"]  # the head lags by one line: still read
+    with ledger.locked():
+        ledger.append(_opened("P3"))
+    assert json.loads(ledger.head_path.read_text())["lines"] == 4

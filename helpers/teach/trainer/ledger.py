@@ -298,20 +298,27 @@ class Ledger:
         A ledger written before the chain is chained in full first: each line re-signed with its ``prev``.
         """
         try:
-            for path in (self.path, self.head_path):  # owner-only from the start, whatever the umask
-                if not os.path.lexists(path):
-                    os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-            lines = self.path.read_bytes().splitlines()
+            lines = self.path.read_bytes().splitlines() if os.path.lexists(self.path) else []
             if lines and b'"prev":' not in lines[0]:
                 lines = self._chained(lines)
             line = self._line({**entry, "prev": _digest(lines[-1]) if lines else ""})
             lines.append(line)
-            write_atomically(self.path, b"".join(x + b"\n" for x in lines))
-            head = self.secret.signed("ledger-head", {"lines": len(lines), "last": _digest(line)})
-            write_atomically(self.head_path, json.dumps(head, separators=(",", ":")).encode("ascii") + b"\n")
+            write_atomically(self.path, b"".join(x + b"\n" for x in lines), mode=0o600)
         except OSError as exc:
             raise TrainerSecretError(
                 f"the ledger cannot be written ({exc.strerror or type(exc).__name__}); nothing was recorded",
+                path=self._shown(),
+            ) from None
+        head = self.secret.signed("ledger-head", {"lines": len(lines), "last": _digest(line)})
+        try:
+            # After the line: a head behind the ledger reads as it is (the next line catches it up),
+            # while a head ahead of it would refuse the ledger as cut.
+            write_atomically(self.head_path, json.dumps(head, separators=(",", ":")) + "\n", mode=0o600)
+        except OSError as exc:
+            raise TrainerSecretError(
+                f"the line was recorded, but {HEAD_NAME} could not be updated "
+                f"({exc.strerror or type(exc).__name__}); the ledger stays readable, and the next line "
+                "added updates it",
                 path=self._shown(),
             ) from None
 

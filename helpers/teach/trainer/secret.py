@@ -4,8 +4,9 @@ Everything a trainee holds can be written by the trainee, so a check-out is trus
 only when a secret the trainee never sees vouches for it. The first ``checkout issue``
 makes one: 32 bytes from :mod:`secrets`, in a file only its owner may read
 (mode 0600, in a folder of mode 0700), in the trainer's own place:
-``--trainer-dir DIR``, else ``$XDG_CONFIG_HOME/eval-integrity-helpers/`` (by default
-``~/.config/eval-integrity-helpers/``), never beside a paper. Standard-library
+``--trainer-dir DIR``, else the platform's own place for settings (:func:`default_trainer_dir`:
+``$XDG_CONFIG_HOME/eval-integrity-helpers/``, by default ``~/.config/eval-integrity-helpers/``, on Linux;
+``platformdirs``' folder on macOS and Windows), never beside a paper. Standard-library
 :mod:`hmac` with SHA-256 signs each key (with its baseline), each graded result and each
 line of the ledger (:mod:`helpers.teach.trainer.ledger`); :func:`hmac.compare_digest` checks
 them. Each signature names the trainer by an id derived from the secret, so a file
@@ -25,6 +26,7 @@ import json
 import os
 import secrets
 import stat
+import sys
 import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -66,12 +68,31 @@ class TrainerSecretError(HelpersError, ValueError):
         self.path = path
 
 
-def default_trainer_dir(env: Mapping[str, str] | None = None) -> Path:
-    """``$XDG_CONFIG_HOME/eval-integrity-helpers`` (an absolute ``XDG_CONFIG_HOME`` only), else ``~/.config/…``."""
+def default_trainer_dir(env: Mapping[str, str] | None = None, *, platform: str | None = None) -> Path:
+    """The trainer's folder in the platform's own place for settings.
+
+    On Linux and other XDG systems (and the browser edition): ``$XDG_CONFIG_HOME/eval-integrity-helpers``
+    (an absolute ``XDG_CONFIG_HOME`` only), else ``~/.config/…``. On macOS and Windows: the folder
+    ``platformdirs`` names (``~/Library/Application Support/…``, ``%APPDATA%\\…``), unless the
+    ``~/.config/…`` folder of earlier versions already exists, which is still used.
+    ``platformdirs`` is imported only there, so no other platform needs it.
+    """
     env = os.environ if env is None else env
+    platform = sys.platform if platform is None else platform
     base = env.get("XDG_CONFIG_HOME", "")
     root = Path(base) if base and os.path.isabs(base) else Path.home() / ".config"
-    return root / PROJECT_DIR
+    xdg = root / PROJECT_DIR
+    if platform not in ("darwin", "win32") or xdg.is_dir():
+        return xdg
+    try:
+        from platformdirs import user_config_path
+    except ImportError:
+        raise TrainerSecretError(
+            "finding the trainer's folder here needs the platformdirs package (pip install platformdirs), "
+            "or name one with --trainer-dir",
+            path=str(xdg),
+        ) from None
+    return user_config_path(PROJECT_DIR, appauthor=False, roaming=True)
 
 
 def trainer_dir(explicit: str | Path | None = None) -> Path:
