@@ -10,6 +10,7 @@ scenario here fails.
 
 from __future__ import annotations
 
+import argparse
 import ast
 import json
 import re
@@ -143,7 +144,16 @@ def test_proctor_keeps_the_cooldown_by_default_and_takes_one_of_its_own(run: Run
 
 def test_a_file_in_the_way_suggests_force_and_force_works(run: Run) -> None:
     trainer = run.tmp / "trainer"
-    argv = ("checkout", "issue", "--trainee", "Cy", "-o", "cy.json", "--trainer-dir", str(trainer))
+    argv: tuple[str, ...] = (
+        "checkout",
+        "issue",
+        "--trainee",
+        "Cy",
+        "-o",
+        "cy.json",
+        "--trainer-dir",
+        str(trainer),
+    )
     assert run(*argv)[0] == 0
     (run.tmp / "cy.json").unlink()
     (run.tmp / "cy.json").write_text("keep me\n")
@@ -166,7 +176,16 @@ def test_a_file_in_the_way_suggests_force_and_force_works(run: Run) -> None:
 
 def test_a_missing_secret_suggests_checkout_issue_and_trainer_dir_and_both_work(run: Run) -> None:
     trainer = run.tmp / "trainer"
-    argv = ("checkout", "issue", "--trainee", "Di", "-o", "di.json", "--trainer-dir", str(trainer))
+    argv: tuple[str, ...] = (
+        "checkout",
+        "issue",
+        "--trainee",
+        "Di",
+        "-o",
+        "di.json",
+        "--trainer-dir",
+        str(trainer),
+    )
     assert run(*argv)[0] == 0
     issued = co.Issued(json.loads((run.tmp / "di.json").read_text()), co.load_key("di.key.json"))
     (run.tmp / "answers.json").write_text(json.dumps(answer_all(issued)))
@@ -202,7 +221,15 @@ def test_a_file_over_the_limit_suggests_max_bytes_and_it_works(run: Run) -> None
     )
     issued = co.Issued(json.loads((run.tmp / "fay.json").read_text()), co.load_key("fay.key.json"))
     (run.tmp / "answers.json").write_text(json.dumps(answer_all(issued)))
-    argv = ("checkout", "grade", "answers.json", "--key", "fay.key.json", "--trainer-dir", str(trainer))
+    argv: tuple[str, ...] = (
+        "checkout",
+        "grade",
+        "answers.json",
+        "--key",
+        "fay.key.json",
+        "--trainer-dir",
+        str(trainer),
+    )
     argv += ("--max-bytes", "1KB")
     code, err = run(*argv)
     assert code == 4 and "(--max-bytes raises it)" in err, err
@@ -232,7 +259,7 @@ def test_a_regraded_paper_suggests_checkout_issue_for_a_retake(run: Run) -> None
 
 def test_the_checks_suggest_an_engine_a_format_and_a_file_limit_that_work(run: Run) -> None:
     (run.tmp / "rewrites.jsonl").write_text('{"original":["a"],"rewritten":["a"]}\n')
-    argv = ("target-scope", "rewrites.jsonl", "--engine", "duckdb")
+    argv: tuple[str, ...] = ("target-scope", "rewrites.jsonl", "--engine", "duckdb")
     code, err = run(*argv)
     assert code == 2 and "(--engine python or auto)" in err, err
     suggested = _apply(err, argv, "--engine", "python")
@@ -320,6 +347,6 @@ def test_every_option_a_message_names_is_run_as_suggested_or_belongs_to_its_comm
             words = command.split()
             sub = parser
             for word in words:
-                actions = [a for a in sub._actions if a.__class__.__name__ == "_SubParsersAction"]
+                actions = [a for a in sub._actions if isinstance(a, argparse._SubParsersAction)]
                 sub = actions[0].choices[word]
             assert option in sub._option_string_actions, f"{command} has no {option}"
