@@ -111,3 +111,36 @@ def test_two_demo_drills_are_flagged_as_copies(tmp_path, monkeypatch) -> None:
     found = load_cohort([tmp_path])
     for trainee in found.trainees:
         assert [p for p in trainee.problems if "a copy" in p and "drill seed 5" in p], trainee.problems
+
+
+def test_two_trainees_of_the_shipped_set_course_are_not_copies(tmp_path, monkeypatch) -> None:
+    """The set course (04's ``PracticeDrill()``) is the same fixed cases for all, in one seeded order.
+
+    Its file starts no drill (0 drill cases), so the cohort reads it as "set course only" and never
+    as a copy, however many trainees share the order.
+    """
+    from helpers.teach.grading import correct_answer
+    from helpers.widgets import PracticeDrill
+
+    cohort = tmp_path / "cohort"
+    cohort.mkdir()
+    for name in ("Ann", "Ben"):
+        machine = tmp_path / name
+        machine.mkdir()
+        monkeypatch.chdir(machine)
+        course = PracticeDrill()
+        for _ in range(2):
+            assert course.exercise is not None and course.current is not None
+            course.exercise.set_answer(correct_answer(course.current))
+            course.exercise.check_button.click()
+            course.next_button.click()
+        saved = course.save()
+        assert saved is not None
+        data = json.loads(saved.read_text(encoding="utf-8"))
+        data["trainee"] = name
+        (cohort / f"{name.lower()}.json").write_text(json.dumps(data), encoding="utf-8")
+    found = load_cohort([cohort])
+    assert sorted(t.name for t in found.trainees) == ["Ann", "Ben"]
+    for trainee in found.trainees:
+        assert trainee.step == 0 and trainee.course == (2, 2)
+        assert not [p for p in trainee.problems if "a copy" in p], trainee.problems
