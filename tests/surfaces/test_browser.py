@@ -508,8 +508,10 @@ def test_practice_drill_through_the_widget(lab: Lab) -> None:
     widget.give(blank)  # the controls start blank: the live JSON shows the blank answer
     drill.locator("button.eic-check").click()
     unset = drill.locator(".eic-feedback-area .eic-unset")
+    hold = "Hold" if first.check == "target-scope" else "Refuse"
+    flag = answer_fields(first.check)[2]
     expect(unset).to_contain_text(
-        "Not checked yet. Still unset: preserved (true or false, or tick Hold), the reason."
+        f"Not checked yet. Still unset: {flag} (true or false, or tick {hold}), the reason."
     )
     expect(unset).to_have_attribute("role", "alert")
     expect(scored).to_have_text("")
