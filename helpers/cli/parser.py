@@ -544,6 +544,13 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
         )
         proctor.add_argument("--port", type=int, help="port to serve on (default: Voilà's, 8866)")
         proctor.add_argument(
+            "--cooldown",
+            type=float,
+            default=None,
+            metavar="HOURS",
+            help="hours after a failed paper before the trainee's next one (default 12; 0 for none)",
+        )
+        proctor.add_argument(
             "--trainer-dir",
             metavar="DIR",
             help="the trainer's folder (default: $XDG_CONFIG_HOME/eval-integrity-helpers)",

@@ -251,7 +251,7 @@ def _checkout_proctor(args: Any) -> int:
     if trainer is None:
         return EXIT_USAGE
     try:
-        sitting = prepare_sitting(args.trainee, trainer, count=args.count)
+        sitting = prepare_sitting(args.trainee, trainer, count=args.count, cooldown_hours=args.cooldown)
         notebook = write_proctor_notebook()
     except (CheckInputError, CheckoutFileError, TrainerSecretError, OSError) as exc:
         streams._STDERR.write(

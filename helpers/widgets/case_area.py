@@ -27,7 +27,7 @@ from ..teach.views.case_html import (
     reveal_html,
 )
 from .base import html, wrap_html, wrap_row
-from .exercise import AnswerControls, case_widgets
+from .exercise import AnswerControls, case_widgets, unset_html
 
 __all__ = ["CaseArea", "OUTCOME_NOTES"]
 
@@ -158,7 +158,14 @@ class CaseArea:
         return self.inputs.answer()
 
     def check(self) -> None:
-        """Check the answer on screen; the first check scores the case."""
+        """Check the answer on screen; the first check scores the case.
+
+        With the flag or the reason unset it names them and checks nothing: no attempt is recorded.
+        """
+        unset = self.inputs.unset() if self.inputs is not None else ()
+        if unset:
+            self.feedback.value = wrap_html(unset_html(unset))
+            return
         engine = self._engine()
         result = engine.check(self.answer())
         self.feedback.value = wrap_html(feedback_html(result.correct, list(result.mistakes)))

@@ -37,12 +37,21 @@ from ..teach.views.case_html import (
 )
 from .base import TextPicture, auto_layout, button, frame, html, id_checkbox, wrap_html, wrap_row
 
-__all__ = ["CaseExercise", "AnswerControls", "case_widgets"]
+__all__ = ["CaseExercise", "AnswerControls", "case_widgets", "unset_html"]
 
 #: The hint button's label: a name that makes sense alone.
 HINT_LABEL = "Show the next hint"
 
 _HOLD_LABELS = HOLD_LABELS
+
+
+def unset_html(unset: Sequence[str]) -> str:
+    """What Check says when parts of the answer are unset: it names them, and nothing is checked or scored."""
+    return (
+        '<div class="eic-unset" role="alert"><b>⚠ Not checked yet.</b> Still unset: '
+        + esc(", ".join(unset))
+        + ". Set them, then press <b>Check my answer</b>. Nothing was checked or scored.</div>"
+    )
 
 
 def case_widgets() -> tuple[w.HTML, w.Button, w.Button, w.Button, w.HTML, w.HTML, w.HTML]:
@@ -148,6 +157,19 @@ class AnswerControls:
         self.hold.value = answer.hold
         if self.asks_reason:
             self.reason.value = answer.reason if answer.reason in self.reason_ids else None
+
+    def unset(self) -> tuple[str, ...]:
+        """What the answer leaves unset: the flag (unless held or refused), then the reason.
+
+        The ID lists are never unset: an empty list is an answer. Check names these and scores nothing.
+        """
+        missing = []
+        if self.flag.value is None and not self.hold.value:
+            word = _HOLD_LABELS[self.check].split(":")[0]
+            missing.append(f"{self.fields[2]} (true or false, or tick {word})")
+        if self.asks_reason and self.reason.value is None:
+            missing.append("the reason")
+        return tuple(missing)
 
     def describe_lines(self) -> list[str]:
         """The controls as plain-text lines, read from the live widgets."""
@@ -277,11 +299,16 @@ class CaseExercise(TextPicture):
         built = self.answer().as_dict(self.case)
         self.live.value = wrap_html(f"<div><b>The JSON you are building</b></div>{json_html(built)}")
 
-    def check(self) -> Grade:
+    def check(self) -> Grade | None:
         """Grade the current answer and show feedback naming each field and rule to apply.
 
-        A fully correct answer clears the hints shown before it.
+        A fully correct answer clears the hints shown before it. With the flag or the reason
+        unset it names them and grades nothing (None).
         """
+        unset = self.inputs.unset()
+        if unset:
+            self.feedback.value = wrap_html(unset_html(unset))
+            return None
         result = grade(self.case, self.answer(), ask_reason=self.asks_reason, rules=self._rules)
         self.feedback.value = wrap_html(
             feedback_html(result.correct, [(m.field, m.message) for m in result.mistakes])

@@ -69,6 +69,12 @@ _SAVE_CHOICES = (
 )
 
 _SKIP = "Skip this case (counts as a miss)"
+
+#: What the drill says before Start is pressed (the same for everyone, so a stored output stays as it was).
+_NOT_STARTED = (
+    "Not started: press Start for your own drill, on fresh cases from a fresh random seed. "
+    "Nothing is scored before Start."
+)
 _NEXT = "Next case"
 
 
@@ -91,10 +97,11 @@ class MasteryDrill(TextPicture):
     (``confirm_load_button``). Nothing is written until a save button is
     pressed.
 
-    Without ``seed`` the drill starts from a fresh random seed (``"seed_kind": "fresh"``);
-    a given seed is for demos and tests. Opened on a ``path`` that holds a saved drill (and
-    without ``session``), it loads that file by itself and says so; ``autoload=False``
-    starts fresh instead. Taught in ``04_practice.ipynb``.
+    Without ``seed`` (or ``session``) the drill waits for **Start** (``start_button``), which
+    begins the trainee's own drill from a fresh random seed drawn then (``"seed_kind": "fresh"``);
+    a given seed is for demos and tests and starts at once. Opened on a ``path`` that holds a
+    saved drill (and without ``session``), it loads that file by itself and says so, with no
+    Start to press; ``autoload=False`` leaves the file alone. Taught in ``04_practice.ipynb``.
     """
 
     def __init__(
@@ -117,6 +124,11 @@ class MasteryDrill(TextPicture):
         self.progress = TraineeProgress(self._session.record())
         self.saved_step: int | None = None
 
+        #: False until Start is pressed (or a drill is given, seeded, loaded or started again).
+        self.started = session is not None or seed is not None
+        self.start_button = button("Start", "eic-start", button_style="primary")
+        self.start_note = html(f"<p><b>{esc(_NOT_STARTED)}</b></p>", css="eic-start-note")
+        self.start_row = w.VBox([self.start_note, wrap_row([self.start_button])])
         self.bars = html(css="eic-rule-bars")
         self.area = CaseArea(
             lambda: self.session, self.all_rules, on_scored=self._after_scoring, next_label=_NEXT
@@ -161,6 +173,7 @@ class MasteryDrill(TextPicture):
         self.file_status = html(css="eic-file-status")
         self.transfer = ProgressTransfer(self._dump, self._accept_upload, self._report)
 
+        self.start_button.on_click(lambda _b: self.start())
         self.next_button.on_click(lambda _b: self.next_case())
         self.save_button.on_click(lambda _b: self.save())
         self.load_button.on_click(lambda _b: self.load())
@@ -171,11 +184,13 @@ class MasteryDrill(TextPicture):
         self.cancel_load_button.on_click(lambda _b: self.cancel_load())
         self.new_attempt_button.on_click(lambda _b: self.save_new_attempt())
 
+        self.next_row = wrap_row([self.next_button])
         self.widget = frame(
             [
                 self.bars,
+                self.start_row,
                 self.area.widget,
-                wrap_row([self.next_button]),
+                self.next_row,
                 self.summary_view,
                 wrap_row([self.trainee, self.path]),
                 wrap_row([self.save_button, self.load_button, self.restart_button]),
@@ -188,7 +203,11 @@ class MasteryDrill(TextPicture):
             ],
             "eic-mastery",
         )
-        self._serve()
+        if self.started:
+            self.start_row.layout.display = "none"
+            self._serve()
+        else:
+            self._await_start()
         if session is None and autoload and _saved_file_at(self.path.value):
             self._open_saved()
 
@@ -204,8 +223,43 @@ class MasteryDrill(TextPicture):
         """The case on screen."""
         return self.session.current
 
+    def _await_start(self) -> None:
+        """Before Start: the bars, the note and the Start button; no case is served."""
+        for part in (self.area.widget, self.next_row, self.restart_button):
+            part.layout.display = "none"
+        self._show_bars()
+
+    def start(self) -> None:
+        """Begin the trainee's own drill: a fresh random seed drawn now, and its first case."""
+        if self.started:
+            return
+        self._begin_fresh()
+        self._report(
+            '<span class="eic-started" role="status">Your own drill has started, on fresh cases (fresh '
+            f"random seed {self.session.mastery.seed}, kept in its progress file). Nothing is saved until "
+            "you press <b>Save progress</b>.</span>"
+        )
+        self.transfer.refresh()
+
+    def _begin_fresh(self) -> None:
+        """A new drill from a fresh random seed, with nothing scored, on show."""
+        self._session = DrillSession.start(
+            seed=None,
+            trainee=self.trainee.value,
+            check=self._check,
+            rules=self.all_rules,
+        )
+        self.progress = TraineeProgress(self._session.record())
+        self.saved_step = None
+        self._serve()
+
     def _serve(self) -> None:
         """Show the case being worked, or serve the next one."""
+        if not self.started:
+            self.started = True
+            for part in (self.area.widget, self.next_row, self.restart_button):
+                part.layout.display = None
+            self.start_row.layout.display = "none"
         view = self.session.current
         if view is None or self.session.current_scored is not None:
             view = self.session.next_case()
@@ -348,21 +402,13 @@ class MasteryDrill(TextPicture):
     def restart(self) -> None:
         """Start a new drill (fresh cases, nothing scored); saving over the old file then needs consent."""
         self.confirm_row.layout.display = "none"
-        self._session = DrillSession.start(
-            seed=None,
-            trainee=self.trainee.value,
-            check=self._check,
-            rules=self.all_rules,
-        )
-        self.progress = TraineeProgress(self._session.record())
-        self.saved_step = None
         self.overwrite.value = False
+        self._begin_fresh()
         self._report(
             '<span role="status">Started again with fresh cases (a fresh random seed). Your earlier progress file is kept: Save '
             "will not write over it unless you tick <b>Overwrite with this drill</b>, or press "
             "<b>Save as a new attempt</b>.</span>"
         )
-        self._serve()
         self.transfer.refresh()
 
     # --- progress files -------------------------------------------------------------------------
@@ -376,6 +422,11 @@ class MasteryDrill(TextPicture):
 
     def save(self, *, path: str | Path | None = None) -> Path | None:
         """Save to :attr:`path` (or ``path``); refuse another drill's file unless :attr:`overwrite` is ticked."""
+        if not self.started:
+            self._report(
+                '<span role="alert">Nothing to save yet: press <b>Start</b> for your own drill.</span>'
+            )
+            return None
         self.session.trainee = self.trainee.value
         target = path if path is not None else self.path.value
         try:
@@ -395,6 +446,8 @@ class MasteryDrill(TextPicture):
 
     def save_new_attempt(self) -> Path | None:
         """Save under a fresh name beside :attr:`path` (``name-2.json``, …), keeping the earlier file."""
+        if not self.started:
+            return self.save()
         self.path.value = str(new_attempt_path(self.path.value))
         return self.save()
 
@@ -492,14 +545,19 @@ class MasteryDrill(TextPicture):
             f"{len(m.secured)} of {len(m.facets)} look-alike kinds shown, {m.step} cases worked",
             *(f"  {line}" for line in self.bar_lines()),
         ]
-        lines.extend(self.area.describe_lines())
-        lines.append(
-            f"  buttons: [{self.check_button.description}] [{self.hint_button.description}] "
-            f"[{self.reveal_button.description}] [{self.next_button.description}]"
-        )
+        if not self.started:
+            lines.append(f"  {_NOT_STARTED}")
+            lines.append(f"  buttons: [{self.start_button.description}]")
+        else:
+            lines.extend(self.area.describe_lines())
+            lines.append(
+                f"  buttons: [{self.check_button.description}] [{self.hint_button.description}] "
+                f"[{self.reveal_button.description}] [{self.next_button.description}]"
+            )
+        again = f"[{self.restart_button.description}] " if self.started else ""
         lines.append(
             f"  [{self.save_button.description}] [{self.load_button.description}] "
-            f"[{self.restart_button.description}] [{self.new_attempt_button.description}]  "
+            f"{again}[{self.new_attempt_button.description}]  "
             f"[{'x' if self.overwrite.value else ' '}] {self.overwrite.description}"
         )
         lines.append(f"  {self.path.description}: {self.path.value}")

@@ -471,17 +471,18 @@ def _progress_files(folder: Path) -> list[Path]:
 
 
 def test_practice_drill_through_the_widget(lab: Lab) -> None:
-    """After Run All: a wrong first case, Next case, a right second case; score and bar follow.
+    """After Run All: Check with nothing set scores nothing, a wrong first case, Next case, a right second case.
 
-    Everything goes through the drill's own controls. Save is never pressed, and no
-    progress file appears in the served notebooks folder.
+    The score and bar follow. Everything goes through the drill's own controls. Save is never
+    pressed, and no progress file appears in the served notebooks folder.
     """
     order = drill_order(practice_cases(), seed=DEFAULT_DRILL_SEED)
     total = len(order)
     first, second = order[0], order[1]
     blank = Answer(first.check)
-    wrong = grade(first, blank, ask_reason=True)
-    assert not wrong.correct and wrong.mistakes, f"{first.id}: the blank answer must be wrong"
+    given = Answer(first.check, flag=False, reason=correct_answer(first).reason)  # every part set
+    wrong = grade(first, given, ask_reason=True)
+    assert not wrong.correct and wrong.mistakes, f"{first.id}: the empty lists must be wrong"
     right = correct_answer(second)
     assert grade(second, right).correct
 
@@ -502,9 +503,23 @@ def test_practice_drill_through_the_widget(lab: Lab) -> None:
     _expect_progress_bar(drill, 0, total)
     expect(next_button).to_be_disabled()
 
-    # First case: check with nothing chosen.
+    # First case: Check with nothing chosen says what is unset and scores nothing.
     widget = ExerciseWidget(notebook, first, lab.report, within=drill, label=f"Case 1 of {total}")
     widget.give(blank)  # the controls start blank: the live JSON shows the blank answer
+    drill.locator("button.eic-check").click()
+    unset = drill.locator(".eic-feedback-area .eic-unset")
+    hold = "Hold" if first.check == "target-scope" else "Refuse"
+    flag = answer_fields(first.check)[2]
+    expect(unset).to_contain_text(
+        f"Not checked yet. Still unset: {flag} (true or false, or tick {hold}), the reason."
+    )
+    expect(unset).to_have_attribute("role", "alert")
+    expect(scored).to_have_text("")
+    expect(score).to_have_text(_exact(f"Score: nothing checked yet · 0 of {total} cases done"))
+    _expect_progress_bar(drill, 0, total)
+    expect(next_button).to_be_disabled()
+    # Then a wrong answer with every part set: scored as missed.
+    widget.give(given)
     feedback = widget.check()
     expect(feedback).to_have_class(re.compile(r"\beic-wrong\b"))
     expect(feedback).to_contain_text("Not yet")
@@ -553,6 +568,18 @@ class DrillWidget:
         self.root = notebook.panel.locator(".eic-mastery")
         expect(self.root).to_have_count(1)
 
+    def start(self) -> int:
+        """Press Start (unless pressed already) and return the fresh seed the drill says it drew."""
+        button = self.root.locator("button.eic-start")
+        if button.is_visible():
+            expect(button).to_have_text(_exact("Start"))
+            button.click()
+        status = self.root.locator(".eic-file-status")
+        expect(status).to_contain_text("Your own drill has started")
+        found = re.search(r"fresh random seed (\d+)", status.inner_text())
+        assert found, status.inner_text()
+        return int(found.group(1))
+
     def _tick(self, field: str, case_id: str, wanted: bool) -> None:
         checkbox = self.root.locator(f".eic-column-{field} .widget-checkbox.eic-{field}").filter(
             has=self.page.locator("label.widget-label-basic > span").filter(
@@ -592,6 +619,46 @@ class DrillWidget:
         expect(live).to_contain_text(f"Reason: {answer.reason}")
 
 
+def test_the_first_run_of_the_mastery_drill(lab: Lab) -> None:
+    """In 04 after Run All: the drill waits for Start; one press begins the trainee's own drill on a fresh
+    seed; Check with nothing set says what is unset, and nothing is scored.
+    """
+    notebook = lab.notebook(PRACTICE_NOTEBOOK)
+    before = len(notebook.console_errors)
+    drill = DrillWidget(notebook)
+    bars = drill.root.locator(".eic-rule-bars")
+    start = drill.root.locator("button.eic-start")
+    expect(start).to_be_visible()
+    expect(drill.root.locator(".eic-start-note")).to_contain_text(
+        "Not started: press Start for your own drill"
+    )
+    expect(drill.root.locator("button.eic-check")).to_be_hidden()  # no case before Start
+    expect(bars).not_to_contain_text("Demo drill")
+    seed = drill.start()
+    assert seed != DEFAULT_DRILL_SEED
+    expect(start).to_be_hidden()
+    view = DrillSession.start(seed=seed).next_case()
+    expect(drill.root.locator(".eic-case")).to_contain_text(f"Supplied input for {view.label}:")
+    flag = answer_fields(view.check)[2]
+    hold = "Hold" if view.check == "target-scope" else "Refuse"
+    drill.root.locator("button.eic-check").click()
+    unset = drill.root.locator(".eic-feedback-area .eic-unset")
+    expect(unset).to_contain_text(
+        f"Not checked yet. Still unset: {flag} (true or false, or tick {hold}), the reason."
+    )
+    expect(unset).to_have_attribute("role", "alert")
+    expect(unset).to_contain_text("Nothing was checked or scored.")
+    expect(drill.root.locator(".eic-scored")).to_have_text("")
+    expect(bars).to_contain_text("0 cases worked")
+    expect(drill.root.locator("button.eic-next")).to_have_text(_exact("Skip this case (counts as a miss)"))
+    expect(drill.root.locator(".eic-unsaved")).to_have_text("")
+    _expect_no_axe_violations(notebook)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    drill.root.screenshot(path=str(SCREENSHOTS / "mastery-first-run.png"))
+    assert not notebook.error_outputs()
+    _no_new_console_errors(notebook, before)
+
+
 def test_a_full_mastery_run_with_a_perfect_strategy(lab: Lab) -> None:
     """In 04: every case answered right on the first try, unaided, until every rule is mastered.
 
@@ -601,10 +668,10 @@ def test_a_full_mastery_run_with_a_perfect_strategy(lab: Lab) -> None:
     """
     from trainees import _blind_answer
 
-    twin = DrillSession.start(seed=DEFAULT_DRILL_SEED)
     notebook = lab.notebook(PRACTICE_NOTEBOOK)
     before = len(notebook.console_errors)
     drill = DrillWidget(notebook)
+    twin = DrillSession.start(seed=drill.start())
     bars = drill.root.locator(".eic-rule-bars")
     scored = drill.root.locator(".eic-scored")
     while not twin.complete:
@@ -874,7 +941,14 @@ def test_look_alike_ids_read_distinctly_in_jupyterlab(lab: Lab) -> None:
     expect(widget.root.get_by_role("checkbox", name="added: payroll", exact=True)).to_have_count(1)
     expect(notebook.panel.locator(".eic-block pre.eic-json").first).to_contain_text("pay⟨U+200B⟩roll")
     # Ticking the look-alike as missing: the feedback names both spellings distinctly.
-    widget.give(Answer("target-scope", missing=frozenset({"pay\u200broll"}), flag=False))
+    widget.give(
+        Answer(
+            "target-scope",
+            missing=frozenset({"pay\u200broll"}),
+            flag=False,
+            reason=correct_answer(zero).reason,
+        )
+    )
     feedback = widget.check()
     expect(feedback).to_contain_text("missing has pay⟨U+200B⟩roll, which was never in the original")
     expect(feedback).to_contain_text("it only looks like an original target")

@@ -333,7 +333,7 @@ def test_the_exit_status_table_gives_each_status_from_a_real_result() -> None:
 def test_the_first_typical_mistake_is_the_blank_answer_and_its_hint_is_for_the_first_finding() -> None:
     case = helpers.generators.generate("ts-lost", 1)
     found = mistakes.typical_mistakes(case)
-    assert found[0].label == "Pressed Check before answering"
+    assert found[0].label == "Left everything unset"
     assert found[0].answer == helpers.grading.Answer(case.check)
     result = grade(case, found[0].answer, ask_reason=True)
     assert [m.field for m in result.mistakes] == ["missing", "preserved", "reason"]
@@ -455,7 +455,7 @@ def test_a_case_whose_worked_answer_is_wrong_shows_what_the_check_gives() -> Non
 def test_the_graded_tables_add_the_shapes_the_filled_cases_lack() -> None:
     for check, (extra,) in mistakes.EXTRA_CASES.items():
         block = mistakes.graded_for(check)
-        assert f"{extra}: Pressed Check before answering" in block.text
+        assert f"{extra}: Left everything unset" in block.text
         assert 'role="status"' not in block.html  # a static table announces nothing
     sentinels = mistakes.graded_for("sentinels").text
     assert "- `intact` is not set: choose it once the two lists are built · rule sk-changed" in sentinels
@@ -466,7 +466,7 @@ def test_the_graded_tables_add_the_shapes_the_filled_cases_lack() -> None:
 def test_the_check_notebooks_fold_every_case_after_the_first() -> None:
     block = mistakes.graded_for("target-scope")
     cases = [*helpers.filled_cases("target-scope"), *practice_cases("target-scope")]
-    first, *rest = [case.id for case in cases if f"{case.id}: Pressed Check" in block.text]
+    first, *rest = [case.id for case in cases if f"{case.id}: Left everything unset" in block.text]
     assert first == "lost-comparison" and rest
     assert block.html.count("<details><summary>Wrong answers to ") == len(rest)
     assert f'aria-label="Wrong answers to {first}, graded"' in block.html.split("<details>", 1)[0]

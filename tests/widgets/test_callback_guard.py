@@ -5,6 +5,7 @@ from __future__ import annotations
 import ipywidgets as w
 import pytest
 
+from helpers.teach.grading import correct_answer
 from helpers.widgets import CaseExercise
 
 
@@ -25,6 +26,7 @@ def test_a_broken_grade_fails_the_check_click(filled, monkeypatch):
     def broken(*_args, **_kwargs):
         raise RuntimeError("grade broke")
 
+    exercise.set_answer(correct_answer(filled[0]))  # a complete answer: Check grades it
     monkeypatch.setattr("helpers.widgets.exercise.grade", broken)
     with pytest.raises(RuntimeError, match="grade broke"):
         exercise.check_button.click()

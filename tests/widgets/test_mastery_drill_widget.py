@@ -8,6 +8,7 @@ import html
 import json
 import re
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,12 @@ from helpers.widgets import DataCheckPanel, MasteryDrill, PracticeDrill
 from helpers.widgets.progress_transfer import LITE_SAVE_NOTE
 
 
+def _started(drill: MasteryDrill) -> MasteryDrill:
+    """``drill`` after its Start button is pressed: the trainee's own drill, its first case on show."""
+    drill.start_button.click()
+    return drill
+
+
 def _right(drill: MasteryDrill) -> None:
     view = drill.view
     assert view is not None
@@ -29,7 +36,7 @@ def _right(drill: MasteryDrill) -> None:
 
 
 def test_the_drill_runs_to_completion_and_says_so() -> None:
-    drill = MasteryDrill(check="sentinels")
+    drill = _started(MasteryDrill(check="sentinels"))
     assert "sk-changed □□□ 0/3" in drill.describe()
     while not drill.session.complete:
         _right(drill)
@@ -43,14 +50,19 @@ def test_the_drill_runs_to_completion_and_says_so() -> None:
 
 
 def test_the_case_is_labelled_by_number_and_its_rule_named_only_after_the_check() -> None:
-    drill = MasteryDrill()
+    drill = _started(MasteryDrill())
     view = drill.view
     assert view is not None
     shown = drill.case_view.value + drill.describe()
     assert f"</b> for {view.label}:" in drill.case_view.value
     rule = drill.session._open.rule  # what the engine keeps to itself
     assert rule not in drill.case_view.value and "This case was about" not in shown
-    drill.check_button.click()  # blank: wrong
+    drill.check_button.click()  # blank: it says what is unset and scores nothing
+    assert drill.session.attempts == [] and "Still unset" in drill.feedback.value
+    right = _blind_answer(view, None)
+    wrong = next(rule for _text, rule in view.reason_options if rule != right.reason)
+    drill.set_answer(replace(right, reason=wrong))
+    drill.check_button.click()
     assert drill.session.attempts[-1].outcome == "missed"
     assert (
         "✘ Scored: missed." in drill.scored_view.value and f"<code>{rule}</code>" in drill.scored_view.value
@@ -63,7 +75,7 @@ def test_the_case_is_labelled_by_number_and_its_rule_named_only_after_the_check(
 
 
 def test_a_hinted_answer_is_helped_a_reveal_is_a_miss_and_hints_clear_when_fully_correct() -> None:
-    drill = MasteryDrill()
+    drill = _started(MasteryDrill())
     drill.hint_button.click()
     assert "Hint 1 of 3" in drill.hint_view.value
     drill.set_answer(_blind_answer(drill.view, None))
@@ -80,7 +92,7 @@ def test_a_hinted_answer_is_helped_a_reveal_is_a_miss_and_hints_clear_when_fully
 
 
 def test_skipping_a_case_counts_as_a_miss() -> None:
-    drill = MasteryDrill()
+    drill = _started(MasteryDrill())
     assert drill.next_button.description == "Skip this case (counts as a miss)"
     drill.next_button.click()
     assert [a.outcome for a in drill.session.attempts] == ["skipped"]
@@ -88,7 +100,7 @@ def test_skipping_a_case_counts_as_a_miss() -> None:
 
 def test_an_unsaved_work_indicator_and_start_again_asks_first(tmp_path: Path) -> None:
     path = tmp_path / "p.json"
-    drill = MasteryDrill(path=path, trainee="Ada")
+    drill = _started(MasteryDrill(path=path, trainee="Ada"))
     _right(drill)
     assert "Unsaved work" in drill.unsaved.value and "1 case since" in drill.unsaved.value
     drill.save_button.click()
@@ -105,7 +117,7 @@ def test_an_unsaved_work_indicator_and_start_again_asks_first(tmp_path: Path) ->
 
 def test_save_load_start_again_overwrite_and_new_attempt(tmp_path: Path) -> None:
     path = tmp_path / "p.json"
-    drill = MasteryDrill(path=path, trainee="Ada")
+    drill = _started(MasteryDrill(path=path, trainee="Ada"))
     _right(drill)
     _right(drill)
     assert drill.save() == path
@@ -162,6 +174,7 @@ def _upload(transfer, name: str, content: bytes) -> None:
 def test_download_and_upload_progress(make) -> None:
     drill = make()
     if isinstance(drill, MasteryDrill):
+        _started(drill)
         _right(drill)
     else:
         assert drill.exercise is not None and drill.current is not None
@@ -194,14 +207,14 @@ def test_the_browser_edition_says_where_save_goes_and_to_upload_data(monkeypatch
 
 def test_the_mastery_drill_text_picture_is_deterministic() -> None:
     assert MasteryDrill(seed=5).describe() == MasteryDrill(seed=5).describe()
-    drill = MasteryDrill()
+    drill = _started(MasteryDrill())
     assert set(answer_fields(drill.view.check)) <= set(drill.describe().replace(":", " ").split())
 
 
 def test_a_wrong_hold_answer_is_still_only_feedback() -> None:
-    drill = MasteryDrill()
+    drill = _started(MasteryDrill())
     view = drill.view
-    drill.set_answer(Answer(view.check, hold=True))
+    drill.set_answer(Answer(view.check, hold=True, reason=view.reason_options[0][1]))
     drill.check_button.click()
     assert drill.session.mastery.step == 1
 
@@ -211,8 +224,8 @@ def test_a_wrong_hold_answer_is_still_only_feedback() -> None:
 
 def test_a_reopened_drill_loads_the_saved_file_by_itself_and_says_so(tmp_path: Path) -> None:
     path = tmp_path / "mine.json"
-    first = MasteryDrill(path=path, trainee="Ada")
-    assert first.session.seed_kind == "fresh" and first.file_status.value == ""  # nothing saved yet
+    first = _started(MasteryDrill(path=path, trainee="Ada"))
+    assert first.session.seed_kind == "fresh" and "Your own drill has started" in first.file_status.value
     _right(first)
     _right(first)
     first.save()
@@ -238,10 +251,10 @@ def test_a_damaged_saved_file_is_named_and_the_drill_starts_fresh(tmp_path: Path
 
 def test_load_asks_before_replacing_unsaved_work(tmp_path: Path) -> None:
     path = tmp_path / "mine.json"
-    saved = MasteryDrill(path=path, autoload=False)
+    saved = _started(MasteryDrill(path=path, autoload=False))
     _right(saved)
     saved.save()
-    drill = MasteryDrill(path=tmp_path / "other.json")
+    drill = _started(MasteryDrill(path=tmp_path / "other.json"))
     drill.path.value = str(path)
     _right(drill)
     _right(drill)

@@ -87,6 +87,12 @@ def test_feedback_before_any_hint_names_no_unmarked_id_and_no_expected_flag(draw
     exercise.set_answer(answer)
     result = exercise.check()
     assert exercise.hints_used == 0 and not exercise.revealed
+    unset = (answer.flag is None and not answer.hold) or (exercise.asks_reason and answer.reason is None)
+    assert (result is None) == unset  # an answer with its flag or reason unset is not graded
+    if result is None:
+        assert "Still unset" in exercise.feedback.value and "Not yet" not in exercise.feedback.value
+        _assert_leak_free(case, answer, [], exercise.feedback.value)
+        return
     _assert_leak_free(case, answer, [m.message for m in result.mistakes], exercise.feedback.value)
     if not result.correct:
         assert "✘" in exercise.feedback.value and "Not yet" in exercise.feedback.value

@@ -46,13 +46,18 @@ def work(drill: PracticeDrill, answer: Answer) -> None:
     drill.exercise.check_button.click()
 
 
+def blank(case: PracticeCase) -> Answer:
+    """A wrong answer with every part set (Check grades only those): no IDs, `false`, the right reason."""
+    return Answer(case.check, flag=False, reason=correct_answer(case).reason)
+
+
 def run_drill(drill: PracticeDrill, wrong: frozenset[str] = frozenset()) -> list[str]:
     """Work the whole drill: right answers except blank ones for ids in ``wrong``; returns ids seen."""
     seen = []
     while drill.current is not None:
         case = drill.current
         seen.append(case.id)
-        work(drill, Answer(case.check) if case.id in wrong else correct_answer(case))
+        work(drill, blank(case) if case.id in wrong else correct_answer(case))
         drill.next_button.click()
     return seen
 
@@ -99,7 +104,10 @@ def test_the_score_and_bar_follow_each_check():
     drill = PracticeDrill(size=3)
     assert _text(drill.score.value) == "Score: nothing checked yet · 0 of 3 cases done"
     assert drill.next_button.disabled, "no moving on before the case is checked"
-    work(drill, Answer(drill.current.check))
+    work(drill, Answer(drill.current.check))  # nothing set: it says what is unset and scores nothing
+    assert drill.bar.value == 0 and "Still unset" in drill.exercise.feedback.value
+    assert drill.next_button.disabled and drill.scored.value == ""
+    work(drill, blank(drill.current))
     assert drill.bar.value == 1
     assert _text(drill.score.value) == "Score: 0 of 1 correct (0%) · 1 of 3 cases done"
     assert "✘ Scored: missed." in drill.scored.value
@@ -134,7 +142,7 @@ def test_the_case_is_shown_by_number_and_its_rule_named_after_the_check():
 def test_only_the_first_check_counts_but_feedback_keeps_coming():
     drill = PracticeDrill(size=2)
     case = drill.current
-    work(drill, Answer(case.check))
+    work(drill, blank(case))
     work(drill, correct_answer(case))
     assert "Fully correct" in drill.exercise.feedback.value
     assert "does not change your score" in drill.scored.value
@@ -147,14 +155,14 @@ def test_the_controls_of_a_case_no_longer_shown_cannot_answer_the_next_one():
     work(drill, correct_answer(drill.current))
     drill.next_button.click()
     old.set_answer(correct_answer(drill.current))  # the old case's controls, no longer on show
-    drill.area.check_button.click()
-    assert drill.progress.done == 2 and drill.progress.correct == 1
+    drill.area.check_button.click()  # the case on show has nothing set: nothing is scored
+    assert drill.progress.done == 1 and "Still unset" in drill.area.feedback.value
 
 
 def test_progress_saved_and_loaded_through_the_buttons(tmp_path):
     drill = PracticeDrill()
     for _ in range(4):
-        work(drill, correct_answer(drill.current) if drill.progress.done % 2 else Answer(drill.current.check))
+        work(drill, correct_answer(drill.current) if drill.progress.done % 2 else blank(drill.current))
         drill.next_button.click()
     drill.path.value = str(tmp_path / "mine.json")
     drill.save_button.click()

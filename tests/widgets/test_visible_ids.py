@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 import helpers
 from helpers.core.chardiff import visible_id, visible_text
 from helpers.teach.cases.filled import Case
-from helpers.teach.grading import Answer
+from helpers.teach.grading import Answer, correct_answer
 from helpers.widgets import CaseExercise
 
 ZERO = next(case for case in helpers.practice.practice_cases() if case.id == "zero-width-target")
@@ -90,7 +90,14 @@ def test_widget_labels_feedback_and_answer_tell_look_alikes_apart() -> None:
     labels = [box.description for box in exercise.first_boxes.values()]
     assert labels == ["missing: induction", "missing: payroll", "missing: pay⟨U+200B⟩roll"]
     assert "pay⟨U+200B⟩roll" in exercise.describe() and "\u200b" not in exercise.describe()
-    exercise.set_answer(Answer("target-scope", missing=frozenset({"pay\u200broll"}), flag=False))
+    exercise.set_answer(
+        Answer(
+            "target-scope",
+            missing=frozenset({"pay\u200broll"}),
+            flag=False,
+            reason=correct_answer(ZERO).reason,
+        )
+    )
     feedback = exercise.check()
     lines = [m.message for m in feedback.mistakes]
     wrong = next(
@@ -106,7 +113,11 @@ def test_widget_labels_feedback_and_answer_tell_look_alikes_apart() -> None:
 
 def test_cafe_feedback_does_not_contradict_itself() -> None:
     exercise = CaseExercise(CAFE)
-    exercise.set_answer(Answer("sentinels", missing=frozenset({"cafe\u0301-1"}), flag=False))
+    exercise.set_answer(
+        Answer(
+            "sentinels", missing=frozenset({"cafe\u0301-1"}), flag=False, reason=correct_answer(CAFE).reason
+        )
+    )
     lines = [m.message for m in exercise.check().mistakes]
     assert any(
         "`cafe⟨U+0301⟩-1`, which is not in the baseline" in line and "only looks like a sentinel" in line

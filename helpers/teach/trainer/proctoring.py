@@ -19,6 +19,7 @@ Taught in ``07_checkout.ipynb``.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import json
 import os
@@ -90,8 +91,13 @@ class ProctoredSitting:
         return result
 
 
-def prepare_sitting(trainee: str, trainer: TrainerSecret, *, count: int | None = None) -> Path:
-    """Issue a proctored paper for ``trainee`` into ``proctored/PAPER_ID/`` in the trainer's folder."""
+def prepare_sitting(
+    trainee: str, trainer: TrainerSecret, *, count: int | None = None, cooldown_hours: float | None = None
+) -> Path:
+    """Issue a proctored paper for ``trainee`` into ``proctored/PAPER_ID/`` in the trainer's folder.
+
+    ``cooldown_hours`` after a failed paper the ledger refuses the next one (default 12; 0 for none).
+    """
     issued = issue_checkout(trainee, count=count)
     folder = trainer.folder / "proctored" / issued.paper["paper_id"]
     try:
@@ -100,7 +106,19 @@ def prepare_sitting(trainee: str, trainer: TrainerSecret, *, count: int | None =
         raise CheckoutFileError(
             f"cannot be made ({exc.strerror or type(exc).__name__})", path=str(folder)
         ) from None
-    write_checkout(issued, folder / _PAPER, folder / _KEY, trainer=trainer, proctored=True)
+    try:
+        write_checkout(
+            issued,
+            folder / _PAPER,
+            folder / _KEY,
+            trainer=trainer,
+            proctored=True,
+            cooldown_hours=cooldown_hours,
+        )
+    except BaseException:
+        with contextlib.suppress(OSError):
+            folder.rmdir()  # nothing was issued: leave no empty sitting behind (a folder with files stays)
+        raise
     return folder
 
 
