@@ -64,3 +64,27 @@ def test_tasks_names_the_stray_helpers_before_it_starts(tasks, tmp_path):
     )
     with pytest.raises(SystemExit, match=r"^\[tasks\] `import helpers` loads "):
         tasks._refuse_if_helpers_shadowed(tmp_path)
+
+
+def test_a_notebook_with_a_stray_helpers_beside_it_stops_at_its_first_cell_in_one_line(tmp_path):
+    import nbformat
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError
+
+    notebook = nbformat.read(ROOT / "notebooks" / "02_target_scope.ipynb", as_version=4)
+    first = next(cell for cell in notebook.cells if cell.cell_type == "code")
+    assert first.source.splitlines()[0].startswith("import eval_integrity_helpers")
+    (tmp_path / "helpers.py").write_text("# a team's own helpers\n", encoding="utf-8")
+    notebook.cells = [first]
+    client = NotebookClient(
+        notebook, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
+    )
+    with pytest.raises(CellExecutionError) as stopped:
+        client.execute()
+    error = next(o for o in notebook.cells[0].outputs if o.output_type == "error")
+    assert error.ename == "HelpersShadowedError"
+    assert error.evalue.startswith(
+        f"`import helpers` loads {(tmp_path / 'helpers.py').resolve()}, not this project's"
+    )
+    assert "\n" not in error.evalue and "restart the kernel" in error.evalue
+    assert "HelpersShadowedError" in str(stopped.value)
