@@ -29,6 +29,7 @@ from ..teach.trainer.checkout import (
     paper_from_bytes,
 )
 from ..teach.views.case_html import esc, json_html, supplied_input
+from ..teach.views.reasons import reason_label
 from .base import TextPicture, auto_layout, button, frame, html, wide_style, wrap_html
 from .exercise import AnswerControls
 
@@ -320,7 +321,7 @@ class CheckoutWidget(TextPicture):
         context = case.get("context")
         extra = f"<p><b>Context</b></p>{json_html(context)}" if context else ""
         self.shown_input.value = wrap_html(supplied_input(shown, label=case["label"]).html + extra)
-        options = [(f"{o['rule']}: {o['statement']}", o["rule"]) for o in case["reason_options"]]
+        options = [(reason_label(o["rule"]), o["rule"]) for o in case["reason_options"]]
         self.inputs = AnswerControls(case["check"], candidate_ids(shown), options)
         self.answer_slot.children = tuple(self.inputs.rows())
         self.action.options = [(text, text) for text in case["actions"]]

@@ -148,7 +148,11 @@ def test_each_rule_points_at_a_section_its_notebook_has(rule):
     ("data", "message"),
     [
         (
-            {"rules": {"target-scope": [{"id": "a", "name": "N", "statement": "s", "section": "x.ipynb#H"}] * 2}},
+            {
+                "rules": {
+                    "target-scope": [{"id": "a", "name": "N", "statement": "s", "section": "x.ipynb#H"}] * 2
+                }
+            },
             'the rule id "a" appears twice',
         ),
         (
@@ -163,7 +167,11 @@ def test_each_rule_points_at_a_section_its_notebook_has(rule):
             'the rule name "same NAME" appears twice',
         ),
         (
-            {"rules": {"target-scope": [{"id": "a", "name": "N", "statement": "s", "section": "no heading"}]}},
+            {
+                "rules": {
+                    "target-scope": [{"id": "a", "name": "N", "statement": "s", "section": "no heading"}]
+                }
+            },
             'expected "NOTEBOOK.ipynb#Section heading"',
         ),
         (
@@ -175,14 +183,25 @@ def test_each_rule_points_at_a_section_its_notebook_has(rule):
             "name must be a non-empty string",
         ),
         (
-            {"rules": {"target-scope": [{"id": "a", "name": "A\nB", "statement": "s", "section": "x.ipynb#H"}]}},
-            "name is \"A\\nB\", expected one line of at most 40 characters",
+            {
+                "rules": {
+                    "target-scope": [{"id": "a", "name": "A\nB", "statement": "s", "section": "x.ipynb#H"}]
+                }
+            },
+            'name is "A\\nB", expected one line of at most 40 characters',
         ),
         (
-            {"rules": {"target-scope": [{"id": "a", "name": "x" * 41, "statement": "s", "section": "x.ipynb#H"}]}},
+            {
+                "rules": {
+                    "target-scope": [{"id": "a", "name": "x" * 41, "statement": "s", "section": "x.ipynb#H"}]
+                }
+            },
             "expected one line of at most 40 characters",
         ),
-        ({"rules": {"target-scope": [{"id": "a", "statement": "s", "section": "x.ipynb#H"}]}}, "must have the fields"),
+        (
+            {"rules": {"target-scope": [{"id": "a", "statement": "s", "section": "x.ipynb#H"}]}},
+            "must have the fields",
+        ),
         ({"rules": {"target-scope": [{"id": "a", "name": "N", "statement": "s"}]}}, "must have the fields"),
         ({"rules": {"other-check": []}}, 'rules key is "other-check"'),
         ({"rules": {"sentinels": []}}, "must be a non-empty list"),

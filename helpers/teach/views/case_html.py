@@ -579,10 +579,10 @@ def deciding_rule_block(
     for rule in holding:
         verdict = "decides this case" if rule.id == decides else "holds, but does not decide"
         rows.append(
-            f'<tr><th scope="row"><code>{esc(rule.id)}</code></th><td>{esc(verdict)}</td>'
-            f"<td>{prose(rule.statement)}</td></tr>"
+            f'<tr><th scope="row">{esc(rule.name)} <small><code>{esc(rule.id)}</code></small></th>'
+            f"<td>{esc(verdict)}</td><td>{prose(rule.statement)}</td></tr>"
         )
-        text.append(f"- {rule.id}: {verdict}. {rule.statement}")
+        text.append(f"- {rule.label}: {verdict}. {rule.statement}")
     table = (
         '<table><thead><tr><th scope="col">Rule</th><th scope="col">Here</th>'
         f'<th scope="col">What it says</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
