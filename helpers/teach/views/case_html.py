@@ -33,6 +33,7 @@ from ..html import (
     prose,
     scroll_region,
 )
+from .inputs import input_view
 
 __all__ = [
     "HtmlBlock",
@@ -106,7 +107,8 @@ CONTEXT_LABEL = "Context (shown for you; the check does not read it)"
 
 
 def supplied_input(case: Case, *, label: str | None = None) -> HtmlBlock:
-    """The case's supplied input as compact JSON, invisible characters shown, then any context.
+    """The case's supplied input laid out for reading (:func:`~helpers.teach.views.inputs.input_view`:
+    two lists or two keys side by side, invisible characters shown), then any context.
 
     A practice case's context (an earlier key, a rubric revision) follows the
     input, labelled as context the check does not read. ``label`` (such as
@@ -117,10 +119,10 @@ def supplied_input(case: Case, *, label: str | None = None) -> HtmlBlock:
     context_text = f"\n{CONTEXT_LABEL}:\n{display_json(context)}" if context else ""
     shown = esc(label) if label is not None else f'<code class="eic-id">{esc_id(case.id)}</code>'
     plain = visible_text(label) if label is not None else visible_id(case.id)
+    laid_out = input_view(case.input)
     return HtmlBlock(
-        f"<p><b>Supplied input</b> for {shown}:</p>"
-        f"{json_html(case.input)}{_query_html(case.input)}{context_html}",
-        f"Supplied input for {plain}:\n{display_json(case.input)}{_query_text(case.input)}{context_text}",
+        f"<p><b>Supplied input</b> for {shown}:</p>{laid_out.html}{_query_html(case.input)}{context_html}",
+        f"Supplied input for {plain}:\n{laid_out.text}{_query_text(case.input)}{context_text}",
     )
 
 
@@ -134,9 +136,9 @@ def inputs_table(cases: Sequence[Case]) -> HtmlBlock:
     rows, text_rows = [], []
     for number, case in enumerate(cases, 1):
         rows.append(
-            f'<tr><th scope="row">Case {number}</th><td class="eic-json-cell">{json_html(case.input)}</td></tr>'
+            f'<tr><th scope="row">Case {number}</th><td class="eic-json-cell">{input_view(case.input).html}</td></tr>'
         )
-        text_rows.append(f"Case {number}: {display_json(case.input)}")
+        text_rows.append(f"Case {number}:\n{input_view(case.input).text}")
     table = f'<table class="eic-cases"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
     return HtmlBlock(scroll_region(table, "The supplied inputs"), "\n".join(text_rows))
 
