@@ -63,8 +63,15 @@ _MARK = {"mastered": "✓", "not started": "·"}
 
 def _shown(text: str, limit: int | None = None) -> str:
     """``text`` (a name, a path, a reason) in the notebooks' notation, so no invisible, blank-looking or
-    control character shows raw (a Hangul filler reads ``⟨U+3164⟩``), then cut to ``limit``."""
-    return shown(visible_text(text), limit)
+    control character shows raw (a Hangul filler reads ``⟨U+3164⟩``), then cut to ``limit`` with "…"
+    (never inside a ``⟨U+XXXX⟩``)."""
+    safe = shown(visible_text(text))
+    if limit is None or len(safe) <= limit:
+        return safe
+    cut = safe[: limit - 1]
+    if cut.rfind("⟨") > cut.rfind("⟩"):  # never half a code point
+        cut = cut[: cut.rfind("⟨")]
+    return cut + "…"
 
 
 def _mark(status: str) -> str:
