@@ -27,7 +27,7 @@ from ..teach.views.case_html import (
     json_html,
     reveal_html,
 )
-from ..teach.views.inputs import input_view
+from ..teach.views.inputs import context_view, input_view
 from .base import html, wrap_html, wrap_row
 from .exercise import AnswerControls, case_widgets
 
@@ -57,7 +57,7 @@ def input_html(view: CaseView) -> str:
     if context:
         parts.append(
             "<p><b>Context</b> (the check does not read this; it tells you what happened):</p>"
-            + json_html(context)
+            + context_view(context).html
         )
     return "".join(parts)
 

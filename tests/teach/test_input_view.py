@@ -79,3 +79,16 @@ def test_an_input_of_another_shape_shows_as_json():
     block = input_view(odd)
     assert block.html.startswith('<pre class="eic-json">') and "eic-sides" not in block.html
     assert block.text == '{"baseline":["S1"],"proposed":{"S1":"R"}}'
+
+
+def test_a_context_key_is_a_table_too_and_the_rest_stays_json():
+    from helpers.teach.views.inputs import context_view
+
+    block = context_view({"earlier_key": {"S2": "A", "S10": "B"}, "revision": {"id": "S2", "from": "A"}})
+    assert "<caption>earlier key (2 IDs, sorted by ID)</caption>" in block.html
+    assert block.text.splitlines() == [
+        "earlier key (2 IDs, sorted by ID):",
+        '  S10: "B"',
+        '  S2: "A"',
+        '{"revision":{"id":"S2","from":"A"}}',
+    ]

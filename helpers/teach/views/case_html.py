@@ -33,7 +33,7 @@ from ..html import (
     prose,
     scroll_region,
 )
-from .inputs import input_view
+from .inputs import context_view, input_view
 
 __all__ = [
     "HtmlBlock",
@@ -115,8 +115,8 @@ def supplied_input(case: Case, *, label: str | None = None) -> HtmlBlock:
     ``"Case 1"``) replaces the case's id, which may name what the case is about.
     """
     context = getattr(case, "context", None) or {}
-    context_html = f"<p><b>{esc(CONTEXT_LABEL)}</b>:</p>{json_html(context)}" if context else ""
-    context_text = f"\n{CONTEXT_LABEL}:\n{display_json(context)}" if context else ""
+    context_html = f"<p><b>{esc(CONTEXT_LABEL)}</b>:</p>{context_view(context).html}" if context else ""
+    context_text = f"\n{CONTEXT_LABEL}:\n{context_view(context).text}" if context else ""
     shown = esc(label) if label is not None else f'<code class="eic-id">{esc_id(case.id)}</code>'
     plain = visible_text(label) if label is not None else visible_id(case.id)
     laid_out = input_view(case.input)

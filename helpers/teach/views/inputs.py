@@ -19,7 +19,7 @@ from ...core.chardiff import visible_id
 from ...core.ordering import sorted_ids
 from ..html import HtmlBlock, display_json, esc, esc_id, json_html
 
-__all__ = ["SIDES", "input_view", "sides_of"]
+__all__ = ["SIDES", "input_view", "context_view", "sides_of"]
 
 #: The two sides of each check's input, in the order shown (left, right).
 SIDES = {"target-scope": ("original", "rewritten"), "sentinels": ("baseline", "proposed")}
@@ -99,4 +99,20 @@ def input_view(record: Mapping[str, Any]) -> HtmlBlock:
         '<details class="eic-as-json"><summary>The same input as JSON</summary>'
         f"{json_html(dict(record))}</details>"
     )
+    return HtmlBlock(html, "\n".join(text))
+
+
+def context_view(context: Mapping[str, Any]) -> HtmlBlock:
+    """A case's context (an earlier key, a rubric revision) the same way: each answer key (a part named
+    ``…key``, such as ``earlier_key``) as a table sorted by ID, anything else as compact JSON."""
+    keys = {
+        name: value for name, value in context.items() if name.endswith("key") and _is_key(value) and value
+    }
+    rest = {name: value for name, value in context.items() if name not in keys}
+    parts = [_key_table(name.replace("_", " "), value) for name, value in keys.items()]
+    html = ('<div class="eic-sides">' + "".join(part for part, _ in parts) + "</div>") if parts else ""
+    text = [line for _, lines in parts for line in lines]
+    if rest:
+        html += json_html(rest)
+        text.append(display_json(rest))
     return HtmlBlock(html, "\n".join(text))
