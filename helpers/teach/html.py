@@ -72,6 +72,8 @@ STYLE = (
     ".eic-sides caption{text-align:left;font-weight:bold;padding:0.2em 0}"
     ".eic-sides ol.eic-id-list{margin:0.2em 0;padding-left:2.2em}"
     ".eic-as-json{margin:0.3em 0}"
+    ".eic-w .eic-hold,.eic-w .eic-hold .widget-label-basic{height:auto}"
+    ".eic-w .eic-hold .widget-label-basic{white-space:normal;overflow:visible;line-height:1.35}"
     ".eic-w .eic-reason-notes{margin:0.2em 0 0.4em 0;max-width:48em}"
     ".eic-w .eic-reason-notes li{margin:0.2em 0}"
     ".jp-Notebook:has(.eic-exercise) .eic-static-reveal,"
