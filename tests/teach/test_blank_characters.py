@@ -11,6 +11,7 @@ CSV and HTML, a case's HTML and text, the data reports the command line prints, 
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 import unicodedata
@@ -165,3 +166,22 @@ def test_the_hangul_filler_no_longer_prints_as_a_blank_in_the_trainers_table(tmp
     done = run_cli("cohort", str(tmp_path))
     out = done.stdout.decode("utf-8")
     assert "\u3164" not in out and "Asha⟨U+3164⟩" in out
+
+
+@functools.cache
+def _graded_result():
+    from helpers.teach.trainer import checkout as co
+
+    issued = co.issue_checkout("Asha", count=46, seed=5, issued="2026-12-01T09:00:00Z")
+    return co.grade_checkout(co.answers_data(issued.paper, {}), issued.key)
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(IDS)
+def test_a_graded_check_outs_text_and_csv_show_the_name_coded(name):
+    from helpers.teach.trainer import checkout as co
+
+    result = replace(_graded_result(), trainee=name)
+    for output in (co.result_text(result), co.result_csv(result)):
+        assert not _raw(output), _raw(output)
+        assert all(code in output for code in _coded(name))
