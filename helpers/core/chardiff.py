@@ -20,6 +20,8 @@ __all__ = [
     "visible",
     "visible_id",
     "visible_text",
+    "BLANK_LOOKING",
+    "shows_blank",
     "diff_text",
     "describe_change",
 ]
@@ -35,9 +37,28 @@ class DiffPiece:
     text: str
 
 
+#: Letters and symbols that print as nothing or as a blank. The standard library has no
+#: Default_Ignorable_Code_Point or White_Space property, so the notation codes every separator (Z*),
+#: other (C*) and mark (M*) character by its category (which covers every White_Space character and
+#: every default-ignorable one but these), and lists here the default-ignorable letters the categories
+#: miss (the Hangul fillers U+115F, U+1160, U+3164 and U+FFA0) and the blank-looking symbols (the braille
+#: blank U+2800 and the null notehead U+1D159). ``tests/core/test_blank_characters.py`` checks the
+#: list against Unicode's own Default_Ignorable_Code_Point ranges.
+BLANK_LOOKING = frozenset("\u115f\u1160\u3164\uffa0\u2800\U0001d159")
+
+
+def shows_blank(char: str) -> bool:
+    """Whether ``char`` prints as nothing or as a blank: a separator, an other (control, format,
+    unassigned, private-use, surrogate) or mark character, or one of :data:`BLANK_LOOKING`.
+
+    >>> shows_blank(chr(0x3164)), shows_blank(chr(0x3000)), shows_blank(chr(0x34F)), shows_blank("a")
+    (True, True, True, False)
+    """
+    return unicodedata.category(char)[0] in "ZCM" or char in BLANK_LOOKING
+
+
 def _is_plain(char: str) -> bool:
-    category = unicodedata.category(char)
-    return category[0] in "LNPS" and char not in _SHOWN_AS
+    return char not in _SHOWN_AS and not shows_blank(char)
 
 
 #: What to call a character Unicode gives no name, by its category.
@@ -57,8 +78,8 @@ def char_name(char: str) -> str:
 def visible(text: str) -> str:
     """Render ``text`` so spaces, tabs, newlines and invisible characters show.
 
-    Spaces become ``·``, tabs ``→``, newlines ``↵``; any other character that is
-    not a letter, digit, punctuation or symbol becomes ``⟨U+XXXX⟩``.
+    Spaces become ``·``, tabs ``→``, newlines ``↵``; any other character that
+    :func:`shows_blank` becomes ``⟨U+XXXX⟩``.
     """
     out = []
     for char in text:
@@ -88,9 +109,9 @@ def _shows_as_itself(char: str, *, prose: bool) -> bool:
         return True
     if char in _NOTATION:
         return prose
-    category = unicodedata.category(char)
-    if category[0] not in "LNPS":
+    if shows_blank(char):
         return False
+    category = unicodedata.category(char)
     # In prose "…" or "™" is fine; a full-width or compatibility letter never is.
     prose_symbol = prose and category[0] in "PS" and not 0xFF00 <= point <= 0xFFEF
     if unicodedata.normalize("NFKC", char) != char and not prose_symbol:

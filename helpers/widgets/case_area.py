@@ -17,6 +17,7 @@ import ipywidgets as w
 from ..teach.cases.rules import Rule
 from ..teach.drill.engine import CaseView
 from ..teach.grading import Answer
+from ..teach.html import prose
 from ..teach.views.case_html import (
     HIDE_SUMMARY,
     REVEAL_SUMMARY,
@@ -26,6 +27,7 @@ from ..teach.views.case_html import (
     json_html,
     reveal_html,
 )
+from ..teach.views.inputs import context_view, input_view
 from .base import html, wrap_html, wrap_row
 from .exercise import AnswerControls, case_widgets, unset_html
 
@@ -48,14 +50,14 @@ def input_html(view: CaseView) -> str:
     record = view.plain_input()
     supplied = {k: v for k, v in record.items() if k in _CHECK_KEYS}
     context = {k: v for k, v in record.items() if k not in _CHECK_KEYS}
-    parts = [f"<p><b>Supplied input</b> for {esc(view.label)}:</p>{json_html(supplied)}"]
+    parts = [f"<p><b>Supplied input</b> for {esc(view.label)}:</p>{input_view(supplied).html}"]
     for key, name in (("query", "Original query"), ("rewritten_query", "Rewritten query")):
         if isinstance(supplied.get(key), str):
-            parts.append(f"<p><b>{name}:</b> {esc(supplied[key])}</p>")
+            parts.append(f"<p><b>{name}:</b> {prose(supplied[key])}</p>")
     if context:
         parts.append(
             "<p><b>Context</b> (the check does not read this; it tells you what happened):</p>"
-            + json_html(context)
+            + context_view(context).html
         )
     return "".join(parts)
 

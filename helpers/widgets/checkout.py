@@ -28,7 +28,9 @@ from ..teach.trainer.checkout import (
     paper_files,
     paper_from_bytes,
 )
-from ..teach.views.case_html import esc, json_html, supplied_input
+from ..teach.views.case_html import esc, supplied_input
+from ..teach.views.inputs import context_view
+from ..teach.views.reasons import reason_label
 from .base import TextPicture, auto_layout, button, frame, html, wide_style, wrap_html
 from .exercise import AnswerControls
 
@@ -318,9 +320,9 @@ class CheckoutWidget(TextPicture):
             f"<p>Check: <b>{esc(case['check'])}</b></p>"
         )
         context = case.get("context")
-        extra = f"<p><b>Context</b></p>{json_html(context)}" if context else ""
+        extra = f"<p><b>Context</b></p>{context_view(context).html}" if context else ""
         self.shown_input.value = wrap_html(supplied_input(shown, label=case["label"]).html + extra)
-        options = [(f"{o['rule']}: {o['statement']}", o["rule"]) for o in case["reason_options"]]
+        options = [(reason_label(o["rule"]), o["rule"]) for o in case["reason_options"]]
         self.inputs = AnswerControls(case["check"], candidate_ids(shown), options)
         self.answer_slot.children = tuple(self.inputs.rows())
         self.action.options = [(text, text) for text in case["actions"]]

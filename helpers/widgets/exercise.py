@@ -11,7 +11,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..core.chardiff import visible_id
+from ..core.chardiff import visible_id, visible_text
 from ..teach.cases.filled import Case
 from ..teach.cases.rules import Rule
 from ..teach.drill.engine import HOLD_LABELS
@@ -35,6 +35,7 @@ from ..teach.views.case_html import (
     json_html,
     reveal_html,
 )
+from ..teach.views.reasons import reasons_html, rules_for
 from .base import TextPicture, auto_layout, button, frame, html, id_checkbox, wrap_html, wrap_row
 
 __all__ = ["CaseExercise", "AnswerControls", "case_widgets", "unset_html"]
@@ -73,9 +74,12 @@ def case_widgets() -> tuple[w.HTML, w.Button, w.Button, w.Button, w.HTML, w.HTML
 class AnswerControls:
     """The controls a trainee answers with: IDs to tick in two lists, the flag, hold, and the reason.
 
-    Shared by the filled-case exercise and the drill. ``reason_options`` are
-    ``(text, rule_id)`` pairs in the order shown; each radio button sits beside
-    the first line of its label. ``on_change`` runs whenever any control changes.
+    Shared by the filled-case exercise, the drill and the check-out. ``reason_options`` are
+    ``(text, rule_id)`` pairs in the order shown (the text a rule's short name, then its id:
+    :attr:`~helpers.teach.cases.rules.Rule.label`); each radio button comes first, before the
+    first line of its label, and what each rule says is folded away under the options
+    (:func:`~helpers.teach.views.reasons.reasons_html`, from ``rules`` or the project's).
+    ``on_change`` runs whenever any control changes.
     """
 
     def __init__(
@@ -85,6 +89,7 @@ class AnswerControls:
         reason_options: Sequence[tuple[str, str]],
         *,
         on_change: Callable[[], None] | None = None,
+        rules: Sequence[Rule] | None = None,
     ) -> None:
         self.check = check
         first, second, flag = answer_fields(check)
@@ -107,6 +112,7 @@ class AnswerControls:
             options=list(reason_options), value=None, description="reason", layout=auto_layout()
         )
         self.reason.add_class("eic-reason")
+        self.reason_notes = html(reasons_html(rules_for(self.reason_ids, rules)), css="eic-reason-notes-area")
         self._on_change = on_change
         for control in self.controls():
             control.observe(self._changed, names="value")
@@ -133,7 +139,11 @@ class AnswerControls:
             self.hold,
         ]
         if self.asks_reason:
-            rows += [html("<b>Why?</b> Pick the rule that decides this case."), self.reason]
+            rows += [
+                html("<b>Why?</b> Pick the rule that decides this case."),
+                self.reason,
+                self.reason_notes,
+            ]
         return rows
 
     def answer(self) -> Answer:
@@ -190,8 +200,11 @@ class AnswerControls:
             f"  [{'x' if self.hold.value else ' '}] {self.hold.description}",
         ]
         if self.asks_reason:
-            picks = "  ".join(f"({'*' if self.reason.value == r else ' '}) {r}" for r in self.reason_ids)
-            lines.append(f"  reason: {picks}")
+            lines.append("  reason:")
+            lines += [
+                f"    ({'*' if self.reason.value == rule_id else ' '}) {visible_text(text)}"
+                for text, rule_id in self.reason.options
+            ]
         return lines
 
 
@@ -240,8 +253,9 @@ class CaseExercise(TextPicture):
         self.inputs = AnswerControls(
             case.check,
             candidate_ids(case),
-            [(f"{rule.id}: {rule.statement}", rule.id) for rule in self.choices],
+            [(rule.label, rule.id) for rule in self.choices],
             on_change=self._changed,
+            rules=self._rules,
         )
         self.asks_reason = self.inputs.asks_reason
         self.first_boxes = self.inputs.first_boxes

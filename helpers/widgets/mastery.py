@@ -28,6 +28,7 @@ from ..teach.drill.mastery import (
     now_text,
     recent_bound_met,
 )
+from ..teach.drill.to_go import progress_line
 from ..teach.grading import Answer
 from ..teach.progress.files import (
     TraineeProgress,
@@ -314,7 +315,7 @@ class MasteryDrill(TextPicture):
         m = self.session.mastery
         lines = [rule_bar(r, m.states[r].streak, m.states[r].mastered) for r in m.rules]
         for facet in m.facets:
-            mark = "✔ shown" if m.facet_states[facet].secured else "not yet shown"
+            mark = "✔ mastered" if m.facet_states[facet].secured else "not yet mastered"
             lines.append(f"look-alike: {FACET_NAMES.get(facet, facet)} — {mark}")
         return lines
 
@@ -330,7 +331,7 @@ class MasteryDrill(TextPicture):
             f"<p><b>Due for review today:</b> {esc(', '.join(due))}. They come first.</p>" if due else ""
         )
         complete = (
-            "<p><b>✔ Complete:</b> every rule mastered and every look-alike kind shown, with a recent "
+            "<p><b>✔ Complete:</b> every rule mastered and every look-alike kind mastered, with a recent "
             "record that clears the bar.</p>"
             if (m.complete)
             else ""
@@ -340,7 +341,7 @@ class MasteryDrill(TextPicture):
             f"<p><b>Recent record:</b> {right} of your last {cases} cases right unaided"
             f"{' (clears the bar)' if m.recent_met else ''}. The drill is complete only while your last "
             f"{RECENT_WINDOW} cases show at least {RECENT_FLOOR:.0%} right with {RECENT_CONFIDENCE:.0%} "
-            f"confidence: at most {_allowed_misses()} of {RECENT_WINDOW} not right. A look-alike kind is shown by "
+            f"confidence: at most {_allowed_misses()} of {RECENT_WINDOW} not right. A look-alike kind is mastered by "
             f"{FACET_STREAK} right cases of it in a row, one more for each one missed.</p>"
             if cases
             else ""
@@ -353,12 +354,14 @@ class MasteryDrill(TextPicture):
             else ""
         )
         self.bars.value = wrap_html(
-            f'{demo}<div role="status" aria-live="polite"><b>Mastery: {len(m.mastered)} of {len(m.rules)} rules '
-            f"mastered, {len(m.secured)} of {len(m.facets)} look-alike kinds shown, {m.step} cases worked."
-            f"</b> A rule is mastered after {MASTERY_STREAK} unaided correct first tries in a row; a miss, a "
-            f"skip, a reveal or a hint before the check takes it away again.</div>{complete}{recent}{due_line}"
+            f'{demo}<div role="status" aria-live="polite" class="eic-progress-line"><b>{esc(progress_line(m))}</b>'
+            f"</div>{complete}{due_line}"
+            f'<details class="eic-progress-details"><summary>Each rule and look-alike kind: {len(m.secured)} of '
+            f"{len(m.facets)} kinds mastered, {m.step} cases worked</summary><p>A miss, a skip, a reveal or a hint "
+            f"before the check takes a rule's mastery away again.</p>{recent}"
             f'<ul class="eic-bars" aria-label="Progress per rule">{items}</ul>'
             + (f'<ul class="eic-bars" aria-label="Look-alike kinds">{facets}</ul>' if facets else "")
+            + "</details>"
         )
 
     def _show_unsaved(self) -> None:
@@ -541,8 +544,8 @@ class MasteryDrill(TextPicture):
         m = self.session.mastery
         kind = f" (demo: fixed seed {m.seed})" if self.session.seed_kind == "fixed" else ""
         lines = [
-            f"Mastery drill{kind}: {len(m.mastered)} of {len(m.rules)} rules mastered, "
-            f"{len(m.secured)} of {len(m.facets)} look-alike kinds shown, {m.step} cases worked",
+            f"Mastery drill{kind}: {progress_line(m)}",
+            f"  {len(m.secured)} of {len(m.facets)} look-alike kinds mastered, {m.step} cases worked",
             *(f"  {line}" for line in self.bar_lines()),
         ]
         if not self.started:

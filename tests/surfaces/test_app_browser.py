@@ -76,7 +76,7 @@ def test_a_case_is_worked_through_in_the_app(app: App) -> None:
         # Tick the right box, set the flag.
         exercise.get_by_role("checkbox", name="missing: refresher", exact=True).check()
         exercise.get_by_role("radio", name="preserved: false", exact=True).check()
-        exercise.get_by_role("radio", name=re.compile(r"^ts-lost: ")).check()
+        exercise.get_by_role("radio", name=re.compile(r"\(ts-lost\)$")).check()
         expect(exercise.locator("pre.eic-json").first).to_have_text(case.expected_json)
 
         # Check it.

@@ -322,9 +322,7 @@ class ExerciseWidget:
         self._tick(self.root.locator(".widget-checkbox.eic-hold"), answer.hold)
         if answer.reason is not None and self.root.locator(".eic-reason").count():
             rule = RULES[answer.reason]
-            radio = self.root.locator(".eic-reason").get_by_role(
-                "radio", name=f"{rule.id}: {rule.statement}", exact=True
-            )
+            radio = self.root.locator(".eic-reason").get_by_role("radio", name=rule.label, exact=True)
             radio.check()
             expect(radio).to_be_checked()
         live = self.root.locator(".eic-live .widget-html-content")
@@ -991,13 +989,16 @@ def test_one_case_worked_with_the_keyboard_alone(lab: Lab) -> None:
     assert page.evaluate(name_js) == "preserved: false"
     page.keyboard.press("Tab")
     assert page.evaluate(name_js) == "Hold: needs staff labels"
-    # The reason: each option is its own tab stop, named by its rule id and statement.
+    # The reason: each option is its own tab stop, named by its rule's short name and id; what each
+    # rule says is the next stop, folded.
     for rule in reason_options(case):
         page.keyboard.press("Tab")
-        assert page.evaluate(name_js) == f"{rule.id}: {rule.statement}"
+        assert page.evaluate(name_js) == rule.label
         if rule.id == "ts-order":
             page.keyboard.press("Space")
-    expect(widget.root.get_by_role("radio", name=re.compile(r"^ts-order: "))).to_be_checked()
+    expect(widget.root.get_by_role("radio", name=RULES["ts-order"].label, exact=True)).to_be_checked()
+    page.keyboard.press("Tab")
+    assert page.evaluate(name_js) == "What each reason says"
     page.keyboard.press("Tab")
     assert page.evaluate(name_js) == "Check my answer"
     outline = page.evaluate("() => parseFloat(getComputedStyle(document.activeElement).outlineWidth)")

@@ -215,9 +215,7 @@ class Exercise:
         self._tick(self.root.locator(".widget-checkbox.eic-hold"), answer.hold)
         if answer.reason is not None and self.root.locator(".eic-reason").count():
             rule = RULES[answer.reason]
-            radio = self.root.locator(".eic-reason").get_by_role(
-                "radio", name=f"{rule.id}: {rule.statement}", exact=True
-            )
+            radio = self.root.locator(".eic-reason").get_by_role("radio", name=rule.label, exact=True)
             radio.check()
             expect(radio).to_be_checked()
         expect(self.root.locator(".eic-live pre.eic-json")).to_have_text(

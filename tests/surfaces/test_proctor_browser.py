@@ -226,7 +226,9 @@ def test_one_case_answered_and_the_paper_handed_in_with_the_keyboard_alone(own_p
                 break
         kinds = {s["kind"] for s in stops}
         assert stops[-1]["name"] == "Submit this case and go on", stops
-        assert kinds <= {"checkbox", "radio", "button"}, kinds
+        assert kinds <= {"checkbox", "radio", "button", "summary"}, (
+            kinds
+        )  # summary: folded JSON, reasons' statements
         assert all(s["name"] for s in stops), stops
         boxes = [s["name"] for s in stops if s["kind"] == "checkbox"]
         assert all(re.fullmatch(r"(missing|changed|added): \S.*|Hold: .+|Refuse: .+", b) for b in boxes), (
@@ -265,7 +267,7 @@ def test_one_case_answered_and_the_paper_handed_in_with_the_keyboard_alone(own_p
     # The first case was handed in as the keyboard set it.
     (answers_file,) = (own_proctor.trainer_dir / "proctored").glob("*/answers.json")
     first = json.loads(answers_file.read_text())["answers"][0]
-    assert first["reason"] == picked[1]["name"].split(":")[0] and first["action"] == picked[2]["name"]
+    assert picked[1]["name"].endswith(f"({first['reason']})") and first["action"] == picked[2]["name"]
     flag = next(k for k in ("preserved", "intact") if k in first)
     assert first[flag] is True and first["hold"] is False
     (result_file,) = (own_proctor.trainer_dir / "results").glob("*.json")

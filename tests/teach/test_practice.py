@@ -82,6 +82,15 @@ def answered(cases, wrong=frozenset(), seed=DEFAULT_DRILL_SEED) -> Progress:
 # --- the rule list ---------------------------------------------------------------
 
 
+def test_every_rule_has_a_short_plain_name_of_its_own():
+    """A reason option reads name first, the id after it: the names are short, one line, none alike."""
+    names = [rule.name for rule in RULES]
+    assert len({name.casefold() for name in names}) == len(names) == 19
+    for rule in RULES:
+        assert 0 < len(rule.name) <= 40 and rule.name == " ".join(rule.name.split()), rule.id
+        assert rule.id not in rule.name and rule.label == f"{rule.name} ({rule.id})"
+
+
 def test_each_check_has_its_rules_in_the_fixture():
     """rules.json lists the nine rules of each check the issue names, ids unique."""
     by_check = {check: [r.id for r in RULES if r.check == check] for check in ("target-scope", "sentinels")}
@@ -139,18 +148,61 @@ def test_each_rule_points_at_a_section_its_notebook_has(rule):
     ("data", "message"),
     [
         (
-            {"rules": {"target-scope": [{"id": "a", "statement": "s", "section": "x.ipynb#H"}] * 2}},
+            {
+                "rules": {
+                    "target-scope": [{"id": "a", "name": "N", "statement": "s", "section": "x.ipynb#H"}] * 2
+                }
+            },
             'the rule id "a" appears twice',
         ),
         (
-            {"rules": {"target-scope": [{"id": "a", "statement": "s", "section": "no heading"}]}},
+            {
+                "rules": {
+                    "target-scope": [
+                        {"id": "a", "name": "Same name", "statement": "s", "section": "x.ipynb#H"},
+                        {"id": "b", "name": "same NAME", "statement": "s", "section": "x.ipynb#H"},
+                    ]
+                }
+            },
+            'the rule name "same NAME" appears twice',
+        ),
+        (
+            {
+                "rules": {
+                    "target-scope": [{"id": "a", "name": "N", "statement": "s", "section": "no heading"}]
+                }
+            },
             'expected "NOTEBOOK.ipynb#Section heading"',
         ),
         (
-            {"rules": {"target-scope": [{"id": "a", "statement": " ", "section": "x.ipynb#H"}]}},
+            {"rules": {"target-scope": [{"id": "a", "name": "N", "statement": " ", "section": "x.ipynb#H"}]}},
             "statement must be a non-empty string",
         ),
-        ({"rules": {"target-scope": [{"id": "a", "statement": "s"}]}}, "must have the fields"),
+        (
+            {"rules": {"target-scope": [{"id": "a", "name": " ", "statement": "s", "section": "x.ipynb#H"}]}},
+            "name must be a non-empty string",
+        ),
+        (
+            {
+                "rules": {
+                    "target-scope": [{"id": "a", "name": "A\nB", "statement": "s", "section": "x.ipynb#H"}]
+                }
+            },
+            'name is "A\\nB", expected one line of at most 40 characters',
+        ),
+        (
+            {
+                "rules": {
+                    "target-scope": [{"id": "a", "name": "x" * 41, "statement": "s", "section": "x.ipynb#H"}]
+                }
+            },
+            "expected one line of at most 40 characters",
+        ),
+        (
+            {"rules": {"target-scope": [{"id": "a", "statement": "s", "section": "x.ipynb#H"}]}},
+            "must have the fields",
+        ),
+        ({"rules": {"target-scope": [{"id": "a", "name": "N", "statement": "s"}]}}, "must have the fields"),
         ({"rules": {"other-check": []}}, 'rules key is "other-check"'),
         ({"rules": {"sentinels": []}}, "must be a non-empty list"),
         ({"cases": []}, 'expected an object {"rules"'),

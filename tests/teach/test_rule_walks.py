@@ -39,7 +39,7 @@ def test_the_checkout_walk_passes_spread_slips_and_fails_a_whole_kind_or_rule():
     text = rule_walks.checkout_verdicts(seed=1)
     verdicts = re.findall(r"^[^ ].*: (PASSED|NOT PASSED)$", text, re.MULTILINE)
     assert verdicts == ["PASSED", "NOT PASSED", "NOT PASSED", "PASSED"]  # the last: the escaped name
-    assert text.endswith(r"for Sam\x1b[2J\ud800: PASSED")
+    assert text.endswith("for Sam⟨U+001B⟩[2J⟨U+D800⟩: PASSED")
     assert "every case wrong for the look-alike kinds zero-width." in text
     assert re.search(r"every case wrong for the rules [\w-]+\.", text)
     edits = rule_walks.key_edits_refused(seed=1).splitlines()

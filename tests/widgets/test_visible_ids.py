@@ -184,3 +184,19 @@ def test_widgets_with_a_lone_surrogate_still_send() -> None:
 def test_prose_keeps_its_punctuation_but_shows_invisible_characters() -> None:
     assert visible_text("A… “quoted” — done") == "A… “quoted” — done"
     assert visible_text("pay\u200broll and \uff50") == "pay⟨U+200B⟩roll and ⟨U+FF50⟩"
+
+
+#: Blank-looking characters of every kind: Hangul fillers, the braille blank, wide and narrow spaces,
+#: format characters, a combining mark alone, variation selectors and tags.
+BLANKS = (
+    "\u3164\u115f\u1160\uffa0\u2800\u3000\u2000\u2005\u200a\u205f\u180e\u034f\u061c\ufe0f\ufe00"
+    "\U000e0041\U000e0001\U000e0100\u200b\u200d\u2060\ufeff\u00a0\u00ad\u17b4\U0001d173\u0301\u2028\U0001d159"
+)
+
+
+@pytest.mark.parametrize("char", sorted(BLANKS), ids=lambda c: f"U+{ord(c):04X}")
+def test_a_checkbox_label_codes_each_blank_looking_character(char: str) -> None:
+    from helpers.widgets.base import id_checkbox
+
+    box = id_checkbox(f"pay{char}roll", "missing")
+    assert char not in box.description and f"⟨U+{ord(char):04X}⟩" in box.description

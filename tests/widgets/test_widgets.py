@@ -282,7 +282,7 @@ def test_text_repr_reflects_the_controls() -> None:
     text = exercise._repr_mimebundle_()["text/plain"]
     assert "added: [ ] induction  [x] payroll" in text
     assert "preserved: ( ) true  (*) false" in text
-    assert "reason: " in text and "ts-added" in text
+    assert "  reason:\n    ( ) " in text and "A target added (ts-added)" in text
     assert "[Check my answer] [Show the next hint] [Show the worked answer]" in text
 
 
@@ -421,3 +421,22 @@ def test_sentinel_grading_is_correct_exactly_when_the_answer_matches(
     assert result.correct is matches
     if not matches:
         assert all(m.rule.startswith("sk-") and m.message for m in result.mistakes)
+
+
+def test_reason_options_read_name_first_and_fold_what_each_rule_says() -> None:
+    """Each reason is a radio button first, then the rule's short name, then its id; what each rule
+    says is folded away under the options, in the order shown (which is shuffled per case)."""
+    from helpers.teach.cases.rules import load_rules
+    from helpers.teach.html import STYLE
+
+    by_id = {rule.id: rule for rule in load_rules()}
+    exercise = CaseExercise(helpers.get_case("new-target"))
+    ids = [rule_id for _text, rule_id in exercise.reason.options]
+    assert [text for text, _id in exercise.reason.options] == [f"{by_id[i].name} ({i})" for i in ids]
+    notes = exercise.inputs.reason_notes.value
+    assert "<details" in notes and "<summary>What each reason says</summary>" in notes
+    places = [notes.index(f'<code class="eic-id">{i}</code>') for i in ids]
+    assert places == sorted(places)
+    for rule_id in ids:
+        assert html.escape(by_id[rule_id].statement, quote=True) in notes
+    assert "order:-1" in STYLE  # ipywidgets puts each radio after its label's text; the style puts it first

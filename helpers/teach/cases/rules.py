@@ -1,4 +1,4 @@
-"""The rules of both checks, from ``fixtures/rules.json``: id, statement, teaching section.
+"""The rules of both checks, from ``fixtures/rules.json``: id, short name, statement, teaching section.
 
 Taught in ``04_practice.ipynb``.
 """
@@ -43,7 +43,9 @@ GRADED_RULES: frozenset[str] = frozenset(
     }
 )
 
-_RULE_FIELDS = ("id", "statement", "section")
+_RULE_FIELDS = ("id", "name", "statement", "section")
+#: The longest a rule's short name may be: it labels a radio button and must read at a glance.
+NAME_LENGTH = 40
 _OPTIONAL_FIELDS = ("not_here",)
 
 
@@ -54,7 +56,9 @@ def rules_json() -> Path:
 
 @dataclass(frozen=True)
 class Rule:
-    """One rule: its check, stable id, one-line statement and teaching section.
+    """One rule: its check, stable id, short plain name, one-line statement and teaching section.
+
+    ``name`` (``"A target lost"``) is what a reason option shows first, the id after it.
 
     ``section`` reads ``"02_target_scope.ipynb#Order and duplicates"``: a
     notebook, then the heading of the section that teaches the rule.
@@ -65,9 +69,15 @@ class Rule:
 
     check: str
     id: str
+    name: str
     statement: str
     section: str
     not_here: str = ""
+
+    @property
+    def label(self) -> str:
+        """A reason option's text: the short name, then the id, e.g. ``A target lost (ts-lost)``."""
+        return f"{self.name} ({self.id})"
 
     @property
     def notebook(self) -> str:
@@ -104,6 +114,12 @@ def _rule_from_mapping(check: str, raw: Any, where: str) -> Rule:
         )
     extra = {name: _text(raw, name, where) for name in _OPTIONAL_FIELDS if name in raw}
     rule = Rule(check, *(_text(raw, name, where) for name in _RULE_FIELDS), **extra)
+    if len(rule.name) > NAME_LENGTH or rule.name != " ".join(rule.name.split()):
+        raise InvalidInputError(
+            f"{where}.name is {describe_value(rule.name)}, expected one line of at most {NAME_LENGTH} "
+            "characters with single spaces",
+            field=f"{where}.name",
+        )
     notebook, hash_, heading = rule.section.partition("#")
     if not hash_ or not notebook.endswith(".ipynb") or not heading.strip():
         raise InvalidInputError(
@@ -119,6 +135,7 @@ def rules_from_data(data: Any, *, source: str = "<data>") -> list[Rule]:
         raise InvalidInputError(f'{source}: expected an object {{"rules": {{check: [...]}}}}', field="rules")
     rules: list[Rule] = []
     seen: set[str] = set()
+    names: set[str] = set()
     for check, items in data["rules"].items():
         require_check_name(check, f"{source}: rules key")
         if not isinstance(items, list) or not items:
@@ -131,7 +148,12 @@ def rules_from_data(data: Any, *, source: str = "<data>") -> list[Rule]:
                 raise InvalidInputError(
                     f"{source}: the rule id {describe_value(rule.id)} appears twice", field="id"
                 )
+            if rule.name.casefold() in names:
+                raise InvalidInputError(
+                    f"{source}: the rule name {describe_value(rule.name)} appears twice", field="name"
+                )
             seen.add(rule.id)
+            names.add(rule.name.casefold())
             rules.append(rule)
     return rules
 

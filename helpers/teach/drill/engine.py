@@ -340,7 +340,7 @@ class _CaseEngine:
             input=_frozen({**case.input, **getattr(case, "context", {})}),
             fields=(first, second, flag),
             ids=tuple(candidate_ids(case)),
-            reason_options=tuple((f"{r.id}: {r.statement}", r.id) for r in options),
+            reason_options=tuple((r.label, r.id) for r in options),
             hold_label=HOLD_LABELS[case.check],
         )
 

@@ -58,6 +58,7 @@ from pathlib import Path
 from typing import Any
 
 from ...core.baselines import baseline_from_data, revise_baseline
+from ...core.chardiff import visible_text
 from ...core.errors import CheckInputError, CheckoutFileError, JSONLoadError, describe_value
 from ...core.files import PendingFile, write_atomically
 from ...core.jsonio import dumps_compact, loads_document
@@ -1277,8 +1278,9 @@ def result_text(result: CheckoutResult) -> str:
 
 
 def _plain(text: str) -> str:
-    """``text`` safe for a terminal: control characters and lone surrogates escaped."""
-    return "".join(c if c.isprintable() and not "\ud800" <= c <= "\udfff" else ascii(c)[1:-1] for c in text)
+    """``text`` safe for a terminal and readable: control, invisible, blank-looking and look-alike
+    characters and lone surrogates as ``⟨U+XXXX⟩`` (:func:`~helpers.core.chardiff.visible_text`)."""
+    return visible_text(text)
 
 
 def result_csv(result: CheckoutResult) -> str:
@@ -1314,7 +1316,7 @@ def result_csv(result: CheckoutResult) -> str:
     )
     for c in result.cases:
         cells = [
-            result.trainee,
+            _plain(result.trainee),
             result.paper_id,
             c.label,
             c.rule,

@@ -33,6 +33,7 @@ from ..html import (
     prose,
     scroll_region,
 )
+from .inputs import context_view, input_view
 
 __all__ = [
     "HtmlBlock",
@@ -106,21 +107,22 @@ CONTEXT_LABEL = "Context (shown for you; the check does not read it)"
 
 
 def supplied_input(case: Case, *, label: str | None = None) -> HtmlBlock:
-    """The case's supplied input as compact JSON, invisible characters shown, then any context.
+    """The case's supplied input laid out for reading (:func:`~helpers.teach.views.inputs.input_view`:
+    two lists or two keys side by side, invisible characters shown), then any context.
 
     A practice case's context (an earlier key, a rubric revision) follows the
     input, labelled as context the check does not read. ``label`` (such as
     ``"Case 1"``) replaces the case's id, which may name what the case is about.
     """
     context = getattr(case, "context", None) or {}
-    context_html = f"<p><b>{esc(CONTEXT_LABEL)}</b>:</p>{json_html(context)}" if context else ""
-    context_text = f"\n{CONTEXT_LABEL}:\n{display_json(context)}" if context else ""
+    context_html = f"<p><b>{esc(CONTEXT_LABEL)}</b>:</p>{context_view(context).html}" if context else ""
+    context_text = f"\n{CONTEXT_LABEL}:\n{context_view(context).text}" if context else ""
     shown = esc(label) if label is not None else f'<code class="eic-id">{esc_id(case.id)}</code>'
     plain = visible_text(label) if label is not None else visible_id(case.id)
+    laid_out = input_view(case.input)
     return HtmlBlock(
-        f"<p><b>Supplied input</b> for {shown}:</p>"
-        f"{json_html(case.input)}{_query_html(case.input)}{context_html}",
-        f"Supplied input for {plain}:\n{display_json(case.input)}{_query_text(case.input)}{context_text}",
+        f"<p><b>Supplied input</b> for {shown}:</p>{laid_out.html}{_query_html(case.input)}{context_html}",
+        f"Supplied input for {plain}:\n{laid_out.text}{_query_text(case.input)}{context_text}",
     )
 
 
@@ -134,9 +136,9 @@ def inputs_table(cases: Sequence[Case]) -> HtmlBlock:
     rows, text_rows = [], []
     for number, case in enumerate(cases, 1):
         rows.append(
-            f'<tr><th scope="row">Case {number}</th><td class="eic-json-cell">{json_html(case.input)}</td></tr>'
+            f'<tr><th scope="row">Case {number}</th><td class="eic-json-cell">{input_view(case.input).html}</td></tr>'
         )
-        text_rows.append(f"Case {number}: {display_json(case.input)}")
+        text_rows.append(f"Case {number}:\n{input_view(case.input).text}")
     table = f'<table class="eic-cases"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
     return HtmlBlock(scroll_region(table, "The supplied inputs"), "\n".join(text_rows))
 
@@ -579,10 +581,10 @@ def deciding_rule_block(
     for rule in holding:
         verdict = "decides this case" if rule.id == decides else "holds, but does not decide"
         rows.append(
-            f'<tr><th scope="row"><code>{esc(rule.id)}</code></th><td>{esc(verdict)}</td>'
-            f"<td>{prose(rule.statement)}</td></tr>"
+            f'<tr><th scope="row">{esc(rule.name)} <small><code>{esc(rule.id)}</code></small></th>'
+            f"<td>{esc(verdict)}</td><td>{prose(rule.statement)}</td></tr>"
         )
-        text.append(f"- {rule.id}: {verdict}. {rule.statement}")
+        text.append(f"- {rule.label}: {verdict}. {rule.statement}")
     table = (
         '<table><thead><tr><th scope="col">Rule</th><th scope="col">Here</th>'
         f'<th scope="col">What it says</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'

@@ -14,6 +14,7 @@ import unicodedata
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from ...core.chardiff import visible_text
 from ..cases.filled import spreadsheet_safe
 from ..drill.mastery import RuleState
 from ..html import HtmlBlock, esc
@@ -60,6 +61,19 @@ CSV_FIELDS = (
 _MARK = {"mastered": "✓", "not started": "·"}
 
 
+def _shown(text: str, limit: int | None = None) -> str:
+    """``text`` (a name, a path, a reason) in the notebooks' notation, so no invisible, blank-looking or
+    control character shows raw (a Hangul filler reads ``⟨U+3164⟩``), then cut to ``limit`` with "…"
+    (never inside a ``⟨U+XXXX⟩``)."""
+    safe = shown(visible_text(text))
+    if limit is None or len(safe) <= limit:
+        return safe
+    cut = safe[: limit - 1]
+    if cut.rfind("⟨") > cut.rfind("⟩"):  # never half a code point
+        cut = cut[: cut.rfind("⟨")]
+    return cut + "…"
+
+
 def _mark(status: str) -> str:
     return _MARK.get(status, status)
 
@@ -93,9 +107,9 @@ def _pad(text: str, columns: int) -> str:
 def cohort_text(cohort: Cohort) -> str:
     """The trainer's table as plain text: a grid of trainees × rules, then each trainee's readiness.
 
-    Every name and path is neutralised (:func:`shown`), so no file can print a line of its own.
+    Every name and path is shown in the notebooks' notation (:func:`_shown`), so no file can print a line of its own.
     """
-    names = [shown(t.name, NAME_SHOWN) for t in cohort.trainees]
+    names = [_shown(t.name, NAME_SHOWN) for t in cohort.trainees]
     width = max([len("rule"), *(len(r.id) for r in cohort.rules)])
     cols = [max(display_width(n), 11) for n in names]
     lines = [
@@ -114,13 +128,13 @@ def cohort_text(cohort: Cohort) -> str:
         lines.append(
             f"{name}: {'ready' if t.ready else 'not ready'}; {t.completion()}; {t.step} cases "
             f"({t.hints} hints, {t.reveals} reveals); "
-            f"last {shown(t.last_practised())}; {shown(t.content_hash or '-')} (v{t.version})"
+            f"last {_shown(t.last_practised())}; {_shown(t.content_hash or '-')} (v{t.version})"
         )
-        lines += [f"  not ready: {shown(reason, 300)}" for reason in t.not_ready]
+        lines += [f"  not ready: {_shown(reason, 300)}" for reason in t.not_ready]
         bound = _certified(t)
         if bound is not None:
             lines.append(f"  check-out certifies: {bound.text}")
-        lines += [f"  problem: {shown(p, 300)}" for p in t.problems]
+        lines += [f"  problem: {_shown(p, 300)}" for p in t.problems]
     hardest = cohort.hardest()
     if hardest:
         lines.append("")
@@ -128,7 +142,7 @@ def cohort_text(cohort: Cohort) -> str:
         for rule, misses, attempts, waiting in hardest:
             lines.append(f"  {rule.id}: {misses} of {attempts}; {waiting} not yet mastered")
     for path, reason in cohort.unreadable:
-        lines.append(f"not read: {shown(path)}: {shown(reason, 300)}")
+        lines.append(f"not read: {_shown(path)}: {_shown(reason, 300)}")
     return "\n".join(lines) + "\n"
 
 
@@ -163,7 +177,7 @@ def _csv_rows(cohort: Cohort) -> Iterable[list[Any]]:
 def cohort_csv(cohort: Cohort) -> str:
     """The same table for a spreadsheet: one row per trainee and rule, then one per file not read.
 
-    Every cell is neutralised (:func:`shown`) and goes through the formula guard
+    Every cell is in the notebooks' notation (:func:`_shown`) and goes through the formula guard
     (:func:`helpers.teach.cases.filled.spreadsheet_safe`).
     """
     buffer = io.StringIO()
@@ -173,7 +187,7 @@ def cohort_csv(cohort: Cohort) -> str:
     for row in _csv_rows(cohort):
         # neutralised like every other surface: no control or format character, no lone surrogate
         # (which UTF-8 cannot write), then the formula guard
-        cells = [spreadsheet_safe(shown(str(cell))) for cell in row]
+        cells = [spreadsheet_safe(_shown(str(cell))) for cell in row]
         (quote_all if any("\r" in cell for cell in cells) else writer).writerow(cells)
     return buffer.getvalue()
 
@@ -235,7 +249,7 @@ def cohort_json_lines(cohort: Cohort) -> str:
 
 def cohort_table(cohort: Cohort) -> HtmlBlock:
     """Trainees × rules as an HTML table, readiness and problems under it, and every file not read."""
-    head = "".join(f'<th scope="col">{esc(shown(t.name, NAME_SHOWN))}</th>' for t in cohort.trainees)
+    head = "".join(f'<th scope="col">{esc(_shown(t.name, NAME_SHOWN))}</th>' for t in cohort.trainees)
     body = []
     for rule in cohort.rules:
         cells = []
@@ -257,7 +271,7 @@ def cohort_table(cohort: Cohort) -> HtmlBlock:
     )
     ready = "".join(
         f"<td><b>{'✓ ready' if t.ready else '✗ not ready'}</b>"
-        + "".join(f"<br><small>{esc(shown(reason))}</small>" for reason in t.not_ready)
+        + "".join(f"<br><small>{esc(_shown(reason))}</small>" for reason in t.not_ready)
         + "</td>"
         for t in cohort.trainees
     )
@@ -267,14 +281,14 @@ def cohort_table(cohort: Cohort) -> HtmlBlock:
         for b in bounds
     )
     problems = "".join(
-        f"<li><b>{esc(shown(t.name, NAME_SHOWN))}</b> (<code>{esc(shown(t.file))}</code>): "
-        f"{esc(shown(_readiness(t)))}"
-        + (f"<ul>{''.join(f'<li>{esc(shown(p))}</li>' for p in t.problems)}</ul>" if t.problems else "")
+        f"<li><b>{esc(_shown(t.name, NAME_SHOWN))}</b> (<code>{esc(_shown(t.file))}</code>): "
+        f"{esc(_shown(_readiness(t)))}"
+        + (f"<ul>{''.join(f'<li>{esc(_shown(p))}</li>' for p in t.problems)}</ul>" if t.problems else "")
         + "</li>"
         for t in cohort.trainees
     )
     unread = "".join(
-        f"<li><code>{esc(shown(path))}</code>: {esc(shown(reason))}</li>"
+        f"<li><code>{esc(_shown(path))}</code>: {esc(_shown(reason))}</li>"
         for path, reason in cohort.unreadable
     )
     html = (

@@ -64,10 +64,10 @@ def rules_table(rules: Sequence[Rule]) -> HtmlBlock:
     rows, text = [], []
     for rule in rules:
         rows.append(
-            f"<tr><td><code class='eic-id'>{esc(rule.id)}</code></td><td>{esc(rule.statement)}</td>"
-            f'<td><a href="{esc(rule.href)}">{esc(rule.pointer)}</a></td></tr>'
+            f"<tr><td><b>{esc(rule.name)}</b><br><small><code class='eic-id'>{esc(rule.id)}</code></small></td>"
+            f'<td>{esc(rule.statement)}</td><td><a href="{esc(rule.href)}">{esc(rule.pointer)}</a></td></tr>'
         )
-        text.append(f"{rule.id}: {rule.statement}\n  taught in {rule.pointer}")
+        text.append(f"{rule.label}: {rule.statement}\n  taught in {rule.pointer}")
     html = (
         '<table class="eic-rules"><thead><tr><th>Rule</th><th>Statement</th><th>Taught in</th></tr>'
         f"</thead><tbody>{''.join(rows)}</tbody></table>"

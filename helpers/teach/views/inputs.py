@@ -1,0 +1,118 @@
+"""A case's supplied input as a trainee reads it before answering: two lists, or two keys, side by side.
+
+A target-scope input shows its ``original`` and ``rewritten`` lists as numbered lists, in the order
+written (order and repeats are part of what a case teaches). A sentinel input shows its ``baseline``
+and ``proposed`` keys as two tables of ID and answer, each sorted by ID in JavaScript's order
+(:func:`helpers.core.ordering.sorted_ids`), so a reader finds an ID at the same place in both. No row
+marks a difference: finding it is the exercise. IDs are in the visible notation (``⟨U+XXXX⟩``), answers
+quoted as JSON writes them (a trailing space shows before the closing quote); the compact JSON is one
+click away. An input of any other shape shows as compact JSON. Taught in ``02_target_scope.ipynb``,
+``03_sentinel_answer_key.ipynb`` and ``04_practice.ipynb``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ...core.chardiff import visible_id
+from ...core.ordering import sorted_ids
+from ..html import HtmlBlock, display_json, esc, esc_id, json_html
+
+__all__ = ["SIDES", "input_view", "context_view", "sides_of"]
+
+#: The two sides of each check's input, in the order shown (left, right).
+SIDES = {"target-scope": ("original", "rewritten"), "sentinels": ("baseline", "proposed")}
+#: Extra parts of a target-scope input shown as a list too.
+_EXTRA_LISTS = ("unresolved",)
+#: Parts shown elsewhere (the queries' wordings follow the lists as prose).
+_SHOWN_ELSEWHERE = ("query", "rewritten_query")
+
+
+def _is_id_list(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
+def _is_key(value: Any) -> bool:
+    return isinstance(value, Mapping) and all(
+        isinstance(k, str) and isinstance(v, str) for k, v in value.items()
+    )
+
+
+def sides_of(record: Mapping[str, Any]) -> str | None:
+    """The check whose two sides ``record`` holds in a shape this view can lay out, else ``None``."""
+    lists = ("original", "rewritten", *(name for name in _EXTRA_LISTS if name in record))
+    if all(_is_id_list(record.get(name)) for name in lists):
+        return "target-scope"
+    if _is_key(record.get("baseline")) and _is_key(record.get("proposed")):
+        return "sentinels"
+    return None
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def _id_list(name: str, ids: Sequence[str]) -> tuple[str, list[str]]:
+    items = "".join(f'<li><code class="eic-id">{esc_id(i)}</code></li>' for i in ids)
+    body = f'<ol class="eic-id-list">{items}</ol>' if ids else "<p><i>(empty)</i></p>"
+    heading = f"<p><b>{esc(name)}</b> ({_count(len(ids), 'ID')})</p>"
+    text = [f"{name} ({_count(len(ids), 'ID')}):", *(f"  {n}. {visible_id(i)}" for n, i in enumerate(ids, 1))]
+    return f'<div class="eic-side">{heading}{body}</div>', text
+
+
+def _key_table(name: str, key: Mapping[str, str]) -> tuple[str, list[str]]:
+    ids = sorted_ids(key)
+    rows = "".join(
+        f'<tr><th scope="row"><code class="eic-id">{esc_id(i)}</code></th>'
+        f"<td><code>{esc(display_json(key[i]))}</code></td></tr>"
+        for i in ids
+    )
+    caption = f"{esc(name)} ({_count(len(ids), 'ID')}, sorted by ID)"
+    body = f"<tbody>{rows}</tbody>" if ids else '<tbody><tr><td colspan="2"><i>(empty)</i></td></tr></tbody>'
+    table = (
+        f'<table class="eic-key"><caption>{caption}</caption>'
+        f'<thead><tr><th scope="col">ID</th><th scope="col">Answer</th></tr></thead>{body}</table>'
+    )
+    text = [
+        f"{name} ({_count(len(ids), 'ID')}, sorted by ID):",
+        *(f"  {visible_id(i)}: {display_json(key[i])}" for i in ids),
+    ]
+    return f'<div class="eic-side">{table}</div>', text
+
+
+def input_view(record: Mapping[str, Any]) -> HtmlBlock:
+    """``record`` laid out for reading: its two sides next to each other (wrapping under each other on a
+    narrow page), any other part as compact JSON, then the whole input as JSON, folded away."""
+    check = sides_of(record)
+    if check is None:
+        return HtmlBlock(json_html(dict(record)), display_json(dict(record)))
+    names = [*SIDES[check], *(n for n in _EXTRA_LISTS if n in record)]
+    parts = [_id_list(n, record[n]) if check == "target-scope" else _key_table(n, record[n]) for n in names]
+    rest = {k: v for k, v in record.items() if k not in names and k not in _SHOWN_ELSEWHERE}
+    html = '<div class="eic-sides">' + "".join(part for part, _ in parts) + "</div>"
+    text = [line for _, lines in parts for line in lines]
+    if rest:
+        html += json_html(rest)
+        text.append(display_json(rest))
+    html += (
+        '<details class="eic-as-json"><summary>The same input as JSON</summary>'
+        f"{json_html(dict(record))}</details>"
+    )
+    return HtmlBlock(html, "\n".join(text))
+
+
+def context_view(context: Mapping[str, Any]) -> HtmlBlock:
+    """A case's context (an earlier key, a rubric revision) the same way: each answer key (a part named
+    ``…key``, such as ``earlier_key``) as a table sorted by ID, anything else as compact JSON."""
+    keys = {
+        name: value for name, value in context.items() if name.endswith("key") and _is_key(value) and value
+    }
+    rest = {name: value for name, value in context.items() if name not in keys}
+    parts = [_key_table(name.replace("_", " "), value) for name, value in keys.items()]
+    html = ('<div class="eic-sides">' + "".join(part for part, _ in parts) + "</div>") if parts else ""
+    text = [line for _, lines in parts for line in lines]
+    if rest:
+        html += json_html(rest)
+        text.append(display_json(rest))
+    return HtmlBlock(html, "\n".join(text))
