@@ -187,9 +187,10 @@ def drill_scoring(seed: int = 5) -> str:
     result = session.check(_right_answer(view))
     line(rule)
     lines.append(f"  feedback: {result.text.splitlines()[-1]}")
-    right, cases = session.mastery.recent()
+    right, wrong = session.mastery.record_so_far()
     lines.append(
-        f"Recent record: {right} unaided of {cases} cases; mastered now: {', '.join(session.mastered) or 'none'}"
+        f"Whole record: {right} unaided of {right + wrong} cases; "
+        f"mastered now: {', '.join(session.mastered) or 'none'}"
     )
     hardest = ", ".join(f"{rule} ({count})" for rule, count in session.mastery.hardest())
     lines.append(f"Cases not answered unaided, by rule: {hardest}")
