@@ -6,6 +6,9 @@ would, refused here; and every bad secret or ledger a clear one-line error.
 
 from __future__ import annotations
 
+import csv
+import dataclasses
+import io
 import json
 import os
 import random
@@ -283,8 +286,9 @@ def test_require_proctored_counts_only_proctored_results(tmp_path, trainer):
     (results / "ben.json").write_text(
         json.dumps(co.grade_files(answers, key, trainer=trainer, proctored=True).to_data())
     )
-    assert set(load_checkouts([results], trainer=trainer)[0]) == {"Asha", "Ben"}
+    assert set(load_checkouts([results], trainer=trainer, require_proctored=False)[0]) == {"Asha", "Ben"}
     assert set(load_checkouts([results], trainer=trainer, require_proctored=True)[0]) == {"Ben"}
+    assert set(load_checkouts([results], trainer=trainer)[0]) == {"Ben"}  # proctored only, by default
     forged = json.loads((results / "asha.json").read_text())
     forged["proctored"] = True
     (results / "asha.json").write_text(json.dumps(forged))
@@ -300,25 +304,73 @@ def test_a_script_still_grades_a_key_it_issued_itself_unsigned():
     assert result.passed and "signature" not in result.to_data()
 
 
-def test_cohort_require_proctored_on_the_command_line(run_cli, tmp_path, trainer_home):
+def test_cohort_counts_only_proctored_check_outs_unless_told_to_accept_others(
+    run_cli, tmp_path, trainer_home
+):
     results = tmp_path / "results"
     results.mkdir()
     trainer = TrainerSecret.open(create=True)
     (results / "asha.json").write_text(json.dumps(sit(trainer, "Asha", tmp_path / "p")))
+    issued, key = issue(trainer, "Asha", tmp_path / "q", proctored=True, cooldown_hours=0)
+    answers = tmp_path / "asha-proctored.json"
+    answers.write_text(json.dumps(answer_all(issued)))
+    proctored = co.grade_files(answers, key, trainer=trainer, proctored=True).to_data()
     progress = tmp_path / "progress"
     progress.mkdir()
     shutil.copy(Path(__file__).resolve().parents[2] / "fixtures" / "sample_progress" / "asha.json", progress)
-    both = [
-        run_cli("cohort", str(progress), "--json", "--checkouts", str(results), *flag)
-        for flag in ((), ("--require-proctored",))
-    ]
-    asha = [
-        next(
+
+    def asha(*flags: str, folder: Path = results) -> dict:
+        out = run_cli("cohort", str(progress), "--json", "--checkouts", str(folder), *flags)
+        return next(
             json.loads(line) for line in out.stdout.splitlines() if json.loads(line).get("trainee") == "Asha"
         )
-        for out in both
-    ]
-    assert asha[0]["checkout"] is not None and asha[1]["checkout"] is None
+
+    # her own-machine paper: not counted by default, nor with --require-proctored (kept for old scripts)
+    assert asha()["checkout"] is None and asha("--require-proctored")["checkout"] is None
+    accepted = asha("--accept-unproctored")
+    assert accepted["checkout"]["sat"] == "own machine" and accepted["checkout"]["passed"] is True
+    assert not any("proctored" in reason for reason in accepted["not_ready_because"])
+    # a proctored paper counts by default, and says so
+    (results / "asha.json").write_text(json.dumps(proctored))
+    assert asha()["checkout"]["sat"] == "proctored"
+    text = run_cli("cohort", str(progress), "--checkouts", str(results)).stdout.decode()
+    assert "  check-out: passed, proctored\n" in text
+    both = run_cli("cohort", str(progress), "--accept-unproctored", "--require-proctored")
+    assert both.returncode == 2 and b"not allowed with argument" in both.stderr
+    shown = run_cli("cohort", "--help").stdout.decode()
+    assert "--accept-unproctored" in shown and "now the default" in shown
+
+
+def test_each_view_says_how_a_check_out_was_sat(tmp_path) -> None:
+    from helpers.teach.trainer.cohort import load_cohort, sample_progress_dir
+    from helpers.teach.views.cohort_views import CSV_FIELDS, cohort_csv, cohort_table, cohort_text
+
+    cohort = load_cohort([sample_progress_dir()])
+    asha = next(t for t in cohort.trainees if t.name == "Asha")
+    sat = {
+        "own machine": dataclasses.replace(asha, checkout={"passed": True, "verified": True}),
+        "accepted": dataclasses.replace(
+            asha, checkout={"passed": True, "verified": True}, require_proctored=False
+        ),
+        "proctored": dataclasses.replace(
+            asha, checkout={"passed": False, "verified": True, "proctored": True}
+        ),
+    }
+    lines = {k: t.checkout_line() for k, t in sat.items()}
+    assert lines == {
+        "own machine": "passed, own machine, not counted",
+        "accepted": "passed, own machine",
+        "proctored": "not passed, proctored",
+    }
+    assert sat["own machine"].ready is False and any("own machine" in r for r in sat["own machine"].not_ready)
+    assert asha.checkout_line() == "no graded check-out" and asha.require_proctored is True
+    for trainee in sat.values():
+        one = dataclasses.replace(cohort, trainees=(trainee,))
+        line = trainee.checkout_line()
+        assert f"  check-out: {line}\n" in cohort_text(one)
+        rows = list(csv.DictReader(io.StringIO(cohort_csv(one))))
+        assert CSV_FIELDS[-1] == "checkout" and {row["checkout"] for row in rows} == {line}
+        assert f'<th scope="row">Check-out</th><td>{line}</td>' in cohort_table(one).html
 
 
 def _leaves(value, path=()):
