@@ -279,8 +279,8 @@ class MasteryDrill(TextPicture):
         recent = (
             f"<p><b>Whole record:</b> {right} of your {right + wrong} cases right unaided"
             f"{' (clears the bar)' if m.overall_met else f'; at least {more} more right to clear the bar'}. "
-            f"The bar is one that someone right {sequential.P0:.0%} of the time or less reaches at most "
-            f"{sequential.ALPHA:.0%} of the time, however long they practise: with no miss it takes "
+            f"The bar is one that someone right {float(sequential.P0):.0%} of the time or less reaches at most "
+            f"{float(sequential.ALPHA):.0%} of the time, however long they practise: with no miss it takes "
             f"{sequential.right_answers_needed(0, 0)} cases, and each miss about ten more right ones. "
             f"A look-alike kind is shown by {FACET_STREAK} right case of it "
             f"({', '.join(f'{n} in a row for {k}' for k, n in FACET_STREAKS.items())}), "

@@ -171,3 +171,15 @@ def test_complete_is_exactly_every_rule_every_kind_and_the_bar(cases) -> None:
         and _met_by_hand(right, len(cases) - right)
     )
     assert m.complete is expected
+
+
+def test_the_expected_cases_left_are_at_least_the_fewest_and_none_out_of_reach() -> None:
+    m = Mastery.start(["a", "b"], seed=1, facets=["nfd"])
+    assert m.fewest_cases_left() == 27
+    expected = m.expected_cases_left(0.95)
+    assert expected is not None and 55 < expected < 65
+    assert m.expected_cases_left(1.0) == 27.0  # the fewest, when Wald's estimate is below it
+    assert m.expected_cases_left(0.85) is None
+    for number in range(1, 28):
+        m.record(_attempt(number, "ab"[number % 2], "correct", ("nfd",)))
+    assert m.complete and m.expected_cases_left(0.5) == 0.0

@@ -574,6 +574,13 @@ class Mastery:
         overall = sequential.right_answers_needed(*self.record_so_far()) if self.model > 1 else 0
         return max(rules, kinds, overall, 1)
 
+    def expected_cases_left(self, accuracy: float) -> float | None:
+        """About how many cases a trainee right ``accuracy`` of the time still needs: the larger of
+        :meth:`fewest_cases_left` and Wald's estimate for the record (``None`` when such a trainee is not
+        expected to clear the record's bar at all, below about 0.91)."""
+        wald = sequential.expected_cases_needed(*self.record_so_far(), accuracy)
+        return None if wald is None else max(float(self.fewest_cases_left()), wald)
+
     def due(self, now: str) -> list[str]:
         """The mastered rules whose spaced review is due at ``now``, earliest first.
 
