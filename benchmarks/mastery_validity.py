@@ -4,7 +4,7 @@ Runs the profiles of ``tests/support/mastery_trainees.py`` (uniform slips at p =
 0.99, a perfect trainee, one blind to the eight common Cyrillic letters а е о р с у х і, one blind to
 35 of the 44 confusable letters) through the real ``DrillSession``, each over every seed
 (``--seeds N``, 200 by default), and prints how many complete within the profile's case limit,
-against the targets of issue 43 item 3 (about 5 minutes on one core).
+against the targets of issue 43 item 3 (about 8 minutes on a free core).
 
     .venv/bin/python benchmarks/mastery_validity.py [--seeds N]
 """

@@ -478,7 +478,7 @@ def load_checkouts(
     *,
     trainer: Any = None,
     trainer_dir: str | Path | None = None,
-    require_proctored: bool = True,
+    require_proctored: bool = False,
 ) -> tuple[dict[str, Mapping[str, Any]], list[tuple[str, str]]]:
     """Graded check-outs by trainee name, verified with the trainer's secret; refused ones with reasons.
 
@@ -486,8 +486,8 @@ def load_checkouts(
     ``trainer_dir``, else the trainer's own folder). Only results signed by it, for papers
     its ledger issued to that trainee and graded, count, each once
     (:func:`helpers.teach.trainer.verified_results.verified_results`). A trainee's newest counting
-    paper decides; practice papers never count, and with ``require_proctored`` (the default) only
-    proctored ones do. When the ledger holds a newer counting paper than any result given (graded, or
+    paper decides; practice papers never count, and with ``require_proctored`` only proctored ones
+    do (:func:`load_cohort` asks for that by default; a trainee's readiness checks it again). When the ledger holds a newer counting paper than any result given (graded, or
     issued and not graded yet), the result given says so (``superseded_by``) and does not count. Raises :class:`helpers.teach.trainer.secret.TrainerSecretError` when the
     secret or the ledger cannot be used.
     """
