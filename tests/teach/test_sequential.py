@@ -97,13 +97,16 @@ def _ever_clears(p: float, cases: int) -> float:
     programming over the number of misses; a record that clears the bar stops there)."""
     alive = {0: 1.0}  # misses so far -> probability, among records not yet past the bar
     cleared = 0.0
+    most = -1  # the most misses among n cases that still clear the bar (it only grows with n)
     for n in range(1, cases + 1):
+        while most + 1 <= n and sequential.overall_met(n - most - 1, most + 1):
+            most += 1
         nxt: dict[int, float] = {}
         for wrong, prob in alive.items():
             for w, q in ((wrong, p), (wrong + 1, 1 - p)):
-                if sequential.overall_met(n - w, w):
+                if w <= most:
                     cleared += prob * q
-                else:
+                elif prob * q > 1e-18:  # a record this unlikely cannot move the figures
                     nxt[w] = nxt.get(w, 0.0) + prob * q
         alive = nxt
     return cleared
