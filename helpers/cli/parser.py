@@ -458,10 +458,17 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
             help="graded check-outs (checkout grade --json output), a file or a folder; may be repeated. "
             "Only results signed with the trainer's secret, for papers in its ledger, count",
         )
-        cohort.add_argument(
+        sat = cohort.add_mutually_exclusive_group()
+        sat.add_argument(
+            "--accept-unproctored",
+            action="store_true",
+            help="count a check-out sat on the trainee's own machine too (on their honour: their kernel "
+            "could compute any check); by default only proctored check-outs (checkout proctor) count",
+        )
+        sat.add_argument(
             "--require-proctored",
             action="store_true",
-            help="count only check-outs sat proctored (checkout proctor), never one sat on the trainee's machine",
+            help="count only check-outs sat proctored: now the default, accepted so existing scripts still run",
         )
         cohort.add_argument(
             "--trainer-dir",

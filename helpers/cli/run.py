@@ -139,7 +139,7 @@ def _main(argv: Sequence[str] | None) -> int:
             args.json,
             args.checkouts,
             trainer_dir=args.trainer_dir,
-            require_proctored=args.require_proctored,
+            require_proctored=not args.accept_unproctored,
             use_cache=not args.no_cache,
         )
     return _rebaseline(args.reason, args.fixtures, streams._STDERR)  # type: ignore[arg-type]

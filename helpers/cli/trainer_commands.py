@@ -47,7 +47,7 @@ def _cohort(
     checkouts: Sequence[str] = (),
     *,
     trainer_dir: str | None = None,
-    require_proctored: bool = False,
+    require_proctored: bool = True,
     use_cache: bool = True,
 ) -> int:
     """``cohort``: the trainer's table over progress files, re-graded (taught in ``06_trainer.ipynb``).

@@ -18,16 +18,9 @@ import ipywidgets as w
 
 from ..core.errors import ProgressFileError
 from ..teach.cases.rules import Rule, load_rules
+from ..teach.drill import sequential
 from ..teach.drill.engine import CaseView, DrillSession
-from ..teach.drill.mastery import (
-    FACET_STREAK,
-    MASTERY_STREAK,
-    RECENT_CONFIDENCE,
-    RECENT_FLOOR,
-    RECENT_WINDOW,
-    now_text,
-    recent_bound_met,
-)
+from ..teach.drill.mastery import FACET_STREAK, FACET_STREAKS, MASTERY_STREAK, now_text
 from ..teach.drill.to_go import progress_line
 from ..teach.grading import Answer
 from ..teach.progress.files import (
@@ -336,14 +329,18 @@ class MasteryDrill(TextPicture):
             if (m.complete)
             else ""
         )
-        right, cases = m.recent()
+        right, wrong = m.record_so_far()
+        more = sequential.right_answers_needed(right, wrong)
         recent = (
-            f"<p><b>Recent record:</b> {right} of your last {cases} cases right unaided"
-            f"{' (clears the bar)' if m.recent_met else ''}. The drill is complete only while your last "
-            f"{RECENT_WINDOW} cases show at least {RECENT_FLOOR:.0%} right with {RECENT_CONFIDENCE:.0%} "
-            f"confidence: at most {_allowed_misses()} of {RECENT_WINDOW} not right. A look-alike kind is mastered by "
-            f"{FACET_STREAK} right cases of it in a row, one more for each one missed.</p>"
-            if cases
+            f"<p><b>Whole record:</b> {right} of your {right + wrong} cases right unaided"
+            f"{' (clears the bar)' if m.overall_met else f'; at least {more} more right to clear the bar'}. "
+            f"The bar is one that someone right {float(sequential.P0):.0%} of the time or less reaches at most "
+            f"{float(sequential.ALPHA):.0%} of the time, however long they practise: with no miss it takes "
+            f"{sequential.right_answers_needed(0, 0)} cases, and each miss about ten more right ones. "
+            f"A look-alike kind is mastered by {FACET_STREAK} right case of it "
+            f"({', '.join(f'{n} in a row for {k}' for k, n in FACET_STREAKS.items())}), "
+            "one more in a row for each one missed.</p>"
+            if right + wrong
             else ""
         )
         demo = (
@@ -565,11 +562,6 @@ class MasteryDrill(TextPicture):
         )
         lines.append(f"  {self.path.description}: {self.path.value}")
         return "\n".join(lines)
-
-
-def _allowed_misses() -> int:
-    """How many of a full recent record may be wrong while it still clears the bar."""
-    return max(k for k in range(RECENT_WINDOW + 1) if recent_bound_met(RECENT_WINDOW - k, RECENT_WINDOW))
 
 
 def _saved_file_at(path: str) -> bool:

@@ -6,6 +6,9 @@ would, refused here; and every bad secret or ledger a clear one-line error.
 
 from __future__ import annotations
 
+import csv
+import dataclasses
+import io
 import json
 import os
 import random
@@ -283,7 +286,7 @@ def test_require_proctored_counts_only_proctored_results(tmp_path, trainer):
     (results / "ben.json").write_text(
         json.dumps(co.grade_files(answers, key, trainer=trainer, proctored=True).to_data())
     )
-    assert set(load_checkouts([results], trainer=trainer)[0]) == {"Asha", "Ben"}
+    assert set(load_checkouts([results], trainer=trainer, require_proctored=False)[0]) == {"Asha", "Ben"}
     assert set(load_checkouts([results], trainer=trainer, require_proctored=True)[0]) == {"Ben"}
     forged = json.loads((results / "asha.json").read_text())
     forged["proctored"] = True
@@ -300,25 +303,73 @@ def test_a_script_still_grades_a_key_it_issued_itself_unsigned():
     assert result.passed and "signature" not in result.to_data()
 
 
-def test_cohort_require_proctored_on_the_command_line(run_cli, tmp_path, trainer_home):
+def test_cohort_counts_only_proctored_check_outs_unless_told_to_accept_others(
+    run_cli, tmp_path, trainer_home
+):
     results = tmp_path / "results"
     results.mkdir()
     trainer = TrainerSecret.open(create=True)
     (results / "asha.json").write_text(json.dumps(sit(trainer, "Asha", tmp_path / "p")))
+    issued, key = issue(trainer, "Asha", tmp_path / "q", proctored=True, cooldown_hours=0)
+    answers = tmp_path / "asha-proctored.json"
+    answers.write_text(json.dumps(answer_all(issued)))
+    proctored = co.grade_files(answers, key, trainer=trainer, proctored=True).to_data()
     progress = tmp_path / "progress"
     progress.mkdir()
     shutil.copy(Path(__file__).resolve().parents[2] / "fixtures" / "sample_progress" / "asha.json", progress)
-    both = [
-        run_cli("cohort", str(progress), "--json", "--checkouts", str(results), *flag)
-        for flag in ((), ("--require-proctored",))
-    ]
-    asha = [
-        next(
+
+    def asha(*flags: str, folder: Path = results) -> dict:
+        out = run_cli("cohort", str(progress), "--json", "--checkouts", str(folder), *flags)
+        return next(
             json.loads(line) for line in out.stdout.splitlines() if json.loads(line).get("trainee") == "Asha"
         )
-        for out in both
-    ]
-    assert asha[0]["checkout"] is not None and asha[1]["checkout"] is None
+
+    # her own-machine paper: not counted by default, nor with --require-proctored (kept for old scripts)
+    assert asha()["checkout"] is None and asha("--require-proctored")["checkout"] is None
+    accepted = asha("--accept-unproctored")
+    assert accepted["checkout"]["sat"] == "own machine" and accepted["checkout"]["passed"] is True
+    assert not any("proctored" in reason for reason in accepted["not_ready_because"])
+    # a proctored paper counts by default, and says so
+    (results / "asha.json").write_text(json.dumps(proctored))
+    assert asha()["checkout"]["sat"] == "proctored"
+    text = run_cli("cohort", str(progress), "--checkouts", str(results)).stdout.decode()
+    assert "  check-out: passed, proctored\n" in text
+    both = run_cli("cohort", str(progress), "--accept-unproctored", "--require-proctored")
+    assert both.returncode == 2 and b"not allowed with argument" in both.stderr
+    shown = run_cli("cohort", "--help").stdout.decode()
+    assert "--accept-unproctored" in shown and "now the default" in shown
+
+
+def test_each_view_says_how_a_check_out_was_sat(tmp_path) -> None:
+    from helpers.teach.trainer.cohort import load_cohort, sample_progress_dir
+    from helpers.teach.views.cohort_views import CSV_FIELDS, cohort_csv, cohort_table, cohort_text
+
+    cohort = load_cohort([sample_progress_dir()])
+    asha = next(t for t in cohort.trainees if t.name == "Asha")
+    sat = {
+        "own machine": dataclasses.replace(asha, checkout={"passed": True, "verified": True}),
+        "accepted": dataclasses.replace(
+            asha, checkout={"passed": True, "verified": True}, require_proctored=False
+        ),
+        "proctored": dataclasses.replace(
+            asha, checkout={"passed": False, "verified": True, "proctored": True}
+        ),
+    }
+    lines = {k: t.checkout_line() for k, t in sat.items()}
+    assert lines == {
+        "own machine": "passed, own machine, not counted",
+        "accepted": "passed, own machine",
+        "proctored": "not passed, proctored",
+    }
+    assert sat["own machine"].ready is False and any("own machine" in r for r in sat["own machine"].not_ready)
+    assert asha.checkout_line() == "no graded check-out" and asha.require_proctored is True
+    for trainee in sat.values():
+        one = dataclasses.replace(cohort, trainees=(trainee,))
+        line = trainee.checkout_line()
+        assert f"  check-out: {line}\n" in cohort_text(one)
+        rows = list(csv.DictReader(io.StringIO(cohort_csv(one))))
+        assert CSV_FIELDS[-1] == "checkout" and {row["checkout"] for row in rows} == {line}
+        assert f'<th scope="row">Check-out</th><td>{line}</td>' in cohort_table(one).html
 
 
 def _leaves(value, path=()):
@@ -418,11 +469,13 @@ def test_an_older_pass_handed_in_without_the_newer_fail_does_not_count(tmp_path,
     assert refused == []
     newer = found["Asha"]["superseded_by"]
     assert newer["paper_id"] == failed["paper_id"] and newer["passed"] is False
-    (reason,) = [r for r in checkout_reasons(found["Asha"]) if "newer check-out" in r]
+    (reason,) = [
+        r for r in checkout_reasons(found["Asha"], require_proctored=False) if "newer check-out" in r
+    ]
     assert failed["paper_id"] in reason and "not passed" in reason and "the newest paper decides" in reason
     found, _ = load_checkouts([both], trainer=trainer)
     assert found["Asha"]["paper_id"] == failed["paper_id"] and "superseded_by" not in found["Asha"]
-    assert checkout_reasons(found["Asha"]) == ["the check-out did not pass"]
+    assert checkout_reasons(found["Asha"], require_proctored=False) == ["the check-out did not pass"]
 
 
 def test_the_newest_pass_alone_counts_as_it_did(tmp_path, trainer):
@@ -434,7 +487,10 @@ def test_the_newest_pass_alone_counts_as_it_did(tmp_path, trainer):
     from helpers.teach.trainer.regrade import checkout_reasons
 
     found, _ = load_checkouts([tmp_path / "r"], trainer=trainer)
-    assert "superseded_by" not in found["Asha"] and checkout_reasons(found["Asha"]) == []
+    assert (
+        "superseded_by" not in found["Asha"]
+        and checkout_reasons(found["Asha"], require_proctored=False) == []
+    )
 
 
 def test_a_result_no_signature_can_cover_is_refused_and_the_rest_still_read(tmp_path, trainer):
@@ -460,7 +516,12 @@ def test_a_check_out_under_a_name_that_only_reads_the_same_is_named_not_matched(
     (tmp_path / "drills").mkdir()
     data = drill(111, 20, at_rate(0.9, 8), name="Asha")
     (tmp_path / "drills" / "asha.json").write_text(json.dumps(data), encoding="utf-8")
-    cohort = load_cohort([tmp_path / "drills"], checkouts=[tmp_path / "results"], trainer_dir=trainer.folder)
+    cohort = load_cohort(
+        [tmp_path / "drills"],
+        checkouts=[tmp_path / "results"],
+        trainer_dir=trainer.folder,
+        require_proctored=False,  # sat on the trainee's machine
+    )
     (t,) = cohort.trainees
     assert t.checkout is None and not t.ready
     (line,) = [p for p in t.problems if "reads like this trainee's name" in p]
@@ -513,6 +574,6 @@ def test_a_pass_while_a_newer_paper_is_still_out_does_not_count_yet(tmp_path, tr
     (tmp_path / "r").mkdir()
     (tmp_path / "r" / "asha.json").write_text(json.dumps(passed), encoding="utf-8")
     found, _ = load_checkouts([tmp_path / "r"], trainer=trainer)
-    reasons = checkout_reasons(found["Asha"])
+    reasons = checkout_reasons(found["Asha"], require_proctored=False)
     assert len(reasons) == 1 and newer.paper["paper_id"] in reasons[0]
     assert reasons[0].endswith("not graded yet; the newest paper decides")

@@ -110,12 +110,15 @@ def test_a_check_out_that_does_not_count_says_why(tmp_path, result, reason):
     assert not t.ready and any(reason in r for r in t.not_ready)
 
 
-def test_only_a_proctored_check_out_counts_when_asked():
-    assert checkout_reasons({"passed": True}) == []
-    assert checkout_reasons({"passed": True}, require_proctored=True) == [
-        "the check-out was not proctored, and only proctored ones count here"
+def test_only_a_proctored_check_out_counts_unless_others_are_accepted():
+    own_machine = [
+        "the check-out was sat on the trainee's own machine, not proctored, and only proctored ones count "
+        "here (cohort --accept-unproctored counts it)"
     ]
-    assert checkout_reasons({"passed": True, "proctored": True}, require_proctored=True) == []
+    assert checkout_reasons({"passed": True}) == own_machine  # proctored only, by default
+    assert checkout_reasons({"passed": True}, require_proctored=True) == own_machine
+    assert checkout_reasons({"passed": True}, require_proctored=False) == []
+    assert checkout_reasons({"passed": True, "proctored": True}) == []
 
 
 def test_every_surface_shows_every_reason_a_trainee_is_not_ready(tmp_path):

@@ -10,15 +10,10 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import json
-import math
 import shutil
-from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from budget import examples
-from hypothesis import given, settings
-from hypothesis import strategies as st
 from mastery_trainees import PROFILES, SEEDS, TARGETS, share_completing, slipping
 from trainees import Clock
 
@@ -26,9 +21,9 @@ from helpers.core.errors import InvalidInputError
 from helpers.teach.drill.engine import DEFAULT_DRILL_SEED, DrillSession
 from helpers.teach.drill.mastery import (
     MASTERY_MODEL,
-    RECENT_WINDOW,
+    MASTERY_STREAK,
     Mastery,
-    recent_bound_met,
+    MasteryAttempt,
     replay_schedule,
 )
 from helpers.teach.progress.files import (
@@ -40,6 +35,21 @@ from helpers.teach.progress.files import (
 )
 
 DATA = Path(__file__).parent / "data"
+_ATTEMPT = MasteryAttempt(
+    number=1,
+    rule="a",
+    seed=10_000,
+    facet=None,
+    facets=(),
+    options=(),
+    answer=None,
+    outcome="correct",
+    correct=True,
+    hints=0,
+    revealed=False,
+    served="2026-12-01T09:00:00Z",
+    answered="2026-12-01T09:01:00Z",
+)
 
 # --- the targets of issue 28 item 4 --------------------------------------------------------------
 
@@ -55,57 +65,29 @@ def test_each_profile_meets_its_target(profile) -> None:
         assert share >= value, f"{name}: only {share:.0%} complete within {limit} cases: {results}"
 
 
-# --- the recent record: an exact one-sided Clopper–Pearson bound ---------------------------------
+# --- the whole record: the sequential test, checked after every case ----------------------------------
 
 
-def _tail(n: int, k: int, p: Fraction) -> Fraction:
-    return sum((math.comb(n, j) * p**j * (1 - p) ** (n - j) for j in range(k, n + 1)), Fraction(0))
-
-
-def _lower_bound(k: int, n: int) -> float:
-    """The one-sided 95% Clopper–Pearson lower bound, by bisection on the exact binomial tail."""
-    if k == 0:
-        return 0.0
-    low, high = Fraction(0), Fraction(1)
-    for _ in range(40):
-        mid = (low + high) / 2
-        if _tail(n, k, mid) < Fraction(5, 100):
-            low = mid
-        else:
-            high = mid
-    return float(low)
-
-
-@pytest.mark.parametrize(
-    ("right", "cases", "met"),
-    [(19, 19, True), (18, 19, False), (24, 24, True), (22, 24, False), (38, 40, True), (37, 40, False)],
-)
-def test_the_recent_record_is_the_clopper_pearson_bound_of_the_notes(
-    right: int, cases: int, met: bool
-) -> None:
-    # 19/19 gives 0.854, 24/24 0.883, 22/24 0.760; 40 cases allow 2 wrong (the certification notes).
-    assert recent_bound_met(right, cases) is met
-
-
-@settings(max_examples=examples(40))
-@given(st.integers(1, RECENT_WINDOW).flatmap(lambda n: st.tuples(st.integers(0, n), st.just(n))))
-def test_the_recent_record_agrees_with_an_independent_bound(pair: tuple[int, int]) -> None:
-    right, cases = pair
-    bound = _lower_bound(right, cases)
-    if abs(bound - 0.85) > 1e-6:
-        assert recent_bound_met(right, cases) == (bound >= 0.85)
-
-
-def test_a_completed_drill_is_lost_again_when_the_recent_record_falls() -> None:
+def test_a_completed_drill_is_lost_again_when_the_record_falls() -> None:
     session = DrillSession.start(seed=3, clock=Clock())
     strategy = slipping(1.0, 3)
     while not session.complete:
         session.check(strategy(session, session.next_case()))
-    for _ in range(5):  # five slips in a row: at most 4 of the last 60 may be wrong
-        view = session.next_case()
-        session.reveal()
-        assert view.number == session.mastery.step
-    assert not session.complete and not session.mastery.recent_met
+    right, wrong = session.mastery.record_so_far()
+    assert wrong == 0 and right <= 60  # a perfect trainee completes within 60 cases
+    view = session.next_case()
+    session.reveal()  # one reveal: a miss on its rule, and about ten right answers' worth of evidence
+    assert view.number == session.mastery.step
+    assert not session.complete
+    assert session.mastery.fewest_cases_left() >= MASTERY_STREAK
+
+
+def test_a_model2_drill_complete_by_its_window_is_judged_by_the_sequential_test() -> None:
+    # 19 of 19 cleared model 2's window; the sequential test needs 27 right with no miss
+    m = Mastery.start(["a"], seed=1)
+    for number in range(1, 20):
+        m.record(dataclasses.replace(_ATTEMPT, number=number))
+    assert m.mastered == ["a"] and not m.complete and m.fewest_cases_left() == 8
 
 
 # --- replaying the scheduler -----------------------------------------------------------------------
@@ -162,7 +144,7 @@ def test_from_attempts_applies_the_drill_s_model() -> None:
     m = session.mastery
     again = Mastery.from_attempts(m.rules, seed=m.seed, facets=m.facets, attempts=m.attempts)
     assert again.states == m.states and again.facet_states == m.facet_states
-    assert again.complete == m.complete and again.recent() == m.recent()
+    assert again.complete == m.complete and again.record_so_far() == m.record_so_far()
 
 
 # --- fresh seeds -------------------------------------------------------------------------------------
@@ -234,3 +216,28 @@ def test_a_file_from_the_earlier_model_loads_and_is_rebuilt_by_this_one(tmp_path
     assert again["model"] == MASTERY_MODEL and again["seed_kind"] == "unrecorded"
     assert again["model_since"] == since
     assert again["attempts"] == raw["mastery"]["attempts"]
+
+
+def test_a_file_from_model_2_keeps_its_attempts_and_is_judged_by_this_model(tmp_path: Path) -> None:
+    # written by model 2 (the last 60 cases at 85% with 95% confidence) with seed 7, 40 cases at p = 0.9
+    path = tmp_path / "ben.json"
+    shutil.copy(DATA / "ben-model2.json", path)
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    assert raw["mastery"]["model"] == 2 and raw["mastery"]["model_since"] == 1
+    progress = load_trainee_progress(path)
+    m = progress.mastery
+    assert m.model == MASTERY_MODEL == 3
+    assert [a.to_data() for a in m.attempts] == raw["mastery"]["attempts"]
+    since = progress.drill.model_since
+    assert since == len(raw["mastery"]["attempts"]) + 1  # its cases so far were served by model 2
+    assert replay_schedule(m.seed, m.attempts, m.rules, model_since=since, earlier_model=2) == []
+    earlier = Mastery.from_attempts(m.rules, seed=m.seed, facets=m.facets, attempts=m.attempts, model=2)
+    assert [earlier.facet_states[f].to_data() for f in m.facets] == raw["mastery"]["facet_states"]
+    right, wrong = m.record_so_far()
+    assert right + wrong == 40 and m.complete is False
+    save_trainee_progress(progress, path)
+    again = json.loads(path.read_text(encoding="utf-8"))["mastery"]
+    assert again["model"] == MASTERY_MODEL and again["model_since"] == since
+    assert again["attempts"] == raw["mastery"]["attempts"]
+    resumed = load_trainee_progress(path)
+    assert resumed.drill.model_since == since and resumed.mastery.states == m.states

@@ -22,6 +22,8 @@ from helpers.teach.cases.deciding_rule import keyed_rule
 from helpers.teach.drill.engine import CaseView, DrillSession
 from helpers.teach.drill.mastery import (
     FACET_STREAK,
+    FACET_STREAK_MAX,
+    FACET_STREAKS,
     MASTERY_STREAK,
     OUTCOMES,
     Mastery,
@@ -87,30 +89,41 @@ def test_a_miss_after_mastery_takes_the_mastery_away_and_it_can_be_regained() ->
     assert m.states["a"].mastered and m.states["a"].times_mastered == 2
 
 
-def test_a_facet_is_secured_by_unaided_cases_in_a_row_and_lost_by_a_slip_on_one() -> None:
-    m = Mastery.start(["a"], seed=1, facets=["nfd"])
-    for number in range(1, FACET_STREAK + 1):
+@pytest.mark.parametrize("kind", ["nfd", "homoglyph"])
+def test_a_facet_is_secured_by_unaided_cases_in_a_row_and_lost_by_a_slip_on_one(kind) -> None:
+    m = Mastery.start(["a"], seed=1, facets=[kind])
+    run = FACET_STREAKS.get(kind, FACET_STREAK)
+    assert run == (3 if kind == "homoglyph" else 1)  # the kind of many letters needs three in a row
+    for number in range(1, run + 1):
         assert m.secured == []
-        m.record(attempt(number, "a", "correct", facets=("nfd",)))
-    assert m.secured == ["nfd"] and m.states["a"].mastered
-    m.record(attempt(m.step + 1, "a", "missed", facets=("nfd",)))
+        m.record(attempt(number, "a", "correct", facets=(kind,)))
+    assert m.secured == [kind]
+    m.record(attempt(m.step + 1, "a", "missed", facets=(kind,)))
     assert m.secured == [] and not m.complete
     # each miss on the kind asks for one more unaided case in a row, up to FACET_STREAK_MAX
-    assert m.facet_states["nfd"].needed == FACET_STREAK + 1
-    for _ in range(FACET_STREAK):
-        m.record(attempt(m.step + 1, "a", "correct", facets=("nfd",)))
+    assert m.facet_states[kind].needed == run + 1
+    for _ in range(run):
+        m.record(attempt(m.step + 1, "a", "correct", facets=(kind,)))
     assert m.secured == []
-    m.record(attempt(m.step + 1, "a", "correct", facets=("nfd",)))
-    assert m.secured == ["nfd"]
+    m.record(attempt(m.step + 1, "a", "correct", facets=(kind,)))
+    assert m.secured == [kind]
+    for _ in range(10):
+        m.record(attempt(m.step + 1, "a", "missed", facets=(kind,)))
+    assert m.facet_states[kind].needed == FACET_STREAK_MAX
 
 
-def test_the_drill_is_complete_only_with_a_recent_record_that_clears_the_floor() -> None:
+def test_the_drill_is_complete_only_when_every_case_so_far_clears_the_sequential_test() -> None:
     m = Mastery.start(["a", "b"], seed=1)
     feed(m, *[("a", "correct"), ("b", "correct")] * MASTERY_STREAK)
-    assert m.mastered == ["a", "b"] and not m.complete  # 6 of 6 right cannot show 85% with 95% confidence
-    while m.step < 19:
+    assert m.mastered == ["a", "b"] and not m.complete  # 6 of 6 right is far from the bar
+    assert m.fewest_cases_left() == 27 - 6
+    while m.step < 26:
         feed(m, ("a" if m.step % 2 else "b", "correct"))
-    assert m.complete  # 19 of 19: the bound is 0.854
+    assert not m.complete and m.fewest_cases_left() == 1
+    feed(m, ("a" if m.step % 2 else "b", "correct"))
+    assert m.complete and m.fewest_cases_left() == 0  # 27 of 27: (19/17)**27 >= 20
+    feed(m, ("a" if m.step % 2 else "b", "missed"))
+    assert not m.complete  # a miss takes the rule's mastery, and the evidence below the bar
 
 
 def test_attempts_must_arrive_in_order() -> None:

@@ -9,9 +9,10 @@ import pytest
 from mastery_trainees import SEEDS, perfect, slipping
 from trainees import Clock
 
+from helpers.teach.drill import sequential
 from helpers.teach.drill.engine import DrillSession
 from helpers.teach.drill.mastery import Mastery
-from helpers.teach.drill.to_go import cases_to_go, progress_line, recent_to_go
+from helpers.teach.drill.to_go import cases_to_go, progress_line, record_to_go
 
 
 def _walk(strategy, seed: int, limit: int) -> tuple[list[int], list[str], DrillSession]:
@@ -64,9 +65,10 @@ def test_the_line_says_what_mastered_means_so_an_early_zero_reads_true():
     assert int(found.group(3)) == cases_to_go(session.mastery)
 
 
-def test_the_recent_record_alone_can_leave_cases_to_go():
-    """Every streak done, but the last cases mostly missed: the estimate counts the right cases the
-    recent record still needs, and never says 0 while the drill is not complete."""
+def test_the_record_alone_can_leave_cases_to_go():
+    """Before any case the streaks of one rule need 3, but the whole record needs the sequential bar:
+    the estimate counts the right cases the record still needs, and never says 0 before complete."""
     mastery = Mastery.start(["ts-lost"], seed=1)
-    assert recent_to_go(mastery) == 19  # fewer than 19 cases never clear the bar
-    assert cases_to_go(mastery) == 19
+    needed = sequential.right_answers_needed(0, 0)
+    assert record_to_go(mastery) == needed > 3
+    assert cases_to_go(mastery) == needed

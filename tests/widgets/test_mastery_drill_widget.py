@@ -49,6 +49,19 @@ def test_the_drill_runs_to_completion_and_says_so() -> None:
     assert "0 hints used, 0 reveals" in drill.completion_text()
 
 
+def test_the_whole_record_says_how_far_it_is_from_the_bar_and_what_the_bar_proves() -> None:
+    drill = _started(MasteryDrill(check="sentinels"))
+    for _ in range(5):
+        _right(drill)
+    shown = drill.bars.value
+    assert (
+        "<b>Whole record:</b> 5 of your 5 cases right unaided; at least 22 more right to clear the bar"
+        in shown
+    )
+    assert "someone right 85% of the time or less reaches at most 5% of the time" in shown
+    assert "(clears the bar)" not in shown and "✔ Complete" not in shown
+
+
 def test_the_case_is_labelled_by_number_and_its_rule_named_only_after_the_check() -> None:
     drill = _started(MasteryDrill())
     view = drill.view

@@ -110,7 +110,7 @@ def _snapshot(drill: MasteryDrill):
         list(drill.session.attempts),
         copy.deepcopy(m.states),
         copy.deepcopy(m.facet_states),
-        m.recent(),
+        m.record_so_far(),
     )
 
 

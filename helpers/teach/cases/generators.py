@@ -227,8 +227,32 @@ def _formable(words: tuple[str, ...], facet: str) -> tuple[str, ...]:
     return tuple(w for w in words if _can_form(w, facet))
 
 
+#: How often each look-alike letter is drawn, as real spoofed text has them: the lower-case Cyrillic
+#: letters that match Latin ones exactly (а е о р с у х і) far most often, then the other common
+#: Cyrillic and Greek ones, and every other letter of :data:`CONFUSABLES` still now and then.
+HOMOGLYPH_WEIGHTS: Mapping[str, int] = {
+    **{letter: 1 for letter in CONFUSABLES},
+    **{letter: 4 for letter in "\u0410\u0415\u041e\u0420\u0421\u0425\u0458\u0455\u03bf\u03b9\u0391\u039f"},
+    **{letter: 24 for letter in "\u0430\u0435\u043e\u0440\u0441\u0443\u0445\u0456"},
+}
+
+
+@functools.lru_cache(maxsize=4096)
+def _form_weights(word: str, facet: str) -> tuple[int, ...] | None:
+    """Each of ``_forms(word, facet)``'s weight (the letter it puts in), or None to draw them evenly."""
+    if facet != "homoglyph":
+        return None
+    return tuple(
+        HOMOGLYPH_WEIGHTS[next(c for c, d in zip(form, word, strict=True) if c != d)]
+        for form in _forms(word, facet)
+    )
+
+
 def _lookalike(word: str, facet: str, rng: random.Random) -> str:
-    return rng.choice(_forms(word, facet))
+    weights = _form_weights(word, facet)
+    if weights is None:
+        return rng.choice(_forms(word, facet))
+    return rng.choices(_forms(word, facet), weights=weights)[0]
 
 
 def _reader(text: str) -> str:

@@ -23,12 +23,13 @@
   rule whose card is due is served before anything else when the drill is
   reopened on a later day.
 
-* **Complete** only while, besides, the last :data:`RECENT_WINDOW` scored cases show at
-  least :data:`RECENT_FLOOR` unaided first tries with :data:`RECENT_CONFIDENCE` (one-sided
-  Clopper–Pearson, exact): three in a row bounds one rule's accuracy at only 0.37, so the
-  evidence that tells 0.8 from 0.95 is pooled over interleaved cases. A look-alike kind is
-  secured by :data:`FACET_STREAK` unaided cases of it in a row, one more per miss on it.
-  This is :data:`MASTERY_MODEL` 2; ``docs/practice.md`` gives the measured table.
+* **Complete** only while, besides, every scored case so far, taken together, clears a
+  sequential test (Wald's, :mod:`.sequential`) that a trainee right 85% of the time or less
+  ever clears with probability at most 5%, however often it is looked at: three in a row bounds
+  one rule's accuracy at only 0.37, so the evidence that tells 0.85 from 0.95 is pooled over
+  interleaved cases. A look-alike kind is secured by :func:`facet_streak` unaided cases of it
+  in a row (one, and three for the many letters of ``homoglyph``), one more per miss on it.
+  This is :data:`MASTERY_MODEL` 3; ``docs/practice.md`` gives the measured table.
 
 The state is a pure function of the attempts (:meth:`Mastery.replay`, also named
 :meth:`Mastery.from_attempts`), which is how a trainer re-grades a progress file, and
@@ -41,7 +42,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import functools
-import math
 import random
 import re
 from array import array
@@ -51,6 +51,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ...core.errors import InvalidInputError
+from . import sequential
 
 __all__ = [
     "MASTERY_MODEL",
@@ -60,11 +61,9 @@ __all__ = [
     "REVIEW_GAP",
     "FACET_STREAK",
     "FACET_STREAK_MAX",
-    "RECENT_WINDOW",
-    "RECENT_FLOOR",
-    "RECENT_CONFIDENCE",
+    "FACET_STREAKS",
     "OUTCOMES",
-    "recent_bound_met",
+    "facet_streak",
     "RuleState",
     "FacetState",
     "MasteryAttempt",
@@ -77,9 +76,14 @@ __all__ = [
 
 #: The mastery model a progress file's claimed states follow (``"model"`` in its mastery block).
 #: Model 1 (files without the field): a rule by 3 in a row, a look-alike kind by one right case.
-#: Model 2: as 1 for rules; kinds by :data:`FACET_STREAK` in a row, more after misses; and the recent
-#: record (:data:`RECENT_WINDOW`). Either way a file's states are rebuilt from its attempts by this model.
-MASTERY_MODEL = 2
+#: Model 2: as 1 for rules; kinds by 3 in a row, more after misses; and the last 60 cases at 85% with
+#: 95% confidence, re-checked after every case (which let a trainee right 85% of the time through).
+#: Model 3: kinds by :func:`facet_streak` in a row, more after misses; and every case so far clearing
+#: the sequential test of :mod:`.sequential`. Either way a file's states are rebuilt from its attempts by
+#: this model.
+MASTERY_MODEL = 3
+#: The models :meth:`Mastery.start` can replay (what an older drill served and claimed).
+MODELS = (1, 2, 3)
 #: Unaided correct first tries in a row that master a rule.
 MASTERY_STREAK = 3
 #: A missed rule comes round again after this many other cases.
@@ -90,15 +94,14 @@ SUCCESS_GAP = 5
 #: many after each unaided review, so mastery reached by luck does not last.
 REVIEW_GAP = 20
 #: Unaided correct cases in a row, among the cases a look-alike kind decides, that secure the kind ...
-FACET_STREAK = 3
+FACET_STREAK = 1
+#: ... except a kind made of many forms, where one right case shows little: a trainee blind to the
+#: common Cyrillic letters still gets the rarer ones right (the letters are weighted as real data has them) ...
+FACET_STREAKS: Mapping[str, int] = MappingProxyType({"homoglyph": 3})
 #: ... plus one for each such case missed so far, up to this many in a row.
 FACET_STREAK_MAX = 6
-#: The drill's recent record: the last this many scored cases (all of them while there are fewer) ...
-RECENT_WINDOW = 60
-#: ... must show at least this share right (unaided first tries) ...
-RECENT_FLOOR = 0.85
-#: ... with this one-sided confidence (exact binomial, as Clopper and Pearson): 38 of 40 right, or 29 of 30.
-RECENT_CONFIDENCE = 0.95
+#: Model 2's run for every kind (kept to replay what a drill of that model served).
+_MODEL2_FACET_STREAK = 3
 #: Every outcome a served case can have; only ``correct`` is an unaided first try.
 OUTCOMES = ("correct", "helped", "missed", "revealed", "skipped")
 
@@ -139,20 +142,14 @@ def _makes(rule: str) -> tuple[str, ...]:
     return tuple(generator.facets) if generator is not None else ()
 
 
-@functools.cache
-def recent_bound_met(right: int, cases: int) -> bool:
-    """True when ``right`` of ``cases`` shows accuracy of at least :data:`RECENT_FLOOR` with
-    :data:`RECENT_CONFIDENCE`: the one-sided Clopper–Pearson lower bound clears the floor.
-
-    Worked as the exact binomial tail it is (stdlib ``math.comb``): the bound clears the floor
-    exactly when a trainee right :data:`RECENT_FLOOR` of the time would score ``right`` or more
-    with probability at most ``1 - RECENT_CONFIDENCE``. Fewer than 19 cases never do.
-    """
-    if cases <= 0 or not 0 <= right <= cases:
-        return False
-    p = RECENT_FLOOR
-    tail = sum(math.comb(cases, k) * p**k * (1 - p) ** (cases - k) for k in range(right, cases + 1))
-    return tail <= 1 - RECENT_CONFIDENCE + 1e-12
+def facet_streak(facet: str, missed: int, model: int = MASTERY_MODEL) -> int:
+    """Unaided cases of look-alike kind ``facet`` in a row that secure it after ``missed`` misses on it:
+    :data:`FACET_STREAK` (:data:`FACET_STREAKS` for a kind of many forms), one more per miss, at most
+    :data:`FACET_STREAK_MAX` (model 2: three, one more per miss; model 1: one)."""
+    if model == 1:
+        return 1
+    base = _MODEL2_FACET_STREAK if model == 2 else FACET_STREAKS.get(facet, FACET_STREAK)
+    return min(base + missed, FACET_STREAK_MAX)
 
 
 @dataclass(frozen=True)
@@ -300,7 +297,7 @@ class RuleState:
 
 @dataclass(frozen=True)
 class FacetState:
-    """One look-alike kind: secured by :data:`FACET_STREAK` unaided cases it decides in a row, lost by a slip."""
+    """One look-alike kind: secured by :func:`facet_streak` unaided cases it decides in a row, lost by a slip."""
 
     facet: str
     secured: bool = False
@@ -311,8 +308,8 @@ class FacetState:
 
     @property
     def needed(self) -> int:
-        """Unaided cases in a row that secure the kind now: :data:`FACET_STREAK`, one more per miss so far."""
-        return min(FACET_STREAK + self.missed, FACET_STREAK_MAX)
+        """Unaided cases in a row that secure the kind now (:func:`facet_streak`): one more per miss so far."""
+        return facet_streak(self.facet, self.missed)
 
     def to_data(self) -> dict[str, Any]:
         """The facet's state as a progress file stores it (a claim, rebuilt by the trainer)."""
@@ -474,8 +471,8 @@ class Mastery:
     ) -> Mastery:
         """A fresh start: nothing shown yet, every rule open. ``model`` 1 is the model before
         :data:`MASTERY_MODEL` (for replaying what an older drill served and claimed)."""
-        if model not in (1, MASTERY_MODEL):
-            raise InvalidInputError(f"model is {model!r}, expected 1 or {MASTERY_MODEL}", field="model")
+        if isinstance(model, bool) or model not in MODELS:
+            raise InvalidInputError(f"model is {model!r}, expected one of {list(MODELS)}", field="model")
         problem = cls.seed_problem(seed)
         if problem is not None:
             raise InvalidInputError(problem, field="seed")
@@ -519,7 +516,7 @@ class Mastery:
     ) -> Mastery:
         """Another name for :meth:`replay`: the mastery model applied to raw attempts, as a re-grade needs.
 
-        ``model=1`` rebuilds the states a file without ``"model"`` claims (the earlier model)."""
+        ``model=1`` or ``2`` rebuilds the states an older file claims (the earlier models)."""
         return cls.replay(rules, seed=seed, facets=facets, attempts=attempts, model=model)
 
     # --- what has been shown -----------------------------------------------------------
@@ -539,26 +536,50 @@ class Mastery:
         """The facets secured now, in facet order."""
         return [facet for facet in self.facets if self.facet_states[facet].secured]
 
-    def recent(self) -> tuple[int, int]:
-        """The drill's recent record: unaided first tries among the last :data:`RECENT_WINDOW` scored cases,
-        and how many cases that is."""
-        window = self.attempts[-RECENT_WINDOW:]
-        return sum(a.unaided for a in window), len(window)
+    def record_so_far(self) -> tuple[int, int]:
+        """Unaided right first tries among every scored case so far, and every other outcome."""
+        right = sum(a.unaided for a in self.attempts)
+        return right, len(self.attempts) - right
 
     @property
-    def recent_met(self) -> bool:
-        """True while the recent record shows at least :data:`RECENT_FLOOR` right, with
-        :data:`RECENT_CONFIDENCE` (see :func:`recent_bound_met`)."""
-        return recent_bound_met(*self.recent())
+    def overall_met(self) -> bool:
+        """True while every scored case so far clears the sequential test (:func:`.sequential.overall_met`)."""
+        return sequential.overall_met(*self.record_so_far())
 
     @property
     def complete(self) -> bool:
-        """True while every rule is mastered, every facet secured and the recent record is met."""
+        """The drill's one decision (the widgets, the re-grade and the cohort all ask it): True while
+        every rule is mastered, every facet secured and every case so far clears the sequential test.
+        A model 2 drill (replayed for what it served) is judged by model 3's test too."""
         return (
             len(self.mastered) == len(self.rules)
             and len(self.secured) == len(self.facets)
-            and (self.model == 1 or self.recent_met)
+            and (self.model == 1 or self.overall_met)
         )
+
+    def fewest_cases_left(self) -> int:
+        """The fewest cases that could still complete the drill: each answered right, unaided, and
+        served as the scheduler serves them (a lower bound: 0 when complete). The widgets' estimate
+        of cases to go starts from it."""
+        if self.complete:
+            return 0
+        rules = sum(
+            MASTERY_STREAK - min(s.streak, MASTERY_STREAK) for s in self.states.values() if not s.mastered
+        )
+        kinds = sum(
+            max(1, facet_streak(f.facet, f.missed, self.model) - f.streak)
+            for f in self.facet_states.values()
+            if not f.secured
+        )
+        overall = sequential.right_answers_needed(*self.record_so_far()) if self.model > 1 else 0
+        return max(rules, kinds, overall, 1)
+
+    def expected_cases_left(self, accuracy: float) -> float | None:
+        """About how many cases a trainee right ``accuracy`` of the time still needs: the larger of
+        :meth:`fewest_cases_left` and Wald's estimate for the record (``None`` when such a trainee is not
+        expected to clear the record's bar at all, below about 0.91)."""
+        wald = sequential.expected_cases_needed(*self.record_so_far(), accuracy)
+        return None if wald is None else max(float(self.fewest_cases_left()), wald)
 
     def due(self, now: str) -> list[str]:
         """The mastered rules whose spaced review is due at ``now``, earliest first.
@@ -626,7 +647,7 @@ class Mastery:
                 new = FacetState(
                     facet, False, old.seen + 1, attempt.number, run, old.missed + int(not unaided)
                 )
-                needed = 1 if self.model == 1 else new.needed
+                needed = facet_streak(facet, new.missed, self.model)
                 self.facet_states[facet] = FacetState(
                     facet, run >= needed, new.seen, new.last_case, run, new.missed
                 )
@@ -751,6 +772,7 @@ def replay_schedule(
     *,
     facets: Sequence[str] | None = None,
     model_since: int = 1,
+    earlier_model: int = 1,
 ) -> list[str]:
     """Replay the drill's scheduler over recorded attempts; one line per case it would not have served.
 
@@ -763,8 +785,9 @@ def replay_schedule(
     each shows here. The replay goes on from the attempts as recorded, so every case is judged
     by what came before it. ``rules`` are in the drill's own order (a file's ``mastery.rules``), since
     the order new rules are met is a shuffle of it. ``facets`` defaults to :func:`drill_facets` of ``rules``. Cases numbered
-    before ``model_since`` were served by the earlier model (a file saved before
-    :data:`MASTERY_MODEL`, then carried on): they are replayed by that model's scheduler.
+    before ``model_since`` were served by an earlier model (a file saved before
+    :data:`MASTERY_MODEL`, then carried on): they are replayed by ``earlier_model``'s scheduler
+    (1, or 2 for a file saved by model 2).
 
     Raises :class:`InvalidInputError` for a seed out of range, an unknown rule or a case number out
     of sequence (as :meth:`Mastery.record` does). Used by ``helpers.teach.trainer.cohort`` and taught in
@@ -772,7 +795,7 @@ def replay_schedule(
     """
     kinds = drill_facets(rules) if facets is None else facets
     mastery = Mastery.start(rules, seed=seed, facets=kinds)
-    earlier = Mastery.start(rules, seed=seed, facets=kinds, model=1) if model_since > 1 else None
+    earlier = Mastery.start(rules, seed=seed, facets=kinds, model=earlier_model) if model_since > 1 else None
     problems: list[str] = []
     for attempt in attempts:
         engine = earlier if earlier is not None and attempt.number < model_since else mastery

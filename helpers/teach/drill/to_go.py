@@ -9,21 +9,18 @@ Taught in ``04_practice.ipynb``.
 
 from __future__ import annotations
 
-from .mastery import MASTERY_STREAK, RECENT_WINDOW, Mastery, _makes, recent_bound_met
+from . import sequential
+from .mastery import MASTERY_STREAK, Mastery, _makes
 
-__all__ = ["cases_to_go", "recent_to_go", "progress_line"]
+__all__ = ["cases_to_go", "record_to_go", "progress_line"]
 
 
-def recent_to_go(mastery: Mastery) -> int:
-    """The fewest right cases after which the last :data:`RECENT_WINDOW` would clear the bar."""
+def record_to_go(mastery: Mastery) -> int:
+    """The fewest right cases after which the whole record clears the sequential bar
+    (:func:`helpers.teach.drill.sequential.right_answers_needed`; 0 for a model-1 drill, which has none)."""
     if mastery.model == 1:
         return 0
-    flags = [a.unaided for a in mastery.attempts[-RECENT_WINDOW:]]
-    for more in range(RECENT_WINDOW + 1):
-        window = (flags + [True] * more)[-RECENT_WINDOW:]
-        if recent_bound_met(sum(window), len(window)):
-            return more
-    return RECENT_WINDOW  # pragma: no cover - sixty right cases always clear the bar
+    return sequential.right_answers_needed(*mastery.record_so_far())
 
 
 def cases_to_go(mastery: Mastery) -> int:
@@ -31,7 +28,7 @@ def cases_to_go(mastery: Mastery) -> int:
 
     Each rule not mastered needs the rest of its streak of :data:`MASTERY_STREAK`; each look-alike kind
     not secured needs the rest of its own streak, served by the rules that make it (so those cases
-    count once); and the recent record must clear its bar. The drill's spacing of cases and its
+    count once); and the whole record must clear the sequential bar (:func:`record_to_go`). The drill's spacing of cases and its
     reviews of mastered rules can add a few more: it is an estimate, and says "about".
     """
     if mastery.complete:
@@ -45,7 +42,7 @@ def cases_to_go(mastery: Mastery) -> int:
     facets_left = sum(max(state.needed - state.streak, 1) for state in open_facets.values())
     shared = sum(left for rule, left in rules_left.items() if set(_makes(rule)) & set(open_facets))
     streaks = sum(rules_left.values()) + max(facets_left - shared, 0)
-    return max(streaks, recent_to_go(mastery), 1)
+    return max(streaks, record_to_go(mastery), mastery.fewest_cases_left(), 1)
 
 
 def progress_line(mastery: Mastery) -> str:

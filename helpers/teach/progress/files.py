@@ -15,6 +15,9 @@ and the set-course drill (or ``null``). It follows
   course. A version 2 file's mastery attempts were made on an older course with
   other cases, so they are kept under ``earlier`` (shown, never counted) and
   mastery starts afresh. A newer version is refused with a clear message.
+  A version 3 file of an earlier mastery model (``"model"`` 1 or 2) keeps its
+  attempts; they are judged by this model, and marked as served by the earlier
+  one (``model_since``).
 * Saving never loses work. A file changed since this drill last read or wrote it
   (another window or process saved there) is refused, as is a file of another
   drill (for example, your own earlier drill after **Start again**) unless the
@@ -352,8 +355,9 @@ def trainee_progress_from_data(
         started=m["started"],
         check=m["check"],
         seed_kind=m.get("seed_kind", "unrecorded"),
-        # A file saved before this model: its cases so far were served by the earlier model, the rest by this one.
-        model_since=m.get("model_since", 1) if "model" in m else len(m["attempts"]) + 1,
+        # A file saved before this model (no "model": 1; or 2): its cases so far were served by an earlier
+        # model, the rest by this one. Its states are rebuilt by this model all the same.
+        model_since=m.get("model_since", 1) if m.get("model") == MASTERY_MODEL else len(m["attempts"]) + 1,
     )
     return TraineeProgress(
         drill,

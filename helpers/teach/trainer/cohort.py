@@ -113,9 +113,10 @@ class Trainee:
     problems: tuple[str, ...] = ()
     checkout: Mapping[str, Any] | None = None
     seed: int | None = None
-    require_proctored: bool = False
-    #: Whether the drill is complete under its mastery model (look-alike kinds and the recent
-    #: record too, not only every rule); ``None`` where the file cannot say (versions 1 and 2).
+    #: Only a proctored check-out counts (the default); False counts one sat on the trainee's machine too.
+    require_proctored: bool = True
+    #: Whether the drill is complete under its mastery model (look-alike kinds and the sequential
+    #: test over every case too, not only every rule); ``None`` where the file cannot say (versions 1 and 2).
     complete: bool | None = None
 
     @property
@@ -141,11 +142,30 @@ class Trainee:
             reasons.append(f"practice: {len(self.mastered)} of {len(self.rules)} rules mastered")
         elif self.complete is False:
             reasons.append(
-                "practice: every rule mastered, but the drill is not complete "
-                "(a look-alike kind not secured, or the recent record not yet 85% right at 95% confidence)"
+                "practice: every rule mastered, but the drill is not complete (a look-alike kind not "
+                "secured, or the whole record not yet past the bar that someone right 85% of the time or "
+                "less reaches at most 5 times in 100)"
             )
         reasons += checkout_reasons(self.checkout, require_proctored=self.require_proctored)
         return tuple(reasons)
+
+    def checkout_kind(self) -> str | None:
+        """How the check-out was sat: ``proctored`` (the trainer's page, no kernel) or ``own machine``
+        (on the trainee's honour); ``None`` without one."""
+        if self.checkout is None:
+            return None
+        return "proctored" if self.checkout.get("proctored") is True else "own machine"
+
+    def checkout_line(self) -> str:
+        """The check-out in a few words: passed or not, and how it was sat (every view shows it)."""
+        kind = self.checkout_kind()
+        if kind is None:
+            return "no graded check-out"
+        verdict = (
+            "passed" if self.checkout is not None and self.checkout.get("passed") is True else "not passed"
+        )
+        counted = "" if kind == "proctored" or not self.require_proctored else ", not counted"
+        return f"{verdict}, {kind}{counted}"
 
     @property
     def ready(self) -> bool:
@@ -466,8 +486,8 @@ def load_checkouts(
     ``trainer_dir``, else the trainer's own folder). Only results signed by it, for papers
     its ledger issued to that trainee and graded, count, each once
     (:func:`helpers.teach.trainer.verified_results.verified_results`). A trainee's newest counting
-    paper decides; practice papers never count, and with ``require_proctored`` only
-    proctored ones do. When the ledger holds a newer counting paper than any result given (graded, or
+    paper decides; practice papers never count, and with ``require_proctored`` only proctored ones
+    do (:func:`load_cohort` asks for that by default; a trainee's readiness checks it again). When the ledger holds a newer counting paper than any result given (graded, or
     issued and not graded yet), the result given says so (``superseded_by``) and does not count. Raises :class:`helpers.teach.trainer.secret.TrainerSecretError` when the
     secret or the ledger cannot be used.
     """
@@ -562,15 +582,16 @@ def load_cohort(
     regrade: Regrader | None = None,
     workers: int | None = None,
     trainer_dir: str | Path | None = None,
-    require_proctored: bool = False,
+    require_proctored: bool = True,
     cache: VerdictCache | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> Cohort:
     """Read and re-grade every progress file; one that cannot be read is listed with its reason.
 
     ``checkouts`` are files or folders of graded check-outs, matched to trainees by
-    name. ``regrade`` replaces the re-grader of :data:`REGRADERS`. With ``require_proctored``,
-    only a proctored check-out counts towards readiness. Two files from one drill seed (one
+    name. ``regrade`` replaces the re-grader of :data:`REGRADERS`. With ``require_proctored`` (the
+    default), only a proctored check-out counts towards readiness; ``False`` counts one sat on the
+    trainee's own machine too (``cohort --accept-unproctored``). Two files from one drill seed (one
     case sequence) are both flagged as copies. A large cohort is
     read by ``workers`` processes (by default up to 2 when there are more than 16
     files and processes are available). The check-outs are verified with the trainer's
@@ -642,8 +663,7 @@ def load_cohort(
         )
         unreadable += refused
         trainees = [_with_checkout(t, found) for t in trainees]
-    if require_proctored:
-        trainees = [replace(t, require_proctored=True) for t in trainees]
+    trainees = [replace(t, require_proctored=require_proctored) for t in trainees]
     notes = tuple(cache.notes) if use_cache and cache is not None else ()
     return Cohort(tuple(trainees), tuple(rules), tuple(unreadable), notes)
 

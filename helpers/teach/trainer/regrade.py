@@ -236,12 +236,13 @@ def evidence_problems(
     return times + replay_drill(progress, rules=rules, cases=cases)
 
 
-def checkout_reasons(result: Mapping[str, Any] | None, *, require_proctored: bool = False) -> list[str]:
+def checkout_reasons(result: Mapping[str, Any] | None, *, require_proctored: bool = True) -> list[str]:
     """Why a check-out result does not count towards readiness (an empty list when it does).
 
     ``result`` is what :func:`~helpers.teach.trainer.cohort.load_checkouts` gives for the trainee: ``passed``, and when
     present ``verified`` (the trainer's signature checked), ``practice`` (a ``--seed`` paper)
-    and ``proctored``. Taught in ``06_trainer.ipynb``.
+    and ``proctored``. With ``require_proctored`` (the default) only a proctored one counts.
+    Taught in ``06_trainer.ipynb``.
     """
     if result is None:
         return ["no graded check-out"]
@@ -251,7 +252,10 @@ def checkout_reasons(result: Mapping[str, Any] | None, *, require_proctored: boo
     if result.get("practice") is True:
         reasons.append("the check-out was a practice paper, which never counts")
     if require_proctored and result.get("proctored") is not True:
-        reasons.append("the check-out was not proctored, and only proctored ones count here")
+        reasons.append(
+            "the check-out was sat on the trainee's own machine, not proctored, and only proctored ones "
+            "count here (cohort --accept-unproctored counts it)"
+        )
     if result.get("passed") is not True:
         reasons.append("the check-out did not pass")
     newer = result.get("superseded_by")

@@ -55,6 +55,7 @@ CSV_FIELDS = (
     "problems",
     "certified_bound",
     "certified_lower_bound",
+    "checkout",
 )
 
 
@@ -131,6 +132,7 @@ def cohort_text(cohort: Cohort) -> str:
             f"last {_shown(t.last_practised())}; {_shown(t.content_hash or '-')} (v{t.version})"
         )
         lines += [f"  not ready: {_shown(reason, 300)}" for reason in t.not_ready]
+        lines.append(f"  check-out: {t.checkout_line()}")
         bound = _certified(t)
         if bound is not None:
             lines.append(f"  check-out certifies: {bound.text}")
@@ -169,9 +171,10 @@ def _csv_rows(cohort: Cohort) -> Iterable[list[Any]]:
                 " | ".join(t.not_ready),
                 problems,
                 *certified,
+                t.checkout_line(),
             ]
     for path, reason in cohort.unreadable:
-        yield ["", path, "", "not read", *[""] * 7, "false", "the file was not read", reason, "", ""]
+        yield ["", path, "", "not read", *[""] * 7, "false", "the file was not read", reason, "", "", ""]
 
 
 def cohort_csv(cohort: Cohort) -> str:
@@ -215,6 +218,7 @@ def cohort_json_lines(cohort: Cohort) -> str:
                 )
                 if k in t.checkout
             }
+            checkout["sat"] = t.checkout_kind()
         lines.append(
             {
                 "trainee": t.name,
@@ -280,6 +284,7 @@ def cohort_table(cohort: Cohort) -> HtmlBlock:
         f"<td>{esc(b.text) if b is not None else '–<br><small>no verified check-out</small>'}</td>"
         for b in bounds
     )
+    sat = "".join(f"<td>{esc(t.checkout_line())}</td>" for t in cohort.trainees)
     problems = "".join(
         f"<li><b>{esc(_shown(t.name, NAME_SHOWN))}</b> (<code>{esc(_shown(t.file))}</code>): "
         f"{esc(_shown(_readiness(t)))}"
@@ -297,6 +302,7 @@ def cohort_table(cohort: Cohort) -> HtmlBlock:
         f'<thead><tr><th scope="col">Rule</th>{head}</tr></thead><tbody>{"".join(body)}</tbody>'
         f'<tfoot><tr><th scope="row">Completion</th>{foot}</tr>'
         f'<tr><th scope="row">Readiness</th>{ready}</tr>'
+        f'<tr><th scope="row">Check-out</th>{sat}</tr>'
         f'<tr><th scope="row">Check-out certifies</th>{certified}</tr></tfoot></table>'
         f'<p><b>Readiness and problems</b></p><ul class="eic-cohort-problems">{problems}</ul>'
         + (f'<p><b>Files not read</b></p><ul class="eic-cohort-unread">{unread}</ul>' if unread else "")

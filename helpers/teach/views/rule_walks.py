@@ -187,9 +187,10 @@ def drill_scoring(seed: int = 5) -> str:
     result = session.check(_right_answer(view))
     line(rule)
     lines.append(f"  feedback: {result.text.splitlines()[-1]}")
-    right, cases = session.mastery.recent()
+    right, wrong = session.mastery.record_so_far()
     lines.append(
-        f"Recent record: {right} unaided of {cases} cases; mastered now: {', '.join(session.mastered) or 'none'}"
+        f"Whole record: {right} unaided of {right + wrong} cases; "
+        f"mastered now: {', '.join(session.mastered) or 'none'}"
     )
     hardest = ", ".join(f"{rule} ({count})" for rule, count in session.mastery.hardest())
     lines.append(f"Cases not answered unaided, by rule: {hardest}")
@@ -308,24 +309,33 @@ def readiness_reasons() -> str:
 
     results: list[tuple[str, dict[str, Any] | None, bool]] = [
         ("no check-out", None, False),
-        ("passed, verified", {"passed": True, "verified": True}, False),
-        ("passed, signature not verified", {"passed": True, "verified": False}, False),
-        ("passed, a practice paper", {"passed": True, "verified": True, "practice": True}, False),
-        ("not passed", {"passed": False, "verified": True}, False),
+        ("passed, verified, proctored", {"passed": True, "verified": True, "proctored": True}, True),
+        ("passed, signature not verified", {"passed": True, "verified": False, "proctored": True}, True),
         (
-            "passed, verified, not proctored, where only proctored ones count",
+            "passed, a practice paper",
+            {"passed": True, "verified": True, "practice": True, "proctored": True},
+            True,
+        ),
+        ("not passed", {"passed": False, "verified": True, "proctored": True}, True),
+        (
+            "passed, verified, sat on the trainee's own machine (only proctored ones count, the default)",
             {"passed": True, "verified": True},
             True,
         ),
-        ("passed, verified, proctored", {"passed": True, "verified": True, "proctored": True}, True),
+        (
+            "the same, with --accept-unproctored",
+            {"passed": True, "verified": True},
+            False,
+        ),
         (
             "passed, verified, but the ledger holds a newer graded paper not given",
             {
                 "passed": True,
                 "verified": True,
+                "proctored": True,
                 "superseded_by": {"paper_id": "5215d96517cd1a52", "graded": "2026-12-01", "passed": False},
             },
-            False,
+            True,
         ),
     ]
     lines = ["A graded check-out, and why it does not count (nothing: it counts):"]
@@ -333,7 +343,7 @@ def readiness_reasons() -> str:
         reasons = checkout_reasons(result, require_proctored=proctored)
         lines.append(f"  {title}: {'; '.join(reasons) or 'counts'}")
     lines.append(
-        "Each sample drill, complete under its mastery model (look-alike kinds and the recent record too)?"
+        "Each sample drill, complete under its mastery model (look-alike kinds and the whole record too)?"
     )
     for trainee in load_cohort([sample_progress_dir()]).trainees:
         said = {True: "complete", False: "not complete", None: "cannot say (an older file)"}[trainee.complete]
