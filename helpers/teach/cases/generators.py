@@ -710,8 +710,9 @@ def _sk_revision_decoy(
 ) -> tuple[Record, str] | None:
     """A rubric revision shown as what it is, never one that changes the keyed rule.
 
-    Of an unchanged sentinel (it approves nothing here); of a changed sentinel but to another
-    answer than the proposed one (it does not cover the change); or, beside another fault the
+    Of an unchanged sentinel (it approves nothing here); of a missing one (a revision covers a
+    changed answer, never a hole); of a changed sentinel but to another answer than the proposed
+    one (it does not cover the change); or, beside another fault the
     revision does not cover, approving one change exactly (that change alone needs a new baseline).
     """
     baseline, proposed = made.input["baseline"], made.input["proposed"]
@@ -719,6 +720,8 @@ def _sk_revision_decoy(
     missing = [s for s in baseline if s not in proposed]
     unchanged = sorted_ids(s for s in baseline if s not in changed and s not in missing)
     kinds = ["unchanged"] if unchanged else []
+    if missing:
+        kinds.append("missing")
     if changed and len(_plain_answers(baseline[changed[0]], domain.answers)) > 1:
         kinds.append("other-answer")
     if rule_id in _BESIDE_A_FAULT and changed and len(changed) + len(missing) > 1:
@@ -734,6 +737,16 @@ def _sk_revision_decoy(
         return revision, (
             f"The rubric revision shown covers {visible(target)}, whose answer the proposed key has not "
             "changed, so it approves nothing here."
+        )
+    if kind == "missing":
+        target = rng.choice(sorted_ids(missing))
+        revision = _approval(
+            rng, vocab, target, baseline[target], _plain_change(baseline[target], domain, rng)
+        )
+        return revision, (
+            f"The rubric revision shown approves a new answer for {visible(target)}, but "
+            f"{visible(target)} is absent from the proposed key: a revision covers a changed answer, "
+            "never a missing sentinel."
         )
     target = rng.choice(changed)
     old, now = baseline[target], proposed[target]
