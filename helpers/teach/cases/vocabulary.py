@@ -136,7 +136,7 @@ def _strings(value: Any, least: int) -> bool:
 def _read_list(source: Path, data: Mapping[str, Any], name: str) -> tuple[str, ...]:
     value = data.get(name)
     least = _AT_LEAST.get(name, 4)
-    if not _strings(value, least):
+    if not isinstance(value, list) or not _strings(value, least):
         raise InvalidInputError(
             f"{source}: {name} must be a list of at least {least} non-empty strings", field=name
         )
