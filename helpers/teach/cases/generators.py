@@ -41,7 +41,11 @@ from ...core.jsonio import dumps_compact
 from ...core.ordering import sorted_ids
 from ...core.paths import fixtures_dir
 from . import deciding_rule as keyed
-from .deciding_rule import CONFUSABLES, FACETS, INVISIBLE_FACETS, WHITESPACE_CASE_FACETS
+from .deciding_rule import FACETS, INVISIBLE_FACETS, WHITESPACE_CASE_FACETS
+from .lookalike_forms import HOW as _HOW
+from .lookalike_forms import can_form as _can_form
+from .lookalike_forms import formable as _formable
+from .lookalike_forms import lookalike as _lookalike
 from .practice_cases import PracticeCase
 from .vocabulary import AnswerDomain, Vocabulary, load_vocabulary, vocabulary_json
 
@@ -68,72 +72,6 @@ Output = dict[str, Any]
 
 #: :func:`~helpers.core.chardiff.visible_id`, kept per ID: cases are made of a few hundred words and their look-alikes.
 visible = functools.lru_cache(maxsize=16384)(visible_id)
-
-# --- look-alike forms ---------------------------------------------------------------------
-
-_ZERO_WIDTH = ("\u200b", "\u200c", "\u200d", "\u2060", "\ufeff")
-_NO_BREAK = "\u00a0"
-#: Each Latin letter and the Cyrillic or Greek letters that look like it.
-_HOMOGLYPHS: dict[str, list[str]] = {}
-for _other, _latin in CONFUSABLES.items():
-    _HOMOGLYPHS.setdefault(_latin, []).append(_other)
-
-#: How each kind of look-alike is described in a reason.
-_HOW = {
-    "case": "a change of case",
-    "outer-space": "a space at one end",
-    "no-break-space": "a no-break space (U+00A0)",
-    "nfd": "the same letters in decomposed Unicode form",
-    "zero-width": "an invisible zero-width character",
-    "full-width": "a full-width character",
-    "homoglyph": "a look-alike letter from another script",
-}
-
-
-@functools.lru_cache(maxsize=8192)
-def _forms(word: str, facet: str) -> tuple[str, ...]:
-    """Strings that differ from ``word`` by ``facet`` alone (may be empty); kept, as cases ask again and again."""
-    found: list[str] = []
-    if facet == "case":
-        parts = word.split("-")
-        found = [
-            word.capitalize(),
-            word.upper(),
-            word.lower(),
-            word.swapcase(),
-            "-".join(p.capitalize() for p in parts),
-        ]
-    elif facet == "outer-space":
-        found = [word + " ", " " + word, word + "  "]
-    elif facet == "no-break-space":
-        inner = [i for i, c in enumerate(word) if c == " "]
-        found = [word[:i] + _NO_BREAK + word[i + 1 :] for i in inner] or [word + _NO_BREAK, _NO_BREAK + word]
-    elif facet == "nfd":
-        found = [unicodedata.normalize("NFD", word)]
-    elif facet == "zero-width":
-        found = [word[:i] + z + word[i:] for i in range(1, len(word)) for z in _ZERO_WIDTH]
-    elif facet == "full-width":
-        spots = [i for i, c in enumerate(word) if "!" <= c <= "~"]
-        found = [word[:i] + chr(ord(word[i]) + 0xFEE0) + word[i + 1 :] for i in spots]
-        if spots:
-            found.append("".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in word))
-    elif facet == "homoglyph":
-        found = [word[:i] + h + word[i + 1 :] for i, c in enumerate(word) for h in _HOMOGLYPHS.get(c, [])]
-    return tuple(f for f in dict.fromkeys(found) if f != word and keyed.lookalike_kinds(word, f) == (facet,))
-
-
-def _can_form(word: str, facet: str) -> bool:
-    return bool(_forms(word, facet))
-
-
-@functools.lru_cache(maxsize=256)
-def _formable(words: tuple[str, ...], facet: str) -> tuple[str, ...]:
-    """The words that have a look-alike of kind ``facet``, in their order (kept: every such case asks)."""
-    return tuple(w for w in words if _can_form(w, facet))
-
-
-def _lookalike(word: str, facet: str, rng: random.Random) -> str:
-    return rng.choice(_forms(word, facet))
 
 
 def _reader(text: str) -> str:
