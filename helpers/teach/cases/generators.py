@@ -565,7 +565,7 @@ def _sk_rubric_change(rng: random.Random, vocab: Vocabulary, _facet: str | None)
     return Made(
         {"baseline": baseline, "proposed": _with_new(rng, _proposed(rng, proposed), extra)},
         f"The rubric revision approves exactly this change, {visible(old)} to {visible(new)} for {target}, "
-        "and nothing else in the key changed. No new baseline has been written: until a new explicit "
+        "and no other sentinel is missing or changed. No new baseline has been written: until a new explicit "
         f"baseline is issued (keeping the old one), {target} is reported changed and the key is held.",
         {"rubric_revision": _approval(rng, vocab, target, old, new)},
         domain=domain,
