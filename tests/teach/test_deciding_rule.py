@@ -34,3 +34,31 @@ def test_the_notebooks_examples_have_a_less_specific_rule_beside_the_deciding_on
     ).text
     assert "- sk-several: decides this case." in text
     assert "- sk-whitespace-case: holds, but does not decide." in text
+
+
+def test_a_revision_holds_only_where_it_covers_a_change_exactly() -> None:
+    """Approved S4 R to R-2 beside S6 changed with no revision: the fault decides, the revision holds."""
+    data = {"baseline": {"S4": "R", "S6": "B"}, "proposed": {"S4": "R-2", "S6": "crème brûlée"}}
+    revision = {
+        "id": "S4",
+        "from": "R",
+        "to": "R-2",
+        "approved": "by the board",
+        "new_baseline_written": False,
+    }
+    text = deciding_rule_block("sentinels", data, {"rubric_revision": revision}).text
+    assert "- sk-changed: decides this case." in text
+    assert "- sk-rubric-change: holds, but does not decide." in text
+    assert keyed.approved_change(data, {"rubric_revision": revision}) == "S4"
+    assert keyed.unapproved_faults(data, {"rubric_revision": revision}) == ([], ["S6"])
+    alone = {"baseline": data["baseline"], "proposed": {"S4": "R-2", "S6": "B"}}
+    assert keyed.keyed_rule("sentinels", alone, {"rubric_revision": revision}) == "sk-rubric-change"
+    for other in (
+        {**revision, "id": "S6", "from": "B"},
+        {**revision, "to": "R-3"},
+        {**revision, "from": "r"},
+    ):
+        context = {"rubric_revision": other}  # of an unchanged sentinel, or not the change made
+        assert keyed.approved_change(alone, context) is None
+        assert keyed.keyed_rule("sentinels", alone, context) == "sk-changed"
+        assert "sk-rubric-change" not in deciding_rule_block("sentinels", alone, context).text
