@@ -432,8 +432,8 @@ _WHERE = {
     "sk-nonsentinel-changed": "compare the earlier key shown with the proposed key, then ask which of "
     "those IDs the check reads",
     "sk-empty-baseline": "count the sentinels in the baseline",
-    "sk-rubric-change": "read the rubric revision shown with the key: what it covers, and whether a new "
-    "baseline has been written",
+    "sk-rubric-change": "read the rubric revision shown with the key: which sentinel, from which answer to "
+    "which, whether the proposed key makes exactly that change, and whether a new baseline has been written",
     "sk-several": "go through the baseline one sentinel at a time: is it in the proposed key, and with "
     "the same answer?",
 }

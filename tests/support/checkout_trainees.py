@@ -111,12 +111,14 @@ def _fold(value: Any, fold: Callable[[str], str]) -> Any:
     return value
 
 
-def _seen_action(check: str, out: Mapping[str, Any], reason: str) -> str:
+def _seen_action(
+    check: str, out: Mapping[str, Any], reason: str, data: Mapping[str, Any], context: Mapping[str, Any]
+) -> str:
     class Seen:
         pass
 
     seen = Seen()
-    seen.check, seen.expected = check, out  # type: ignore[attr-defined]
+    seen.check, seen.expected, seen.input, seen.context = check, out, data, context  # type: ignore[attr-defined]
     return co.keyed_action(seen, reason)
 
 
@@ -130,7 +132,7 @@ def read_through(record: Mapping[str, Any], fold: Callable[[str], str]) -> tuple
         out = run_check(check, seen).as_dict()
     except CheckInputError:
         return Answer(check, hold=True, flag=False, reason=reason), co.ACTIONS[2]
-    action = _seen_action(check, out, reason)
+    action = _seen_action(check, out, reason, seen, context)
     if "held" in out:
         return Answer(check, hold=True, flag=False, reason=reason), action
     back = {fold(i): i for i in candidate_ids(co._case(record))}

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from helpers.core.chardiff import visible_id
 from helpers.core.errors import CheckInputError, CheckoutFileError
+from helpers.core.sentinels import check_sentinels
 from helpers.teach.cases.deciding_rule import FACETS
 from helpers.teach.cases.rules import load_rules
 from helpers.teach.grading import Answer, answer_fields, correct_answer
@@ -143,8 +144,8 @@ def test_the_keyed_reason_is_always_offered_and_moves_around():
 
 def test_keyed_actions_follow_the_expected_output():
     class Case:
-        def __init__(self, check, expected):
-            self.check, self.expected = check, expected
+        def __init__(self, check, expected, input=None, context=None):
+            self.check, self.expected, self.input, self.context = check, expected, input or {}, context or {}
 
     assert (
         co.keyed_action(Case("sentinels", {"changed": ["S1"], "intact": False}), "sk-rubric-change")
@@ -159,6 +160,33 @@ def test_keyed_actions_follow_the_expected_output():
     assert co.keyed_action(Case("sentinels", {"intact": True}), "sk-new-case") == "accept"
     assert co.keyed_action(Case("target-scope", {"preserved": False}), "ts-lost") == co.ACTIONS[0]
     assert co.keyed_action(Case("sentinels", {"intact": False}), "sk-missing") == co.ACTIONS[2]
+
+
+def test_a_revision_sets_the_action_only_where_it_covers_a_change_exactly():
+    """Approved S4 R to R-2, and S6 changed with no revision: hold, and rebaseline S4 alone."""
+
+    class Case:
+        def __init__(self, proposed, to="R-2"):
+            self.check = "sentinels"
+            self.input = {"baseline": {"S4": "R", "S6": "B"}, "proposed": proposed}
+            revision = {
+                "id": "S4",
+                "from": "R",
+                "to": to,
+                "approved": "by the board",
+                "new_baseline_written": False,
+            }
+            self.context = {"rubric_revision": revision}
+            self.expected = check_sentinels(self.input["baseline"], proposed).as_dict()
+
+    only = Case({"S4": "R-2", "S6": "B"})
+    both = Case({"S4": "R-2", "S6": "crème brûlée"})
+    gone = Case({"S4": "R-2"})
+    elsewhere = Case({"S4": "R-3", "S6": "B"})
+    assert co.keyed_action(only, "sk-rubric-change") == co.ACTIONS[4]
+    assert co.keyed_action(both, "sk-changed") == co.keyed_action(gone, "sk-several") == co.ACTIONS[5]
+    assert co.keyed_action(elsewhere, "sk-changed") == co.ACTIONS[2]
+    assert "new baseline" not in co.ACTIONS[2]
 
 
 def _one_per_rule(issued: co.Issued, how_many: int) -> set[str]:
@@ -479,8 +507,8 @@ def test_a_case_turning_on_a_lookalike_kind_is_a_lookalike_case_whatever_its_key
         expected = bool(record["lookalike_kinds"]) or record["rule"] in co.LOOKALIKE_RULES
         assert record["lookalike"] is (expected or co._has_lookalikes(co._case(record))), record["label"]
     by_kind_only = [r for r in cases if r["lookalike_kinds"] and r["rule"] not in co.LOOKALIKE_RULES]
-    if seed == 1:  # the paper notebook 07 issues: one such case
-        assert len(by_kind_only) == 1
+    if seed == 1:  # the paper notebook 07 issues has such a case
+        assert by_kind_only
     label = by_kind_only[0]["label"] if by_kind_only else None
     result = co.grade_checkout(_answers(issued, {label} if label else set()), issued.key)
     flagged = sum(r["lookalike"] for r in cases)

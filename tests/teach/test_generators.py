@@ -255,7 +255,14 @@ def test_the_rubric_and_history_rules_show_their_context(rule_id):
             baseline, proposed = case.input.get("baseline", {}), case.input.get("proposed", {})
             if "rubric_revision" in case.context:
                 revision = case.context["rubric_revision"]
-                assert proposed.get(revision["id"]) in (baseline[revision["id"]], None), case.id
+                sentinel = revision["id"]
+                assert revision["from"] == baseline[sentinel], case.id
+                exact = proposed.get(sentinel) == revision["to"] != revision["from"]
+                others = [s for s in baseline if s != sentinel and proposed.get(s) != baseline[s]]
+                # Of an unchanged sentinel, or to another answer than the proposed one: it covers
+                # nothing. An exact one always stands beside a fault it does not cover.
+                assert not exact or others, case.id
+                assert ("new explicit baseline" in case.decision) == exact, (case.id, case.decision)
             if "earlier_key" in case.context and case.expected.get("intact"):
                 earlier = case.context["earlier_key"]
                 assert all(proposed.get(i, a) == a for i, a in earlier.items() if i not in baseline), case.id
@@ -352,12 +359,63 @@ def test_bad_arguments_are_refused_with_a_clear_message(call, message):
         call()
 
 
+def _vocabulary_file() -> dict:
+    from helpers.teach.cases.vocabulary import vocabulary_json
+
+    return json.loads(vocabulary_json().read_text(encoding="utf-8"))
+
+
 def test_a_broken_vocabulary_names_the_list(tmp_path):
     path = tmp_path / "vocabulary.json"
-    data = json.loads(json.dumps(VOCAB.__dict__))
+    data = _vocabulary_file()
     data["topics"] = ["induction"]
     path.write_text(json.dumps(data), encoding="utf-8")
     with pytest.raises(InvalidInputError, match="topics must be a list of at least 12"):
+        load_vocabulary(path)
+
+
+def _broken(data: dict, domain: str, field: str, value) -> dict:
+    data = json.loads(json.dumps(data))
+    data["answer_domains"][domain][field] = value
+    return data
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: {k: v for k, v in d.items() if k != "answer_domains"}, "answer_domains must be an object"),
+        (
+            lambda d: _broken(d, "city", "answers", ["Paris", "Lyon"]),
+            r"answer_domains\.city\.answers must be",
+        ),
+        (
+            lambda d: _broken(d, "city", "answers", ["Paris", "paris", "Lyon", "Genève"]),
+            "answer_domains.city.answers has look-alikes",
+        ),
+        (
+            lambda d: _broken(d, "verdict", "rubric_changes", [["true", "false"]]),
+            r"answer_domains\.verdict\.rubric_changes item 1 must be an \[old, new\] pair",
+        ),
+        (
+            lambda d: _broken(d, "verdict", "rubric_changes", [["refuted", "Refuted"]]),
+            "changes 'refuted' into a look-alike",
+        ),
+        (
+            lambda d: _broken(d, "sentiment", "rubric_changes", [["neutral", "Paris"]]),
+            "the answer 'Paris' is in both answer_domains.sentiment and answer_domains.city",
+        ),
+        (lambda d: _broken(d, "city", "task", " "), "answer_domains.city.task must say"),
+        (lambda d: {**d, "answers": ["A"]}, "unknown field 'answers'"),
+        (
+            lambda d: {**d, "single_target_queries": ["Compare {a} and {b}", *d["single_target_queries"]]},
+            r"single_target_queries item 'Compare \{a\} and \{b\}' must name the targets as \{a\}",
+        ),
+    ],
+)
+def test_a_broken_answer_domain_is_named(tmp_path, change, message):
+    path = tmp_path / "vocabulary.json"
+    path.write_text(json.dumps(change(_vocabulary_file())), encoding="utf-8")
+    with pytest.raises(InvalidInputError, match=message):
         load_vocabulary(path)
 
 
@@ -403,5 +461,8 @@ def test_each_rule_varies_its_input_and_expected_output(rule_id):
     assert stats["distinct_inputs"] >= (200 if rule_id in _FEW_IDS else 270), stats
     if rule_id in _ONE_OUTPUT:
         assert stats["distinct_outputs"] == 1, stats
+    elif rule_id == "sk-rubric-change":
+        # the approved change is the key's only fault, so the output is that one sentinel changed
+        assert stats["distinct_outputs"] == len(VOCAB.sentinel_ids), stats
     else:
         assert stats["distinct_outputs"] >= 30, stats

@@ -79,6 +79,16 @@ def only_unseen(a: str, b: str) -> bool:
 # --- an independent classifier ------------------------------------------------------------------
 
 
+def covered(data, context):
+    """The sentinel whose change the revision shown covers exactly: same id, from and to; else None."""
+    revision = context.get("rubric_revision") or {}
+    sentinel = revision.get("id")
+    before, after = data["baseline"].get(sentinel), data["proposed"].get(sentinel)
+    if before is None or after is None or before == after:
+        return None
+    return sentinel if (revision.get("from"), revision.get("to")) == (before, after) else None
+
+
 def classify(check: str, data, context) -> str:
     if check == "target-scope":
         original, rewritten = list(data["original"]), list(data["rewritten"])
@@ -110,9 +120,8 @@ def classify(check: str, data, context) -> str:
         return "sk-all-missing"
     gone = [s for s in baseline if s not in proposed]
     edited = [s for s in baseline if s in proposed and proposed[s] != baseline[s]]
-    revision = context.get("rubric_revision")
-    if revision and revision["id"] in edited:
-        return "sk-rubric-change"
+    if not gone and [s for s in edited if s != covered(data, context)] == [] and edited:
+        return "sk-rubric-change"  # the revision covers the key's only fault exactly
     if gone and edited:
         return "sk-several"
     if gone:
@@ -180,7 +189,7 @@ def not_here_is_true(rule_id: str, case) -> bool:
             c not in baseline and c in proposed and proposed[c] != a for c, a in earlier.items()
         ),
         "sk-empty-baseline": bool(baseline),
-        "sk-rubric-change": "rubric_revision" not in context,
+        "sk-rubric-change": covered(data, context) is None,
         "sk-several": not (gone and edited),
     }[rule_id]
 

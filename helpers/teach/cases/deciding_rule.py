@@ -33,6 +33,8 @@ __all__ = [
     "applies",
     "rules_that_apply",
     "facets",
+    "approved_change",
+    "unapproved_faults",
 ]
 
 #: The kinds of look-alike difference, in the fixed order :func:`facets` reports them.
@@ -297,15 +299,49 @@ def _nonsentinel_edits(
     return [i for i, old in earlier.items() if i not in baseline and i in proposed and proposed[i] != old]
 
 
+def approved_change(record: Mapping[str, Any], context: Mapping[str, Any] | None = None) -> str | None:
+    """The sentinel whose change the rubric revision shown approves exactly, else None.
+
+    A revision covers a change only when all three agree: its ``id`` is a
+    baseline sentinel the proposed key changed, its ``from`` is the baseline's
+    answer and its ``to`` the proposed answer. A revision of an unchanged
+    sentinel, or to another answer than the proposed one, approves nothing here.
+    Taught in ``03_sentinel_answer_key.ipynb`` ("An authorised rubric change").
+    """
+    revision = _revision(context or {})
+    if revision is None:
+        return None
+    baseline, proposed = _key(record.get("baseline")), _key(record.get("proposed"))
+    sentinel = revision.get("id")
+    if not isinstance(sentinel, str) or sentinel not in baseline or sentinel not in proposed:
+        return None
+    old, new = baseline[sentinel], proposed[sentinel]
+    if old == new or revision.get("from") != old or revision.get("to") != new:
+        return None
+    return sentinel
+
+
+def unapproved_faults(
+    record: Mapping[str, Any], context: Mapping[str, Any] | None = None
+) -> tuple[list[str], list[str]]:
+    """The missing sentinels and the changed ones no revision approves exactly, in baseline order.
+
+    Any of them holds the key, whatever revision is shown; the approved change
+    (:func:`approved_change`) alone calls for a new explicit baseline.
+    """
+    _baseline, _proposed, missing, changed = _sk_parts(record)
+    approved = approved_change(record, context)
+    return missing, [s for s in changed if s != approved]
+
+
 def _sk_keyed(record: Mapping[str, Any], context: Mapping[str, Any]) -> str:
     baseline, proposed, missing, changed = _sk_parts(record)
     if not baseline:
         return "sk-empty-baseline"
     if not set(baseline) & set(proposed):
         return "sk-all-missing"
-    revision = _revision(context)
-    if revision is not None and revision.get("id") in changed:
-        return "sk-rubric-change"
+    if approved_change(record, context) is not None and not missing and len(changed) == 1:
+        return "sk-rubric-change"  # the approved change is the key's only fault
     if missing and changed:
         return "sk-several"
     if missing:
@@ -331,10 +367,12 @@ def keyed_rule(check: str, input: Mapping[str, Any], context: Mapping[str, Any] 
     added ID with a look-alike on the other side, an empty list, targets
     missing and added at once, lost only, added only; for a preserved scope, a
     reworded query, repeats, then order. Sentinels: an empty baseline, no
-    sentinel left, a rubric revision covering a changed sentinel, missing and
-    changed at once, missing only, changed only (by case or spaces, invisibly,
-    or otherwise); for an intact key, a non-sentinel changed since the earlier
-    key shown, then new cases.
+    sentinel left, a rubric revision that approves exactly the key's only fault
+    (:func:`approved_change`), missing and changed at once, missing only,
+    changed only (by case or spaces, invisibly, or otherwise); for an intact
+    key, a non-sentinel changed since the earlier key shown, then new cases.
+    Any fault no revision approves decides over the revision: the case is then
+    keyed as if no revision were shown.
     """
     context = context or {}
     if check == "target-scope":
@@ -385,7 +423,7 @@ def _sk_tests(record: Mapping[str, Any], context: Mapping[str, Any]) -> dict[str
         "sk-new-case": lambda: bool(set(proposed) - set(baseline)),
         "sk-nonsentinel-changed": lambda: bool(_nonsentinel_edits(baseline, proposed, context)),
         "sk-empty-baseline": lambda: not baseline,
-        "sk-rubric-change": lambda: _revision(context) is not None,
+        "sk-rubric-change": lambda: approved_change(record, context) is not None,
         "sk-several": lambda: bool(missing) and bool(changed),
     }
     return tests

@@ -1,7 +1,9 @@
 """Endless fresh practice: one case generator per rule in ``fixtures/rules.json``.
 
 Each generator builds a new case from a seed, with realistic IDs from
-``fixtures/vocabulary.json`` (training topics, sentinel IDs and answers). Within
+``fixtures/vocabulary.json`` (:mod:`.vocabulary`: training topics, sentinel IDs,
+and answer domains). A sentinel key is one task's answer key: every answer in
+it, and every answer a revision gives, comes from one domain. Within
 a rule the cases vary: how many IDs (2 to 8) and where they stand, how many are
 missing, added or changed, combined faults, near-misses (equal strings that
 only look suspicious, reordered or repeated lists around one real change) and
@@ -11,7 +13,8 @@ The expected output is always computed by the exact checks, never written by
 hand. The case's first rule is its keyed rule (:func:`helpers.teach.cases.deciding_rule.keyed_rule`,
 computed from what the trainee sees), then tags. The title is neutral: it
 never names or implies the rule. The decision and reason come from templates
-that name the IDs.
+that name the IDs; a sentinel case's decision follows the revision shown only
+where it approves a change exactly (:func:`sentinel_decision`).
 
 The tests hold the check *with each rule broken* (``tests/support/broken_checks.py``)
 and show that every generated case changes its outcome under it, which proves
@@ -24,26 +27,30 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import os
 import random
 import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Sized
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from ...core.chardiff import visible_id
 from ...core.checks import run_check
 from ...core.errors import CheckInputError, InvalidInputError
-from ...core.jsonio import dumps_compact, load_json_file
+from ...core.jsonio import dumps_compact
 from ...core.ordering import sorted_ids
 from ...core.paths import fixtures_dir
 from . import deciding_rule as keyed
-from .deciding_rule import CONFUSABLES, FACETS, INVISIBLE_FACETS, WHITESPACE_CASE_FACETS
+from .deciding_rule import FACETS, INVISIBLE_FACETS, WHITESPACE_CASE_FACETS
+from .lookalike_forms import HOW as _HOW
+from .lookalike_forms import can_form as _can_form
+from .lookalike_forms import formable as _formable
+from .lookalike_forms import lookalike as _lookalike
 from .practice_cases import PracticeCase
+from .vocabulary import AnswerDomain, Vocabulary, load_vocabulary, vocabulary_json
 
 __all__ = [
+    "AnswerDomain",
     "Vocabulary",
     "Generator",
     "GENERATORS",
@@ -52,6 +59,8 @@ __all__ = [
     "generate",
     "generate_many",
     "generated_case_data",
+    "sentinel_decision",
+    "REBASELINE_DECISION",
     "generators_fingerprint",
     "generator_stats",
     "case_shape",
@@ -61,198 +70,8 @@ Record = dict[str, Any]
 Output = dict[str, Any]
 
 
-def vocabulary_json() -> Path:
-    """``fixtures/vocabulary.json``: the words generated cases are made of."""
-    return fixtures_dir() / "vocabulary.json"
-
-
-@dataclass(frozen=True)
-class Vocabulary:
-    """Training topics, query wording, unresolved mentions, sentinel IDs, answers and approvers.
-
-    Taught in ``04_practice.ipynb``.
-    """
-
-    topics: tuple[str, ...]
-    query_templates: tuple[str, ...]
-    query_conditions: tuple[str, ...]
-    unresolved_mentions: tuple[str, ...]
-    sentinel_ids: tuple[str, ...]
-    case_ids: tuple[str, ...]
-    answers: tuple[str, ...]
-    approvers: tuple[str, ...]
-    rubric_changes: tuple[tuple[str, str], ...]
-
-
-_VOCAB_LISTS = (
-    "topics",
-    "query_templates",
-    "query_conditions",
-    "unresolved_mentions",
-    "sentinel_ids",
-    "case_ids",
-    "answers",
-    "approvers",
-)
-#: Lists that must hold at least this many words, so a case of 8 IDs can be made.
-_AT_LEAST = {"topics": 12, "sentinel_ids": 8, "case_ids": 8}
-
-
-@functools.lru_cache(maxsize=1)
-def _default_vocabulary_path() -> Path:
-    """:func:`vocabulary_json`, found once per process (finding the fixtures is not free)."""
-    return vocabulary_json()
-
-
-def load_vocabulary(path: str | Path | None = None) -> Vocabulary:
-    """Read the vocabulary strictly; a missing or empty list is an error naming it.
-
-    The file is read and checked once per process for as long as it is unchanged (same
-    modification time and size): every generated case uses it, and the trainer's view makes
-    millions of them.
-    """
-    source = Path(path) if path is not None else _default_vocabulary_path()
-    try:
-        info = os.stat(source)
-    except OSError:
-        return _read_vocabulary(source)  # the reader names the file and why it cannot be read
-    return _vocabulary_as_of(str(source), info.st_mtime_ns, info.st_size)
-
-
-@functools.lru_cache(maxsize=8)
-def _vocabulary_as_of(source: str, _mtime_ns: int, _size: int) -> Vocabulary:
-    return _read_vocabulary(Path(source))
-
-
-def _read_vocabulary(source: Path) -> Vocabulary:
-    data = load_json_file(source)
-    if not isinstance(data, Mapping):
-        raise InvalidInputError(f"{source}: expected a JSON object", field="vocabulary")
-    lists: dict[str, tuple[str, ...]] = {}
-    for name in _VOCAB_LISTS:
-        value = data.get(name)
-        least = _AT_LEAST.get(name, 4)
-        if (
-            not isinstance(value, list)
-            or len(value) < least
-            or not all(isinstance(v, str) and v for v in value)
-        ):
-            raise InvalidInputError(
-                f"{source}: {name} must be a list of at least {least} non-empty strings", field=name
-            )
-        if len(set(value)) != len(value):
-            raise InvalidInputError(f"{source}: {name} lists a word twice", field=name)
-        lists[name] = tuple(value)
-    changes = data.get("rubric_changes")
-    if (
-        not isinstance(changes, list)
-        or not changes
-        or not all(
-            isinstance(pair, list)
-            and len(pair) == 2
-            and all(isinstance(v, str) and v for v in pair)
-            and pair[0] != pair[1]
-            for pair in changes
-        )
-    ):
-        raise InvalidInputError(
-            f"{source}: rubric_changes must be a list of [old, new] answer pairs", field="rubric_changes"
-        )
-    return Vocabulary(**lists, rubric_changes=tuple((old, new) for old, new in changes))
-
-
 #: :func:`~helpers.core.chardiff.visible_id`, kept per ID: cases are made of a few hundred words and their look-alikes.
 visible = functools.lru_cache(maxsize=16384)(visible_id)
-
-# --- look-alike forms ---------------------------------------------------------------------
-
-_ZERO_WIDTH = ("\u200b", "\u200c", "\u200d", "\u2060", "\ufeff")
-_NO_BREAK = "\u00a0"
-#: Each Latin letter and the Cyrillic or Greek letters that look like it.
-_HOMOGLYPHS: dict[str, list[str]] = {}
-for _other, _latin in CONFUSABLES.items():
-    _HOMOGLYPHS.setdefault(_latin, []).append(_other)
-
-#: How each kind of look-alike is described in a reason.
-_HOW = {
-    "case": "a change of case",
-    "outer-space": "a space at one end",
-    "no-break-space": "a no-break space (U+00A0)",
-    "nfd": "the same letters in decomposed Unicode form",
-    "zero-width": "an invisible zero-width character",
-    "full-width": "a full-width character",
-    "homoglyph": "a look-alike letter from another script",
-}
-
-
-@functools.lru_cache(maxsize=8192)
-def _forms(word: str, facet: str) -> tuple[str, ...]:
-    """Strings that differ from ``word`` by ``facet`` alone (may be empty); kept, as cases ask again and again."""
-    found: list[str] = []
-    if facet == "case":
-        parts = word.split("-")
-        found = [
-            word.capitalize(),
-            word.upper(),
-            word.lower(),
-            word.swapcase(),
-            "-".join(p.capitalize() for p in parts),
-        ]
-    elif facet == "outer-space":
-        found = [word + " ", " " + word, word + "  "]
-    elif facet == "no-break-space":
-        inner = [i for i, c in enumerate(word) if c == " "]
-        found = [word[:i] + _NO_BREAK + word[i + 1 :] for i in inner] or [word + _NO_BREAK, _NO_BREAK + word]
-    elif facet == "nfd":
-        found = [unicodedata.normalize("NFD", word)]
-    elif facet == "zero-width":
-        found = [word[:i] + z + word[i:] for i in range(1, len(word)) for z in _ZERO_WIDTH]
-    elif facet == "full-width":
-        spots = [i for i, c in enumerate(word) if "!" <= c <= "~"]
-        found = [word[:i] + chr(ord(word[i]) + 0xFEE0) + word[i + 1 :] for i in spots]
-        if spots:
-            found.append("".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in word))
-    elif facet == "homoglyph":
-        found = [word[:i] + h + word[i + 1 :] for i, c in enumerate(word) for h in _HOMOGLYPHS.get(c, [])]
-    return tuple(f for f in dict.fromkeys(found) if f != word and keyed.lookalike_kinds(word, f) == (facet,))
-
-
-def _can_form(word: str, facet: str) -> bool:
-    return bool(_forms(word, facet))
-
-
-@functools.lru_cache(maxsize=256)
-def _formable(words: tuple[str, ...], facet: str) -> tuple[str, ...]:
-    """The words that have a look-alike of kind ``facet``, in their order (kept: every such case asks)."""
-    return tuple(w for w in words if _can_form(w, facet))
-
-
-#: How often each look-alike letter is drawn, as real spoofed text has them: the lower-case Cyrillic
-#: letters that match Latin ones exactly (а е о р с у х і) far most often, then the other common
-#: Cyrillic and Greek ones, and every other letter of :data:`CONFUSABLES` still now and then.
-HOMOGLYPH_WEIGHTS: Mapping[str, int] = {
-    **{letter: 1 for letter in CONFUSABLES},
-    **{letter: 4 for letter in "\u0410\u0415\u041e\u0420\u0421\u0425\u0458\u0455\u03bf\u03b9\u0391\u039f"},
-    **{letter: 24 for letter in "\u0430\u0435\u043e\u0440\u0441\u0443\u0445\u0456"},
-}
-
-
-@functools.lru_cache(maxsize=4096)
-def _form_weights(word: str, facet: str) -> tuple[int, ...] | None:
-    """Each of ``_forms(word, facet)``'s weight (the letter it puts in), or None to draw them evenly."""
-    if facet != "homoglyph":
-        return None
-    return tuple(
-        HOMOGLYPH_WEIGHTS[next(c for c, d in zip(form, word, strict=True) if c != d)]
-        for form in _forms(word, facet)
-    )
-
-
-def _lookalike(word: str, facet: str, rng: random.Random) -> str:
-    weights = _form_weights(word, facet)
-    if weights is None:
-        return rng.choice(_forms(word, facet))
-    return rng.choices(_forms(word, facet), weights=weights)[0]
 
 
 def _reader(text: str) -> str:
@@ -281,11 +100,15 @@ def _count(n: int, noun: str) -> str:
 
 @dataclass(frozen=True)
 class Made:
-    """What a generator makes before the exact check runs: the input, its context and its reason."""
+    """What a generator makes before the exact check runs: the input, its context and its reason.
+
+    ``domain`` is the answer domain a sentinel case's answers come from (None for target scope).
+    """
 
     input: Record
     reason: str
     context: Record = field(default_factory=dict)
+    domain: AnswerDomain | None = None
 
 
 Maker = Callable[[random.Random, Vocabulary, str | None], Made]
@@ -508,12 +331,24 @@ def _ts_query_unvalidated(rng: random.Random, vocab: Vocabulary, _facet: str | N
     )
 
 
-def _sentinels(
-    rng: random.Random, vocab: Vocabulary, count: int, answers: Sequence[str] = ()
-) -> dict[str, str]:
+def _domain(rng: random.Random, vocab: Vocabulary, facet: str | None = None) -> AnswerDomain:
+    """One task's answer domain, drawn evenly; with ``facet``, among the domains that have an answer
+    with a look-alike of that kind (only cities carry accents to decompose, only words a zero-width
+    character)."""
+    if facet is None:
+        return rng.choice(vocab.domains)
+    able = [d for d in vocab.domains if _formable(d.answers, facet)]
+    if not able:
+        raise InvalidInputError(
+            f"no answer domain has an answer with a look-alike of kind {facet!r}", field="answer_domains"
+        )
+    return rng.choice(able)
+
+
+def _sentinels(rng: random.Random, vocab: Vocabulary, count: int, domain: AnswerDomain) -> dict[str, str]:
+    """``count`` sentinels in ID order, each with an answer of ``domain`` (answers repeat, as in a real key)."""
     ids = sorted_ids(rng.sample(list(vocab.sentinel_ids), count))
-    pool = list(answers) or list(vocab.answers)
-    return {i: rng.choice(pool) for i in ids}
+    return {i: rng.choice(domain.answers) for i in ids}
 
 
 def _proposed(rng: random.Random, items: Mapping[str, str], shuffle: float = 0.4) -> dict[str, str]:
@@ -523,8 +358,10 @@ def _proposed(rng: random.Random, items: Mapping[str, str], shuffle: float = 0.4
     return {k: items[k] for k in keys}
 
 
-def _new_cases(rng: random.Random, vocab: Vocabulary, count: int) -> dict[str, str]:
-    return {c: rng.choice(vocab.answers) for c in sorted_ids(rng.sample(list(vocab.case_ids), count))}
+def _new_cases(rng: random.Random, vocab: Vocabulary, count: int, domain: AnswerDomain) -> dict[str, str]:
+    """``count`` non-sentinel cases of the same task: answers from ``domain``."""
+    ids = sorted_ids(rng.sample(list(vocab.case_ids), count))
+    return {c: rng.choice(domain.answers) for c in ids}
 
 
 def _with_new(rng: random.Random, key: Mapping[str, str], new: Mapping[str, str]) -> dict[str, str]:
@@ -535,9 +372,10 @@ def _with_new(rng: random.Random, key: Mapping[str, str], new: Mapping[str, str]
     return {k: merged[k] for k in keys}
 
 
-def _plain_change(old: str, vocab: Vocabulary, rng: random.Random) -> str:
-    """A different answer that is no look-alike of ``old``."""
-    return rng.choice(_plain_answers(old, vocab.answers))
+def _plain_change(old: str, domain: AnswerDomain, rng: random.Random, avoid: Iterable[str] = ()) -> str:
+    """Another answer of ``domain``, no look-alike of ``old`` (nor one of ``avoid``)."""
+    skip = set(avoid)
+    return rng.choice([a for a in _plain_answers(old, domain.answers) if a not in skip])
 
 
 @functools.lru_cache(maxsize=4096)
@@ -559,62 +397,67 @@ def _sizes(rng: random.Random, faulty_max: int = 3, least: int = 1) -> tuple[int
 
 
 def _sk_changed(rng: random.Random, vocab: Vocabulary, _facet: str | None) -> Made:
+    domain = _domain(rng, vocab)
     size, count = _sizes(rng, least=2)
-    baseline = _sentinels(rng, vocab, size)
+    baseline = _sentinels(rng, vocab, size, domain)
     targets = sorted_ids(rng.sample(sorted(baseline), count))
     proposed = dict(baseline)
     for s in targets:
-        proposed[s] = _plain_change(baseline[s], vocab, rng)
+        proposed[s] = _plain_change(baseline[s], domain, rng)
     room = 8 - size
-    new = _new_cases(rng, vocab, rng.randint(1, min(2, room))) if room and rng.random() < 0.15 else {}
+    new = _new_cases(rng, vocab, rng.randint(1, min(2, room)), domain) if room and rng.random() < 0.15 else {}
     edits = "; ".join(f"{s} went from {visible(baseline[s])} to {visible(proposed[s])}" for s in targets)
     return Made(
         {"baseline": baseline, "proposed": _with_new(rng, _proposed(rng, proposed), new)},
         f"{edits}, with no new baseline, so {_names(targets)} {_verb(targets, 'is', 'are')} changed.",
+        domain=domain,
     )
-
-
-def _answers_for(vocab: Vocabulary, facet: str) -> tuple[str, ...]:
-    return _formable(vocab.answers, facet)
 
 
 def _sk_lookalike(rule_id: str, allowed: tuple[str, ...], ending: str) -> Maker:
     def make(rng: random.Random, vocab: Vocabulary, facet: str | None) -> Made:
         kind = _facet_for(rng, facet, allowed, rule_id)
+        domain = _domain(rng, vocab, kind)
         size, count = _sizes(rng)
         if size == 1:
             size, count = 2, 1
-        baseline = _sentinels(rng, vocab, size)
+        baseline = _sentinels(rng, vocab, size, domain)
         targets = sorted_ids(rng.sample(sorted(baseline), count))
-        formable = _answers_for(vocab, kind)
+        formable = _formable(domain.answers, kind)
         proposed = dict(baseline)
         for s in targets:
             baseline[s] = rng.choice(formable)
             proposed[s] = _lookalike(baseline[s], kind, rng)
         room = 8 - size
-        new = _new_cases(rng, vocab, rng.randint(1, min(2, room))) if room and rng.random() < 0.3 else {}
+        new = (
+            _new_cases(rng, vocab, rng.randint(1, min(2, room)), domain)
+            if room and rng.random() < 0.3
+            else {}
+        )
         edits = "; ".join(
             f"{s}'s answer {visible(baseline[s])} now reads {visible(proposed[s])}" for s in targets
         )
         return Made(
             {"baseline": baseline, "proposed": _with_new(rng, _proposed(rng, proposed), new)},
             f"{edits}: {_HOW[kind]} {ending}, so {_names(targets)} {_verb(targets, 'is', 'are')} changed.",
+            domain=domain,
         )
 
     return make
 
 
 def _sk_missing(rng: random.Random, vocab: Vocabulary, _facet: str | None) -> Made:
+    domain = _domain(rng, vocab)
     size, count = _sizes(rng, least=2)
     count = min(count, size - 1)
-    baseline = _sentinels(rng, vocab, size)
+    baseline = _sentinels(rng, vocab, size, domain)
     gone = sorted_ids(rng.sample(sorted(baseline), count))
     kept = {s: a for s, a in baseline.items() if s not in gone}
     new: dict[str, str] = {}
     note = ""
     roll = rng.random()
     if roll < 0.25 and size < 8:
-        new = _new_cases(rng, vocab, rng.randint(1, min(2, 8 - size)))
+        new = _new_cases(rng, vocab, rng.randint(1, min(2, 8 - size)), domain)
     elif roll < 0.45 and size < 8:
         kind = rng.choice([k for k in FACETS if _can_form(gone[0], k)])
         twin = _lookalike(gone[0], kind, rng)
@@ -624,12 +467,16 @@ def _sk_missing(rng: random.Random, vocab: Vocabulary, _facet: str | None) -> Ma
         {"baseline": baseline, "proposed": _with_new(rng, _proposed(rng, kept), new)},
         f"{_names(gone)} {_verb(gone, 'is', 'are')} absent from the proposed key: a hole in the key, not a "
         f"wrong answer.{note}",
+        domain=domain,
     )
 
 
 def _sk_all_missing(rng: random.Random, vocab: Vocabulary, _facet: str | None) -> Made:
-    baseline = _sentinels(rng, vocab, rng.randint(1, 6))
-    others = _new_cases(rng, vocab, rng.randint(0 if len(baseline) > 1 else 1, min(3, 7 - len(baseline))))
+    domain = _domain(rng, vocab)
+    baseline = _sentinels(rng, vocab, rng.randint(1, 6), domain)
+    others = _new_cases(
+        rng, vocab, rng.randint(0 if len(baseline) > 1 else 1, min(3, 7 - len(baseline))), domain
+    )
     if rng.random() < 0.3:
         first = next(iter(baseline))
         kind = rng.choice([k for k in FACETS if _can_form(first, k)])
@@ -639,29 +486,33 @@ def _sk_all_missing(rng: random.Random, vocab: Vocabulary, _facet: str | None) -
         {"baseline": baseline, "proposed": proposed},
         f"Every sentinel ({_names(list(baseline))}) is missing from the proposed key, however many other "
         "cases it holds.",
+        domain=domain,
     )
 
 
 def _sk_new_case(rng: random.Random, vocab: Vocabulary, _facet: str | None) -> Made:
+    domain = _domain(rng, vocab)
     new_n = rng.randint(1, 3)
-    baseline = _sentinels(rng, vocab, rng.randint(1, 8 - new_n))
-    new = _new_cases(rng, vocab, new_n)
+    baseline = _sentinels(rng, vocab, rng.randint(1, 8 - new_n), domain)
+    new = _new_cases(rng, vocab, new_n, domain)
     names = sorted_ids(new)
     what = "a new non-sentinel case" if len(names) == 1 else "new non-sentinel cases"
     return Made(
         {"baseline": baseline, "proposed": _with_new(rng, _proposed(rng, baseline), new)},
         f"{_names(names)} {_verb(names, 'is', 'are')} {what}: allowed, and every sentinel keeps its answer.",
+        domain=domain,
     )
 
 
 def _sk_nonsentinel_changed(rng: random.Random, vocab: Vocabulary, _facet: str | None) -> Made:
+    domain = _domain(rng, vocab)
     others_n = rng.randint(1, 3)
-    baseline = _sentinels(rng, vocab, rng.randint(1, 8 - others_n))
-    current = _new_cases(rng, vocab, others_n)
+    baseline = _sentinels(rng, vocab, rng.randint(1, 8 - others_n), domain)
+    current = _new_cases(rng, vocab, others_n, domain)
     edited = sorted_ids(rng.sample(sorted(current), rng.randint(1, others_n)))
     earlier = dict(baseline)
     for case_id, answer in current.items():
-        earlier[case_id] = _plain_change(answer, vocab, rng) if case_id in edited else answer
+        earlier[case_id] = _plain_change(answer, domain, rng) if case_id in edited else answer
     edits = "; ".join(
         f"the earlier key gave {c} {visible(earlier[c])} and the proposed key gives {visible(current[c])}"
         for c in edited
@@ -672,68 +523,71 @@ def _sk_nonsentinel_changed(rng: random.Random, vocab: Vocabulary, _facet: str |
         f"{edits[0].upper()}{edits[1:]}. {_names(edited)} {_verb(edited, 'is', 'are')} not {what}, so "
         "the check does not read the edit and the key is intact.",
         {"earlier_key": earlier},
+        domain=domain,
     )
 
 
 def _sk_empty_baseline(rng: random.Random, vocab: Vocabulary, _facet: str | None) -> Made:
+    domain = _domain(rng, vocab)
     pool = [*vocab.sentinel_ids, *vocab.case_ids]
-    proposed = {i: rng.choice(vocab.answers) for i in rng.sample(pool, rng.randint(0, 8))}
+    proposed = {i: rng.choice(domain.answers) for i in rng.sample(pool, rng.randint(0, 8))}
     return Made(
         {"baseline": {}, "proposed": proposed},
         "An empty baseline would check nothing, so the check refuses the input instead of calling the key intact.",
+        domain=domain,
     )
 
 
-def _sk_rubric_change(rng: random.Random, vocab: Vocabulary, _facet: str | None) -> Made:
-    baseline = _sentinels(rng, vocab, rng.randint(1, 6))
-    target = rng.choice(sorted(baseline))
-    old, new = rng.choice(vocab.rubric_changes)
-    baseline[target] = old
-    proposed = {**baseline, target: new}
-    others = [s for s in baseline if s != target]
-    also = rng.choice(["none", "none", "missing", "changed"]) if others else "none"
-    note = ""
-    if also == "missing":
-        gone = rng.choice(others)
-        del proposed[gone]
-        note = f" {gone} is also absent from the proposed key, which no revision explains."
-    elif also == "changed":
-        edited = rng.choice(others)
-        proposed[edited] = _plain_change(baseline[edited], vocab, rng)
-        note = f" {edited} also changed, with no revision at all."
-    extra = _new_cases(rng, vocab, rng.randint(1, 2)) if len(baseline) == 1 or rng.random() < 0.3 else {}
-    extra = dict(list(extra.items())[: 8 - len(baseline)])
+def _approval(rng: random.Random, vocab: Vocabulary, sentinel: str, old: str, new: str) -> Record:
+    """A rubric revision record: ``sentinel``'s answer ``old`` approved as ``new``, no new baseline yet."""
     month, day = rng.randint(1, 12), rng.randint(1, 28)
-    revision = {
-        "id": target,
+    return {
+        "id": sentinel,
         "from": old,
         "to": new,
         "approved": f"by {rng.choice(vocab.approvers)} on 2026-{month:02d}-{day:02d}",
         "new_baseline_written": False,
     }
+
+
+def _sk_rubric_change(rng: random.Random, vocab: Vocabulary, _facet: str | None) -> Made:
+    """The approved change is the key's only fault: any other fault would decide the case instead."""
+    domain = _domain(rng, vocab)
+    baseline = _sentinels(rng, vocab, rng.randint(1, 6), domain)
+    target = rng.choice(sorted(baseline))
+    old, new = rng.choice(domain.rubric_changes)
+    baseline[target] = old
+    proposed = {**baseline, target: new}
+    extra = (
+        _new_cases(rng, vocab, rng.randint(1, 2), domain) if len(baseline) == 1 or rng.random() < 0.3 else {}
+    )
+    extra = dict(list(extra.items())[: 8 - len(baseline)])
     return Made(
         {"baseline": baseline, "proposed": _with_new(rng, _proposed(rng, proposed), extra)},
-        f"The rubric revision approves {visible(new)} for {target}, but no new baseline has been written: "
-        f"until a new explicit baseline is issued (keeping the old one), {target} is reported changed "
-        f"and the key is held.{note}",
-        {"rubric_revision": revision},
+        f"The rubric revision approves exactly this change, {visible(old)} to {visible(new)} for {target}, "
+        "and no other sentinel is missing or changed. No new baseline has been written: until a new explicit "
+        f"baseline is issued (keeping the old one), {target} is reported changed and the key is held.",
+        {"rubric_revision": _approval(rng, vocab, target, old, new)},
+        domain=domain,
     )
 
 
 def _sk_several(rng: random.Random, vocab: Vocabulary, _facet: str | None) -> Made:
+    domain = _domain(rng, vocab)
     gone_n, changed_n = rng.randint(1, 3), rng.randint(1, 3)
     size = rng.randint(gone_n + changed_n, 8)
-    baseline = _sentinels(rng, vocab, size)
+    baseline = _sentinels(rng, vocab, size, domain)
     picked = rng.sample(sorted(baseline), gone_n + changed_n)
     gone, changed = sorted_ids(picked[:gone_n]), sorted_ids(picked[gone_n:])
     proposed = {s: a for s, a in baseline.items() if s not in gone}
     for s in changed:
-        proposed[s] = _plain_change(baseline[s], vocab, rng)
-    new = _new_cases(rng, vocab, 1) if size < 8 and rng.random() < 0.1 else {}
+        proposed[s] = _plain_change(baseline[s], domain, rng)
+    new = _new_cases(rng, vocab, 1, domain) if size < 8 and rng.random() < 0.1 else {}
     return Made(
         {"baseline": baseline, "proposed": _with_new(rng, _proposed(rng, proposed), new)},
         f"{_names(gone)} {_verb(gone, 'is', 'are')} absent from the proposed key and {_names(changed)} "
         f"{_verb(changed, 'has', 'have')} a different answer; each goes in its own field.",
+        domain=domain,
     )
 
 
@@ -752,6 +606,16 @@ _OWN_BLOCK = {
 _BEFORE_QUERY = {"ts-unresolved", "ts-exact-ids", "ts-empty", "ts-several", "ts-lost", "ts-added"}
 
 
+def _query_about(named: Sequence[str], rng: random.Random, vocab: Vocabulary) -> str | None:
+    """A query about the case's own targets (as a reader sees them), or None when it names none."""
+    if not named:
+        return None
+    if len(named) == 1:
+        return rng.choice(vocab.single_target_queries).format(a=_reader(named[0]))
+    a, b = rng.sample(list(named), 2)
+    return rng.choice(vocab.query_templates).format(a=_reader(a), b=_reader(b))
+
+
 def _ts_decoys(rule_id: str, made: Made, rng: random.Random, vocab: Vocabulary) -> Made:
     record, notes = dict(made.input), []
     if "unresolved" not in record and rng.random() < DECOY_CHANCE:
@@ -759,24 +623,92 @@ def _ts_decoys(rule_id: str, made: Made, rng: random.Random, vocab: Vocabulary) 
         notes.append("The unresolved list is empty, so nothing is held and the lists are compared as usual.")
     if "query" not in record and rule_id != _OWN_BLOCK["query"] and rng.random() < DECOY_CHANCE:
         named = [*dict.fromkeys([*record["original"], *record["rewritten"]])]
-        a, b = (named + list(vocab.topics))[:2] if len(named) < 2 else rng.sample(named, 2)
-        query = rng.choice(vocab.query_templates).format(a=_reader(a), b=_reader(b))
-        if rule_id in _BEFORE_QUERY:
-            end = "?" if query.endswith("?") else ""
-            rewritten_query = f"{query.rstrip('?')} {rng.choice(vocab.query_conditions)}{end}"
-            notes.append("The query's wording is shown too, but the lists decide this case.")
-        else:
-            rewritten_query = query
-            notes.append("The query's wording is shown too, unchanged by the rewrite.")
-        record = {"query": query, "rewritten_query": rewritten_query, **record}
+        query = _query_about(named, rng, vocab)
+        if query is not None:
+            if rule_id in _BEFORE_QUERY:
+                end = "?" if query.endswith("?") else ""
+                rewritten_query = f"{query.rstrip('?')} {rng.choice(vocab.query_conditions)}{end}"
+                notes.append("The query's wording is shown too, but the lists decide this case.")
+            else:
+                rewritten_query = query
+                notes.append("The query's wording is shown too, unchanged by the rewrite.")
+            record = {"query": query, "rewritten_query": rewritten_query, **record}
     if not notes:
         return made
-    return Made(record, " ".join([made.reason, *notes]), made.context)
+    return Made(record, " ".join([made.reason, *notes]), made.context, made.domain)
+
+
+#: Rules whose cases may show a revision that approves one of their changes exactly: another fault
+#: the revision does not cover still decides them (``deciding_rule.approved_change``).
+_BESIDE_A_FAULT = {"sk-changed", "sk-several"}
+
+
+def _sk_revision_decoy(
+    rule_id: str, made: Made, rng: random.Random, vocab: Vocabulary, domain: AnswerDomain
+) -> tuple[Record, str] | None:
+    """A rubric revision shown as what it is, never one that changes the keyed rule.
+
+    Of an unchanged sentinel (it approves nothing here); of a missing one (a revision covers a
+    changed answer, never a hole); of a changed sentinel but to another answer than the proposed
+    one (it does not cover the change); or, beside another fault the
+    revision does not cover, approving one change exactly (that change alone needs a new baseline).
+    """
+    baseline, proposed = made.input["baseline"], made.input["proposed"]
+    changed = sorted_ids(s for s in baseline if s in proposed and proposed[s] != baseline[s])
+    missing = [s for s in baseline if s not in proposed]
+    unchanged = sorted_ids(s for s in baseline if s not in changed and s not in missing)
+    kinds = ["unchanged"] if unchanged else []
+    if missing:
+        kinds.append("missing")
+    if changed and len(_plain_answers(baseline[changed[0]], domain.answers)) > 1:
+        kinds.append("other-answer")
+    if rule_id in _BESIDE_A_FAULT and changed and len(changed) + len(missing) > 1:
+        kinds += ["exact", "exact"]
+    if not kinds:
+        return None
+    kind = rng.choice(kinds)
+    if kind == "unchanged":
+        target = rng.choice(unchanged)
+        revision = _approval(
+            rng, vocab, target, baseline[target], _plain_change(baseline[target], domain, rng)
+        )
+        return revision, (
+            f"The rubric revision shown covers {visible(target)}, whose answer the proposed key has not "
+            "changed, so it approves nothing here."
+        )
+    if kind == "missing":
+        target = rng.choice(sorted_ids(missing))
+        revision = _approval(
+            rng, vocab, target, baseline[target], _plain_change(baseline[target], domain, rng)
+        )
+        return revision, (
+            f"The rubric revision shown approves a new answer for {visible(target)}, but "
+            f"{visible(target)} is absent from the proposed key: a revision covers a changed answer, "
+            "never a missing sentinel."
+        )
+    target = rng.choice(changed)
+    old, now = baseline[target], proposed[target]
+    if kind == "other-answer":
+        approved = [a for a in _plain_answers(old, domain.answers) if a != now]
+        if not approved:
+            return None
+        to = rng.choice(approved)
+        return _approval(rng, vocab, target, old, to), (
+            f"The rubric revision shown approves {visible(to)} for {visible(target)}, but the proposed key "
+            f"gives {visible(now)}: the revision does not cover that change, so it is held like any other."
+        )
+    faults = sorted_ids([*missing, *(s for s in changed if s != target)])
+    return _approval(rng, vocab, target, old, now), (
+        f"The rubric revision shown approves {visible(target)}'s change exactly, so {visible(target)} alone "
+        f"needs a new explicit baseline, keeping the old one; {_names(faults)} "
+        f"{_verb(faults, 'has', 'have')} no approved revision, so the key is held."
+    )
 
 
 def _sk_decoys(rule_id: str, made: Made, rng: random.Random, vocab: Vocabulary) -> Made:
     context, notes = dict(made.context), []
     baseline, proposed = made.input["baseline"], made.input["proposed"]
+    domain = made.domain or vocab.domains[0]
     changed = {s for s in baseline if s in proposed and proposed[s] != baseline[s]}
     intact = not changed and all(s in proposed for s in baseline)
     if "earlier_key" not in context and rng.random() < DECOY_CHANCE:
@@ -784,27 +716,17 @@ def _sk_decoys(rule_id: str, made: Made, rng: random.Random, vocab: Vocabulary) 
         others = [i for i in proposed if i not in baseline]
         for case_id in others:
             edit = not intact and rng.random() < 0.5
-            earlier[case_id] = _plain_change(proposed[case_id], vocab, rng) if edit else proposed[case_id]
+            earlier[case_id] = _plain_change(proposed[case_id], domain, rng) if edit else proposed[case_id]
         context["earlier_key"] = earlier
         notes.append("The earlier key shown does not change what the check reads here.")
-    unchanged = sorted_ids(s for s in baseline if s not in changed)
-    if "rubric_revision" not in context and unchanged and rng.random() < DECOY_CHANCE:
-        target = rng.choice(unchanged)
-        old = baseline[target]
-        month, day = rng.randint(1, 12), rng.randint(1, 28)
-        context["rubric_revision"] = {
-            "id": target,
-            "from": old,
-            "to": _plain_change(old, vocab, rng),
-            "approved": f"by {rng.choice(vocab.approvers)} on 2026-{month:02d}-{day:02d}",
-            "new_baseline_written": False,
-        }
-        notes.append(
-            f"The rubric revision shown covers {visible(target)}, whose answer the proposed key has not changed."
-        )
+    if "rubric_revision" not in context and baseline and rng.random() < DECOY_CHANCE:
+        decoy = _sk_revision_decoy(rule_id, made, rng, vocab, domain)
+        if decoy is not None:
+            context["rubric_revision"], note = decoy
+            notes.append(note)
     if not notes:
         return made
-    return Made(made.input, " ".join([made.reason, *notes]), context)
+    return Made(made.input, " ".join([made.reason, *notes]), context, made.domain)
 
 
 def _with_decoys(rule_id: str, check: str, made: Made, rng: random.Random, vocab: Vocabulary) -> Made:
@@ -873,7 +795,38 @@ def _expected(check: str, record: Record) -> Output:
         return {"error": exc.message}
 
 
-def _decision(check: str, rule_id: str, expected: Output, record: Record) -> str:
+#: The decision of a key whose one fault is a change a rubric revision approves exactly.
+REBASELINE_DECISION = "Hold the key; issue a new explicit baseline, keeping the old one"
+
+
+def sentinel_decision(expected: Output, record: Record, context: Mapping[str, Any]) -> str:
+    """The decision a sentinel case calls for, from its output and the revision shown beside it.
+
+    A change a revision approves exactly (``deciding_rule.approved_change``) calls for a new
+    explicit baseline, the old one kept; any other fault holds the key, and never calls for a new
+    baseline. Where both are there, the decision names both, each with its sentinels.
+    Taught in ``03_sentinel_answer_key.ipynb`` ("An authorised rubric change").
+    """
+    if "error" in expected:
+        return "Refuse the input: supply the sentinel baseline"
+    if expected["intact"]:
+        return "Key intact: scoring may go ahead"
+    approved = keyed.approved_change(record, context)
+    if approved is None:
+        return "Hold the key before scoring"
+    missing, changed = keyed.unapproved_faults(record, context)
+    faults = sorted_ids([*missing, *changed])
+    if not faults:
+        return REBASELINE_DECISION
+    return (
+        f"Hold the key for {_names(faults)}, which no approved revision covers; issue a new explicit "
+        f"baseline, keeping the old one, for the approved change to {visible(approved)} alone"
+    )
+
+
+def _decision(check: str, expected: Output, record: Record, context: Mapping[str, Any]) -> str:
+    if check == "sentinels":
+        return sentinel_decision(expected, record, context)
     if "error" in expected:
         return "Refuse the input: supply the sentinel baseline"
     if "held" in expected:
@@ -884,9 +837,7 @@ def _decision(check: str, rule_id: str, expected: Output, record: Record) -> str
                 return "Accept the target scope; have the wording reviewed"
             return "Accept the rewrite: scope preserved"
         return "Reject the rewrite: scope not preserved"
-    if rule_id == "sk-rubric-change":
-        return "Hold the key; issue a new explicit baseline, keeping the old one"
-    return "Key intact: scoring may go ahead" if expected["intact"] else "Hold the key before scoring"
+    raise ValueError(f"unknown check {check!r}")
 
 
 def _tags(keyed_id: str, check: str, expected: Output, record: Record) -> tuple[str, ...]:
@@ -966,7 +917,7 @@ def generate(
         title=_title(generator.check, made.input),
         input=made.input,
         expected=expected,
-        decision=_decision(generator.check, rule_id, expected, made.input),
+        decision=_decision(generator.check, expected, made.input, made.context),
         reason=made.reason,
         rules=_tags(decided_by, generator.check, expected, made.input),
         facets=keyed.facets(generator.check, made.input, made.context),

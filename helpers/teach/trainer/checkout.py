@@ -66,7 +66,7 @@ from ...core.paths import fixtures_dir
 from ...core.sentinels import check_sentinels
 from .. import grading
 from ..cases import generators
-from ..cases.deciding_rule import FACETS
+from ..cases.deciding_rule import FACETS, approved_change, unapproved_faults
 from ..cases.deciding_rule import facets as deciding_kinds
 from ..cases.filled import spreadsheet_safe
 from ..cases.practice_cases import PracticeCase
@@ -126,6 +126,7 @@ ACTIONS: tuple[str, ...] = (
     "hold the key before scoring",
     "accept",
     "issue a new baseline with the old one kept",
+    "hold the key, and issue a new baseline with the old one kept for the approved change only",
 )
 #: The confidence with which a pass proves its accuracy bound (one-sided).
 CONFIDENCE = 0.95
@@ -164,13 +165,26 @@ def sample_paper_path() -> Path:
 def keyed_action(case: Any, keyed_rule: str) -> str:
     """The next action a case calls for, from its expected output and keyed rule.
 
-    An authorised rubric change calls for a new baseline (old one kept); an
-    unresolved target for staff labels; a refused empty baseline for holding the
-    key (nothing can be scored until the sentinel baseline is supplied); a
+    A change a rubric revision approves exactly calls for a new baseline (old
+    one kept) when it is the key's only fault, and for holding the key and a new
+    baseline for that change alone when another sentinel is missing or changed
+    with no such revision (:func:`~helpers.teach.cases.deciding_rule.approved_change`);
+    an unresolved target for staff labels; a refused empty baseline for holding
+    the key (nothing can be scored until the sentinel baseline is supplied); a
     preserved scope or an intact key for accepting; else repairing the target
-    list or holding the key before scoring. Taught in ``07_checkout.ipynb``.
+    list or holding the key before scoring. ``keyed_rule`` is the case's keyed
+    rule, which agrees with the revision's part. Taught in ``07_checkout.ipynb``.
     """
     expected = case.expected
+    record = getattr(case, "input", None)
+    context = getattr(case, "context", None) or {}
+    if (
+        case.check == "sentinels"
+        and isinstance(record, Mapping)
+        and approved_change(record, context) is not None
+    ):
+        missing, changed = unapproved_faults(record, context)
+        return ACTIONS[5] if missing or changed else ACTIONS[4]
     if keyed_rule == "sk-rubric-change":
         return ACTIONS[4]
     if "held" in expected:
