@@ -232,7 +232,7 @@ def _checkout_issue(args: Any) -> int:
 
 
 def _checkout_proctor(args: Any) -> int:
-    """``checkout proctor``: one proctored paper for one trainee, served through Voilà on 127.0.0.1."""
+    """``checkout proctor``: one proctored paper for one trainee, served through Voilà at the link printed."""
     from ..core.errors import CheckoutFileError
     from ..teach.trainer.secret import TrainerSecretError
 
@@ -243,6 +243,7 @@ def _checkout_proctor(args: Any) -> int:
         return EXIT_USAGE
     try:
         from ..publish.proctor import proctor_command, proctor_environment, write_proctor_notebook
+        from ..publish.sitting_server import LOOPBACK, ServeAddressError, bind_listener, new_token
         from ..teach.trainer.proctoring import prepare_sitting
     except ImportError as exc:
         streams._STDERR.write(f"python -m helpers checkout proctor: needs the app extra (voila): {exc}\n")
@@ -250,25 +251,38 @@ def _checkout_proctor(args: Any) -> int:
     trainer = _trainer(args, "checkout proctor", create=True)
     if trainer is None:
         return EXIT_USAGE
+    try:  # bound first: the address printed is the one served, and a taken port issues nothing
+        listener = bind_listener(getattr(args, "host", None) or LOOPBACK, args.port)
+    except ServeAddressError as exc:
+        streams._STDERR.write(f"python -m helpers checkout proctor: {exc}; nothing was issued\n")
+        return EXIT_USAGE
     try:
         sitting = prepare_sitting(args.trainee, trainer, count=args.count)
         notebook = write_proctor_notebook()
     except (CheckInputError, CheckoutFileError, TrainerSecretError, OSError) as exc:
+        listener.close()
         streams._STDERR.write(
             f"python -m helpers checkout proctor: {getattr(exc, 'message', exc)}; nothing was served\n"
         )
         return EXIT_USAGE
-    command = proctor_command(notebook, port=args.port, open_browser=False)
+    command = proctor_command(notebook, open_browser=False)
+    token = new_token()
     result = trainer.folder / "results" / f"{sitting.name}.json"
-    port = args.port or 8866
+    reach = (
+        "this machine only"
+        if listener.loopback
+        else f"the network at {listener.host}: anyone who has the link can sit the paper, so give it to "
+        "the trainee alone, and not by a channel others read"
+    )
     streams._STDERR.write(
         f"Proctored paper {sitting.name} for {_plain_name(args.trainee)}: the result will be {result}. "
-        "Stop with Ctrl+C once it is handed in. The trainee opens:\n"
-        f"http://127.0.0.1:{port}/\n"
+        f"Served to {reach}. The link is the key to the sitting: a request without its token opens "
+        "nothing. Stop with Ctrl+C once it is handed in. The trainee opens:\n"
+        f"{listener.link(token)}\n"
     )
     streams._STDERR.flush()
     os.chdir(notebook.parent)
-    os.execve(command[0], command, proctor_environment(sitting, trainer.folder))
+    os.execve(command[0], command, proctor_environment(sitting, trainer.folder, listener, token))
     return EXIT_PASS  # not reached
 
 
