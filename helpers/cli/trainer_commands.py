@@ -179,7 +179,7 @@ def _trainer(args: Any, command: str, *, create: bool = False) -> Any:
 def _checkout_issue(args: Any) -> int:
     """``checkout issue``: a check-out paper for one trainee, and its key (taught in ``07_checkout.ipynb``)."""
     from ..core.errors import CheckoutFileError
-    from ..teach.trainer.checkout import issue_checkout, write_checkout
+    from ..teach.trainer.checkout import issue_checkout, new_paper_id, write_checkout
     from ..teach.trainer.secret import TrainerSecretError
 
     if _surrogates(args.trainee):
@@ -188,7 +188,9 @@ def _checkout_issue(args: Any) -> int:
         )
         return EXIT_USAGE
     try:
-        issued = issue_checkout(args.trainee, count=args.count, seed=args.seed)
+        # A chosen seed makes the same cases each time, but never the same paper id.
+        fresh = new_paper_id() if args.seed is not None else None
+        issued = issue_checkout(args.trainee, count=args.count, seed=args.seed, paper_id=fresh)
     except CheckInputError as exc:
         streams._STDERR.write(f"python -m helpers checkout issue: {exc.message}\n")
         return EXIT_USAGE
