@@ -49,19 +49,22 @@ def _temp_prefix(path: Path) -> str:
     return f".{name}."
 
 
-def write_atomically(path: str | Path, data: str | bytes, *, replace: bool = True) -> Path:
+def write_atomically(
+    path: str | Path, data: str | bytes, *, replace: bool = True, mode: int | None = None
+) -> Path:
     """Write ``data`` (text as UTF-8) to ``path`` atomically; returns the path.
 
     Raises :class:`OSError` on failure, leaving no temporary file behind and the
     target as it was. ``replace=False`` refuses an existing target
-    (:class:`FileExistsError`) without ever overwriting it.
+    (:class:`FileExistsError`) without ever overwriting it. ``mode`` sets the file's
+    permissions whatever the umask (default: the old file's, else the umask's).
     """
     path = Path(path)
     payload = data.encode("utf-8") if isinstance(data, str) else data
     handle, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=_temp_prefix(path), suffix=".tmp")
     tmp = Path(tmp_name)
     try:
-        os.fchmod(handle, _mode_for(path))
+        os.fchmod(handle, mode if mode is not None else _mode_for(path))
         with os.fdopen(handle, "wb") as stream:
             stream.write(payload)
             stream.flush()
@@ -72,6 +75,8 @@ def write_atomically(path: str | Path, data: str | bytes, *, replace: bool = Tru
             os.link(tmp, path)  # fails if path exists: never overwrites
         else:  # no hard links (the browser edition): create exclusively, then write
             with open(path, "xb") as target:
+                if mode is not None:
+                    os.fchmod(target.fileno(), mode)
                 target.write(payload)
                 target.flush()
                 os.fsync(target.fileno())

@@ -575,7 +575,13 @@ def write_checkout(
         try:
             # The key is the trainer's alone: owner-only, wherever the paper beside it is put.
             staged.append(_stage(key_path, json.dumps(key, ensure_ascii=False, indent=1) + "\n", mode=0o600))
-            staged.append(_stage(paper_path, json.dumps(paper, ensure_ascii=False, indent=1) + "\n"))
+            staged.append(  # a proctored paper lives in the trainer's folder: owner-only too
+                _stage(
+                    paper_path,
+                    json.dumps(paper, ensure_ascii=False, indent=1) + "\n",
+                    mode=0o600 if proctored else None,
+                )
+            )
             had_baseline = os.path.lexists(baseline_path)
             revise_baseline(
                 baseline_path,
@@ -583,6 +589,7 @@ def write_checkout(
                 reason=f"check-out key {key['paper_id']} issued for {key['trainee']}",
                 retained_dir=baseline_path.parent / "retained",
                 revised_on=key["issued"][:10],
+                mode=0o600,  # the key's digests: the trainer's, like the key
             )
             if not had_baseline:
                 placed.append(baseline_path)
@@ -825,14 +832,19 @@ def answers_data(
     }
 
 
-def write_answers(data: Mapping[str, Any], path: str | Path, *, overwrite: bool = False) -> Path:
-    """Write an answers file atomically; an existing file is replaced only with ``overwrite``."""
+def write_answers(
+    data: Mapping[str, Any], path: str | Path, *, overwrite: bool = False, mode: int | None = None
+) -> Path:
+    """Write an answers file atomically; an existing file is replaced only with ``overwrite``.
+
+    ``mode`` sets its permissions whatever the umask (owner-only in the trainer's folder).
+    """
     path = Path(path)
     text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
     try:
         if overwrite:
-            return write_atomically(path, text)
-        return write_atomically(path, text, replace=False)
+            return write_atomically(path, text, mode=mode)
+        return write_atomically(path, text, replace=False, mode=mode)
     except FileExistsError:
         raise CheckoutFileError(
             "already exists; nothing was written (choose another name, or overwrite it on purpose)",

@@ -210,7 +210,7 @@ class Ledger:
             before = self.path.read_bytes()
             if before and not before.endswith(b"\n"):
                 before += b"\n"
-            write_atomically(self.path, before + line.encode("ascii") + b"\n")
+            write_atomically(self.path, before + line.encode("ascii") + b"\n", mode=0o600)
         except OSError as exc:
             raise TrainerSecretError(
                 f"the ledger cannot be written ({exc.strerror or type(exc).__name__}); nothing was recorded",
