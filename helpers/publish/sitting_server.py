@@ -21,7 +21,6 @@ import secrets
 import socket
 from collections.abc import Mapping
 from dataclasses import dataclass
-from urllib.parse import urlsplit
 
 from ..core.error_root import HelpersError
 
@@ -152,31 +151,31 @@ def admitted(headers: Mapping[str, str], hosts: frozenset[str]) -> bool:
     """Whether a request with these headers is for the served address and from a page it served.
 
     ``Host`` must be one of ``hosts`` exactly (case aside); ``Origin`` and
-    ``Sec-WebSocket-Origin``, when sent, must be ``http://`` one of them. A request with
-    no ``Host`` is refused; one with no ``Origin`` (a link followed, a script) goes on to
-    the token check.
+    ``Sec-WebSocket-Origin``, when sent, must be exactly ``http://`` and one of them, as a
+    browser sends it. A request with no ``Host`` is refused; one with no ``Origin`` (a link
+    followed, a script) goes on to the token check.
     """
     host = headers.get("Host")
     if host is None or host.strip().lower() not in hosts:
         return False
+    origins = {f"http://{name}" for name in hosts}
     for name in ("Origin", "Sec-WebSocket-Origin"):
         origin = headers.get(name)
-        if origin is None:
-            continue
-        try:
-            parts = urlsplit(origin.strip().lower())
-        except ValueError:
-            return False
-        if parts.scheme != "http" or parts.netloc not in hosts or parts.path not in ("", "/"):
+        if origin is not None and origin.strip().lower() not in origins:
             return False
     return True
 
 
 def serve_environment(listener: Listener, token: str, base: Mapping[str, str]) -> dict[str, str]:
-    """``base`` naming the bound socket, the token and the admitted hosts for Voilà; the socket is inherited."""
-    os.set_inheritable(listener.sock.fileno(), True)
+    """``base`` naming the bound socket, the token and the admitted hosts for Voilà.
+
+    The socket is handed over: its descriptor stays open, inheritable, for the process that
+    replaces this one (``os.execve``), and ``listener`` no longer owns it.
+    """
+    fd = listener.sock.detach()
+    os.set_inheritable(fd, True)
     env = dict(base)
-    env[SOCKET_FD_ENV] = str(listener.sock.fileno())
+    env[SOCKET_FD_ENV] = str(fd)
     env[TOKEN_ENV] = token
     env[HOSTS_ENV] = ",".join(sorted(served_hosts(listener)))
     return env
