@@ -9,7 +9,7 @@ its kernel to the culler.
 
 Started by ``checkout proctor`` (:mod:`helpers.publish.sitting_server` names the variables),
 it serves on the socket the command bound, requires the sitting's token (Voilà's own token
-setting, taken from the environment so no process list shows it, and removed before any
+setting, taken from the environment, not the command line any user can list, and removed before any
 kernel starts), and refuses with 403 every request whose ``Host`` or ``Origin`` is not the
 served address, before any of Voilà's handlers runs. Not check logic; started by
 :mod:`helpers.publish.app` and :mod:`helpers.publish.proctor`.
