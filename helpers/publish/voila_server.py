@@ -9,8 +9,8 @@ its kernel to the culler.
 
 Started by ``checkout proctor`` (:mod:`helpers.publish.sitting_server` names the variables),
 it serves on the socket the command bound, requires the sitting's token (Voilà's own token
-setting, taken from the environment, not the command line any user can list, and removed before any
-kernel starts), and refuses with 403 every request whose ``Host`` or ``Origin`` is not the
+setting, taken from the environment, not the command line any user can list, and removed
+before any kernel starts), and refuses with 403 every request whose ``Host`` or ``Origin`` is not the
 served address, before any of Voilà's handlers runs. Not check logic; started by
 :mod:`helpers.publish.app` and :mod:`helpers.publish.proctor`.
 """
@@ -53,7 +53,9 @@ def guarded(app: Any, hosts: frozenset[str]) -> Any:
         def find_handler(self, request: Any, **kwargs: Any) -> Any:
             if admitted(request.headers, hosts):
                 return app.find_handler(request, **kwargs)
-            app.settings[_LOG_KEY](request)
+            log = app.settings.get(_LOG_KEY)
+            if log is not None:
+                log(request)
             return app.get_handler_delegate(request, Refused)
 
     return HostGuard()

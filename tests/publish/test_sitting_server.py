@@ -210,3 +210,71 @@ def test_the_token_is_not_passed_to_the_kernels():
     bound.detach()  # the listener still owns the descriptor
     listener.close()
     assert token == "t" and hosts == {"127.0.0.1:1"} and env == {"OTHER": "kept"}
+
+
+def test_the_guard_refuses_before_any_handler_runs():
+    """:func:`helpers.publish.voila_server.guarded` in front of a tornado app whose handlers count their calls."""
+    import asyncio
+    import http.client
+    import threading
+
+    from tornado import httpserver, web
+
+    from helpers.publish.voila_server import guarded
+
+    reached: list[str] = []
+    refused: list[str] = []
+
+    class Page(web.RequestHandler):
+        def prepare(self) -> None:
+            reached.append(self.request.path)
+
+        def get(self) -> None:
+            self.write("opened")
+
+    listener = bind_listener()
+    hosts = served_hosts(listener)
+    ready = threading.Event()
+    state: dict[str, object] = {}
+
+    def serve() -> None:
+        loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)
+        app = web.Application([(r"/.*", Page)])
+        app.settings["eic_refused_log"] = lambda request: refused.append(request.headers.get("Host", ""))
+        server = httpserver.HTTPServer(guarded(app, hosts))
+        listener.sock.setblocking(False)
+        server.add_sockets([listener.sock])
+        state.update(loop=loop, server=server)
+        ready.set()
+        loop.run_forever()
+        server.stop()
+        loop.close()
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    assert ready.wait(30)
+
+    def status(headers: dict[str, str]) -> tuple[int, bytes]:
+        connection = http.client.HTTPConnection("127.0.0.1", listener.port, timeout=30)
+        try:
+            connection.putrequest("GET", "/", skip_host=True)
+            for name, value in headers.items():
+                connection.putheader(name, value)
+            connection.endheaders()
+            reply = connection.getresponse()
+            return reply.status, reply.read()
+        finally:
+            connection.close()
+
+    try:
+        here = f"127.0.0.1:{listener.port}"
+        assert status({"Host": f"evil.example:{listener.port}"})[0] == 403
+        assert status({"Host": here, "Origin": "http://evil.example"})[0] == 403
+        assert reached == [] and refused == [f"evil.example:{listener.port}", here]
+        assert status({"Host": here}) == (200, b"opened") and reached == ["/"]
+    finally:
+        loop = state["loop"]
+        loop.call_soon_threadsafe(loop.stop)  # type: ignore[attr-defined]
+        thread.join(timeout=30)
+        listener.close()
