@@ -27,6 +27,7 @@ from helpers.teach.trainer.verdict_cache import CACHE_NAME
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="file modes are POSIX")
 
+ISSUE = (sys.executable, "-m", "helpers", "checkout", "issue", "--trainee", "Asha", "--count", "46")
 COHORT = (sys.executable, "-m", "helpers", "cohort", str(fixtures_dir() / "sample_progress" / "asha.json"))
 
 
@@ -127,3 +128,24 @@ def test_a_failed_prepare_that_cannot_remove_its_folder_names_it(tmp_path, monke
     (left,) = (trainer.folder / "proctored").iterdir()
     assert "nothing was left behind" not in caught.value.message
     assert f"left behind: {left}" in caught.value.message
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
+@pytest.mark.parametrize("name", ["ledger.jsonl", "trainer-secret.json"])
+def test_a_fifo_in_place_of_the_ledger_or_the_secret_is_refused_in_one_line(tmp_path, name):
+    from helpers.teach.trainer.secret import SECRET_NAME
+
+    folder = tmp_path / "trainer"
+    TrainerSecret.open(folder, create=True)
+    target = folder / (SECRET_NAME if name == "trainer-secret.json" else name)
+    target.unlink(missing_ok=True)
+    os.mkfifo(target)
+    done = subprocess.run(
+        [*ISSUE, "-o", str(tmp_path / "exam.json"), "--trainer-dir", str(folder)],
+        capture_output=True,
+        timeout=120,  # a blocking read would wait for ever
+        check=False,
+    )
+    lines = done.stderr.decode().splitlines()
+    assert done.returncode == 2 and len(lines) == 1 and "not a regular file" in lines[0], lines
+    assert not (tmp_path / "exam.json").exists()
