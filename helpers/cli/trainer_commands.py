@@ -7,6 +7,7 @@ imports the teaching code it needs only then.
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -258,11 +259,14 @@ def _checkout_proctor(args: Any) -> int:
     except ServeAddressError as exc:
         streams._STDERR.write(f"python -m helpers checkout proctor: {exc}; nothing was issued\n")
         return EXIT_USAGE
-    try:
-        sitting = prepare_sitting(args.trainee, trainer, count=args.count)
+    notebook = None
+    try:  # the scratch notebook first: a paper is issued only once everything else is ready
         notebook = write_proctor_notebook()
+        sitting = prepare_sitting(args.trainee, trainer, count=args.count)
     except (CheckInputError, CheckoutFileError, TrainerSecretError, OSError) as exc:
         listener.close()
+        if notebook is not None:
+            shutil.rmtree(notebook.parent, ignore_errors=True)
         streams._STDERR.write(
             f"python -m helpers checkout proctor: {getattr(exc, 'message', exc)}; nothing was served\n"
         )
