@@ -410,6 +410,36 @@ def _ready(base: str, token: str) -> bool:
         return False
 
 
+#: ``<linux/prctl.h>``: the signal a process is sent when its parent exits.
+_PR_SET_PDEATHSIG = 1
+
+
+def _dies_with_parent(number: int = signal.SIGTERM):
+    """A ``preexec_fn`` that has the server sent ``number`` when tasks.py exits, even by ``kill -9``.
+
+    Linux's ``prctl(PR_SET_PDEATHSIG)``, set in the child before it runs the server; a tasks.py
+    that died before the call is caught by comparing the parent's pid. SIGTERM lets the server
+    shut its kernels down. None where ``prctl`` is not available (the server then outlives a
+    ``kill -9`` of tasks.py, as before). tasks.py does not import the helpers, so this is here.
+    """
+    if not sys.platform.startswith("linux"):
+        return None
+    import ctypes
+
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    parent = os.getpid()
+
+    def set_in_child() -> None:
+        prctl(_PR_SET_PDEATHSIG, number, 0, 0, 0)
+        if os.getppid() != parent:  # tasks.py died before the call
+            os.kill(os.getpid(), number)
+
+    return set_in_child
+
+
 def serve_and_announce(command: list[str], cwd: Path, page: str, *, quiet: float = 1.0) -> int:
     """Run a Jupyter server, relaying its log, and print ``Open: URL`` last, on its own line.
 
@@ -417,7 +447,14 @@ def serve_and_announce(command: list[str], cwd: Path, page: str, *, quiet: float
     has been quiet for ``quiet`` seconds, so it is not buried among the start-up lines.
     Ctrl-C goes to the server as usual (it asks before shutting down). Returns its exit status.
     """
-    server = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    server = subprocess.Popen(
+        command,
+        cwd=cwd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        preexec_fn=_dies_with_parent(),  # set before the relay thread starts
+    )
     assert server.stdout is not None
     found: list[tuple[str, str]] = []
     last_line = [time.monotonic()]
@@ -563,7 +600,9 @@ def run_server(command: list[str | Path], what: str, *, cwd: Path = ROOT) -> int
     The server runs in its own process group, so whatever it starts goes with it. SIGTERM,
     Ctrl-C or SIGHUP to tasks.py sends SIGTERM to that group (the server shuts down its
     kernels, or stops serving), waits for it (``STOP_GRACE_SECONDS``, then SIGKILL; a second
-    signal kills at once), says so in one line and exits with 128 + the signal's number. At a
+    signal kills at once), says so in one line and exits with 128 + the signal's number. If
+    tasks.py itself is killed (even by ``kill -9``), the server is sent SIGTERM
+    (:func:`_dies_with_parent`), and its kernels end with it. At a
     terminal, Ctrl-C reaches only tasks.py, which passes it on as SIGTERM.
     """
     came: list[int] = []
@@ -571,7 +610,12 @@ def run_server(command: list[str | Path], what: str, *, cwd: Path = ROOT) -> int
         number: signal.signal(number, lambda number, _frame: came.append(number)) for number in STOP_SIGNALS
     }
     try:
-        server = subprocess.Popen([str(a) for a in command], cwd=cwd, process_group=0)
+        server = subprocess.Popen(
+            [str(a) for a in command],
+            cwd=cwd,
+            process_group=0,
+            preexec_fn=_dies_with_parent(),
+        )
         while server.poll() is None and not came:
             time.sleep(0.1)
         if not came:

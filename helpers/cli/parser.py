@@ -536,7 +536,8 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
             help="serve one proctored paper to one trainee through the app (Voilà on 127.0.0.1)",
             description=(
                 "Issue a proctored paper for the trainee into the trainer's folder and serve it through "
-                "Voilà on 127.0.0.1, where the page can run no code. The answers are written, graded and "
+                "Voilà on 127.0.0.1 (or --host), where the page can run no code. The link printed carries "
+                "the sitting's token: the page refuses any request without it. The answers are written, graded and "
                 "signed on the trainer's side (DIR/results/PAPER_ID.json), never offered for download; "
                 "the paper can be opened once. Runs until stopped (Ctrl+C)."
             ),
@@ -549,7 +550,15 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
             help="cases on the paper (default 56; at least 46, to show every rule and look-alike kind twice; "
             "at most 200)",
         )
-        proctor.add_argument("--port", type=int, help="port to serve on (default: Voilà's, 8866)")
+        proctor.add_argument(
+            "--port", type=int, help="port to serve on (default: a free one; refused if in use)"
+        )
+        proctor.add_argument(
+            "--host",
+            metavar="ADDRESS",
+            help="serve on this machine's ADDRESS on the trainer's network, for a trainee at another "
+            "machine (default 127.0.0.1, this machine only); the printed link, with its token, is the key",
+        )
         proctor.add_argument(
             "--cooldown",
             type=float,

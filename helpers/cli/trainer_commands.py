@@ -7,6 +7,7 @@ imports the teaching code it needs only then.
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -179,7 +180,7 @@ def _trainer(args: Any, command: str, *, create: bool = False) -> Any:
 def _checkout_issue(args: Any) -> int:
     """``checkout issue``: a check-out paper for one trainee, and its key (taught in ``07_checkout.ipynb``)."""
     from ..core.errors import CheckoutFileError
-    from ..teach.trainer.checkout import issue_checkout, write_checkout
+    from ..teach.trainer.checkout import issue_checkout, new_paper_id, write_checkout
     from ..teach.trainer.secret import TrainerSecretError
 
     if _surrogates(args.trainee):
@@ -188,7 +189,9 @@ def _checkout_issue(args: Any) -> int:
         )
         return EXIT_USAGE
     try:
-        issued = issue_checkout(args.trainee, count=args.count, seed=args.seed)
+        # A chosen seed makes the same cases each time, but never the same paper id.
+        fresh = new_paper_id() if args.seed is not None else None
+        issued = issue_checkout(args.trainee, count=args.count, seed=args.seed, paper_id=fresh)
     except CheckInputError as exc:
         streams._STDERR.write(f"python -m helpers checkout issue: {exc.message}\n")
         return EXIT_USAGE
@@ -232,7 +235,7 @@ def _checkout_issue(args: Any) -> int:
 
 
 def _checkout_proctor(args: Any) -> int:
-    """``checkout proctor``: one proctored paper for one trainee, served through Voilà on 127.0.0.1."""
+    """``checkout proctor``: one proctored paper for one trainee, served through Voilà at the link printed."""
     from ..core.errors import CheckoutFileError
     from ..teach.trainer.secret import TrainerSecretError
 
@@ -243,6 +246,7 @@ def _checkout_proctor(args: Any) -> int:
         return EXIT_USAGE
     try:
         from ..publish.proctor import proctor_command, proctor_environment, write_proctor_notebook
+        from ..publish.sitting_server import LOOPBACK, ServeAddressError, bind_listener, new_token
         from ..teach.trainer.proctoring import prepare_sitting
     except ImportError as exc:
         streams._STDERR.write(f"python -m helpers checkout proctor: needs the app extra (voila): {exc}\n")
@@ -250,25 +254,41 @@ def _checkout_proctor(args: Any) -> int:
     trainer = _trainer(args, "checkout proctor", create=True)
     if trainer is None:
         return EXIT_USAGE
-    try:
-        sitting = prepare_sitting(args.trainee, trainer, count=args.count, cooldown_hours=args.cooldown)
+    try:  # bound first: the address printed is the one served, and a taken port issues nothing
+        listener = bind_listener(getattr(args, "host", None) or LOOPBACK, args.port)
+    except ServeAddressError as exc:
+        streams._STDERR.write(f"python -m helpers checkout proctor: {exc}; nothing was issued\n")
+        return EXIT_USAGE
+    notebook = None
+    try:  # the scratch notebook first: a paper is issued only once everything else is ready
         notebook = write_proctor_notebook()
+        sitting = prepare_sitting(args.trainee, trainer, count=args.count, cooldown_hours=args.cooldown)
     except (CheckInputError, CheckoutFileError, TrainerSecretError, OSError) as exc:
+        listener.close()
+        if notebook is not None:
+            shutil.rmtree(notebook.parent, ignore_errors=True)
         streams._STDERR.write(
             f"python -m helpers checkout proctor: {getattr(exc, 'message', exc)}; nothing was served\n"
         )
         return EXIT_USAGE
-    command = proctor_command(notebook, port=args.port, open_browser=False)
+    command = proctor_command(notebook, open_browser=False)
+    token = new_token()
     result = trainer.folder / "results" / f"{sitting.name}.json"
-    port = args.port or 8866
+    reach = (
+        "this machine only"
+        if listener.loopback
+        else f"the network at {listener.host}: anyone who has the link can sit the paper, so give it to "
+        "the trainee alone, and not by a channel others read"
+    )
     streams._STDERR.write(
         f"Proctored paper {sitting.name} for {_plain_name(args.trainee)}: the result will be {result}. "
-        "Stop with Ctrl+C once it is handed in. The trainee opens:\n"
-        f"http://127.0.0.1:{port}/\n"
+        f"Served to {reach}. The link is the key to the sitting: a request without its token opens "
+        "nothing. Stop with Ctrl+C once it is handed in. The trainee opens:\n"
+        f"{listener.link(token)}\n"
     )
     streams._STDERR.flush()
     os.chdir(notebook.parent)
-    os.execve(command[0], command, proctor_environment(sitting, trainer.folder))
+    os.execve(command[0], command, proctor_environment(sitting, trainer.folder, listener, token))
     return EXIT_PASS  # not reached
 
 

@@ -110,6 +110,7 @@ def revise_baseline(
     reason: str,
     retained_dir: str | Path,
     revised_on: str | None = None,
+    mode: int | None = None,
 ) -> Baseline:
     """Write a new explicit baseline, keeping the current one as retained evidence.
 
@@ -121,7 +122,9 @@ def revise_baseline(
     The writes are ordered so that a failed run (a full disk, a read-only folder: an
     :class:`OSError`) changes nothing and can be retried: the new baseline is written in
     full beside its place first, then the retained copy is made, and only then does the
-    new baseline take its place. Taught in ``03_sentinel_answer_key.ipynb``.
+    new baseline take its place. ``mode`` sets the new file's and the retained copy's
+    permissions whatever the umask (a check-out key's baseline is owner-only). Taught in
+    ``03_sentinel_answer_key.ipynb``.
     """
     path, retained_dir = Path(path), Path(retained_dir)
     if not isinstance(reason, str) or not reason.strip():
@@ -137,7 +140,7 @@ def revise_baseline(
         version = current.version + 1
     new = Baseline(version, revised_on, reason.strip(), answers)
     path.parent.mkdir(parents=True, exist_ok=True)
-    pending = PendingFile(path)
+    pending = PendingFile(path, mode=mode)
     try:
         pending.write(_dump(new).encode("utf-8"), sync=True)
         if current_bytes is not None:
@@ -146,7 +149,7 @@ def revise_baseline(
                 raise _evidence_exists(keep)
             keep.parent.mkdir(parents=True, exist_ok=True)
             try:
-                write_atomically(keep, current_bytes, replace=False)
+                write_atomically(keep, current_bytes, replace=False, mode=mode)
             except FileExistsError:
                 raise _evidence_exists(keep) from None
             try:

@@ -75,6 +75,8 @@ def write_atomically(
             os.link(tmp, path)  # fails if path exists: never overwrites
         else:  # no hard links (the browser edition): create exclusively, then write
             with open(path, "xb") as target:
+                if mode is not None:
+                    os.fchmod(target.fileno(), mode)
                 target.write(payload)
                 target.flush()
                 os.fsync(target.fileno())

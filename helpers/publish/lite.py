@@ -657,9 +657,18 @@ _CONTENT_TYPES = {
 
 
 class _Handler(http.server.SimpleHTTPRequestHandler):
-    """Static files with the types a Lite site needs, quietly."""
+    """Static files with the types a Lite site needs, quietly, from inside the site only."""
 
     extensions_map = _CONTENT_TYPES
+
+    def send_head(self) -> Any:
+        """As the standard handler does, but a path that leads out of the site (a symlink) is 404."""
+        root = os.path.realpath(self.directory)
+        real = os.path.realpath(self.translate_path(self.path))
+        if real != root and not real.startswith(root + os.sep):
+            self.send_error(http.HTTPStatus.NOT_FOUND, "File not found")
+            return None
+        return super().send_head()
 
     def copyfile(self, source: IO[bytes], outputfile: IO[bytes]) -> None:  # type: ignore[override]
         """Send a file, counting the bytes sent (the first-visit figure)."""
@@ -687,6 +696,12 @@ class _CountingServer(http.server.ThreadingHTTPServer):
         with self._lock:
             self.bytes_sent += size
             self.files_sent += 1
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that hangs up mid-reply is no error: nothing is printed; anything else is."""
+        if isinstance(sys.exc_info()[1], ConnectionError):  # BrokenPipeError, ConnectionResetError
+            return
+        super().handle_error(request, client_address)
 
 
 class LiteServer:

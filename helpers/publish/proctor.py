@@ -7,8 +7,10 @@ and runs Voilà on that notebook alone, as the app does (:func:`helpers.publish.
 code hidden, the ``offline`` template, at most one kernel, and here no file served at all.
 Voilà lets a page send only widget messages to its kernel, never code, so the trainee has
 no kernel to compute with; the answers are written, graded and signed in the trainer's
-folder, which the app never serves. The trainee opens the address printed last.
-Not check logic; the check-out is taught in ``07_checkout.ipynb``.
+folder, which the app never serves. The socket is bound before anything is printed, and the
+trainee opens the link printed last, which carries the sitting's token
+(:mod:`helpers.publish.sitting_server`): the page, its kernel and its WebSocket refuse a
+request without it, and every request must name the served address as its Host. Not check logic; the check-out is taught in ``07_checkout.ipynb``.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from pathlib import Path
 
 from ..teach.trainer.proctoring import SITTING_ENV, TRAINER_ENV
 from .app import voila_command, voila_environment
+from .sitting_server import Listener, serve_environment
 
 __all__ = [
     "NOTEBOOK_NAME",
@@ -73,9 +76,18 @@ def proctor_command(notebook: Path, *, port: int | None = None, open_browser: bo
     ]
 
 
-def proctor_environment(sitting: Path, trainer_dir: Path) -> dict[str, str]:
-    """The app's environment, naming the sitting and the trainer's folder for its kernel."""
+def proctor_environment(
+    sitting: Path, trainer_dir: Path, listener: Listener | None = None, token: str | None = None
+) -> dict[str, str]:
+    """The app's environment, naming the sitting and the trainer's folder for its kernel.
+
+    With ``listener`` and ``token``, Voilà serves on that bound socket and requires that token.
+    """
     env = voila_environment()
     env[SITTING_ENV] = str(sitting)
     env[TRAINER_ENV] = str(trainer_dir)
+    if listener is not None:
+        if not token:
+            raise ValueError("a bound listener needs the sitting's token")
+        env = serve_environment(listener, token, env)
     return env

@@ -198,6 +198,7 @@ def test_checkout_proctor_issues_the_full_paper_by_default_and_serves_it(tmp_pat
 
     def fake_execve(path: str, argv: list[str], env: dict[str, str]) -> None:
         served.append(argv)
+        os.close(int(env["EIC_SERVE_SOCKET_FD"]))  # the socket Voilà would have served on
 
     monkeypatch.setattr(trainer_commands.os, "execve", fake_execve)
     monkeypatch.setattr(trainer_commands.os, "chdir", lambda _path: None)

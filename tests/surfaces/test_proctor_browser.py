@@ -70,7 +70,7 @@ def test_a_proctored_paper_is_sat_end_to_end_and_the_page_runs_no_code(proctor: 
     prefixes = (proctor.base_url + "/", proctor.base_url.replace("http://", "ws://", 1) + "/")
     marker = tmp_path / "code-ran.txt"
     with offline_page(lambda url: url.startswith(prefixes)) as (page, watch):
-        page.goto(proctor.base_url + "/", timeout=RENDER_TIMEOUT_MS)
+        page.goto(proctor.page_url, timeout=RENDER_TIMEOUT_MS)
         root = page.locator(".eic-checkout")
         heading = root.locator(".eic-checkout-heading")
         expect(heading).to_contain_text(f"Check-out case 1 of {CASES}", timeout=RENDER_TIMEOUT_MS)
@@ -110,7 +110,7 @@ def test_a_proctored_paper_is_sat_end_to_end_and_the_page_runs_no_code(proctor: 
         # A reloaded page is no second sitting: busy while the first page's kernel ends, then refused.
         deadline = time.monotonic() + REOPEN_SECONDS
         while True:
-            page.goto(proctor.base_url + "/", timeout=RENDER_TIMEOUT_MS)
+            page.goto(proctor.page_url, timeout=RENDER_TIMEOUT_MS)
             if page.get_by_text("The app is busy").count() == 0 or time.monotonic() > deadline:
                 break
             time.sleep(3)
@@ -149,7 +149,7 @@ def _proctored_page(proctor: Proctor):
 def test_the_proctored_page_passes_axe_before_and_after_a_case_is_answered(own_proctor: Proctor) -> None:
     found = {}
     with _proctored_page(own_proctor) as (page, watch):
-        page.goto(own_proctor.base_url + "/", timeout=RENDER_TIMEOUT_MS)
+        page.goto(own_proctor.page_url, timeout=RENDER_TIMEOUT_MS)
         root = page.locator(".eic-checkout")
         heading = root.locator(".eic-checkout-heading")
         expect(heading).to_contain_text(f"Check-out case 1 of {CASES}", timeout=RENDER_TIMEOUT_MS)
@@ -207,7 +207,7 @@ def test_one_case_answered_and_the_paper_handed_in_with_the_keyboard_alone(own_p
     ID, each option its flag value, rule or action. The focus ring is clearly visible.
     """
     with _proctored_page(own_proctor) as (page, watch):
-        page.goto(own_proctor.base_url + "/", timeout=RENDER_TIMEOUT_MS)
+        page.goto(own_proctor.page_url, timeout=RENDER_TIMEOUT_MS)
         root = page.locator(".eic-checkout")
         heading = root.locator(".eic-checkout-heading")
         expect(heading).to_contain_text(f"Check-out case 1 of {CASES}", timeout=RENDER_TIMEOUT_MS)

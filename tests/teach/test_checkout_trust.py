@@ -190,6 +190,37 @@ def test_a_result_for_a_paper_never_issued_is_refused(tmp_path, trainer):
     assert "was never issued by this trainer" in _refused([path], trainer)[str(path)]
 
 
+def test_two_practice_papers_from_one_seed_have_ids_of_their_own_and_both_are_graded(run_cli, tmp_path):
+    """Issue 44: two ``--seed 7`` papers shared one id, so the first could no longer be graded."""
+    for name in ("Ana", "Ben"):
+        done = run_cli(
+            "checkout", "issue", "--trainee", name, "--seed", "7", "--count", "46", "-o", f"{name}.json"
+        )
+        assert done.returncode == 0, done.stderr
+    papers = {name: json.loads((tmp_path / f"{name}.json").read_text()) for name in ("Ana", "Ben")}
+    assert papers["Ana"]["paper_id"] != papers["Ben"]["paper_id"]
+    assert papers["Ana"]["cases"] == papers["Ben"]["cases"]  # the seed still makes the same cases
+    for name in ("Ana", "Ben"):
+        issued = co.Issued(papers[name], co.load_key(tmp_path / f"{name}.key.json"))
+        (tmp_path / f"{name}.answers.json").write_text(json.dumps(answer_all(issued)))
+        result = co.grade_files(
+            tmp_path / f"{name}.answers.json", tmp_path / f"{name}.key.json", trainer=TrainerSecret.open()
+        )
+        assert result.trainee == name and result.passed
+
+
+def test_a_paper_id_already_in_the_ledger_is_refused(tmp_path):
+    trainer = TrainerSecret.open(tmp_path / "trainer", create=True)
+    issue(trainer, "Ana", tmp_path / "a", seed=7)
+    with pytest.raises(CheckInputError, match="is in the ledger already"):
+        issue(trainer, "Ben", tmp_path / "b", seed=7)  # a script that did not ask for a fresh id
+    assert not list((tmp_path / "b").iterdir())
+    fresh = co.issue_checkout("Ben", count=46, seed=7, paper_id=co.new_paper_id())
+    co.write_checkout(fresh, tmp_path / "b" / "ben.json", trainer=trainer, practice=True)
+    with pytest.raises(CheckInputError, match="16 hex digits"):
+        co.issue_checkout("Ben", count=46, seed=7, paper_id="../../x")
+
+
 def test_row_10_a_seeded_paper_is_practice_and_the_default_seed_cannot_be_recovered(run_cli, tmp_path):
     plain = run_cli("checkout", "issue", "--trainee", "Asha", "-o", "exam.json")
     seeded = run_cli("checkout", "issue", "--trainee", "Ben", "--seed", "4242", "-o", "practice.json")
@@ -198,10 +229,13 @@ def test_row_10_a_seeded_paper_is_practice_and_the_default_seed_cannot_be_recove
     key = json.loads((tmp_path / "exam.key.json").read_text())
     assert json.loads((tmp_path / "practice.json").read_text())["practice"] is True
     assert json.loads((tmp_path / "exam.json").read_text())["practice"] is False
-    # The attack of row 10: search small seeds for the paper id. 4242 falls at once; the default does not.
+    # The attack of row 10: search small seeds for the paper id. The default seed is not among them,
+    # and a practice paper's id is fresh, so neither id gives its seed away.
     ids = {f"{random.Random(f'checkout:{s}').getrandbits(64):016x}": s for s in range(20_000)}
-    assert ids.get(json.loads((tmp_path / "practice.json").read_text())["paper_id"]) == 4242
-    assert key["paper_id"] not in ids and key["seed"] >= 2**32
+    practice = json.loads((tmp_path / "practice.json").read_text())
+    assert practice["paper_id"] not in ids and key["paper_id"] not in ids and key["seed"] >= 2**32
+    # Its cases still fall to the search (so it is practice): seed 4242 makes the very same cases.
+    assert co.issue_checkout("Ben", seed=4242).paper["cases"] == practice["cases"]
     # Graded, the practice paper's pass never counts.
     (tmp_path / "results").mkdir()
     for paper, name in (("practice", "Ben"), ("exam", "Asha")):

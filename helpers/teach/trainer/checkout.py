@@ -49,6 +49,7 @@ import json
 import math
 import os
 import random
+import re
 import secrets
 import unicodedata
 from collections import Counter
@@ -95,6 +96,7 @@ __all__ = [
     "minimum_count",
     "keyed_action",
     "key_baseline_path",
+    "new_paper_id",
     "key_digests",
     "verify_key",
     "write_checkout",
@@ -318,6 +320,11 @@ class Issued:
     key: dict[str, Any]
 
 
+def new_paper_id() -> str:
+    """A fresh paper id from :mod:`secrets`, for a paper whose seed was chosen (a practice paper)."""
+    return secrets.token_hex(8)
+
+
 def issue_checkout(
     trainee: str,
     *,
@@ -325,13 +332,15 @@ def issue_checkout(
     seed: int | None = None,
     rules: Sequence[Rule] | None = None,
     issued: str | None = None,
+    paper_id: str | None = None,
 ) -> Issued:
     """Make a check-out paper of ``count`` cases (default :data:`DEFAULT_COUNT`) for ``trainee`` and its key.
 
     ``count`` below :func:`minimum_count` is refused: such a paper could not show
     every rule and look-alike kind twice. ``seed`` makes the paper reproducible
-    (a fresh random one by default); it is kept in the key only. Taught in
-    ``07_checkout.ipynb``.
+    (a fresh random one by default); it is kept in the key only. ``paper_id`` replaces the id
+    made from the seed (:func:`new_paper_id` gives a fresh one: two papers from one seed must
+    not share an id in the trainer's ledger). Taught in ``07_checkout.ipynb``.
     """
     if not isinstance(trainee, str) or not trainee.strip():
         raise CheckInputError("trainee must be a non-empty name", field="trainee")
@@ -351,7 +360,13 @@ def issue_checkout(
         raise CheckInputError(f"seed is {describe_value(seed)}, expected a whole number from 0", field="seed")
     by_id = {r.id: r for r in rules}
     rng = random.Random(f"checkout:{seed}")
-    paper_id = f"{rng.getrandbits(64):016x}"
+    made_id = f"{rng.getrandbits(64):016x}"  # drawn whatever the id, so the seed makes the same cases
+    if paper_id is None:
+        paper_id = made_id
+    elif not isinstance(paper_id, str) or not re.fullmatch(r"[0-9a-f]{16}", paper_id):
+        raise CheckInputError(
+            f"paper_id is {describe_value(paper_id)}, expected 16 hex digits", field="paper_id"
+        )
     plan = _plan(count, rng, rules)
     case_seeds = rng.sample(CHECKOUT_SEEDS, len(plan))
     paper_cases, key_cases = [], []
@@ -562,13 +577,26 @@ def write_checkout(
                 practice=practice,
                 cooldown_hours=COOLDOWN_HOURS if cooldown_hours is None else cooldown_hours,
             )
+            if key["paper_id"] in state.issued:  # one paper id, one paper: else the first cannot be graded
+                raise CheckInputError(
+                    f"paper id {key['paper_id']} is in the ledger already (issued "
+                    f"{state.issued[key['paper_id']].issued}); a paper from a chosen seed needs an id of its "
+                    "own (issue_checkout(..., paper_id=new_paper_id()))",
+                    field="paper_id",
+                )
         placed: list[Path] = []
         staged: list[PendingFile] = []
         current = baseline_path
         try:
             # The key is the trainer's alone: owner-only, wherever the paper beside it is put.
             staged.append(_stage(key_path, json.dumps(key, ensure_ascii=False, indent=1) + "\n", mode=0o600))
-            staged.append(_stage(paper_path, json.dumps(paper, ensure_ascii=False, indent=1) + "\n"))
+            staged.append(  # a proctored paper lives in the trainer's folder: owner-only too
+                _stage(
+                    paper_path,
+                    json.dumps(paper, ensure_ascii=False, indent=1) + "\n",
+                    mode=0o600 if proctored else None,
+                )
+            )
             had_baseline = os.path.lexists(baseline_path)
             revise_baseline(
                 baseline_path,
@@ -576,6 +604,7 @@ def write_checkout(
                 reason=f"check-out key {key['paper_id']} issued for {key['trainee']}",
                 retained_dir=baseline_path.parent / "retained",
                 revised_on=key["issued"][:10],
+                mode=0o600,  # the key's digests: the trainer's, like the key
             )
             if not had_baseline:
                 placed.append(baseline_path)
@@ -818,14 +847,19 @@ def answers_data(
     }
 
 
-def write_answers(data: Mapping[str, Any], path: str | Path, *, overwrite: bool = False) -> Path:
-    """Write an answers file atomically; an existing file is replaced only with ``overwrite``."""
+def write_answers(
+    data: Mapping[str, Any], path: str | Path, *, overwrite: bool = False, mode: int | None = None
+) -> Path:
+    """Write an answers file atomically; an existing file is replaced only with ``overwrite``.
+
+    ``mode`` sets its permissions whatever the umask (owner-only in the trainer's folder).
+    """
     path = Path(path)
     text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
     try:
         if overwrite:
-            return write_atomically(path, text)
-        return write_atomically(path, text, replace=False)
+            return write_atomically(path, text, mode=mode)
+        return write_atomically(path, text, replace=False, mode=mode)
     except FileExistsError:
         raise CheckoutFileError(
             "already exists; nothing was written (choose another name, or overwrite it on purpose)",

@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any
 from ...core.chardiff import visible_id
 from ...core.errors import JSONLoadError, ProgressFileError
 from ...core.jsonio import loads_strict
+from ...core.parent_death import die_with_parent
 from ...core.paths import fixtures_dir
 from ..cases.deciding_rule import reader_form
 from ..cases.generators import generators_fingerprint
@@ -524,13 +525,15 @@ def load_checkouts(
     return found, refused
 
 
-def _worker_start() -> None:
+def _worker_start(parent: int | None = None) -> None:
     """Set up a worker process of :func:`load_cohort`.
 
-    A worker holds the cases it has made (some 150,000 objects) and one file at a time, none
+    It ends with ``parent`` (the process that started the pool), however that ends: a worker
+    left running after a ``kill -9`` would hold its files and a core for nothing. A worker holds the cases it has made (some 150,000 objects) and one file at a time, none
     of it in reference cycles; with the default thresholds the cycle collector kept walking
     them while each file was read, and took about a sixth of the worker's time.
     """
+    die_with_parent(signal.SIGKILL, parent=parent)
     gc.set_threshold(50_000, 20, 10)
     # Ctrl-C is the parent's to handle (one line, exit 130); it was blocked across the fork.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -551,7 +554,7 @@ def _pooled(jobs: list[tuple[Any, ...]], count: int, done: Callable[[], None] | 
         from concurrent.futures import ProcessPoolExecutor
         from concurrent.futures.process import BrokenProcessPool
 
-        pool = ProcessPoolExecutor(max_workers=count, initializer=_worker_start)
+        pool = ProcessPoolExecutor(max_workers=count, initializer=_worker_start, initargs=(os.getpid(),))
     except (ImportError, NotImplementedError, OSError):  # no processes here (the browser edition)
         return []
     blocking = hasattr(signal, "pthread_sigmask")

@@ -19,7 +19,6 @@ Taught in ``07_checkout.ipynb``.
 
 from __future__ import annotations
 
-import contextlib
 import datetime as _dt
 import json
 import os
@@ -32,6 +31,7 @@ from ...core.errors import CheckoutFileError
 from ...core.files import write_atomically
 from .checkout import CheckoutResult, grade_files, issue_checkout, load_paper, write_answers, write_checkout
 from .ledger import Ledger
+from .owner_only import FILE_MODE, owner_folder, remove_made
 from .secret import TrainerSecret
 
 __all__ = [
@@ -78,12 +78,12 @@ class ProctoredSitting:
         answers_path = self.folder / _ANSWERS
         same = json.dumps(answers, ensure_ascii=False, indent=1) + "\n"
         if not (answers_path.is_file() and answers_path.read_text(encoding="utf-8") == same):
-            write_answers(answers, answers_path)
+            write_answers(answers, answers_path, mode=FILE_MODE)
         result = grade_files(answers_path, self.folder / _KEY, trainer=self.trainer, proctored=True)
-        self.result_path.parent.mkdir(mode=0o700, exist_ok=True)
+        owner_folder(self.result_path.parent)
         text = json.dumps(result.to_data(), ensure_ascii=False, indent=1) + "\n"
         try:
-            write_atomically(self.result_path, text, replace=False)
+            write_atomically(self.result_path, text, replace=False, mode=FILE_MODE)
         except OSError as exc:
             raise CheckoutFileError(
                 f"cannot be written ({exc.strerror or type(exc).__name__})", path=str(self.result_path)
@@ -97,11 +97,13 @@ def prepare_sitting(
     """Issue a proctored paper for ``trainee`` into ``proctored/PAPER_ID/`` in the trainer's folder.
 
     ``cooldown_hours`` after a failed paper the ledger refuses the next one (default 12; 0 for none).
+    Folders are made owner-only. If the paper cannot be issued (a full disk, the ledger
+    busy, the cooldown), the folders made for it are removed again; one that cannot be is named.
     """
     issued = issue_checkout(trainee, count=count)
     folder = trainer.folder / "proctored" / issued.paper["paper_id"]
     try:
-        folder.mkdir(mode=0o700, parents=True)
+        made = owner_folder(folder, exist_ok=False)
     except OSError as exc:
         raise CheckoutFileError(
             f"cannot be made ({exc.strerror or type(exc).__name__})", path=str(folder)
@@ -115,9 +117,14 @@ def prepare_sitting(
             proctored=True,
             cooldown_hours=cooldown_hours,
         )
-    except BaseException:
-        with contextlib.suppress(OSError):
-            folder.rmdir()  # nothing was issued: leave no empty sitting behind (a folder with files stays)
+    except BaseException as exc:
+        left = remove_made(made)
+        if left and isinstance(exc, CheckoutFileError):
+            said = exc.message.removesuffix("; nothing was left behind")
+            raise CheckoutFileError(
+                f"{said}; left behind: {', '.join(map(str, left))} (not empty; remove it before a retry)",
+                path=exc.path,
+            ) from None
         raise
     return folder
 

@@ -36,6 +36,7 @@ from typing import Any
 from ...core.error_root import HelpersError
 from ...core.errors import CheckoutFileError, describe_value
 from ..progress.paths import shown_path
+from .owner_only import FILE_MODE, owner_folder
 
 __all__ = [
     "PROJECT_DIR",
@@ -137,11 +138,12 @@ class TrainerSecret:
     def _make(folder: Path) -> None:
         where = shown_path(folder / SECRET_NAME)
         try:
-            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+            owner_folder(folder)  # 0700 whatever the umask, and any folder made above it
             key = secrets.token_bytes(32)
             text = json.dumps({"format": SECRET_FORMAT, "version": _VERSION, "secret": key.hex()}) + "\n"
             handle, tmp = tempfile.mkstemp(dir=folder, prefix=".trainer-secret.", suffix=".tmp")  # mode 0600
             try:
+                os.fchmod(handle, FILE_MODE)
                 with os.fdopen(handle, "w", encoding="ascii") as stream:
                     stream.write(text)
                     stream.flush()

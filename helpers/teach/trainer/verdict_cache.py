@@ -23,6 +23,7 @@ import hashlib
 import hmac
 import json
 import os
+import stat
 import sys
 from collections.abc import Mapping
 from pathlib import Path
@@ -107,6 +108,7 @@ class VerdictCache:
         self._checked: set[tuple[str, str]] = set()  # (file SHA-256, signature) already found good
         self._new: dict[str, dict[str, Any]] = {}
         self._refused = False
+        self._foreign = False  # something not a regular file is where the cache goes: left alone
 
     @classmethod
     def open(cls, folder: str | Path | None, *, course: str) -> VerdictCache | None:
@@ -127,7 +129,9 @@ class VerdictCache:
     def _read_disk(self) -> dict[str, Mapping[str, Any]]:
         """The entries in the file as it is now (unchecked); an unreadable cache is empty, with a line."""
         try:
-            handle = os.open(self.path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+            # O_NONBLOCK: a FIFO put where the cache goes must not hang the run (it is refused below)
+            flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+            handle = os.open(self.path, flags | getattr(os, "O_CLOEXEC", 0))
         except FileNotFoundError:
             return {}
         except OSError as exc:
@@ -135,6 +139,14 @@ class VerdictCache:
                 f"the verdict cache {self._shown()} cannot be read ({exc.strerror or type(exc).__name__}): "
                 "every file is re-graded"
             )
+            return {}
+        if not stat.S_ISREG(os.fstat(handle).st_mode):
+            os.close(handle)
+            self.notes.append(
+                f"the verdict cache {self._shown()} is not a regular file (a FIFO, device or socket): "
+                "it is neither read nor written, and every file is re-graded"
+            )
+            self._foreign = True
             return {}
         try:
             with os.fdopen(handle, "rb") as stream:
@@ -229,7 +241,7 @@ class VerdictCache:
         version are dropped; at most :data:`MAX_ENTRIES` are kept. A cache that cannot be
         written is a line in :attr:`notes`, never an error.
         """
-        if not self._new and not self._refused:
+        if (not self._new and not self._refused) or self._foreign:
             return
         if sys.platform == "emscripten":  # the browser edition: no lock to keep two tabs apart
             return
@@ -244,6 +256,9 @@ class VerdictCache:
                 quiet = VerdictCache(self.secret, self.course, self.helpers)
                 quiet._checked = self._checked
                 on_disk = quiet._read_disk()
+                if quiet._foreign:  # put there since this run read it: left alone
+                    self.notes.extend(quiet.notes)
+                    return
                 kept = {
                     key: entry
                     for key, entry in on_disk.items()
@@ -258,7 +273,7 @@ class VerdictCache:
                 )
                 if not os.path.lexists(self.path):
                     os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-                write_atomically(self.path, text.encode("ascii"))
+                write_atomically(self.path, text.encode("ascii"), mode=0o600)
         except Timeout:
             self.notes.append(
                 f"the verdict cache {self._shown()} is being written by another run "
