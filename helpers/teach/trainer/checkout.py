@@ -70,9 +70,11 @@ from ..cases.deciding_rule import facets as deciding_kinds
 from ..cases.filled import spreadsheet_safe
 from ..cases.practice_cases import PracticeCase
 from ..cases.rules import Rule, load_rules
+from ..cases.deciding_rule import CONFUSABLES
 from ..confidence import accuracy_lower_bound
 from ..grading import Answer, answer_fields, decisive_rules
 from .bounded_file import MAX_CHECKOUT_BYTES, read_bounded
+from .sequential import DESIGN, Schedule, Slot, operating_characteristic_words
 
 __all__ = [
     "CHECKOUT_SEEDS",
@@ -131,14 +133,21 @@ CONFIDENCE = 0.95
 #: The accuracy a pass proves at least, with :data:`CONFIDENCE` confidence: cases fully correct
 #: (output, reason and next action) as a share of all cases.
 ACCURACY_BOUND = 0.85
-#: How many cases each rule and each look-alike kind has at least, on every paper.
+#: How many covering cases each look-alike kind has (once on each check); each rule has one at least.
 PER_GROUP = 2
-#: Cases on a paper by default: the 46 that cover every rule and kind twice, and ten more.
-#: 53 of 56 right proves 0.867, 52 only 0.843, so a pass allows three wrong (two on 46 to 49 cases).
-#: Measured in docs/checkout.md: p = 0.85 passes about 2%, p = 0.97 about 90%.
-DEFAULT_COUNT = 56
+#: Cases a fixed paper (the trainee's own machine) has by default: as many as a sitting may serve at most.
+DEFAULT_COUNT = DESIGN.max_cases
 #: The most cases a paper may have.
 MAX_COUNT = 200
+#: Cases in each rule's and each look-alike kind's follow-up stream of a sequential key.
+FOLLOW_UPS = 4
+#: The common look-alike letters, weighted as real data has them: the Cyrillic lower-case letters
+#: that stand in for Latin ones most often first, then the other Cyrillic and Greek letters that
+#: look exactly alike; every other letter of the table keeps weight 1, so the whole table is in play.
+LETTER_WEIGHTS: dict[str, int] = {
+    **dict.fromkeys("\u0430\u0435\u043e\u0440\u0441\u0443\u0445\u0456", 12),  # а е о р с у х і
+    **dict.fromkeys("\u03bf\u03b9\u0410\u0415\u041e\u0420\u0421\u0425\u039f\u0391\u0395", 3),
+}
 #: Rules whose cases turn on IDs or answers that look alike.
 LOOKALIKE_RULES = frozenset({"ts-exact-ids", "sk-whitespace-case", "sk-invisible"})
 
@@ -225,6 +234,31 @@ def _generate(rule_id: str, seed: int, facet: str | None) -> PracticeCase:
     return generators.generate(rule_id, seed, facet=facet)
 
 
+def _letter_weight(case: PracticeCase) -> int:
+    """The weight of the heaviest look-alike letter a case shows (1 for none)."""
+    text = dumps_compact(case.input)
+    return max((LETTER_WEIGHTS.get(c, 1) for c in text if c in CONFUSABLES), default=1)
+
+
+def _weighted(rule_id: str, seed: int, facet: str | None) -> tuple[PracticeCase, int]:
+    """A case, and its seed; a homoglyph case is drawn again until its letter passes its weight.
+
+    Each try is accepted with probability weight / 12, so the common Cyrillic letters
+    come up about twelve times as often as a rare one, and none is ever left out.
+    """
+    case = _generate(rule_id, seed, facet)
+    if facet != "homoglyph":
+        return case, seed
+    rng = random.Random(f"letters:{seed}")
+    top = max(LETTER_WEIGHTS.values())
+    for _ in range(40):
+        if rng.random() * top < _letter_weight(case):
+            break
+        seed = rng.randrange(CHECKOUT_SEEDS.start, CHECKOUT_SEEDS.stop)
+        case = _generate(rule_id, seed, facet)
+    return case, seed
+
+
 def _makers(rules: Sequence[Rule]) -> tuple[list[str], dict[str, list[str]]]:
     """The rules a paper can draw from, and for each look-alike kind the rules that can make it."""
     ids = [r.id for r in rules if r.id in generators.GENERATORS]
@@ -234,36 +268,47 @@ def _makers(rules: Sequence[Rule]) -> tuple[list[str], dict[str, list[str]]]:
 
 
 def _covering(rules: Sequence[Rule]) -> list[tuple[str, str | None]]:
-    """The cases every paper holds: each look-alike kind :data:`PER_GROUP` times, then each rule as often."""
+    """The covering cases: each look-alike kind :data:`PER_GROUP` times (once on each check), then each rule once."""
     ids, makers = _makers(rules)
     items: list[tuple[str, str | None]] = []
     for kind, makes in makers.items():
         items += [(makes[i % len(makes)], kind) for i in range(PER_GROUP)]
     counts = Counter(rule for rule, _ in items)
     for rule in ids:
-        items += [(rule, None)] * max(0, PER_GROUP - counts[rule])
+        items += [(rule, None)] * max(0, 1 - counts[rule])
     return items
 
 
 def minimum_count(rules: Sequence[Rule] | None = None) -> int:
-    """The fewest cases a paper may have: every rule and every look-alike kind :data:`PER_GROUP` times."""
+    """The covering cases a sitting serves first: every rule once and every look-alike kind :data:`PER_GROUP` times."""
     return len(_covering(list(rules) if rules is not None else load_rules()))
 
 
-def _plan(count: int, rng: random.Random, rules: Sequence[Rule]) -> list[tuple[str, str | None]]:
-    """Which (rule, facet) each case is made for: the covering cases, then more, interleaved.
+def _plan(
+    count: int | None, rng: random.Random, rules: Sequence[Rule], *, sequential: bool
+) -> list[tuple[str, str, str | None]]:
+    """Which (stream, rule, facet) each case of the key is made for.
 
-    The cases beyond the covering ones go round the rules that make no look-alike
-    kind of their own (combined faults, lost and missing IDs, holds and refusals),
-    in a shuffled order, so no rule gets a third case before each has one more.
+    Every key starts with the covering cases, interleaved (stream ``cover``), then
+    cases for more evidence going round every rule in a shuffled order (``more``).
+    A sequential key adds, for each rule and each look-alike kind, :data:`FOLLOW_UPS`
+    cases of it (``rule:ID``, ``kind:KIND``) that a miss on it brings; a fixed paper
+    (the trainee's own machine) is the covering cases and ``more`` up to ``count``.
     """
-    items = _covering(rules)
-    ids, _ = _makers(rules)
-    plain = [rule for rule in ids if not _facets(rule)] or ids
-    rng.shuffle(plain)
-    extra = count - len(items)
-    items += [(plain[i % len(plain)], None) for i in range(max(0, extra))]
-    return _interleave(items, rng)
+    ids, makers = _makers(rules)
+    plan = [("cover", rule, facet) for rule, facet in _interleave(_covering(rules), rng)]
+    order = list(ids)
+    rng.shuffle(order)
+    if sequential:
+        for rule in ids:
+            plan += [(f"rule:{rule}", rule, None)] * FOLLOW_UPS
+        for kind, makes in makers.items():
+            plan += [(f"kind:{kind}", makes[i % len(makes)], kind) for i in range(FOLLOW_UPS)]
+        extra = DESIGN.max_cases - len(_covering(rules))
+    else:
+        extra = (count or DESIGN.max_cases) - len(plan)
+    plan += [("more", order[i % len(order)], None) for i in range(max(0, extra))]
+    return plan
 
 
 def _interleave(items: list[tuple[str, str | None]], rng: random.Random) -> list[tuple[str, str | None]]:
@@ -302,6 +347,10 @@ class Issued:
     paper: dict[str, Any]
     key: dict[str, Any]
 
+    def grade(self, answers: Mapping[str, Any]) -> CheckoutResult:
+        """Grade an answers object against this key, as :func:`grade_checkout` does (unsigned)."""
+        return grade_checkout(answers, self.key)
+
 
 def issue_checkout(
     trainee: str,
@@ -310,26 +359,36 @@ def issue_checkout(
     seed: int | None = None,
     rules: Sequence[Rule] | None = None,
     issued: str | None = None,
+    sequential: bool = True,
 ) -> Issued:
-    """Make a check-out paper of ``count`` cases (default :data:`DEFAULT_COUNT`) for ``trainee`` and its key.
+    """Make a check-out for ``trainee``: the paper and its key.
 
-    ``count`` below :func:`minimum_count` is refused: such a paper could not show
-    every rule and look-alike kind twice. ``seed`` makes the paper reproducible
-    (a fresh random one by default); it is kept in the key only. Taught in
-    ``07_checkout.ipynb``.
+    A **sequential** key (the default; what the proctored page sits, case by case)
+    holds every case a sitting may serve: the covering cases, each rule's and each
+    look-alike kind's follow-ups, and cases for more evidence; which of them are
+    served is decided by :mod:`helpers.teach.trainer.sequential` as the sitting goes.
+    Its labels are numbered in a shuffled order, so no label tells what it is for.
+    With ``sequential=False`` it is a **fixed paper** of ``count`` cases (default
+    :data:`DEFAULT_COUNT`, at least :func:`minimum_count`) for the trainee's own
+    machine, graded by the same rule case by case in the paper's order.
+    ``seed`` makes it reproducible (a fresh random one by default); it is kept in
+    the key only. Taught in ``07_checkout.ipynb``.
     """
     if not isinstance(trainee, str) or not trainee.strip():
         raise CheckInputError("trainee must be a non-empty name", field="trainee")
     rules = list(rules) if rules is not None else load_rules()
     least = minimum_count(rules)
-    if count is None:
-        count = max(DEFAULT_COUNT, least)
-    if isinstance(count, bool) or not isinstance(count, int) or not least <= count <= MAX_COUNT:
-        raise CheckInputError(
-            f"count is {describe_value(count)}, expected {least} to {MAX_COUNT}: a paper needs at least "
-            f"{least} cases to show every rule and every look-alike kind at least {PER_GROUP} times",
-            field="count",
-        )
+    if sequential and count is not None:
+        raise CheckInputError("count is for a fixed paper; a sequential sitting decides its own", field="count")
+    if not sequential:
+        if count is None:
+            count = max(DEFAULT_COUNT, least)
+        if isinstance(count, bool) or not isinstance(count, int) or not least <= count <= MAX_COUNT:
+            raise CheckInputError(
+                f"count is {describe_value(count)}, expected {least} to {MAX_COUNT}: a paper needs at least "
+                f"{least} cases to show every rule once and every look-alike kind {PER_GROUP} times",
+                field="count",
+            )
     if seed is None:
         seed = secrets.randbelow(2**63)
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
@@ -337,11 +396,14 @@ def issue_checkout(
     by_id = {r.id: r for r in rules}
     rng = random.Random(f"checkout:{seed}")
     paper_id = f"{rng.getrandbits(64):016x}"
-    plan = _plan(count, rng, rules)
+    plan = _plan(count, rng, rules, sequential=sequential)
     case_seeds = rng.sample(CHECKOUT_SEEDS, len(plan))
+    numbers = list(range(1, len(plan) + 1))
+    if sequential:
+        rng.shuffle(numbers)
     paper_cases, key_cases = [], []
-    for number, ((rule_id, facet), case_seed) in enumerate(zip(plan, case_seeds, strict=True), start=1):
-        case = _generate(rule_id, case_seed, facet)
+    for number, (stream, rule_id, facet), case_seed in zip(numbers, plan, case_seeds, strict=True):
+        case, case_seed = _weighted(rule_id, case_seed, facet)
         label = f"Check-out case {number}"
         local = random.Random(f"checkout:{seed}:{label}")
         options = _reason_ids(case, rules, local)
@@ -357,7 +419,7 @@ def issue_checkout(
             {"rule": r, "statement": by_id[r].statement if r in by_id else r} for r in options
         ]
         shown["actions"] = actions
-        paper_cases.append(shown)
+        paper_cases.append((number, shown))
         key_cases.append(
             {
                 "label": label,
@@ -372,6 +434,7 @@ def issue_checkout(
                 "lookalike_kinds": [k for k in FACETS if k in kinds],
                 "made_for": rule_id,
                 "facet": facet,
+                "stream": stream,
                 "seed": case_seed,
                 "case_id": case.id,
                 "title": case.title,
@@ -384,7 +447,9 @@ def issue_checkout(
         "paper_id": paper_id,
         "trainee": trainee,
         "issued": when,
-        "cases": paper_cases,
+        "sequential": sequential,
+        # A sequential paper lists its cases by label, so their order says nothing; the sitting picks.
+        "cases": [shown for _n, shown in sorted(paper_cases, key=lambda item: item[0])],
     }
     key = {
         "format": KEY_FORMAT,
@@ -393,12 +458,14 @@ def issue_checkout(
         "trainee": trainee,
         "issued": when,
         "seed": seed,
+        "sequential": sequential,
         "content_hash": generators.generators_fingerprint(),
         "verdict_rule": {
             "confidence": CONFIDENCE,
             "accuracy_bound": ACCURACY_BOUND,
             "rules": [r.id for r in rules if r.id in generators.GENERATORS],
             "lookalike_kinds": list(_makers(rules)[1]),
+            "design": DESIGN.to_data(),
         },
         "cases": key_cases,
     }
@@ -829,8 +896,13 @@ def _strings(value: Any, where: str, source: str) -> frozenset[str]:
 def _parse_answer(raw: Any, check: str, where: str, source: str) -> tuple[Answer, str | None]:
     first, second, flag = answer_fields(check)
     expected = {"label", first, second, flag, "hold", "reason", "action"}
-    if not isinstance(raw, Mapping) or set(raw) != expected:
-        raise CheckoutFileError(f"{where} must have the fields {sorted(expected)}", path=source)
+    if not isinstance(raw, Mapping) or not expected <= set(raw) <= expected | {"seconds"}:
+        raise CheckoutFileError(f"{where} must have the fields {sorted(expected)} (and seconds)", path=source)
+    seconds = raw.get("seconds", 0)
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not 0 <= seconds < 10**7:
+        raise CheckoutFileError(
+            f"{where}.seconds is {describe_value(seconds)}, expected a number of seconds", path=source
+        )
     if raw[flag] is not None and not isinstance(raw[flag], bool):
         raise CheckoutFileError(
             f"{where}.{flag} is {describe_value(raw[flag])}, expected true, false or null", path=source
@@ -883,12 +955,12 @@ def _floor2(value: float) -> str:
 
 @dataclass(frozen=True)
 class CheckoutResult:
-    """A graded check-out: verdicts per case, field, rule and look-alike kind, and what a pass proves.
+    """A graded check-out: the cases served, verdicts per case, field, rule and look-alike kind, what a pass proves.
 
-    Passes when the cases fully correct prove an accuracy of at least
-    :attr:`accuracy_bound` with :attr:`confidence` confidence, and every rule in
-    :attr:`rules_covered` and every kind in :attr:`kinds_covered` is on the paper
-    and answered right at least once. Taught in ``07_checkout.ipynb``.
+    :attr:`decision` is the sequential rule's (:mod:`helpers.teach.trainer.sequential`): the
+    evidence reached the pass boundary with every rule in :attr:`rules_covered` and every
+    kind in :attr:`kinds_covered` seen and cleared, or it did not. The accuracy bound the
+    cases prove (exact Clopper–Pearson) is kept beside it as evidence. Taught in ``07_checkout.ipynb``.
     """
 
     trainee: str
@@ -900,6 +972,11 @@ class CheckoutResult:
     confidence: float = CONFIDENCE
     accuracy_bound: float = ACCURACY_BOUND
     graded: str = field(default_factory=_now)
+    decision: str = "failed"
+    why: str = ""
+    evidence: float = 0.0
+    sequential: bool = True
+    max_cases: int = DESIGN.max_cases
 
     @property
     def fully_correct(self) -> int:
@@ -956,42 +1033,37 @@ class CheckoutResult:
 
     @property
     def passed(self) -> bool:
-        """The accuracy bound holds, and every rule and look-alike kind is on the paper and answered right."""
-        return self.accuracy_proved and not any(self.never_right().values())
+        """The sequential rule's verdict: passed."""
+        return self.decision == "passed"
 
     @property
     def threshold(self) -> str:
         """The pass rule in words."""
+        design = DESIGN
         return (
-            f"accuracy at least {self.accuracy_bound:.2f} with {self.confidence:.0%} confidence "
-            "(one-sided exact Clopper–Pearson bound on the cases fully correct), and every rule and "
-            "every look-alike kind answered right at least once"
+            f"a sequential test of right {design.p1:.0%} of the time against {design.p0:.0%} (Wald's SPRT, "
+            f"nominal errors {design.alpha:g} and {design.beta:g}, at most {self.max_cases} cases): it passes "
+            "when the evidence reaches the pass boundary with every rule seen and cleared once and every "
+            f"look-alike kind twice, a miss on either bringing another case of it"
         )
 
+    def evidence_lines(self) -> list[str]:
+        """The per-rule and per-kind evidence in one line each."""
+        rules = ", ".join(f"{r} {ok}/{n}" for r, (ok, n) in self.per_rule().items())
+        kinds = ", ".join(f"{k} {ok}/{n}" for k, (ok, n) in self.per_kind().items())
+        return [f"per rule (right/served): {rules}", f"per look-alike kind (right/served): {kinds}"]
+
     def statement(self) -> str:
-        """What the check-out proves, in words a trainer can repeat."""
-        right, total, bound = self.fully_correct, len(self.cases), self.accuracy_lower_bound
-        scored = f"{right} of {total} cases fully correct"
-        gaps = self.never_right()
-        if self.passed:
-            return (
-                f"Proves accuracy at least {_floor2(bound)} with {self.confidence:.0%} confidence ({scored}; "
-                f"a pass needs at least {self.accuracy_bound:.2f}); every rule and every look-alike kind "
-                "answered right at least once."
-            )
-        parts = []
-        if not self.accuracy_proved:
-            parts.append(
-                f"{scored} prove accuracy of only {_floor2(bound)} with {self.confidence:.0%} confidence, "
-                f"not the {self.accuracy_bound:.2f} a pass needs"
-            )
-        if gaps["rules_never_right"]:
-            parts.append("every case wrong for the rules " + ", ".join(gaps["rules_never_right"]))
-        if gaps["kinds_never_right"]:
-            parts.append("every case wrong for the look-alike kinds " + ", ".join(gaps["kinds_never_right"]))
-        if gaps["not_on_paper"]:
-            parts.append("not on this paper, so not shown: " + ", ".join(gaps["not_on_paper"]))
-        return "Does not prove readiness: " + "; ".join(parts) + "."
+        """What the check-out proves, in words a trainer can repeat: the operating characteristic, the cases, the why."""
+        right, total = self.fully_correct, len(self.cases)
+        head = (
+            f"Passed after {total} cases ({right} fully correct)"
+            if self.passed
+            else f"Not passed after {total} cases ({right} fully correct)"
+        )
+        bound = f"they prove accuracy at least {_floor2(self.accuracy_lower_bound)} with 95% confidence"
+        why = f": {self.why}" if self.why else ""
+        return f"{head}{why}; {bound}. {operating_characteristic_words()}"
 
     def per_field(self) -> dict[str, tuple[int, int]]:
         """For each field: (cases where it is right, cases that ask it)."""
@@ -1014,7 +1086,13 @@ class CheckoutResult:
             "key_digest": self.key_digest,
             "graded": self.graded,
             "passed": self.passed,
+            "decision": self.decision,
+            "why": self.why,
             "statement": self.statement(),
+            "operating_characteristic": operating_characteristic_words(),
+            "design": DESIGN.to_data(),
+            "sequential": self.sequential,
+            "evidence": self.evidence,
             "threshold": self.threshold,
             "confidence": self.confidence,
             "accuracy_bound": self.accuracy_bound,
@@ -1099,48 +1177,75 @@ def grade_checkout(
         if label in given:
             raise CheckoutFileError(f"{where}: {label} is answered twice", path=source)
         given[label] = _parse_answer(raw, records[label]["check"], where, source)
+    schedule = key_schedule(key)
     verdicts = []
-    for label, record in records.items():
-        case = _case(record)
-        names = _field_names(case.check)
-        kinds = _record_kinds(record)
-        if label not in given:
-            verdicts.append(
-                CaseVerdict(
-                    label,
-                    record["rule"],
-                    bool(record["lookalike"]),
-                    False,
-                    dict.fromkeys(names, False),
-                    (),
-                    kinds,
-                )
-            )
-            continue
-        answer, action = given[label]
-        result = grading.grade(case, answer, ask_reason=False)
-        wrong = {m.field for m in result.mistakes}
-        fields = {name: name not in wrong for name in names[:4]}
-        fields["reason"] = answer.reason in record["reasons_accepted"]
-        fields["action"] = action == record["action"]
-        missed = [m.rule for m in result.mistakes]
-        if not fields["reason"]:
-            missed.append(record["rule"])
-        verdicts.append(
-            CaseVerdict(
-                label,
-                record["rule"],
-                bool(record["lookalike"]),
-                True,
-                fields,
-                tuple(dict.fromkeys(missed)),
-                kinds,
-            )
+    while (label := schedule.next_label()) is not None:
+        record = records[label]
+        if label not in given and schedule.adaptive:
+            break  # the sitting stopped here: what it proved so far is the verdict
+        verdict = verdict_of(record, given.get(label))
+        verdicts.append(verdict)
+        schedule.record(label, verdict.correct)
+    extra = sorted(set(given) - set(schedule.served))
+    if extra and schedule.adaptive:
+        raise CheckoutFileError(
+            f"answers {', '.join(extra[:3])}{' …' if len(extra) > 3 else ''}, which this sitting never "
+            "served; nothing is graded",
+            path=source,
         )
     rules, kinds_covered = _covered(key)
+    test = schedule.test
     return CheckoutResult(
-        str(key["trainee"]), str(key["paper_id"]), _digest(key), tuple(verdicts), rules, kinds_covered
+        str(key["trainee"]),
+        str(key["paper_id"]),
+        _digest(key),
+        tuple(verdicts),
+        rules,
+        kinds_covered,
+        decision=schedule.decision(),
+        why=test.why(),
+        evidence=round(test.llr / test.design.upper, 4),
+        sequential=schedule.adaptive,
+        max_cases=test.design.max_cases,
     )
+
+
+def verdict_of(record: Mapping[str, Any], given: tuple[Answer, str | None] | None) -> CaseVerdict:
+    """One key case graded: every field right or wrong (all wrong when ``given`` is None, unanswered)."""
+    case = _case(record)
+    names = _field_names(case.check)
+    kinds = _record_kinds(record)
+    if given is None:
+        return CaseVerdict(
+            record["label"], record["rule"], bool(record["lookalike"]), False, dict.fromkeys(names, False), (), kinds
+        )
+    answer, action = given
+    result = grading.grade(case, answer, ask_reason=False)
+    wrong = {m.field for m in result.mistakes}
+    fields = {name: name not in wrong for name in names[:4]}
+    fields["reason"] = answer.reason in record["reasons_accepted"]
+    fields["action"] = action == record["action"]
+    missed = [m.rule for m in result.mistakes]
+    if not fields["reason"]:
+        missed.append(record["rule"])
+    return CaseVerdict(
+        record["label"], record["rule"], bool(record["lookalike"]), True, fields, tuple(dict.fromkeys(missed)), kinds
+    )
+
+
+def key_schedule(key: Mapping[str, Any]) -> Schedule:
+    """The schedule a key's sitting follows: adaptive for a sequential key, in order for a fixed paper."""
+    rules, kinds = _covered(key)
+    slots = [
+        Slot(
+            str(record["label"]),
+            str(record.get("stream") or "more"),
+            str(record["rule"]),
+            _record_kinds(record),
+        )
+        for record in key["cases"]
+    ]
+    return Schedule(slots, rules, kinds, adaptive=bool(key.get("sequential")))
 
 
 def _record_kinds(record: Mapping[str, Any]) -> tuple[str, ...]:
