@@ -188,7 +188,7 @@ def _checkout_issue(args: Any) -> int:
         )
         return EXIT_USAGE
     try:
-        issued = issue_checkout(args.trainee, count=args.count, seed=args.seed)
+        issued = issue_checkout(args.trainee, count=args.count, seed=args.seed, sequential=False)
     except CheckInputError as exc:
         streams._STDERR.write(f"python -m helpers checkout issue: {exc.message}\n")
         return EXIT_USAGE

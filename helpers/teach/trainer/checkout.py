@@ -467,7 +467,7 @@ def issue_checkout(
             "lookalike_kinds": list(_makers(rules)[1]),
             "design": DESIGN.to_data(),
         },
-        "cases": key_cases,
+        "cases": sorted(key_cases, key=lambda record: int(record["label"].rsplit(" ", 1)[1])),
     }
     return Issued(paper, key)
 

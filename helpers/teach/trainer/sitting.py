@@ -92,6 +92,11 @@ class Sitting:
         return [self.shown[label] for label in self.schedule.served]
 
     @property
+    def index(self) -> int:
+        """How many cases are answered."""
+        return len(self.schedule.served)
+
+    @property
     def done(self) -> bool:
         """True once the rule has decided (or no case is left)."""
         return self.schedule.next_label() is None
