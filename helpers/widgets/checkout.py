@@ -314,10 +314,11 @@ class CheckoutWidget(TextPicture):
         self.answer_area.layout.display = None
         self.save_area.layout.display = "none"
         shown = paper_case(case)
-        where = self.sitting.position() if hasattr(self.sitting, "position") else f"{case['label']} of {total}"
+        where = (
+            self.sitting.position() if hasattr(self.sitting, "position") else f"{case['label']} of {total}"
+        )
         self.heading.value = wrap_html(
-            f'<h3 class="eic-checkout-label">{esc(where)}</h3>'
-            f"<p>Check: <b>{esc(case['check'])}</b></p>"
+            f'<h3 class="eic-checkout-label">{esc(where)}</h3><p>Check: <b>{esc(case["check"])}</b></p>'
         )
         context = case.get("context")
         extra = f"<p><b>Context</b></p>{json_html(context)}" if context else ""
@@ -427,7 +428,9 @@ class CheckoutWidget(TextPicture):
                 f"  [{'x' if self.overwrite.value else ' '}] {self.overwrite.description}\n"
                 f"  buttons: [{self.save_button.description}]"
             )
-        where = self.sitting.position() if hasattr(self.sitting, "position") else f"{case['label']} of {total}"
+        where = (
+            self.sitting.position() if hasattr(self.sitting, "position") else f"{case['label']} of {total}"
+        )
         return "\n".join(
             [
                 f"Check-out widget: {where} ({case['check']})",

@@ -108,7 +108,9 @@ def test_issue_that_fails_part_way_leaves_nothing_and_a_retry_works(tmp_path, mo
 
     monkeypatch.setattr(os, "link", disk_full_for_the_paper)
     with pytest.raises(CheckoutFileError, match="No space left on device"):
-        co.write_checkout(co.issue_checkout("Asha", count=46, sequential=False), tmp_path / "exam.json", trainer=trainer)
+        co.write_checkout(
+            co.issue_checkout("Asha", count=46, sequential=False), tmp_path / "exam.json", trainer=trainer
+        )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["trainer"]
     monkeypatch.undo()
     paper, key, _baseline = co.write_checkout(
@@ -207,7 +209,11 @@ def test_checkout_proctor_issues_the_full_paper_by_default_and_serves_it(tmp_pat
     paper = json.loads((folder / "paper.json").read_text(encoding="utf-8"))
     key = json.loads((folder / "paper.key.json").read_text(encoding="utf-8"))
     assert paper["sequential"] is key["sequential"] is True  # served case by case by the sequential rule
-    assert len(paper["cases"]) == len(key["cases"]) > co.DESIGN.max_cases and served and "voila" in " ".join(served[0])
+    assert (
+        len(paper["cases"]) == len(key["cases"]) > co.DESIGN.max_cases
+        and served
+        and "voila" in " ".join(served[0])
+    )
     code = cli.main(
         ["checkout", "proctor", "--trainee", "Ben", "--count", "12", "--trainer-dir", str(trainer)]
     )

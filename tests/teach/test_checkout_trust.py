@@ -83,7 +83,9 @@ def test_a_bad_secret_is_refused_in_one_line(trainer, spoil, why):
 
 def test_a_bad_secret_exits_2_on_every_command(run_cli, tmp_path):
     trainer = TrainerSecret.open(tmp_path / "t", create=True)
-    co.write_checkout(co.issue_checkout("Asha", count=46, sequential=False), tmp_path / "exam.json", trainer=trainer)
+    co.write_checkout(
+        co.issue_checkout("Asha", count=46, sequential=False), tmp_path / "exam.json", trainer=trainer
+    )
     (tmp_path / "answers.json").write_text("{}")
     (tmp_path / "t" / SECRET_NAME).chmod(0o644)
     for args in (
@@ -101,7 +103,9 @@ def test_a_bad_secret_exits_2_on_every_command(run_cli, tmp_path):
 def test_a_key_from_another_trainer_is_refused_by_name(run_cli, tmp_path):
     for trainee, name, folder in (("Asha", "exam.json", "a"), ("Ben", "other.json", "b")):
         trainer = TrainerSecret.open(tmp_path / folder, create=True)
-        co.write_checkout(co.issue_checkout(trainee, count=46, sequential=False), tmp_path / name, trainer=trainer)
+        co.write_checkout(
+            co.issue_checkout(trainee, count=46, sequential=False), tmp_path / name, trainer=trainer
+        )
     paper = json.loads((tmp_path / "exam.json").read_text())
     (tmp_path / "answers.json").write_text(json.dumps(co.CheckoutSitting(paper).answers_data()))
     out = run_cli("checkout", "grade", "answers.json", "--key", "exam.key.json", "--trainer-dir", "b")
@@ -121,7 +125,9 @@ def test_a_ledger_that_cannot_be_written_leaves_nothing(tmp_path, trainer, monke
 
     monkeypatch.setattr(ledger_module, "write_atomically", full)
     with pytest.raises(TrainerSecretError, match="ledger cannot be written"):
-        co.write_checkout(co.issue_checkout("Asha", count=46, sequential=False), tmp_path / "exam.json", trainer=trainer)
+        co.write_checkout(
+            co.issue_checkout("Asha", count=46, sequential=False), tmp_path / "exam.json", trainer=trainer
+        )
     assert not [p for p in tmp_path.iterdir() if p.name != "trainer"]
     monkeypatch.undo()
     co.write_checkout(

@@ -116,7 +116,9 @@ def test_the_sitting_serves_every_rule_and_kind_first_and_a_follow_up_after_a_mi
         sitting.answer(*answer)
     streams = [r["stream"] for r in served]
     assert streams[3].startswith(("rule:", "kind:"))  # the miss at case 3 brings a follow-up next
-    assert served[3]["rule"] == missed_rule or set(served[3]["lookalike_kinds"]) & set(served[2]["lookalike_kinds"])
+    assert served[3]["rule"] == missed_rule or set(served[3]["lookalike_kinds"]) & set(
+        served[2]["lookalike_kinds"]
+    )
     first = [r for r in served if r["stream"] == "cover"]
     assert {r["rule"] for r in first} == set(RULES)
     result = sitting.result()

@@ -28,7 +28,9 @@ def upload(name: str, data: bytes) -> tuple[dict, ...]:
 @pytest.fixture(scope="module")
 def own_paper() -> dict:
     """A paper issued to a trainee, as ``checkout issue`` writes it (its key stays with the trainer)."""
-    return json.loads(json.dumps(co.issue_checkout("Kai", seed=7, issued="2026-12-01T09:00:00Z", sequential=False).paper))
+    return json.loads(
+        json.dumps(co.issue_checkout("Kai", seed=7, issued="2026-12-01T09:00:00Z", sequential=False).paper)
+    )
 
 
 def _sample() -> dict:

@@ -180,7 +180,9 @@ def test_the_sitting_still_goes_on_and_hands_in_after_the_attempt(sitting_widget
 
 
 def test_the_practice_check_out_still_offers_its_chooser(tmp_path):
-    own = json.loads(json.dumps(co.issue_checkout("Kai", seed=7, issued="2026-12-01T09:00:00Z", sequential=False).paper))
+    own = json.loads(
+        json.dumps(co.issue_checkout("Kai", seed=7, issued="2026-12-01T09:00:00Z", sequential=False).paper)
+    )
     widget = CheckoutWidget(co.load_paper(co.sample_paper_path()), papers_dir=tmp_path)
     assert widget.choose is True and widget.chooser.layout.display != "none"
     tree = list(_tree(widget.widget))

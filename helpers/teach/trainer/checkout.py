@@ -65,12 +65,11 @@ from ...core.paths import fixtures_dir
 from ...core.sentinels import check_sentinels
 from .. import grading
 from ..cases import generators
-from ..cases.deciding_rule import FACETS
+from ..cases.deciding_rule import CONFUSABLES, FACETS
 from ..cases.deciding_rule import facets as deciding_kinds
 from ..cases.filled import spreadsheet_safe
 from ..cases.practice_cases import PracticeCase
 from ..cases.rules import Rule, load_rules
-from ..cases.deciding_rule import CONFUSABLES
 from ..confidence import accuracy_lower_bound
 from ..grading import Answer, answer_fields, decisive_rules
 from .bounded_file import MAX_CHECKOUT_BYTES, read_bounded
@@ -379,7 +378,9 @@ def issue_checkout(
     rules = list(rules) if rules is not None else load_rules()
     least = minimum_count(rules)
     if sequential and count is not None:
-        raise CheckInputError("count is for a fixed paper; a sequential sitting decides its own", field="count")
+        raise CheckInputError(
+            "count is for a fixed paper; a sequential sitting decides its own", field="count"
+        )
     if not sequential:
         if count is None:
             count = max(DEFAULT_COUNT, least)
@@ -467,7 +468,7 @@ def issue_checkout(
             "lookalike_kinds": list(_makers(rules)[1]),
             "design": DESIGN.to_data(),
         },
-        "cases": sorted(key_cases, key=lambda record: int(record["label"].rsplit(" ", 1)[1])),
+        "cases": sorted(key_cases, key=lambda record: int(str(record["label"]).rsplit(" ", 1)[1])),
     }
     return Issued(paper, key)
 
@@ -1217,7 +1218,13 @@ def verdict_of(record: Mapping[str, Any], given: tuple[Answer, str | None] | Non
     kinds = _record_kinds(record)
     if given is None:
         return CaseVerdict(
-            record["label"], record["rule"], bool(record["lookalike"]), False, dict.fromkeys(names, False), (), kinds
+            record["label"],
+            record["rule"],
+            bool(record["lookalike"]),
+            False,
+            dict.fromkeys(names, False),
+            (),
+            kinds,
         )
     answer, action = given
     result = grading.grade(case, answer, ask_reason=False)
@@ -1229,7 +1236,13 @@ def verdict_of(record: Mapping[str, Any], given: tuple[Answer, str | None] | Non
     if not fields["reason"]:
         missed.append(record["rule"])
     return CaseVerdict(
-        record["label"], record["rule"], bool(record["lookalike"]), True, fields, tuple(dict.fromkeys(missed)), kinds
+        record["label"],
+        record["rule"],
+        bool(record["lookalike"]),
+        True,
+        fields,
+        tuple(dict.fromkeys(missed)),
+        kinds,
     )
 
 

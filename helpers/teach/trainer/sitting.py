@@ -135,7 +135,9 @@ class Sitting:
         if case is None:
             raise CheckInputError("the sitting is decided; no more cases are served", field="answer")
         if answer.check != case.check:
-            raise CheckInputError(f"answer is for {answer.check!r}, the case is {case.check!r}", field="check")
+            raise CheckInputError(
+                f"answer is for {answer.check!r}, the case is {case.check!r}", field="check"
+            )
         now = self._clock()
         self.seconds[case.label] = max(0.0, now - (self._served_at if self._served_at is not None else now))
         self._served_at = None
