@@ -12,6 +12,7 @@ most 48, and no sitting takes more than 90. The fast loop sits a few keys per pr
 from __future__ import annotations
 
 import math
+import random
 
 import pytest
 from budget import examples
@@ -145,6 +146,35 @@ def _any_answer(record):
     from checkout_trainees import right
 
     return right(record)
+
+
+def test_a_sitting_answered_faster_than_a_person_reads_is_flagged_in_the_result_and_the_cohort():
+    from helpers.teach.progress.timing import MIN_CASE_SECONDS, MIN_DRILL_SECONDS_PER_CASE
+    from helpers.teach.trainer.regrade import checkout_reasons
+    from helpers.teach.trainer.sitting import start_sitting
+
+    issued = paper(7)
+    records = {r["label"]: r for r in issued.key["cases"]}
+
+    def sat(step):
+        ticks = iter(range(0, 10**6, step))
+        sitting = start_sitting(issued, clock=lambda: float(next(ticks)))
+        while (case := sitting.next_case()) is not None:
+            sitting.answer(*uniform(1.0)(records[case.label], case.shown, random.Random(0)))
+        return sitting.result()
+
+    fast, careful = sat(1), sat(30)
+    assert fast.passed and careful.passed  # a flag, not a verdict: the trainer decides
+    assert (
+        f"under {MIN_CASE_SECONDS} s" in fast.too_fast
+        and f"{MIN_DRILL_SECONDS_PER_CASE} s floor" in fast.too_fast
+    )
+    assert "Flagged: answered faster than a person reads" in fast.statement()
+    assert fast.to_data()["too_fast"] == fast.too_fast and careful.too_fast == ""
+    assert checkout_reasons({**fast.to_data(), "verified": True}) == [
+        f"the check-out was answered faster than a person reads: {fast.too_fast}"
+    ]
+    assert checkout_reasons({**careful.to_data(), "verified": True}) == []
 
 
 # --- the rule's edges -------------------------------------------------------------------------

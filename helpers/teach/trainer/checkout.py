@@ -978,6 +978,7 @@ class CheckoutResult:
     evidence: float = 0.0
     sequential: bool = True
     max_cases: int = DESIGN.max_cases
+    too_fast: str = ""
 
     @property
     def fully_correct(self) -> int:
@@ -1064,7 +1065,8 @@ class CheckoutResult:
         )
         bound = f"they prove accuracy at least {_floor2(self.accuracy_lower_bound)} with 95% confidence"
         why = f": {self.why}" if self.why else ""
-        return f"{head}{why}; {bound}. {operating_characteristic_words()}"
+        fast = f" Flagged: answered faster than a person reads ({self.too_fast})." if self.too_fast else ""
+        return f"{head}{why}; {bound}.{fast} {operating_characteristic_words()}"
 
     def per_field(self) -> dict[str, tuple[int, int]]:
         """For each field: (cases where it is right, cases that ask it)."""
@@ -1094,6 +1096,7 @@ class CheckoutResult:
             "design": DESIGN.to_data(),
             "sequential": self.sequential,
             "evidence": self.evidence,
+            "too_fast": self.too_fast,
             "threshold": self.threshold,
             "confidence": self.confidence,
             "accuracy_bound": self.accuracy_bound,
@@ -1165,6 +1168,7 @@ def grade_checkout(
         )
     records = {c["label"]: c for c in key["cases"]}
     given: dict[str, tuple[Answer, str | None]] = {}
+    seconds: dict[str, float] = {}
     rows = answers.get("answers")
     if not isinstance(rows, list):
         raise CheckoutFileError("answers must be a list", path=source)
@@ -1178,6 +1182,8 @@ def grade_checkout(
         if label in given:
             raise CheckoutFileError(f"{where}: {label} is answered twice", path=source)
         given[label] = _parse_answer(raw, records[label]["check"], where, source)
+        if "seconds" in raw:
+            seconds[label] = float(raw["seconds"])
     schedule = key_schedule(key)
     verdicts = []
     while (label := schedule.next_label()) is not None:
@@ -1208,7 +1214,31 @@ def grade_checkout(
         evidence=round(test.llr / test.design.upper, 4),
         sequential=schedule.adaptive,
         max_cases=test.design.max_cases,
+        too_fast=too_fast([seconds[label] for label in schedule.served if label in seconds]),
     )
+
+
+def too_fast(seconds: Sequence[float]) -> str:
+    """Why a sitting was answered faster than a person reads, with the drill's floors; "" when it was not.
+
+    A case under :data:`helpers.teach.progress.timing.MIN_CASE_SECONDS` after it was served, or
+    cases under :data:`~helpers.teach.progress.timing.MIN_DRILL_SECONDS_PER_CASE` on average: the
+    thresholds the drill's evidence is held to.
+    """
+    from ..progress.timing import MIN_CASE_SECONDS, MIN_DRILL_SECONDS_PER_CASE
+
+    if not seconds:
+        return ""
+    quick = sum(1 for s in seconds if s < MIN_CASE_SECONDS)
+    mean = sum(seconds) / len(seconds)
+    parts = []
+    if quick:
+        parts.append(
+            f"{quick} of {len(seconds)} cases answered under {MIN_CASE_SECONDS} s after they were served"
+        )
+    if mean < MIN_DRILL_SECONDS_PER_CASE:
+        parts.append(f"{mean:.1f} s a case on average, under the {MIN_DRILL_SECONDS_PER_CASE} s floor")
+    return "; ".join(parts)
 
 
 def verdict_of(record: Mapping[str, Any], given: tuple[Answer, str | None] | None) -> CaseVerdict:
@@ -1377,9 +1407,9 @@ def result_text(result: CheckoutResult) -> str:
         f"Check-out {result.paper_id} for {_plain(result.trainee)}: {verdict}",
         f"  {result.statement()}",
         f"  Pass rule: {result.threshold}.",
-        "per rule (cases fully correct; a pass needs each right at least once):",
+        "per rule (cases fully correct of those served; a pass needs each seen and cleared):",
         *(f"  {rule}: {_evidence(ok, n)}" for rule, (ok, n) in result.per_rule().items()),
-        "per look-alike kind (cases that turn on it fully correct; a pass needs each right at least once):",
+        "per look-alike kind (cases that turn on it fully correct; a pass needs each seen and cleared):",
         *(f"  {kind}: {_evidence(ok, n)}" for kind, (ok, n) in result.per_kind().items()),
         "per field (cases right):",
         *(f"  {name}: {ok} of {n}" for name, (ok, n) in result.per_field().items()),
@@ -1427,6 +1457,8 @@ def result_csv(result: CheckoutResult) -> str:
             "lookalike_kinds",
             "kind_cases_right",
             "accuracy_lower_bound",
+            "why",
+            "too_fast",
             "verdict",
         ]
     )
@@ -1448,6 +1480,8 @@ def result_csv(result: CheckoutResult) -> str:
             " ".join(c.kinds),
             "; ".join("{}: {} of {}".format(k, *per_kind[k]) for k in c.kinds),
             bound,
+            result.why,
+            result.too_fast,
             verdict,
         ]
         writer.writerow([spreadsheet_safe(cell) for cell in cells])
