@@ -60,8 +60,8 @@ class ProctoredCheckoutWidget(CheckoutWidget):
         """What the last page says happens to the answers: handed in to the trainer's side, no file."""
         total = len(self.sitting.cases)
         return (
-            f"The check-out has what it needs after {total} cases. Press Hand in my answers: they go "
-            "straight to your trainer, who grades them on their side and gives you the verdict. "
+            f"All {total} cases answered: the check-out has what it needs. Press Hand in my answers: they "
+            "go straight to your trainer, who grades them on their side and gives you the verdict. "
             "There is no file to save or send."
         )
 
