@@ -306,6 +306,8 @@ def _plan(
         extra = DESIGN.max_cases - len(_covering(rules))
     else:
         extra = (count or DESIGN.max_cases) - len(plan)
+    if len(order) > 1 and order[0] == plan[-1][1]:
+        order = order[1:] + order[:1]  # no rule twice in a row where the covering cases end
     plan += [("more", order[i % len(order)], None) for i in range(max(0, extra))]
     return plan
 
@@ -1526,12 +1528,17 @@ class CheckoutSitting:
     Headless: :class:`helpers.widgets.CheckoutWidget` draws it. Taught in ``07_checkout.ipynb``.
     """
 
-    def __init__(self, paper: Mapping[str, Any]) -> None:
+    def __init__(self, paper: Mapping[str, Any], *, clock: Any = None) -> None:
+        import time
+
         self.paper = paper
         self.cases: list[Mapping[str, Any]] = list(paper["cases"])
         self.index = 0
         self.answers: dict[str, tuple[Answer, str | None]] = {}
+        self.seconds: dict[str, float] = {}
         self.saved_to: Path | None = None
+        self._clock = clock if clock is not None else time.monotonic
+        self._served_at: float | None = None
 
     @property
     def done(self) -> bool:
@@ -1539,8 +1546,12 @@ class CheckoutSitting:
         return self.index >= len(self.cases)
 
     def current(self) -> Mapping[str, Any] | None:
-        """The case being answered, or None when the paper is done."""
-        return None if self.done else self.cases[self.index]
+        """The case being answered, or None when the paper is done (its time starts when first shown)."""
+        if self.done:
+            return None
+        if self._served_at is None:
+            self._served_at = self._clock()
+        return self.cases[self.index]
 
     def submit(self, answer: Answer, action: str | None) -> None:
         """Record the answer to the current case and move on; a case is never served again."""
@@ -1552,11 +1563,19 @@ class CheckoutSitting:
                 f"answer is for {answer.check!r}, the case is {case['check']!r}", field="check"
             )
         self.answers[case["label"]] = (answer, action)
+        now = self._clock()
+        self.seconds[case["label"]] = max(
+            0.0, now - (self._served_at if self._served_at is not None else now)
+        )
+        self._served_at = None
         self.index += 1
 
     def answers_data(self) -> dict[str, Any]:
-        """The answers so far, as an answers file holds them."""
-        return answers_data(self.paper, self.answers)
+        """The answers so far, as an answers file holds them, each with the seconds it took."""
+        data = answers_data(self.paper, self.answers)
+        for row in data["answers"]:
+            row["seconds"] = round(self.seconds.get(row["label"], 0.0), 1)
+        return data
 
     def save(self, path: str | Path, *, overwrite: bool = False) -> Path:
         """Write the answers file; an existing file is replaced only with ``overwrite``."""
