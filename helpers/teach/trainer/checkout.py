@@ -7,12 +7,15 @@ A trainer issues a **paper** for one trainee and keeps its **key**:
   case shows), the reason options in a shuffled order, and the next actions in
   a shuffled order. No rule id outside the options, no title, no seed, no
   expected output.
-* Cases cover every rule and every look-alike kind at least :data:`PER_GROUP`
-  times each, interleaved (:data:`DEFAULT_COUNT` cases by default, at least
-  :func:`minimum_count`). Each kind is shown on both checks where it can be
-  (a look-alike ID in a target list, a look-alike answer in a sentinel key).
-  Their seeds come from :data:`CHECKOUT_SEEDS`, ``[10**9, 2*10**9)``, disjoint
-  from practice, whose case seeds are below 10**9 or from 2*10**9 on.
+* A **sequential** key (the default; the proctored page sits it case by case) holds
+  every case a sitting may serve: the covering cases (every rule once, every
+  look-alike kind :data:`PER_GROUP` times, once on each check, interleaved), each
+  rule's and kind's :data:`FOLLOW_UPS` follow-ups, and cases for more evidence; its
+  labels are numbered in a shuffled order. A **fixed** paper (``sequential=False``,
+  the trainee's own machine) is the covering cases, then cases round every rule.
+  Seeds come from :data:`CHECKOUT_SEEDS`, ``[10**9, 2*10**9)``, disjoint from
+  practice, whose case seeds are below 10**9 or from 2*10**9 on; look-alike letters
+  are weighted as real data has them (:data:`LETTER_WEIGHTS`).
 * The key holds each case whole (input, expected output, keyed rule, the
   reasons the grader accepts, the keyed next action, seed), so grading never
   depends on the generators still making the same case. It is an answer key,
@@ -23,15 +26,13 @@ A trainer issues a **paper** for one trainee and keeps its **key**:
   it; a changed, missing or extra entry refuses the key.
 
 Each case asks for the output (the drill's :class:`~helpers.teach.grading.Answer`
-fields), the reason and the next action. A check-out **passes** when both hold:
+fields), the reason and the next action. A check-out **passes** by the sequential rule
+(:mod:`helpers.teach.trainer.sequential`): the evidence for right 95% of the time against 85%
+reaches its pass boundary with every rule and look-alike kind seen and cleared. Grading replays
+the sitting's schedule from the key, so the cases counted are those a sitting serves.
 
-* the cases fully correct prove an accuracy of at least :data:`ACCURACY_BOUND`
-  with :data:`CONFIDENCE` confidence (the one-sided exact Clopper–Pearson lower
-  bound, :func:`helpers.teach.confidence.accuracy_lower_bound`); and
-* every rule and every look-alike kind is answered right at least once, so no
-  whole rule or kind can be misread (each is on the paper at least twice).
-
-The result states in words what it proves, with the evidence per rule and per kind.
+The result states in words what it proves (the simulated operating characteristic), with the
+number of cases and the evidence per rule and per kind.
 
 A trainee with a live kernel can compute any check: the check-out measures
 their own reading, on their honour. Taught in ``07_checkout.ipynb``.
