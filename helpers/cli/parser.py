@@ -508,8 +508,8 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
             "--count",
             type=int,
             default=None,
-            help="cases on the paper (default 56; at least 46, to show every rule and look-alike kind twice; "
-            "at most 200)",
+            help="cases on the paper, graded by the sequential rule in the paper's order (default 90; at "
+            "least 30, to show every rule once and every look-alike kind twice; at most 200)",
         )
         issue.add_argument(
             "--seed", type=int, default=None, help="make the paper reproducible (kept in the key only)"
@@ -547,8 +547,8 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
             "--count",
             type=int,
             default=None,
-            help="cases on the paper (default 56; at least 46, to show every rule and look-alike kind twice; "
-            "at most 200)",
+            help="serve a fixed paper of this many cases in order, instead of the sequential sitting "
+            "(default: sequential, at most 90 cases; at least 30; at most 200)",
         )
         proctor.add_argument(
             "--port", type=int, help="port to serve on (default: a free one; refused if in use)"
@@ -577,8 +577,9 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
             help="grade an answers file against its key",
             description=(
                 "Grade the trainee's answers: verdicts per case, per field and per rule, and a pass "
-                "(accuracy at least 85% at 95% confidence, and no rule and no look-alike kind with all "
-                "its cases wrong) or not, signed with the trainer's secret. The key is refused unless "
+                "(the sequential rule: the evidence for right 95% of the time against 85% reaches its "
+                "boundary, with every rule and look-alike kind seen and cleared) or not, signed with the "
+                "trainer's secret. The key is refused unless "
                 "it and its baseline carry that secret's signature. Exit status 0 passed, 1 not passed, 4 nothing "
                 "graded (a refused key or answers that do not fit the paper), 2 a usage error."
             ),

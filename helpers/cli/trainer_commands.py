@@ -191,7 +191,9 @@ def _checkout_issue(args: Any) -> int:
     try:
         # A chosen seed makes the same cases each time, but never the same paper id.
         fresh = new_paper_id() if args.seed is not None else None
-        issued = issue_checkout(args.trainee, count=args.count, seed=args.seed, paper_id=fresh)
+        issued = issue_checkout(
+            args.trainee, count=args.count, seed=args.seed, paper_id=fresh, sequential=False
+        )
     except CheckInputError as exc:
         streams._STDERR.write(f"python -m helpers checkout issue: {exc.message}\n")
         return EXIT_USAGE

@@ -68,8 +68,11 @@ class CheckoutWidget(TextPicture):
         path: str = "checkout-answers.json",
         papers_dir: str | Path | None = None,
         choose: bool = True,
+        sitting: Any = None,
     ) -> None:
-        self.sitting = CheckoutSitting(paper)
+        #: The sitting drawn: a fixed paper's :class:`CheckoutSitting`, or a sequential
+        #: :class:`helpers.teach.trainer.sitting.Sitting` (a proctored page), which picks each next case.
+        self.sitting: Any = sitting if sitting is not None else CheckoutSitting(paper)
         self.source = f"paper {paper.get('paper_id', '')}"
         self._pending: tuple[Mapping[str, Any], str] | None = None
         self.paper_note = html(css="eic-paper-note")
@@ -305,9 +308,7 @@ class CheckoutWidget(TextPicture):
         case = self.sitting.current()
         total = len(self.sitting.cases)
         if case is None:
-            self.heading.value = wrap_html(
-                f"<p><b>All {total} cases answered.</b> Save your answers and hand the file to your trainer.</p>"
-            )
+            self.heading.value = wrap_html(f"<p>{esc(self.finished_words())}</p>")
             self.shown_input.value = ""
             self.answer_area.layout.display = "none"
             self.save_area.layout.display = None
@@ -315,9 +316,11 @@ class CheckoutWidget(TextPicture):
         self.answer_area.layout.display = None
         self.save_area.layout.display = "none"
         shown = paper_case(case)
+        where = (
+            self.sitting.position() if hasattr(self.sitting, "position") else f"{case['label']} of {total}"
+        )
         self.heading.value = wrap_html(
-            f'<h3 class="eic-checkout-label">{esc(case["label"])} of {total}</h3>'
-            f"<p>Check: <b>{esc(case['check'])}</b></p>"
+            f'<h3 class="eic-checkout-label">{esc(where)}</h3><p>Check: <b>{esc(case["check"])}</b></p>'
         )
         context = case.get("context")
         extra = f"<p><b>Context</b></p>{context_view(context).html}" if context else ""
@@ -327,6 +330,15 @@ class CheckoutWidget(TextPicture):
         self.answer_slot.children = tuple(self.inputs.rows())
         self.action.options = [(text, text) for text in case["actions"]]
         self.action.value = None
+
+    def finished_words(self) -> str:
+        """What the last page says happens to the answers."""
+        total = len(self.sitting.cases)
+        return (
+            f"All {total} cases answered. Save your answers: the file is written where this notebook runs, "
+            "and you can download a copy. Hand that file to your trainer, who grades it with the key; "
+            "you see no verdict here."
+        )
 
     def answer(self) -> Answer:
         """The answer the controls show for the current case."""
@@ -412,15 +424,18 @@ class CheckoutWidget(TextPicture):
         total = len(self.sitting.cases)
         if case is None or self.inputs is None:
             return (
-                f"Check-out widget: all {total} cases answered\n"
+                f"Check-out widget: {self.finished_words()}\n"
                 + "".join(f"{line}\n" for line in self._describe_chooser())
                 + f"  {self.path.description}: {self.path.value}\n"
                 f"  [{'x' if self.overwrite.value else ' '}] {self.overwrite.description}\n"
                 f"  buttons: [{self.save_button.description}]"
             )
+        where = (
+            self.sitting.position() if hasattr(self.sitting, "position") else f"{case['label']} of {total}"
+        )
         return "\n".join(
             [
-                f"Check-out widget: {case['label']} of {total} ({case['check']})",
+                f"Check-out widget: {where} ({case['check']})",
                 *self._describe_chooser(),
                 *self.inputs.describe_lines(),
                 "  next action: "

@@ -27,7 +27,7 @@ class ProctoredCheckoutWidget(CheckoutWidget):
         self.proctored = sitting
         self.handed_in = False
         self._answers: dict[str, Any] | None = None
-        super().__init__(sitting.paper, choose=False)
+        super().__init__(sitting.paper, choose=False, sitting=sitting.sitting())
         self.save_button.description = "Hand in my answers"
         self.save_area.children = (self.save_button,)
 
@@ -51,8 +51,18 @@ class ProctoredCheckoutWidget(CheckoutWidget):
         self.handed_in = True
         self.save_area.layout.display = "none"
         self.message.value = wrap_html(
-            f'<p role="status">Handed in: your trainer has your {len(self.sitting.answers)} answers. '
-            "You may close this page.</p>"
+            f'<p role="status">Handed in: your {len(self.sitting.answers)} answers are graded and signed '
+            "on your trainer's machine, where this page runs; no file is left with you, and your trainer "
+            "gives you the verdict. You may close this page.</p>"
+        )
+
+    def finished_words(self) -> str:
+        """What the last page says happens to the answers: handed in to the trainer's side, no file."""
+        total = len(self.sitting.cases)
+        return (
+            f"All {total} cases answered: the check-out has what it needs. Press Hand in my answers: they "
+            "go straight to your trainer, who grades them on their side and gives you the verdict. "
+            "There is no file to save or send."
         )
 
 

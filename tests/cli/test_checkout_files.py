@@ -35,7 +35,7 @@ def _one_line(out: subprocess.CompletedProcess[bytes]) -> str:
 def graded_once(tmp_path) -> Path:
     """A paper issued (with the default trainer's folder) and answered in ``tmp_path``."""
     trainer = TrainerSecret.open(create=True)
-    issued = co.issue_checkout("Asha", count=46)
+    issued = co.issue_checkout("Asha", count=46, sequential=False)
     _, key, _ = co.write_checkout(issued, tmp_path / "exam.json", trainer=trainer)
     issued = co.Issued(json.loads((tmp_path / "exam.json").read_text()), co.load_key(key))
     (tmp_path / "answers.json").write_text(json.dumps(answer_all(issued)))
@@ -108,11 +108,13 @@ def test_issue_that_fails_part_way_leaves_nothing_and_a_retry_works(tmp_path, mo
 
     monkeypatch.setattr(os, "link", disk_full_for_the_paper)
     with pytest.raises(CheckoutFileError, match="No space left on device"):
-        co.write_checkout(co.issue_checkout("Asha", count=46), tmp_path / "exam.json", trainer=trainer)
+        co.write_checkout(
+            co.issue_checkout("Asha", count=46, sequential=False), tmp_path / "exam.json", trainer=trainer
+        )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["trainer"]
     monkeypatch.undo()
     paper, key, _baseline = co.write_checkout(
-        co.issue_checkout("Asha", count=46), tmp_path / "exam.json", trainer=trainer
+        co.issue_checkout("Asha", count=46, sequential=False), tmp_path / "exam.json", trainer=trainer
     )
     assert (
         paper.exists()
@@ -206,7 +208,13 @@ def test_checkout_proctor_issues_the_full_paper_by_default_and_serves_it(tmp_pat
     assert cli.main(["checkout", "proctor", "--trainee", "Asha", "--trainer-dir", str(trainer)]) == 0
     (folder,) = (trainer / "proctored").iterdir()
     paper = json.loads((folder / "paper.json").read_text(encoding="utf-8"))
-    assert len(paper["cases"]) == co.DEFAULT_COUNT and served and "voila" in " ".join(served[0])
+    key = json.loads((folder / "paper.key.json").read_text(encoding="utf-8"))
+    assert paper["sequential"] is key["sequential"] is True  # served case by case by the sequential rule
+    assert (
+        len(paper["cases"]) == len(key["cases"]) > co.DESIGN.max_cases
+        and served
+        and "voila" in " ".join(served[0])
+    )
     code = cli.main(
         ["checkout", "proctor", "--trainee", "Ben", "--count", "12", "--trainer-dir", str(trainer)]
     )

@@ -110,7 +110,7 @@ def sample_checkout() -> Any:
     """The sample check-out paper and its key (seed 7, issued on a fixed day)."""
     from helpers.teach.trainer.checkout import issue_checkout
 
-    return issue_checkout("Sample trainee", seed=7, issued="2026-12-01T09:00:00Z")
+    return issue_checkout("Sample trainee", seed=7, issued="2026-12-01T09:00:00Z", count=56, sequential=False)
 
 
 def text(data: Any) -> str:

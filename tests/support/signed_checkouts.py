@@ -38,7 +38,7 @@ def issue(
 ) -> tuple[co.Issued, Path]:
     """Issue a paper for ``name`` into ``folder`` (``seed`` makes it a practice paper); the key's path."""
     folder.mkdir(parents=True, exist_ok=True)
-    issued = co.issue_checkout(name, count=count, seed=seed)
+    issued = co.issue_checkout(name, count=count, seed=seed, sequential=False)
     stem = f"{name}-{issued.paper['paper_id']}"
     _, key, _ = co.write_checkout(
         issued, folder / f"{stem}.json", trainer=trainer, practice=seed is not None, **kw

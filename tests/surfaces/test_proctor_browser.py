@@ -55,7 +55,7 @@ async ({kernelId, marker}) => {
 """
 
 
-#: The shortest paper that covers every rule and look-alike kind twice.
+#: A fixed paper (``--count``) served in order: long enough to cover every rule once and every kind twice.
 CASES = 46
 
 
@@ -103,7 +103,7 @@ def test_a_proctored_paper_is_sat_end_to_end_and_the_page_runs_no_code(proctor: 
         expect(heading).to_contain_text(f"All {CASES} cases answered")
         root.get_by_role("button", name="Hand in my answers").click()
         expect(root.locator(".eic-checkout-message")).to_contain_text(
-            f"Handed in: your trainer has your {CASES} answers"
+            f"Handed in: your {CASES} answers are graded and signed"
         )
         expect(root).not_to_contain_text("PASSED")
 
@@ -123,7 +123,9 @@ def test_a_proctored_paper_is_sat_end_to_end_and_the_page_runs_no_code(proctor: 
     results = proctor.trainer_dir / "results"
     (result_file,) = results.glob("*.json")
     result = json.loads(result_file.read_text())
-    assert result["proctored"] is True and result["trainee"] == "Asha" and len(result["cases"]) == CASES
+    assert result["proctored"] is True and result["trainee"] == "Asha" and result["sequential"] is False
+    # Blank answers: the sequential rule, graded in the fixed paper's order, fails at the third miss.
+    assert result["decision"] == "failed" and len(result["cases"]) == 3
     found, refused = load_checkouts(
         [results], trainer=TrainerSecret.open(proctor.trainer_dir), require_proctored=True
     )
@@ -260,7 +262,7 @@ def test_one_case_answered_and_the_paper_handed_in_with_the_keyboard_alone(own_p
         assert _outline(page) >= 2, f"focus outline is {_outline(page)}px"
         page.keyboard.press("Enter")
         expect(root.locator(".eic-checkout-message")).to_contain_text(
-            f"Handed in: your trainer has your {CASES} answers"
+            f"Handed in: your {CASES} answers are graded and signed"
         )
     assert watch.refused == [], f"requests that would have left the app: {watch.refused}"
 

@@ -19,8 +19,8 @@ from helpers.teach.trainer.sample_checkouts import SAMPLE_CHECKOUTS, sample_chec
 from helpers.teach.trainer.verified_results import certified_bound
 from helpers.teach.views.cohort_views import cohort_csv, cohort_json_lines, cohort_table, cohort_text
 
-ASHA = "accuracy ≥ 0.86 at 95% confidence, 53 of 56"
-BEN = "accuracy ≥ 0.79 at 95% confidence, 50 of 56"
+ASHA = "accuracy ≥ 0.88 at 95% confidence, 61 of 64"
+BEN = "accuracy ≥ 0.69 at 95% confidence, 30 of 36"
 
 
 def _result(correct: int, total: int, **extra) -> dict:
@@ -44,7 +44,7 @@ def test_the_bound_is_the_clopper_pearson_bound_of_the_counts_never_shown_higher
 def test_a_stated_bound_or_statement_is_never_what_is_shown():
     stated = _result(50, 56, accuracy_lower_bound=0.99, statement="Proves accuracy at least 0.99")
     bound = certified_bound(stated)
-    assert bound is not None and bound.text == BEN
+    assert bound is not None and bound.text == "accuracy ≥ 0.79 at 95% confidence, 50 of 56"
 
 
 @pytest.mark.parametrize(
@@ -76,8 +76,8 @@ def test_a_result_whose_counts_do_not_agree_certifies_nothing(result):
 
 @pytest.fixture(scope="module")
 def cohort(tmp_path_factory) -> Cohort:
-    """The sample cohort with the sample check-outs: Asha 53 of 56, Ben 50 of 56, the rest none (sat on
-    their own machines, so accepted here with ``require_proctored=False``)."""
+    """The sample cohort with the sample sequential check-outs: Asha 61 of 64, Ben 30 of 36, the rest none
+    (sat on their own machines, so accepted here with ``require_proctored=False``)."""
     made = sample_checkouts(tmp_path_factory.mktemp("checkouts"))
     return load_cohort(
         [fixtures_dir() / "sample_progress"],
@@ -90,10 +90,10 @@ def cohort(tmp_path_factory) -> Cohort:
 def test_the_sample_check_outs_certify_what_their_counts_prove(cohort):
     assert SAMPLE_CHECKOUTS == {"Asha": 3, "Ben": 6}
     by_name = {t.name: t for t in cohort.trainees}
-    assert by_name["Asha"].ready and by_name["Asha"].checkout["fully_correct"] == 53
+    assert by_name["Asha"].ready and by_name["Asha"].checkout["fully_correct"] == 61
     assert "the check-out did not pass" in by_name["Ben"].not_ready
-    assert math.floor(accuracy_lower_bound(53, 56) * 100) == 86
-    assert math.floor(accuracy_lower_bound(50, 56) * 100) == 79
+    assert math.floor(accuracy_lower_bound(61, 64) * 100) == 88
+    assert math.floor(accuracy_lower_bound(30, 36) * 100) == 69
 
 
 def test_the_text_view_shows_each_verified_bound_under_its_trainee(cohort):
@@ -113,8 +113,8 @@ def test_the_csv_has_the_bound_on_each_of_the_trainees_rows(cohort):
     rows = list(csv.DictReader(io.StringIO(cohort_csv(cohort))))
     shown = {(r["trainee"], r["certified_bound"], r["certified_lower_bound"]) for r in rows}
     assert shown == {
-        ("Asha", ASHA, str(math.floor(accuracy_lower_bound(53, 56) * 1e6) / 1e6)),
-        ("Ben", BEN, str(math.floor(accuracy_lower_bound(50, 56) * 1e6) / 1e6)),
+        ("Asha", ASHA, str(math.floor(accuracy_lower_bound(61, 64) * 1e6) / 1e6)),
+        ("Ben", BEN, str(math.floor(accuracy_lower_bound(30, 36) * 1e6) / 1e6)),
         *((name, "", "") for name in ("Chen", "dana-v1", "Erin", "Fran")),
     }
 
@@ -122,10 +122,10 @@ def test_the_csv_has_the_bound_on_each_of_the_trainees_rows(cohort):
 def test_the_json_lines_carry_the_bound_and_its_counts(cohort):
     lines = {line["trainee"]: line for line in map(json.loads, cohort_json_lines(cohort).splitlines())}
     assert lines["Asha"]["certified"] == {
-        "lower_bound": math.floor(accuracy_lower_bound(53, 56) * 1e6) / 1e6,
+        "lower_bound": math.floor(accuracy_lower_bound(61, 64) * 1e6) / 1e6,
         "confidence": 0.95,
-        "correct": 53,
-        "total": 56,
+        "correct": 61,
+        "total": 64,
         "statement": ASHA,
     }
     assert lines["Ben"]["certified"]["statement"] == BEN

@@ -86,7 +86,9 @@ def test_a_bad_secret_is_refused_in_one_line(trainer, spoil, why):
 
 def test_a_bad_secret_exits_2_on_every_command(run_cli, tmp_path):
     trainer = TrainerSecret.open(tmp_path / "t", create=True)
-    co.write_checkout(co.issue_checkout("Asha", count=46), tmp_path / "exam.json", trainer=trainer)
+    co.write_checkout(
+        co.issue_checkout("Asha", count=46, sequential=False), tmp_path / "exam.json", trainer=trainer
+    )
     (tmp_path / "answers.json").write_text("{}")
     (tmp_path / "t" / SECRET_NAME).chmod(0o644)
     for args in (
@@ -104,7 +106,9 @@ def test_a_bad_secret_exits_2_on_every_command(run_cli, tmp_path):
 def test_a_key_from_another_trainer_is_refused_by_name(run_cli, tmp_path):
     for trainee, name, folder in (("Asha", "exam.json", "a"), ("Ben", "other.json", "b")):
         trainer = TrainerSecret.open(tmp_path / folder, create=True)
-        co.write_checkout(co.issue_checkout(trainee, count=46), tmp_path / name, trainer=trainer)
+        co.write_checkout(
+            co.issue_checkout(trainee, count=46, sequential=False), tmp_path / name, trainer=trainer
+        )
     paper = json.loads((tmp_path / "exam.json").read_text())
     (tmp_path / "answers.json").write_text(json.dumps(co.CheckoutSitting(paper).answers_data()))
     out = run_cli("checkout", "grade", "answers.json", "--key", "exam.key.json", "--trainer-dir", "b")
@@ -112,7 +116,7 @@ def test_a_key_from_another_trainer_is_refused_by_name(run_cli, tmp_path):
 
 
 def test_the_secret_is_never_beside_the_paper(trainer):
-    issued = co.issue_checkout("Asha", count=46)
+    issued = co.issue_checkout("Asha", count=46, sequential=False)
     with pytest.raises(CheckoutFileError, match="beside the trainer's secret"):
         co.write_checkout(issued, trainer.folder / "exam.json", trainer=trainer)
     assert sorted(p.name for p in trainer.folder.iterdir()) == [SECRET_NAME]
@@ -124,11 +128,13 @@ def test_a_ledger_that_cannot_be_written_leaves_nothing(tmp_path, trainer, monke
 
     monkeypatch.setattr(ledger_module, "write_atomically", full)
     with pytest.raises(TrainerSecretError, match="ledger cannot be written"):
-        co.write_checkout(co.issue_checkout("Asha", count=46), tmp_path / "exam.json", trainer=trainer)
+        co.write_checkout(
+            co.issue_checkout("Asha", count=46, sequential=False), tmp_path / "exam.json", trainer=trainer
+        )
     assert not [p for p in tmp_path.iterdir() if p.name != "trainer"]
     monkeypatch.undo()
     co.write_checkout(
-        co.issue_checkout("Asha", count=46), tmp_path / "exam.json", trainer=trainer
+        co.issue_checkout("Asha", count=46, sequential=False), tmp_path / "exam.json", trainer=trainer
     )  # a retry works
 
 
@@ -332,7 +338,7 @@ def test_require_proctored_counts_only_proctored_results(tmp_path, trainer):
 
 
 def test_a_script_still_grades_a_key_it_issued_itself_unsigned():
-    issued = co.issue_checkout("Asha", count=46)
+    issued = co.issue_checkout("Asha", count=46, sequential=False)
     result = co.grade_checkout(answer_all(issued), issued.key)
     assert result.passed and "signature" not in result.to_data()
 
@@ -451,7 +457,7 @@ def test_papers_issued_at_once_are_all_in_the_ledger(tmp_path, trainer):
     from concurrent.futures import ThreadPoolExecutor
 
     def one(number: int) -> str:
-        issued = co.issue_checkout(f"T{number}", count=46)
+        issued = co.issue_checkout(f"T{number}", count=46, sequential=False)
         co.write_checkout(issued, tmp_path / f"exam{number}.json", trainer=trainer)
         return issued.paper["paper_id"]
 

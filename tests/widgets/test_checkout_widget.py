@@ -28,7 +28,9 @@ def upload(name: str, data: bytes) -> tuple[dict, ...]:
 @pytest.fixture(scope="module")
 def own_paper() -> dict:
     """A paper issued to a trainee, as ``checkout issue`` writes it (its key stays with the trainer)."""
-    return json.loads(json.dumps(co.issue_checkout("Kai", seed=7, issued="2026-12-01T09:00:00Z").paper))
+    return json.loads(
+        json.dumps(co.issue_checkout("Kai", seed=7, issued="2026-12-01T09:00:00Z", sequential=False).paper)
+    )
 
 
 def _sample() -> dict:
@@ -104,7 +106,7 @@ def test_an_upload_over_the_size_limit_is_refused_unread(tmp_path):
 
 
 def test_the_papers_in_the_folder_are_listed_and_opened(own_paper, tmp_path):
-    issued = co.issue_checkout("Kai", seed=9, issued="2026-12-01T09:00:00Z")
+    issued = co.issue_checkout("Kai", seed=9, issued="2026-12-01T09:00:00Z", sequential=False)
     co.write_checkout(issued, tmp_path / "kai-exam.json")  # the paper, its key and baseline
     (tmp_path / "notes.json").write_text('{"a": 1}')
     (tmp_path / "broken.json").write_bytes(b"\xff")
@@ -121,7 +123,7 @@ def test_the_papers_in_the_folder_are_listed_and_opened(own_paper, tmp_path):
 
 
 def test_a_listed_paper_changed_since_it_was_listed_is_refused(tmp_path):
-    issued = co.issue_checkout("Kai", seed=9, issued="2026-12-01T09:00:00Z")
+    issued = co.issue_checkout("Kai", seed=9, issued="2026-12-01T09:00:00Z", sequential=False)
     co.write_checkout(issued, tmp_path / "kai-exam.json")
     widget = CheckoutWidget(_sample(), papers_dir=tmp_path)
     widget.papers.value = str(tmp_path / "kai-exam.json")
@@ -190,7 +192,7 @@ def test_answers_are_saved_to_a_named_file_never_over_one_and_offered_as_a_downl
 
 
 def test_without_choose_there_is_nothing_to_upload_or_pick(own_paper, tmp_path):
-    co.write_checkout(co.issue_checkout("Kai", seed=9), tmp_path / "kai-exam.json")
+    co.write_checkout(co.issue_checkout("Kai", seed=9, sequential=False), tmp_path / "kai-exam.json")
     widget = CheckoutWidget(_sample(), papers_dir=tmp_path, choose=False)
     assert widget.chooser.children == () and widget.chooser.layout.display == "none"
     assert widget.listed == [] and "paper:" not in widget.describe()

@@ -7,12 +7,15 @@ A trainer issues a **paper** for one trainee and keeps its **key**:
   case shows), the reason options in a shuffled order, and the next actions in
   a shuffled order. No rule id outside the options, no title, no seed, no
   expected output.
-* Cases cover every rule and every look-alike kind at least :data:`PER_GROUP`
-  times each, interleaved (:data:`DEFAULT_COUNT` cases by default, at least
-  :func:`minimum_count`). Each kind is shown on both checks where it can be
-  (a look-alike ID in a target list, a look-alike answer in a sentinel key).
-  Their seeds come from :data:`CHECKOUT_SEEDS`, ``[10**9, 2*10**9)``, disjoint
-  from practice, whose case seeds are below 10**9 or from 2*10**9 on.
+* A **sequential** key (the default; the proctored page sits it case by case) holds
+  every case a sitting may serve: the covering cases (every rule once, every
+  look-alike kind :data:`PER_GROUP` times, once on each check, interleaved), each
+  rule's and kind's :data:`FOLLOW_UPS` follow-ups, and cases for more evidence; its
+  labels are numbered in a shuffled order. A **fixed** paper (``sequential=False``,
+  the trainee's own machine) is the covering cases, then cases round every rule.
+  Seeds come from :data:`CHECKOUT_SEEDS`, ``[10**9, 2*10**9)``, disjoint from
+  practice, whose case seeds are below 10**9 or from 2*10**9 on; look-alike letters
+  are weighted as real data has them (:data:`LETTER_WEIGHTS`).
 * The key holds each case whole (input, expected output, keyed rule, the
   reasons the grader accepts, the keyed next action, seed), so grading never
   depends on the generators still making the same case. It is an answer key,
@@ -23,15 +26,13 @@ A trainer issues a **paper** for one trainee and keeps its **key**:
   it; a changed, missing or extra entry refuses the key.
 
 Each case asks for the output (the drill's :class:`~helpers.teach.grading.Answer`
-fields), the reason and the next action. A check-out **passes** when both hold:
+fields), the reason and the next action. A check-out **passes** by the sequential rule
+(:mod:`helpers.teach.trainer.sequential`): the evidence for right 95% of the time against 85%
+reaches its pass boundary with every rule and look-alike kind seen and cleared. Grading replays
+the sitting's schedule from the key, so the cases counted are those a sitting serves.
 
-* the cases fully correct prove an accuracy of at least :data:`ACCURACY_BOUND`
-  with :data:`CONFIDENCE` confidence (the one-sided exact Clopper–Pearson lower
-  bound, :func:`helpers.teach.confidence.accuracy_lower_bound`); and
-* every rule and every look-alike kind is answered right at least once, so no
-  whole rule or kind can be misread (each is on the paper at least twice).
-
-The result states in words what it proves, with the evidence per rule and per kind.
+The result states in words what it proves (the simulated operating characteristic), with the
+number of cases and the evidence per rule and per kind.
 
 A trainee with a live kernel can compute any check: the check-out measures
 their own reading, on their honour. Taught in ``07_checkout.ipynb``.
@@ -67,7 +68,7 @@ from ...core.paths import fixtures_dir
 from ...core.sentinels import check_sentinels
 from .. import grading
 from ..cases import generators
-from ..cases.deciding_rule import FACETS, approved_change, unapproved_faults
+from ..cases.deciding_rule import CONFUSABLES, FACETS, approved_change, unapproved_faults
 from ..cases.deciding_rule import facets as deciding_kinds
 from ..cases.filled import spreadsheet_safe
 from ..cases.practice_cases import PracticeCase
@@ -75,6 +76,7 @@ from ..cases.rules import Rule, load_rules
 from ..confidence import accuracy_lower_bound
 from ..grading import Answer, answer_fields, decisive_rules
 from .bounded_file import MAX_CHECKOUT_BYTES, read_bounded
+from .sequential import DESIGN, Schedule, Slot, operating_characteristic_words
 
 __all__ = [
     "CHECKOUT_SEEDS",
@@ -135,14 +137,21 @@ CONFIDENCE = 0.95
 #: The accuracy a pass proves at least, with :data:`CONFIDENCE` confidence: cases fully correct
 #: (output, reason and next action) as a share of all cases.
 ACCURACY_BOUND = 0.85
-#: How many cases each rule and each look-alike kind has at least, on every paper.
+#: How many covering cases each look-alike kind has (once on each check); each rule has one at least.
 PER_GROUP = 2
-#: Cases on a paper by default: the 46 that cover every rule and kind twice, and ten more.
-#: 53 of 56 right proves 0.867, 52 only 0.843, so a pass allows three wrong (two on 46 to 49 cases).
-#: Measured in docs/checkout.md: p = 0.85 passes about 2%, p = 0.97 about 90%.
-DEFAULT_COUNT = 56
+#: Cases a fixed paper (the trainee's own machine) has by default: as many as a sitting may serve at most.
+DEFAULT_COUNT = DESIGN.max_cases
 #: The most cases a paper may have.
 MAX_COUNT = 200
+#: Cases in each rule's and each look-alike kind's follow-up stream of a sequential key.
+FOLLOW_UPS = 4
+#: The common look-alike letters, weighted as real data has them: the Cyrillic lower-case letters
+#: that stand in for Latin ones most often first, then the other Cyrillic and Greek letters that
+#: look exactly alike; every other letter of the table keeps weight 1, so the whole table is in play.
+LETTER_WEIGHTS: dict[str, int] = {
+    **dict.fromkeys("\u0430\u0435\u043e\u0440\u0441\u0443\u0445\u0456", 12),  # а е о р с у х і
+    **dict.fromkeys("\u03bf\u03b9\u0410\u0415\u041e\u0420\u0421\u0425\u039f\u0391\u0395", 3),
+}
 #: Rules whose cases turn on IDs or answers that look alike.
 LOOKALIKE_RULES = frozenset({"ts-exact-ids", "sk-whitespace-case", "sk-invisible"})
 
@@ -242,6 +251,31 @@ def _generate(rule_id: str, seed: int, facet: str | None) -> PracticeCase:
     return generators.generate(rule_id, seed, facet=facet)
 
 
+def _letter_weight(case: PracticeCase) -> int:
+    """The weight of the heaviest look-alike letter a case shows (1 for none)."""
+    text = dumps_compact(case.input)
+    return max((LETTER_WEIGHTS.get(c, 1) for c in text if c in CONFUSABLES), default=1)
+
+
+def _weighted(rule_id: str, seed: int, facet: str | None) -> tuple[PracticeCase, int]:
+    """A case, and its seed; a homoglyph case is drawn again until its letter passes its weight.
+
+    Each try is accepted with probability weight / 12, so the common Cyrillic letters
+    come up about twelve times as often as a rare one, and none is ever left out.
+    """
+    case = _generate(rule_id, seed, facet)
+    if facet != "homoglyph":
+        return case, seed
+    rng = random.Random(f"letters:{seed}")
+    top = max(LETTER_WEIGHTS.values())
+    for _ in range(40):
+        if rng.random() * top < _letter_weight(case):
+            break
+        seed = rng.randrange(CHECKOUT_SEEDS.start, CHECKOUT_SEEDS.stop)
+        case = _generate(rule_id, seed, facet)
+    return case, seed
+
+
 def _makers(rules: Sequence[Rule]) -> tuple[list[str], dict[str, list[str]]]:
     """The rules a paper can draw from, and for each look-alike kind the rules that can make it."""
     ids = [r.id for r in rules if r.id in generators.GENERATORS]
@@ -251,36 +285,49 @@ def _makers(rules: Sequence[Rule]) -> tuple[list[str], dict[str, list[str]]]:
 
 
 def _covering(rules: Sequence[Rule]) -> list[tuple[str, str | None]]:
-    """The cases every paper holds: each look-alike kind :data:`PER_GROUP` times, then each rule as often."""
+    """The covering cases: each look-alike kind :data:`PER_GROUP` times (once on each check), then each rule once."""
     ids, makers = _makers(rules)
     items: list[tuple[str, str | None]] = []
     for kind, makes in makers.items():
         items += [(makes[i % len(makes)], kind) for i in range(PER_GROUP)]
     counts = Counter(rule for rule, _ in items)
     for rule in ids:
-        items += [(rule, None)] * max(0, PER_GROUP - counts[rule])
+        items += [(rule, None)] * max(0, 1 - counts[rule])
     return items
 
 
 def minimum_count(rules: Sequence[Rule] | None = None) -> int:
-    """The fewest cases a paper may have: every rule and every look-alike kind :data:`PER_GROUP` times."""
+    """The covering cases a sitting serves first: every rule once and every look-alike kind :data:`PER_GROUP` times."""
     return len(_covering(list(rules) if rules is not None else load_rules()))
 
 
-def _plan(count: int, rng: random.Random, rules: Sequence[Rule]) -> list[tuple[str, str | None]]:
-    """Which (rule, facet) each case is made for: the covering cases, then more, interleaved.
+def _plan(
+    count: int | None, rng: random.Random, rules: Sequence[Rule], *, sequential: bool
+) -> list[tuple[str, str, str | None]]:
+    """Which (stream, rule, facet) each case of the key is made for.
 
-    The cases beyond the covering ones go round the rules that make no look-alike
-    kind of their own (combined faults, lost and missing IDs, holds and refusals),
-    in a shuffled order, so no rule gets a third case before each has one more.
+    Every key starts with the covering cases, interleaved (stream ``cover``), then
+    cases for more evidence going round every rule in a shuffled order (``more``).
+    A sequential key adds, for each rule and each look-alike kind, :data:`FOLLOW_UPS`
+    cases of it (``rule:ID``, ``kind:KIND``) that a miss on it brings; a fixed paper
+    (the trainee's own machine) is the covering cases and ``more`` up to ``count``.
     """
-    items = _covering(rules)
-    ids, _ = _makers(rules)
-    plain = [rule for rule in ids if not _facets(rule)] or ids
-    rng.shuffle(plain)
-    extra = count - len(items)
-    items += [(plain[i % len(plain)], None) for i in range(max(0, extra))]
-    return _interleave(items, rng)
+    ids, makers = _makers(rules)
+    plan = [("cover", rule, facet) for rule, facet in _interleave(_covering(rules), rng)]
+    order = list(ids)
+    rng.shuffle(order)
+    if sequential:
+        for rule in ids:
+            plan += [(f"rule:{rule}", rule, None)] * FOLLOW_UPS
+        for kind, makes in makers.items():
+            plan += [(f"kind:{kind}", makes[i % len(makes)], kind) for i in range(FOLLOW_UPS)]
+        extra = DESIGN.max_cases - len(_covering(rules))
+    else:
+        extra = (count or DESIGN.max_cases) - len(plan)
+    if len(order) > 1 and order[0] == plan[-1][1]:
+        order = order[1:] + order[:1]  # no rule twice in a row where the covering cases end
+    plan += [("more", order[i % len(order)], None) for i in range(max(0, extra))]
+    return plan
 
 
 def _interleave(items: list[tuple[str, str | None]], rng: random.Random) -> list[tuple[str, str | None]]:
@@ -319,6 +366,10 @@ class Issued:
     paper: dict[str, Any]
     key: dict[str, Any]
 
+    def grade(self, answers: Mapping[str, Any]) -> CheckoutResult:
+        """Grade an answers object against this key, as :func:`grade_checkout` does (unsigned)."""
+        return grade_checkout(answers, self.key)
+
 
 def new_paper_id() -> str:
     """A fresh paper id from :mod:`secrets`, for a paper whose seed was chosen (a practice paper)."""
@@ -333,27 +384,40 @@ def issue_checkout(
     rules: Sequence[Rule] | None = None,
     issued: str | None = None,
     paper_id: str | None = None,
+    sequential: bool = True,
 ) -> Issued:
-    """Make a check-out paper of ``count`` cases (default :data:`DEFAULT_COUNT`) for ``trainee`` and its key.
+    """Make a check-out for ``trainee``: the paper and its key.
 
-    ``count`` below :func:`minimum_count` is refused: such a paper could not show
-    every rule and look-alike kind twice. ``seed`` makes the paper reproducible
-    (a fresh random one by default); it is kept in the key only. ``paper_id`` replaces the id
-    made from the seed (:func:`new_paper_id` gives a fresh one: two papers from one seed must
-    not share an id in the trainer's ledger). Taught in ``07_checkout.ipynb``.
+    A **sequential** key (the default; what the proctored page sits, case by case)
+    holds every case a sitting may serve: the covering cases, each rule's and each
+    look-alike kind's follow-ups, and cases for more evidence; which of them are
+    served is decided by :mod:`helpers.teach.trainer.sequential` as the sitting goes.
+    Its labels are numbered in a shuffled order, so no label tells what it is for.
+    With ``sequential=False`` it is a **fixed paper** of ``count`` cases (default
+    :data:`DEFAULT_COUNT`, at least :func:`minimum_count`) for the trainee's own
+    machine, graded by the same rule case by case in the paper's order.
+    ``seed`` makes it reproducible (a fresh random one by default); it is kept in
+    the key only. ``paper_id`` replaces the id made from the seed (:func:`new_paper_id`
+    gives a fresh one: two papers from one seed must not share an id in the trainer's
+    ledger). Taught in ``07_checkout.ipynb``.
     """
     if not isinstance(trainee, str) or not trainee.strip():
         raise CheckInputError("trainee must be a non-empty name", field="trainee")
     rules = list(rules) if rules is not None else load_rules()
     least = minimum_count(rules)
-    if count is None:
-        count = max(DEFAULT_COUNT, least)
-    if isinstance(count, bool) or not isinstance(count, int) or not least <= count <= MAX_COUNT:
+    if sequential and count is not None:
         raise CheckInputError(
-            f"count is {describe_value(count)}, expected {least} to {MAX_COUNT}: a paper needs at least "
-            f"{least} cases to show every rule and every look-alike kind at least {PER_GROUP} times",
-            field="count",
+            "count is for a fixed paper; a sequential sitting decides its own", field="count"
         )
+    if not sequential:
+        if count is None:
+            count = max(DEFAULT_COUNT, least)
+        if isinstance(count, bool) or not isinstance(count, int) or not least <= count <= MAX_COUNT:
+            raise CheckInputError(
+                f"count is {describe_value(count)}, expected {least} to {MAX_COUNT}: a paper needs at least "
+                f"{least} cases to show every rule once and every look-alike kind {PER_GROUP} times",
+                field="count",
+            )
     if seed is None:
         seed = secrets.randbelow(2**63)
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
@@ -367,11 +431,14 @@ def issue_checkout(
         raise CheckInputError(
             f"paper_id is {describe_value(paper_id)}, expected 16 hex digits", field="paper_id"
         )
-    plan = _plan(count, rng, rules)
+    plan = _plan(count, rng, rules, sequential=sequential)
     case_seeds = rng.sample(CHECKOUT_SEEDS, len(plan))
+    numbers = list(range(1, len(plan) + 1))
+    if sequential:
+        rng.shuffle(numbers)
     paper_cases, key_cases = [], []
-    for number, ((rule_id, facet), case_seed) in enumerate(zip(plan, case_seeds, strict=True), start=1):
-        case = _generate(rule_id, case_seed, facet)
+    for number, (stream, rule_id, facet), case_seed in zip(numbers, plan, case_seeds, strict=True):
+        case, case_seed = _weighted(rule_id, case_seed, facet)
         label = f"Check-out case {number}"
         local = random.Random(f"checkout:{seed}:{label}")
         options = _reason_ids(case, rules, local)
@@ -387,7 +454,7 @@ def issue_checkout(
             {"rule": r, "statement": by_id[r].statement if r in by_id else r} for r in options
         ]
         shown["actions"] = actions
-        paper_cases.append(shown)
+        paper_cases.append((number, shown))
         key_cases.append(
             {
                 "label": label,
@@ -402,6 +469,7 @@ def issue_checkout(
                 "lookalike_kinds": [k for k in FACETS if k in kinds],
                 "made_for": rule_id,
                 "facet": facet,
+                "stream": stream,
                 "seed": case_seed,
                 "case_id": case.id,
                 "title": case.title,
@@ -414,7 +482,9 @@ def issue_checkout(
         "paper_id": paper_id,
         "trainee": trainee,
         "issued": when,
-        "cases": paper_cases,
+        "sequential": sequential,
+        # A sequential paper lists its cases by label, so their order says nothing; the sitting picks.
+        "cases": [shown for _n, shown in sorted(paper_cases, key=lambda item: item[0])],
     }
     key = {
         "format": KEY_FORMAT,
@@ -423,14 +493,16 @@ def issue_checkout(
         "trainee": trainee,
         "issued": when,
         "seed": seed,
+        "sequential": sequential,
         "content_hash": generators.generators_fingerprint(),
         "verdict_rule": {
             "confidence": CONFIDENCE,
             "accuracy_bound": ACCURACY_BOUND,
             "rules": [r.id for r in rules if r.id in generators.GENERATORS],
             "lookalike_kinds": list(_makers(rules)[1]),
+            "design": DESIGN.to_data(),
         },
-        "cases": key_cases,
+        "cases": sorted(key_cases, key=lambda record: int(str(record["label"]).rsplit(" ", 1)[1])),
     }
     return Issued(paper, key)
 
@@ -878,8 +950,13 @@ def _strings(value: Any, where: str, source: str) -> frozenset[str]:
 def _parse_answer(raw: Any, check: str, where: str, source: str) -> tuple[Answer, str | None]:
     first, second, flag = answer_fields(check)
     expected = {"label", first, second, flag, "hold", "reason", "action"}
-    if not isinstance(raw, Mapping) or set(raw) != expected:
-        raise CheckoutFileError(f"{where} must have the fields {sorted(expected)}", path=source)
+    if not isinstance(raw, Mapping) or not expected <= set(raw) <= expected | {"seconds"}:
+        raise CheckoutFileError(f"{where} must have the fields {sorted(expected)} (and seconds)", path=source)
+    seconds = raw.get("seconds", 0)
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not 0 <= seconds < 10**7:
+        raise CheckoutFileError(
+            f"{where}.seconds is {describe_value(seconds)}, expected a number of seconds", path=source
+        )
     if raw[flag] is not None and not isinstance(raw[flag], bool):
         raise CheckoutFileError(
             f"{where}.{flag} is {describe_value(raw[flag])}, expected true, false or null", path=source
@@ -932,12 +1009,12 @@ def _floor2(value: float) -> str:
 
 @dataclass(frozen=True)
 class CheckoutResult:
-    """A graded check-out: verdicts per case, field, rule and look-alike kind, and what a pass proves.
+    """A graded check-out: the cases served, verdicts per case, field, rule and look-alike kind, what a pass proves.
 
-    Passes when the cases fully correct prove an accuracy of at least
-    :attr:`accuracy_bound` with :attr:`confidence` confidence, and every rule in
-    :attr:`rules_covered` and every kind in :attr:`kinds_covered` is on the paper
-    and answered right at least once. Taught in ``07_checkout.ipynb``.
+    :attr:`decision` is the sequential rule's (:mod:`helpers.teach.trainer.sequential`): the
+    evidence reached the pass boundary with every rule in :attr:`rules_covered` and every
+    kind in :attr:`kinds_covered` seen and cleared, or it did not. The accuracy bound the
+    cases prove (exact Clopper–Pearson) is kept beside it as evidence. Taught in ``07_checkout.ipynb``.
     """
 
     trainee: str
@@ -949,6 +1026,12 @@ class CheckoutResult:
     confidence: float = CONFIDENCE
     accuracy_bound: float = ACCURACY_BOUND
     graded: str = field(default_factory=_now)
+    decision: str = "failed"
+    why: str = ""
+    evidence: float = 0.0
+    sequential: bool = True
+    max_cases: int = DESIGN.max_cases
+    too_fast: str = ""
 
     @property
     def fully_correct(self) -> int:
@@ -1005,42 +1088,38 @@ class CheckoutResult:
 
     @property
     def passed(self) -> bool:
-        """The accuracy bound holds, and every rule and look-alike kind is on the paper and answered right."""
-        return self.accuracy_proved and not any(self.never_right().values())
+        """The sequential rule's verdict: passed."""
+        return self.decision == "passed"
 
     @property
     def threshold(self) -> str:
         """The pass rule in words."""
+        design = DESIGN
         return (
-            f"accuracy at least {self.accuracy_bound:.2f} with {self.confidence:.0%} confidence "
-            "(one-sided exact Clopper–Pearson bound on the cases fully correct), and every rule and "
-            "every look-alike kind answered right at least once"
+            f"a sequential test of right {design.p1:.0%} of the time against {design.p0:.0%} (Wald's SPRT, "
+            f"nominal errors {design.alpha:g} and {design.beta:g}, at most {self.max_cases} cases): it passes "
+            "when the evidence reaches the pass boundary with every rule seen and cleared once and every "
+            f"look-alike kind twice, a miss on either bringing another case of it"
         )
 
+    def evidence_lines(self) -> list[str]:
+        """The per-rule and per-kind evidence in one line each."""
+        rules = ", ".join(f"{r} {ok}/{n}" for r, (ok, n) in self.per_rule().items())
+        kinds = ", ".join(f"{k} {ok}/{n}" for k, (ok, n) in self.per_kind().items())
+        return [f"per rule (right/served): {rules}", f"per look-alike kind (right/served): {kinds}"]
+
     def statement(self) -> str:
-        """What the check-out proves, in words a trainer can repeat."""
-        right, total, bound = self.fully_correct, len(self.cases), self.accuracy_lower_bound
-        scored = f"{right} of {total} cases fully correct"
-        gaps = self.never_right()
-        if self.passed:
-            return (
-                f"Proves accuracy at least {_floor2(bound)} with {self.confidence:.0%} confidence ({scored}; "
-                f"a pass needs at least {self.accuracy_bound:.2f}); every rule and every look-alike kind "
-                "answered right at least once."
-            )
-        parts = []
-        if not self.accuracy_proved:
-            parts.append(
-                f"{scored} prove accuracy of only {_floor2(bound)} with {self.confidence:.0%} confidence, "
-                f"not the {self.accuracy_bound:.2f} a pass needs"
-            )
-        if gaps["rules_never_right"]:
-            parts.append("every case wrong for the rules " + ", ".join(gaps["rules_never_right"]))
-        if gaps["kinds_never_right"]:
-            parts.append("every case wrong for the look-alike kinds " + ", ".join(gaps["kinds_never_right"]))
-        if gaps["not_on_paper"]:
-            parts.append("not on this paper, so not shown: " + ", ".join(gaps["not_on_paper"]))
-        return "Does not prove readiness: " + "; ".join(parts) + "."
+        """What the check-out proves, in words a trainer can repeat: the operating characteristic, the cases, the why."""
+        right, total = self.fully_correct, len(self.cases)
+        head = (
+            f"Passed after {total} cases ({right} fully correct)"
+            if self.passed
+            else f"Not passed after {total} cases ({right} fully correct)"
+        )
+        bound = f"they prove accuracy at least {_floor2(self.accuracy_lower_bound)} with 95% confidence"
+        why = f": {self.why}" if self.why else ""
+        fast = f" Flagged: answered faster than a person reads ({self.too_fast})." if self.too_fast else ""
+        return f"{head}{why}; {bound}.{fast} {operating_characteristic_words()}"
 
     def per_field(self) -> dict[str, tuple[int, int]]:
         """For each field: (cases where it is right, cases that ask it)."""
@@ -1063,7 +1142,14 @@ class CheckoutResult:
             "key_digest": self.key_digest,
             "graded": self.graded,
             "passed": self.passed,
+            "decision": self.decision,
+            "why": self.why,
             "statement": self.statement(),
+            "operating_characteristic": operating_characteristic_words(),
+            "design": DESIGN.to_data(),
+            "sequential": self.sequential,
+            "evidence": self.evidence,
+            "too_fast": self.too_fast,
             "threshold": self.threshold,
             "confidence": self.confidence,
             "accuracy_bound": self.accuracy_bound,
@@ -1135,6 +1221,7 @@ def grade_checkout(
         )
     records = {c["label"]: c for c in key["cases"]}
     given: dict[str, tuple[Answer, str | None]] = {}
+    seconds: dict[str, float] = {}
     rows = answers.get("answers")
     if not isinstance(rows, list):
         raise CheckoutFileError("answers must be a list", path=source)
@@ -1148,48 +1235,113 @@ def grade_checkout(
         if label in given:
             raise CheckoutFileError(f"{where}: {label} is answered twice", path=source)
         given[label] = _parse_answer(raw, records[label]["check"], where, source)
+        if "seconds" in raw:
+            seconds[label] = float(raw["seconds"])
+    schedule = key_schedule(key)
     verdicts = []
-    for label, record in records.items():
-        case = _case(record)
-        names = _field_names(case.check)
-        kinds = _record_kinds(record)
-        if label not in given:
-            verdicts.append(
-                CaseVerdict(
-                    label,
-                    record["rule"],
-                    bool(record["lookalike"]),
-                    False,
-                    dict.fromkeys(names, False),
-                    (),
-                    kinds,
-                )
-            )
-            continue
-        answer, action = given[label]
-        result = grading.grade(case, answer, ask_reason=False)
-        wrong = {m.field for m in result.mistakes}
-        fields = {name: name not in wrong for name in names[:4]}
-        fields["reason"] = answer.reason in record["reasons_accepted"]
-        fields["action"] = action == record["action"]
-        missed = [m.rule for m in result.mistakes]
-        if not fields["reason"]:
-            missed.append(record["rule"])
-        verdicts.append(
-            CaseVerdict(
-                label,
-                record["rule"],
-                bool(record["lookalike"]),
-                True,
-                fields,
-                tuple(dict.fromkeys(missed)),
-                kinds,
-            )
+    while (label := schedule.next_label()) is not None:
+        record = records[label]
+        if label not in given and schedule.adaptive:
+            break  # the sitting stopped here: what it proved so far is the verdict
+        verdict = verdict_of(record, given.get(label))
+        verdicts.append(verdict)
+        schedule.record(label, verdict.correct)
+    extra = sorted(set(given) - set(schedule.served))
+    if extra and schedule.adaptive:
+        raise CheckoutFileError(
+            f"answers {', '.join(extra[:3])}{' …' if len(extra) > 3 else ''}, which this sitting never "
+            "served; nothing is graded",
+            path=source,
         )
     rules, kinds_covered = _covered(key)
+    test = schedule.test
     return CheckoutResult(
-        str(key["trainee"]), str(key["paper_id"]), _digest(key), tuple(verdicts), rules, kinds_covered
+        str(key["trainee"]),
+        str(key["paper_id"]),
+        _digest(key),
+        tuple(verdicts),
+        rules,
+        kinds_covered,
+        decision=schedule.decision(),
+        why=test.why(),
+        evidence=round(test.llr / test.design.upper, 4),
+        sequential=schedule.adaptive,
+        max_cases=test.design.max_cases,
+        too_fast=too_fast([seconds[label] for label in schedule.served if label in seconds]),
     )
+
+
+def too_fast(seconds: Sequence[float]) -> str:
+    """Why a sitting was answered faster than a person reads, with the drill's floors; "" when it was not.
+
+    A case under :data:`helpers.teach.progress.timing.MIN_CASE_SECONDS` after it was served, or
+    cases under :data:`~helpers.teach.progress.timing.MIN_DRILL_SECONDS_PER_CASE` on average: the
+    thresholds the drill's evidence is held to.
+    """
+    from ..progress.timing import MIN_CASE_SECONDS, MIN_DRILL_SECONDS_PER_CASE
+
+    if not seconds:
+        return ""
+    quick = sum(1 for s in seconds if s < MIN_CASE_SECONDS)
+    mean = sum(seconds) / len(seconds)
+    parts = []
+    if quick:
+        parts.append(
+            f"{quick} of {len(seconds)} cases answered under {MIN_CASE_SECONDS} s after they were served"
+        )
+    if mean < MIN_DRILL_SECONDS_PER_CASE:
+        parts.append(f"{mean:.1f} s a case on average, under the {MIN_DRILL_SECONDS_PER_CASE} s floor")
+    return "; ".join(parts)
+
+
+def verdict_of(record: Mapping[str, Any], given: tuple[Answer, str | None] | None) -> CaseVerdict:
+    """One key case graded: every field right or wrong (all wrong when ``given`` is None, unanswered)."""
+    case = _case(record)
+    names = _field_names(case.check)
+    kinds = _record_kinds(record)
+    if given is None:
+        return CaseVerdict(
+            record["label"],
+            record["rule"],
+            bool(record["lookalike"]),
+            False,
+            dict.fromkeys(names, False),
+            (),
+            kinds,
+        )
+    answer, action = given
+    result = grading.grade(case, answer, ask_reason=False)
+    wrong = {m.field for m in result.mistakes}
+    fields = {name: name not in wrong for name in names[:4]}
+    fields["reason"] = answer.reason in record["reasons_accepted"]
+    fields["action"] = action == record["action"]
+    missed = [m.rule for m in result.mistakes]
+    if not fields["reason"]:
+        missed.append(record["rule"])
+    return CaseVerdict(
+        record["label"],
+        record["rule"],
+        bool(record["lookalike"]),
+        True,
+        fields,
+        tuple(dict.fromkeys(missed)),
+        kinds,
+    )
+
+
+def key_schedule(key: Mapping[str, Any]) -> Schedule:
+    """The schedule a key's sitting follows: adaptive for a sequential key, in order for a fixed paper."""
+    rules, kinds = _covered(key)
+    slots = [
+        Slot(
+            str(record["label"]),
+            str(record.get("stream") or "more"),
+            str(record["rule"]),
+            _record_kinds(record),
+        )
+        for record in key["cases"]
+    ]
+    return Schedule(slots, rules, kinds, adaptive=bool(key.get("sequential")))
 
 
 def _record_kinds(record: Mapping[str, Any]) -> tuple[str, ...]:
@@ -1308,9 +1460,9 @@ def result_text(result: CheckoutResult) -> str:
         f"Check-out {result.paper_id} for {_plain(result.trainee)}: {verdict}",
         f"  {result.statement()}",
         f"  Pass rule: {result.threshold}.",
-        "per rule (cases fully correct; a pass needs each right at least once):",
+        "per rule (cases fully correct of those served; a pass needs each seen and cleared):",
         *(f"  {rule}: {_evidence(ok, n)}" for rule, (ok, n) in result.per_rule().items()),
-        "per look-alike kind (cases that turn on it fully correct; a pass needs each right at least once):",
+        "per look-alike kind (cases that turn on it fully correct; a pass needs each seen and cleared):",
         *(f"  {kind}: {_evidence(ok, n)}" for kind, (ok, n) in result.per_kind().items()),
         "per field (cases right):",
         *(f"  {name}: {ok} of {n}" for name, (ok, n) in result.per_field().items()),
@@ -1359,6 +1511,8 @@ def result_csv(result: CheckoutResult) -> str:
             "lookalike_kinds",
             "kind_cases_right",
             "accuracy_lower_bound",
+            "why",
+            "too_fast",
             "verdict",
         ]
     )
@@ -1380,6 +1534,8 @@ def result_csv(result: CheckoutResult) -> str:
             " ".join(c.kinds),
             "; ".join("{}: {} of {}".format(k, *per_kind[k]) for k in c.kinds),
             bound,
+            result.why,
+            result.too_fast,
             verdict,
         ]
         writer.writerow([spreadsheet_safe(cell) for cell in cells])
@@ -1424,12 +1580,17 @@ class CheckoutSitting:
     Headless: :class:`helpers.widgets.CheckoutWidget` draws it. Taught in ``07_checkout.ipynb``.
     """
 
-    def __init__(self, paper: Mapping[str, Any]) -> None:
+    def __init__(self, paper: Mapping[str, Any], *, clock: Any = None) -> None:
+        import time
+
         self.paper = paper
         self.cases: list[Mapping[str, Any]] = list(paper["cases"])
         self.index = 0
         self.answers: dict[str, tuple[Answer, str | None]] = {}
+        self.seconds: dict[str, float] = {}
         self.saved_to: Path | None = None
+        self._clock = clock if clock is not None else time.monotonic
+        self._served_at: float | None = None
 
     @property
     def done(self) -> bool:
@@ -1437,8 +1598,12 @@ class CheckoutSitting:
         return self.index >= len(self.cases)
 
     def current(self) -> Mapping[str, Any] | None:
-        """The case being answered, or None when the paper is done."""
-        return None if self.done else self.cases[self.index]
+        """The case being answered, or None when the paper is done (its time starts when first shown)."""
+        if self.done:
+            return None
+        if self._served_at is None:
+            self._served_at = self._clock()
+        return self.cases[self.index]
 
     def submit(self, answer: Answer, action: str | None) -> None:
         """Record the answer to the current case and move on; a case is never served again."""
@@ -1450,11 +1615,19 @@ class CheckoutSitting:
                 f"answer is for {answer.check!r}, the case is {case['check']!r}", field="check"
             )
         self.answers[case["label"]] = (answer, action)
+        now = self._clock()
+        self.seconds[case["label"]] = max(
+            0.0, now - (self._served_at if self._served_at is not None else now)
+        )
+        self._served_at = None
         self.index += 1
 
     def answers_data(self) -> dict[str, Any]:
-        """The answers so far, as an answers file holds them."""
-        return answers_data(self.paper, self.answers)
+        """The answers so far, as an answers file holds them, each with the seconds it took."""
+        data = answers_data(self.paper, self.answers)
+        for row in data["answers"]:
+            row["seconds"] = round(self.seconds.get(row["label"], 0.0), 1)
+        return data
 
     def save(self, path: str | Path, *, overwrite: bool = False) -> Path:
         """Write the answers file; an existing file is replaced only with ``overwrite``."""

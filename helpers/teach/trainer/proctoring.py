@@ -29,7 +29,15 @@ from typing import Any
 
 from ...core.errors import CheckoutFileError
 from ...core.files import write_atomically
-from .checkout import CheckoutResult, grade_files, issue_checkout, load_paper, write_answers, write_checkout
+from .checkout import (
+    CheckoutResult,
+    grade_files,
+    issue_checkout,
+    load_key,
+    load_paper,
+    write_answers,
+    write_checkout,
+)
 from .ledger import Ledger
 from .owner_only import FILE_MODE, owner_folder, remove_made
 from .secret import TrainerSecret
@@ -61,6 +69,15 @@ class ProctoredSitting:
     trainer: TrainerSecret
     folder: Path
     paper: Mapping[str, Any]
+    key: Mapping[str, Any] | None = None
+
+    def sitting(self) -> Any:
+        """The case-by-case sitting of a sequential paper (the key serves it), or None for a fixed paper."""
+        from .sitting import Sitting
+
+        if self.key is None or not self.key.get("sequential"):
+            return None
+        return Sitting(self.paper, self.key)
 
     @property
     def result_path(self) -> Path:
@@ -94,13 +111,15 @@ class ProctoredSitting:
 def prepare_sitting(
     trainee: str, trainer: TrainerSecret, *, count: int | None = None, cooldown_hours: float | None = None
 ) -> Path:
-    """Issue a proctored paper for ``trainee`` into ``proctored/PAPER_ID/`` in the trainer's folder.
+    """Issue a proctored check-out for ``trainee`` into ``proctored/PAPER_ID/`` in the trainer's folder.
 
-    ``cooldown_hours`` after a failed paper the ledger refuses the next one (default 12; 0 for none).
-    Folders are made owner-only. If the paper cannot be issued (a full disk, the ledger
-    busy, the cooldown), the folders made for it are removed again; one that cannot be is named.
+    Sequential (served case by case by :mod:`helpers.teach.trainer.sequential`) unless ``count``
+    asks for a fixed paper of that many cases. ``cooldown_hours`` after a failed paper the ledger
+    refuses the next one (default 12; 0 for none). Folders are made owner-only. If the paper cannot
+    be issued (a full disk, the ledger busy, the cooldown), the folders made for it are removed again;
+    one that cannot be is named.
     """
-    issued = issue_checkout(trainee, count=count)
+    issued = issue_checkout(trainee, count=count, sequential=count is None)
     folder = trainer.folder / "proctored" / issued.paper["paper_id"]
     try:
         made = owner_folder(folder, exist_ok=False)
@@ -145,7 +164,8 @@ def open_sitting(folder: str | Path, trainer: TrainerSecret) -> ProctoredSitting
                 path=str(folder),
             )
         ledger.append({"event": "sitting", "paper_id": paper["paper_id"], "started": _now()})
-    return ProctoredSitting(trainer, folder, paper)
+    key = load_key(folder / _KEY, trainer=trainer)
+    return ProctoredSitting(trainer, folder, paper, key)
 
 
 def sitting_from_environment(env: Mapping[str, str] | None = None) -> ProctoredSitting:

@@ -258,6 +258,9 @@ def checkout_reasons(result: Mapping[str, Any] | None, *, require_proctored: boo
         )
     if result.get("passed") is not True:
         reasons.append("the check-out did not pass")
+    fast = result.get("too_fast")
+    if isinstance(fast, str) and fast:
+        reasons.append(f"the check-out was answered faster than a person reads: {fast}")
     newer = result.get("superseded_by")
     if isinstance(newer, Mapping) and newer.get("graded") is None:
         reasons.append(

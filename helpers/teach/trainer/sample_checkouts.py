@@ -1,12 +1,11 @@
 """Sample graded check-outs for the sample trainees, issued and signed as a trainer does.
 
 :func:`sample_checkouts` makes a trainer's secret and ledger in a folder of its own, issues a
-counting paper (from a fresh seed, not a practice one) to each of
-:data:`SAMPLE_CHECKOUTS`' trainees, answers it with that many cases wrong in the next action
-(no two on one rule, none on a look-alike case, so no rule or kind is left with every case
-wrong), grades it with the secret and writes the signed result, as
-``python -m helpers checkout grade --json`` does. The papers' cases differ on every run; the
-counts, and so the bounds they certify, do not. Taught in ``06_trainer.ipynb``.
+counting sequential check-out (from a fresh seed, not a practice one) to each of
+:data:`SAMPLE_CHECKOUTS`' trainees, sits it case by case with that many cases wrong in the
+next action (the 6th, 12th, 18th, … served), grades it with the secret and writes the signed
+result, as a proctored hand-in does. The cases differ on every run; the counts, and so the
+bounds they certify, do not: the evidence alone decides them. Taught in ``06_trainer.ipynb``.
 """
 
 from __future__ import annotations
@@ -21,8 +20,8 @@ from ..grading import Answer, correct_answer
 
 __all__ = ["SAMPLE_CHECKOUTS", "SampleCheckouts", "sample_checkouts"]
 
-#: Sample trainees and how many of their 56 cases are answered wrong: Asha 53 of 56 (a pass),
-#: Ben 50 of 56 (not a pass: 50 prove only 0.79).
+#: Sample trainees and how many cases of their sequential sittings are answered wrong (cases 6, 12, 18, …):
+#: Asha 3 (a pass after 64 cases, 61 fully correct), Ben 6 (not a pass: the fail boundary at case 36).
 SAMPLE_CHECKOUTS: Mapping[str, int] = {"Asha": 3, "Ben": 6}
 
 
@@ -34,31 +33,26 @@ class SampleCheckouts:
     results: Path
 
 
-def _wrong_labels(key: Mapping[str, Any], misses: int) -> set[str]:
-    """``misses`` labels, in paper order, each of another rule and none a look-alike case."""
-    chosen: dict[str, str] = {}
-    for record in key["cases"]:
-        if len(chosen) < misses and not record["lookalike"] and record["rule"] not in chosen:
-            chosen[record["rule"]] = record["label"]
-    return set(chosen.values())
-
-
 def _answers(paper: Mapping[str, Any], key: Mapping[str, Any], misses: int) -> dict[str, Any]:
-    """An answers object: every case keyed right, but the next action wrong on ``misses`` cases."""
+    """A sequential sitting answered case by case (40 s a case): every case keyed right, but the next
+    action wrong on cases 6, 12, 18, … (``misses`` of them), whichever cases the rule serves there."""
     from . import checkout as co
+    from .sitting import Sitting
 
-    wrong = _wrong_labels(key, misses)
-    given: dict[str, tuple[Answer, str | None]] = {}
-    for record in key["cases"]:
+    ticks = iter(range(0, 10**7, 20))
+    sitting = Sitting(paper, key, clock=lambda: float(next(ticks)))
+    records = {record["label"]: record for record in key["cases"]}
+    wrong_at = {6 * (i + 1) for i in range(misses)}
+    while (case := sitting.next_case()) is not None:
+        record = records[case.label]
         right = correct_answer(co.key_case(record))
         action = record["action"]
-        if record["label"] in wrong:
+        if case.number in wrong_at:
             action = next(a for a in co.ACTIONS if a != action)
-        given[record["label"]] = (
-            Answer(right.check, right.missing, right.second, right.flag, right.hold, record["rule"]),
-            action,
+        sitting.answer(
+            Answer(right.check, right.missing, right.second, right.flag, right.hold, record["rule"]), action
         )
-    return co.answers_data(paper, given)
+    return sitting.answers_data()
 
 
 def sample_checkouts(folder: str | Path, trainees: Mapping[str, int] = SAMPLE_CHECKOUTS) -> SampleCheckouts:

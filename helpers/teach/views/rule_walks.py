@@ -370,42 +370,57 @@ def _graded(issued: Any, wrong: Callable[[Mapping[str, Any]], bool]) -> Any:
     return grade_checkout(answers_data(issued.paper, given), issued.key)
 
 
+def _sat(issued: Any, wrong: Callable[[Mapping[str, Any]], bool]) -> Any:
+    """A sequential sitting of ``issued``, case by case, fully right except where ``wrong`` picks (40 s a case)."""
+    from ..trainer.sitting import start_sitting
+
+    ticks = iter(range(0, 10**7, 20))
+    sitting = start_sitting(issued, clock=lambda: float(next(ticks)))
+    records = {record["label"]: record for record in issued.key["cases"]}
+    while (case := sitting.next_case()) is not None:
+        record = records[case.label]
+        answer, action = _right(record)
+        sitting.answer(_slip(answer) if wrong(record) else answer, action)
+    return sitting.result()
+
+
 def checkout_verdicts(seed: int = 1) -> str:
-    """One paper graded three ways: two slips on different rules, one look-alike kind wrong, one rule wrong.
+    """One sequential check-out sat four ways: always right, two slips, one look-alike kind wrong, one rule wrong.
 
     Taught in ``07_checkout.ipynb`` ("What a pass needs, shown").
     """
     from ..trainer.checkout import issue_checkout, result_text
+    from ..trainer.sequential import operating_characteristic_words
 
     issued = issue_checkout("Sample trainee", seed=seed, issued=_ISSUED)
     cases = issued.key["cases"]
-    flagged = [c for c in cases if c["lookalike"]]
     lines = [
-        f"A paper of {len(cases)} cases, {len(flagged)} of them turning on a look-alike "
-        f"({sum(c['rule'] not in ('ts-exact-ids', 'sk-whitespace-case', 'sk-invisible') for c in flagged)} "
-        "of those keyed to a rule that is not about look-alikes)."
+        f"A sequential check-out: its key holds {len(cases)} cases; a sitting serves those the rule asks for.",
+        operating_characteristic_words(),
     ]
-    plain = [c for c in cases if not c["lookalike_kinds"]]
-    spread = {plain[0]["label"], next(c["label"] for c in plain if c["rule"] != plain[0]["rule"])}
+    perfect = _sat(issued, lambda r: False)
+    served = [c.label for c in perfect.cases]
+    by_label = {c["label"]: c for c in cases}
+    plain = [by_label[label] for label in served if not by_label[label]["lookalike_kinds"]]
+    spread = {plain[1]["label"], next(c["label"] for c in plain[2:] if c["rule"] != plain[1]["rule"])}
     kind = "zero-width"
     rule = next(c["rule"] for c in plain if c["label"] not in spread)
     for title, wrong in (
+        ("Always right", lambda r: False),
         ("Two slips, on two rules", lambda r: r["label"] in spread),
         (f"Every {kind} case wrong", lambda r: kind in r["lookalike_kinds"]),
         (f"Every {rule} case wrong", lambda r: r["rule"] == rule),
     ):
-        result = _graded(issued, wrong)
-        right, total = result.lookalikes
+        result = _sat(issued, wrong)
         lines.append(f"{title}: {'PASSED' if result.passed else 'NOT PASSED'}")
-        lines.append(f"  {result.statement()}")
-        lines.append(f"  look-alike cases fully correct: {right} of {total}")
+        lines.append(
+            f"  after {len(result.cases)} cases ({result.fully_correct} fully correct): {result.why}"
+        )
         ok, n = result.per_rule()[rule]
         lines.append(f"  {rule}: {ok} of {n} right; per look-alike kind (right of cases):")
         lines.append("    " + ", ".join(f"{k} {ok} of {n}" for k, (ok, n) in result.per_kind().items()))
-        text = result_text(result).splitlines()
-        lines += [t for t in text if t.startswith("  Check-out case") and not t.endswith(": correct")]
-    named = issue_checkout("Sam\x1b[2J\ud800", count=len(cases), seed=seed, issued=_ISSUED)
-    heading = result_text(_graded(named, lambda r: False)).splitlines()[0]
+    named = issue_checkout("Sam\x1b[2J\ud800", seed=seed, issued=_ISSUED)
+    heading = result_text(_sat(named, lambda r: False)).splitlines()[0]
     lines.append(f"A trainee name holding control characters, in the result's first line: {heading}")
     return "\n".join(lines)
 
@@ -434,7 +449,12 @@ def key_edits_refused(seed: int = 1) -> str:
         lines.append("The key as issued: read, ready to grade")
         edits: list[tuple[str, Callable[[dict[str, Any]], None]]] = [
             ("the last case cut", lambda k: k["cases"].pop()),
-            ("a case added", lambda k: k["cases"].append({**k["cases"][0], "label": "Check-out case 57"})),
+            (
+                "a case added",
+                lambda k: k["cases"].append(
+                    {**k["cases"][0], "label": f"Check-out case {len(k['cases']) + 1}"}
+                ),
+            ),
             ("case 2 keyed to another rule", lambda k: k["cases"][1].update(rule="ts-order")),
         ]
         for title, edit in edits:
