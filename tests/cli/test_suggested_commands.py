@@ -40,6 +40,7 @@ _VALUES: dict[str, str | None] = {
     "--format": "json",
     "--key-format": "json",
     "--trainer-dir": "DIR",
+    "--accept-unproctored": None,
 }
 
 
@@ -255,6 +256,31 @@ def test_a_regraded_paper_suggests_checkout_issue_for_a_retake(run: Run) -> None
     _accepted(
         run, ("checkout", "issue", "--trainee", "Gil", "-o", "gil2.json", "--trainer-dir", str(trainer))
     )
+
+
+def test_an_own_machine_pass_suggests_accept_unproctored_and_it_counts_it(run: Run) -> None:
+    from signed_checkouts import sit
+
+    from helpers.core.paths import fixtures_dir
+    from helpers.teach.trainer.secret import TrainerSecret
+
+    trainer = TrainerSecret.open(run.tmp / "trainer", create=True)
+    results = run.tmp / "results"
+    results.mkdir()
+    (results / "asha.json").write_text(json.dumps(sit(trainer, "Asha", run.tmp / "papers")))
+    progress = fixtures_dir() / "sample_progress" / "asha.json"
+    cohort = ("cohort", str(progress), "--checkouts", str(results), "--trainer-dir", str(trainer.folder))
+    run.capfd.readouterr()
+    code = cli.main(list(cohort))
+    out = run.capfd.readouterr().out
+    assert code in (0, 1) and "(cohort --accept-unproctored counts it)" in out, out
+    suggested = [option for option, _value in _OPTION.findall(out) if option == "--accept-unproctored"]
+    assert suggested == ["--accept-unproctored"]
+    run.capfd.readouterr()
+    code = cli.main([*cohort, *suggested])
+    out = run.capfd.readouterr().out
+    assert code in (0, 1) and "accept-unproctored counts it" not in out, out
+    assert "Asha: ready" in out, out
 
 
 def test_the_checks_suggest_an_engine_a_format_and_a_file_limit_that_work(run: Run) -> None:

@@ -364,8 +364,12 @@ def test_cohort_counts_only_proctored_check_outs_unless_told_to_accept_others(
             json.loads(line) for line in out.stdout.splitlines() if json.loads(line).get("trainee") == "Asha"
         )
 
-    # her own-machine paper: not counted by default, nor with --require-proctored (kept for old scripts)
-    assert asha()["checkout"] is None and asha("--require-proctored")["checkout"] is None
+    # her own-machine paper: shown but not counted by default, nor with --require-proctored (kept for old
+    # scripts), and the line says which option counts it
+    for flags in ((), ("--require-proctored",)):
+        line = asha(*flags)
+        assert line["checkout"]["sat"] == "own machine" and line["ready"] is False
+        assert any("cohort --accept-unproctored counts it" in r for r in line["not_ready_because"]), line
     accepted = asha("--accept-unproctored")
     assert accepted["checkout"]["sat"] == "own machine" and accepted["checkout"]["passed"] is True
     assert not any("proctored" in reason for reason in accepted["not_ready_because"])

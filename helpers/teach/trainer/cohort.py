@@ -664,6 +664,11 @@ def load_cohort(
         found, refused = load_checkouts(
             checkouts, trainer_dir=trainer_dir, require_proctored=require_proctored
         )
+        if require_proctored:
+            # A check-out sat on the trainee's own machine does not count, but the trainer sees it,
+            # marked "not counted", with the option that counts it (its readiness refuses it).
+            everything, _ = load_checkouts(checkouts, trainer_dir=trainer_dir, require_proctored=False)
+            found = {**everything, **found}
         unreadable += refused
         trainees = [_with_checkout(t, found) for t in trainees]
     trainees = [replace(t, require_proctored=require_proctored) for t in trainees]
