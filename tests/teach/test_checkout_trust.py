@@ -221,10 +221,10 @@ def test_a_paper_id_already_in_the_ledger_is_refused(tmp_path):
     with pytest.raises(CheckInputError, match="is in the ledger already"):
         issue(trainer, "Ben", tmp_path / "b", seed=7)  # a script that did not ask for a fresh id
     assert not list((tmp_path / "b").iterdir())
-    fresh = co.issue_checkout("Ben", count=46, seed=7, paper_id=co.new_paper_id())
+    fresh = co.issue_checkout("Ben", count=46, seed=7, paper_id=co.new_paper_id(), sequential=False)
     co.write_checkout(fresh, tmp_path / "b" / "ben.json", trainer=trainer, practice=True)
     with pytest.raises(CheckInputError, match="16 hex digits"):
-        co.issue_checkout("Ben", count=46, seed=7, paper_id="../../x")
+        co.issue_checkout("Ben", count=46, seed=7, paper_id="../../x", sequential=False)
 
 
 def test_row_10_a_seeded_paper_is_practice_and_the_default_seed_cannot_be_recovered(run_cli, tmp_path):
@@ -241,7 +241,7 @@ def test_row_10_a_seeded_paper_is_practice_and_the_default_seed_cannot_be_recove
     practice = json.loads((tmp_path / "practice.json").read_text())
     assert practice["paper_id"] not in ids and key["paper_id"] not in ids and key["seed"] >= 2**32
     # Its cases still fall to the search (so it is practice): seed 4242 makes the very same cases.
-    assert co.issue_checkout("Ben", seed=4242).paper["cases"] == practice["cases"]
+    assert co.issue_checkout("Ben", seed=4242, sequential=False).paper["cases"] == practice["cases"]
     # Graded, the practice paper's pass never counts.
     (tmp_path / "results").mkdir()
     for paper, name in (("practice", "Ben"), ("exam", "Asha")):

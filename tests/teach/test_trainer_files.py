@@ -61,7 +61,7 @@ def test_every_file_in_the_trainers_folder_is_0600_and_every_folder_0700(tmp_pat
     outside = tmp_path / "papers"
     outside.mkdir()
     paper, key, baseline = co.write_checkout(
-        co.issue_checkout("Ben", count=46), outside / "exam.json", trainer=trainer
+        co.issue_checkout("Ben", count=46, sequential=False), outside / "exam.json", trainer=trainer
     )
     # The verdict cache, written by a cohort run.
     done = subprocess.run(
