@@ -15,7 +15,8 @@ A trainer issues a **paper** for one trainee and keeps its **key**:
   the trainee's own machine) is the covering cases, then cases round every rule.
   Seeds come from :data:`CHECKOUT_SEEDS`, ``[10**9, 2*10**9)``, disjoint from
   practice, whose case seeds are below 10**9 or from 2*10**9 on; look-alike letters
-  are weighted as real data has them (:data:`LETTER_WEIGHTS`).
+  are drawn as real data has them, by the generators' own weights
+  (:data:`helpers.teach.cases.lookalike_forms.HOMOGLYPH_WEIGHTS`), the same as in the drill.
 * The key holds each case whole (input, expected output, keyed rule, the
   reasons the grader accepts, the keyed next action, seed), so grading never
   depends on the generators still making the same case. It is an answer key,
@@ -68,7 +69,7 @@ from ...core.paths import fixtures_dir
 from ...core.sentinels import check_sentinels
 from .. import grading
 from ..cases import generators
-from ..cases.deciding_rule import CONFUSABLES, FACETS, approved_change, unapproved_faults
+from ..cases.deciding_rule import FACETS, approved_change, unapproved_faults
 from ..cases.deciding_rule import facets as deciding_kinds
 from ..cases.filled import spreadsheet_safe
 from ..cases.practice_cases import PracticeCase
@@ -145,13 +146,6 @@ DEFAULT_COUNT = DESIGN.max_cases
 MAX_COUNT = 200
 #: Cases in each rule's and each look-alike kind's follow-up stream of a sequential key.
 FOLLOW_UPS = 4
-#: The common look-alike letters, weighted as real data has them: the Cyrillic lower-case letters
-#: that stand in for Latin ones most often first, then the other Cyrillic and Greek letters that
-#: look exactly alike; every other letter of the table keeps weight 1, so the whole table is in play.
-LETTER_WEIGHTS: dict[str, int] = {
-    **dict.fromkeys("\u0430\u0435\u043e\u0440\u0441\u0443\u0445\u0456", 12),  # а е о р с у х і
-    **dict.fromkeys("\u03bf\u03b9\u0410\u0415\u041e\u0420\u0421\u0425\u039f\u0391\u0395", 3),
-}
 #: Rules whose cases turn on IDs or answers that look alike.
 LOOKALIKE_RULES = frozenset({"ts-exact-ids", "sk-whitespace-case", "sk-invisible"})
 
@@ -249,31 +243,6 @@ def _facets(rule_id: str) -> list[str]:
 
 def _generate(rule_id: str, seed: int, facet: str | None) -> PracticeCase:
     return generators.generate(rule_id, seed, facet=facet)
-
-
-def _letter_weight(case: PracticeCase) -> int:
-    """The weight of the heaviest look-alike letter a case shows (1 for none)."""
-    text = dumps_compact(case.input)
-    return max((LETTER_WEIGHTS.get(c, 1) for c in text if c in CONFUSABLES), default=1)
-
-
-def _weighted(rule_id: str, seed: int, facet: str | None) -> tuple[PracticeCase, int]:
-    """A case, and its seed; a homoglyph case is drawn again until its letter passes its weight.
-
-    Each try is accepted with probability weight / 12, so the common Cyrillic letters
-    come up about twelve times as often as a rare one, and none is ever left out.
-    """
-    case = _generate(rule_id, seed, facet)
-    if facet != "homoglyph":
-        return case, seed
-    rng = random.Random(f"letters:{seed}")
-    top = max(LETTER_WEIGHTS.values())
-    for _ in range(40):
-        if rng.random() * top < _letter_weight(case):
-            break
-        seed = rng.randrange(CHECKOUT_SEEDS.start, CHECKOUT_SEEDS.stop)
-        case = _generate(rule_id, seed, facet)
-    return case, seed
 
 
 def _makers(rules: Sequence[Rule]) -> tuple[list[str], dict[str, list[str]]]:
@@ -438,7 +407,7 @@ def issue_checkout(
         rng.shuffle(numbers)
     paper_cases, key_cases = [], []
     for number, (stream, rule_id, facet), case_seed in zip(numbers, plan, case_seeds, strict=True):
-        case, case_seed = _weighted(rule_id, case_seed, facet)
+        case = _generate(rule_id, case_seed, facet)
         label = f"Check-out case {number}"
         local = random.Random(f"checkout:{seed}:{label}")
         options = _reason_ids(case, rules, local)
