@@ -71,7 +71,7 @@ class SentinelResult:
 
 
 def check_sentinels(baseline: Mapping[str, str], proposed: Mapping[str, str]) -> SentinelResult:
-    """Compare every baseline sentinel with the proposed answer key.
+    """Which baseline sentinels the proposed key lost or answers differently: each ID, each literal answer.
 
     Raises :class:`~helpers.core.errors.InvalidInputError` naming the field when a
     key is not an object of string IDs to string answers, and
