@@ -584,8 +584,17 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
                 "graded (a refused key or answers that do not fit the paper), 2 a usage error."
             ),
         )
-        grade.add_argument("answers", metavar="ANSWERS", help="the answers file the check-out wrote")
-        grade.add_argument("--key", required=True, metavar="KEY", help="the paper's key")
+        grade.add_argument(
+            "answers", metavar="ANSWERS", nargs="?", help="the answers file the check-out wrote"
+        )
+        grade.add_argument("--key", metavar="KEY", help="the paper's key (needed with ANSWERS)")
+        grade.add_argument(
+            "--sitting",
+            metavar="DIR",
+            help="instead of ANSWERS and --key: a proctored sitting's folder (DIR/proctored/PAPER_ID), "
+            "graded from the answers it saved, its signed result written to DIR/results before the "
+            "ledger records it (for a hand-in that failed to write)",
+        )
         grade.add_argument(
             "--baseline", metavar="FILE", help="the key's baseline (default: KEY.baseline.json)"
         )

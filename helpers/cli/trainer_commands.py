@@ -307,7 +307,23 @@ def _checkout_grade(args: Any) -> int:
     from ..teach.trainer.checkout import grade_files, key_baseline_path, result_csv, result_text
     from ..teach.trainer.secret import TrainerSecretError
 
-    inputs = (args.answers, args.key, args.baseline or str(key_baseline_path(args.key)))
+    if args.sitting is not None:
+        if args.answers is not None or args.key is not None or args.baseline is not None:
+            streams._STDERR.write(
+                "python -m helpers checkout grade: --sitting grades the answers the sitting saved, "
+                "with its own key; give ANSWERS and --key without it\n"
+            )
+            return EXIT_USAGE
+    elif args.answers is None or args.key is None:
+        streams._STDERR.write(
+            "python -m helpers checkout grade: give ANSWERS and --key KEY, or --sitting DIR\n"
+        )
+        return EXIT_USAGE
+    inputs = (
+        (str(args.answers), str(args.key), args.baseline or str(key_baseline_path(str(args.key))))
+        if args.sitting is None
+        else ()
+    )
     if args.csv is not None and any(same_file(f, args.csv) for f in inputs if os.path.exists(f)):
         streams._STDERR.write(
             f"python -m helpers checkout grade: --csv {args.csv} is one of the input files\n"
@@ -323,13 +339,18 @@ def _checkout_grade(args: Any) -> int:
     if trainer is None:
         return EXIT_USAGE
     try:
-        result = grade_files(
-            args.answers,
-            args.key,
-            args.baseline,
-            trainer=trainer,
-            max_bytes=args.max_bytes or MAX_CHECKOUT_BYTES,
-        )
+        if args.sitting is not None:
+            from ..teach.trainer.proctoring import grade_sitting
+
+            result = grade_sitting(args.sitting, trainer)
+        else:
+            result = grade_files(
+                str(args.answers),
+                str(args.key),
+                args.baseline,
+                trainer=trainer,
+                max_bytes=args.max_bytes or MAX_CHECKOUT_BYTES,
+            )
     except CheckoutFileError as exc:
         streams._STDERR.write(f"python -m helpers checkout grade: {exc}; nothing was graded\n")
         return EXIT_BAD_INPUT
