@@ -107,7 +107,7 @@ def test_a_proctored_paper_is_sat_end_to_end_and_the_page_runs_no_code(proctor: 
         )
         expect(root).not_to_contain_text("PASSED")
 
-        # A reloaded page is no second sitting: busy while the first page's kernel ends, then refused.
+        # A reloaded page after the hand-in: busy while the first page's kernel ends, then the sitting is over.
         deadline = time.monotonic() + REOPEN_SECONDS
         while True:
             page.goto(proctor.page_url, timeout=RENDER_TIMEOUT_MS)
@@ -115,7 +115,7 @@ def test_a_proctored_paper_is_sat_end_to_end_and_the_page_runs_no_code(proctor: 
                 break
             time.sleep(3)
         expect(page.locator(".eic-checkout")).to_contain_text(
-            "one sitting per paper", timeout=RENDER_TIMEOUT_MS
+            "its sitting is over", timeout=RENDER_TIMEOUT_MS
         )
         expect(page.locator(".eic-checkout")).not_to_contain_text("Check-out case 1")
     assert watch.refused == [], f"requests that would have left the app: {watch.refused}"
