@@ -539,7 +539,8 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
                 "Voilà on 127.0.0.1 (or --host), where the page can run no code. The link printed carries "
                 "the sitting's token: the page refuses any request without it. The answers are written, graded and "
                 "signed on the trainer's side (DIR/results/PAPER_ID.json), never offered for download; "
-                "the paper can be opened once. Runs until stopped (Ctrl+C)."
+                "each answer is saved there as it is given, so a reloaded page resumes at the next case "
+                "(the ledger records each resume). Runs until stopped (Ctrl+C)."
             ),
         )
         proctor.add_argument("--trainee", required=True, help="the trainee's name, as the trainer records it")

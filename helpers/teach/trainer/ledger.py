@@ -12,7 +12,7 @@ full, re-signed, by the next line added. Its events:
 * ``issued``: trainee, paper id, time, the key's digest, practice (a ``--seed`` paper) or
   not, proctored or not;
 * ``graded``: the paper, the digest of the answers graded, pass or not, time;
-* ``sitting``: a proctored paper opened (one sitting per paper);
+* ``sitting``: a proctored paper opened (once; later openings are ``resumed``);
 * ``resumed``: that sitting opened again (a reload, a dropped connection, a new kernel), with the
   time, the answers kept and the gap it covered (seconds since the last answer saved).
 
