@@ -543,7 +543,13 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
                 "(the ledger records each resume). Runs until stopped (Ctrl+C)."
             ),
         )
-        proctor.add_argument("--trainee", required=True, help="the trainee's name, as the trainer records it")
+        proctor.add_argument("--trainee", help="the trainee's name, as the trainer records it")
+        proctor.add_argument(
+            "--sitting",
+            metavar="DIR",
+            help="instead of --trainee: serve a sitting issued before (DIR/proctored/PAPER_ID) again, after "
+            "the proctor stopped or crashed; the page resumes at the next unanswered case",
+        )
         proctor.add_argument(
             "--count",
             type=int,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import errno
 import json
+import os
 import stat
 from pathlib import Path
 
@@ -28,7 +29,7 @@ from helpers.teach.trainer.proctoring import (
 )
 from helpers.teach.trainer.secret import TrainerSecret
 from helpers.teach.trainer.sitting import Sitting
-from helpers.widgets.proctored import ProctoredCheckoutWidget
+from helpers.widgets.proctored import ProctoredCheckoutWidget, proctored_page
 
 
 @pytest.fixture
@@ -214,3 +215,39 @@ def test_an_unfinished_sitting_is_not_graded(trainer):
     open_sitting(folder, trainer)
     with pytest.raises(CheckoutFileError, match=r"not finished \(0 cases answered\)"):
         grade_sitting(folder, trainer)
+
+
+def test_a_restarted_proctor_serves_the_same_sitting_which_resumes(trainer, monkeypatch, capsys):
+    from helpers import cli
+    from helpers.cli import trainer_commands
+
+    served: list[dict[str, str]] = []
+
+    def fake_execve(path: str, argv: list[str], env: dict[str, str]) -> None:
+        served.append(env)
+        os.close(int(env["EIC_SERVE_SOCKET_FD"]))  # the socket Voilà would have served on
+
+    monkeypatch.setattr(trainer_commands.os, "execve", fake_execve)
+    monkeypatch.setattr(trainer_commands.os, "chdir", lambda _path: None)
+    folder = prepare_sitting("Asha", trainer)
+    sitting = open_sitting(folder, trainer)
+    widget = ProctoredCheckoutWidget(sitting)
+    _answer(widget, _records(sitting))
+    base = ["checkout", "proctor", "--trainer-dir", str(trainer.folder)]
+    assert cli.main([*base, "--sitting", str(folder)]) == 0
+    assert served[-1][proctoring.SITTING_ENV] == str(folder)
+    assert "served again: the page resumes" in capsys.readouterr().err
+    monkeypatch.setenv(proctoring.SITTING_ENV, served[-1][proctoring.SITTING_ENV])
+    monkeypatch.setenv(proctoring.TRAINER_ENV, served[-1][proctoring.TRAINER_ENV])
+    page = proctored_page()  # the restarted proctor's page
+    assert isinstance(page, ProctoredCheckoutWidget) and len(page.sitting.answers) == 1
+    assert sorted(p.name for p in (trainer.folder / "proctored").iterdir()) == [folder.name]  # no new paper
+    assert cli.main([*base, "--sitting", str(folder), "--trainee", "Asha"]) == 2
+    assert cli.main([*base, "--sitting", str(trainer.folder)]) == 2  # not a sitting
+    while not page.sitting.done:
+        _answer(page, _records(sitting))
+    page.save_button.click()
+    assert (
+        cli.main([*base, "--sitting", str(folder)]) == 2 and "its sitting is over" in capsys.readouterr().err
+    )
+    assert len(served) == 1

@@ -58,6 +58,7 @@ __all__ = [
     "KeptSitting",
     "ProctoredSitting",
     "grade_sitting",
+    "resumable_sitting",
     "prepare_sitting",
     "open_sitting",
     "sitting_from_environment",
@@ -320,6 +321,29 @@ def open_sitting(folder: str | Path, trainer: TrainerSecret) -> ProctoredSitting
             ledger.append({"event": "resumed", "paper_id": paper_id, **resumed})
     key = load_key(folder / _KEY, trainer=trainer)
     return ProctoredSitting(trainer, folder, paper, key, resumed)
+
+
+def resumable_sitting(folder: str | Path, trainer: TrainerSecret) -> Path:
+    """A prepared sitting's folder that ``checkout proctor --sitting`` may serve again: issued here, not graded.
+
+    Nothing is recorded (the page's opening records the resume). Raises :class:`CheckoutFileError`.
+    """
+    folder = Path(folder)
+    paper = load_paper(folder / _PAPER)
+    state = Ledger(trainer).read()
+    issued = state.issued.get(paper["paper_id"])
+    if (
+        issued is None
+        or not issued.proctored
+        or folder.resolve().parent != (trainer.folder / "proctored").resolve()
+    ):
+        raise CheckoutFileError("is not a proctored sitting in this trainer's folder", path=str(folder))
+    graded = state.graded.get(paper["paper_id"])
+    if graded is not None:
+        raise CheckoutFileError(
+            f"was handed in and graded at {graded.graded}; its sitting is over", path=str(folder)
+        )
+    return folder
 
 
 def sitting_from_environment(env: Mapping[str, str] | None = None) -> ProctoredSitting:
