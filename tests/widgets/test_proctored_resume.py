@@ -11,9 +11,13 @@ import errno
 import json
 import os
 import stat
+import tempfile
 from pathlib import Path
 
 import pytest
+from budget import examples
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from helpers.core.errors import CheckoutFileError
 from helpers.teach.grading import Answer, correct_answer
@@ -251,3 +255,38 @@ def test_a_restarted_proctor_serves_the_same_sitting_which_resumes(trainer, monk
         cli.main([*base, "--sitting", str(folder)]) == 2 and "its sitting is over" in capsys.readouterr().err
     )
     assert len(served) == 1
+
+
+def _policy(record: dict, wrong: bool) -> tuple[Answer, str | None]:
+    answer, action = _right(record)
+    return answer, (next(a for a in co.ACTIONS if a != action) if wrong else action)
+
+
+@settings(max_examples=examples(20), deadline=None)
+@given(
+    wrong=st.sets(st.integers(0, 40), max_size=4),
+    breaks=st.sets(st.integers(0, 40), max_size=4),
+)
+def test_any_breaks_anywhere_serve_the_cases_an_unbroken_sitting_serves(wrong, breaks):
+    with tempfile.TemporaryDirectory() as scratch:
+        trainer = TrainerSecret.open(Path(scratch) / "trainer", create=True)
+        folder = prepare_sitting("Asha", trainer)
+        opened = open_sitting(folder, trainer)
+        records = _records(opened)
+        kept = opened.sitting()
+        order: list[str] = []
+        while (case := kept.current()) is not None:
+            if len(order) in breaks:  # the kernel is culled here: a new one opens the sitting again
+                kept = open_sitting(folder, trainer).sitting()
+                assert kept.current()["label"] == case["label"] and len(kept.answers) == len(order)
+            kept.submit(*_policy(records[case["label"]], len(order) in wrong))
+            order.append(case["label"])
+        reference = Sitting(opened.paper, opened.key or {})
+        unbroken: list[str] = []
+        while (served := reference.next_case()) is not None:
+            reference.answer(*_policy(records[served.label], len(unbroken) in wrong))
+            unbroken.append(served.label)
+        assert order == unbroken == [row["label"] for row in _saved(folder)]
+        resumes = Ledger(trainer).read().resumes.get(folder.name, [])
+        assert [r["answered"] for r in resumes] == sorted(b for b in breaks if b < len(order))
+        assert grade_sitting(folder, trainer).passed == reference.result().passed
