@@ -5,7 +5,7 @@ the trainee answers every case in Chromium and hands it in; the signed, proctore
 then on the trainer's side and counts under ``--require-proctored``. The page offers no
 editor, no text box and no download, and its kernel, sent an ``execute_request`` straight
 over its own WebSocket, runs nothing (while it still answers a ``kernel_info_request``).
-A reloaded page gets no second sitting. Nothing may be requested from anywhere but the app.
+A page reloaded after the hand-in is told the sitting is over. Nothing may be requested from anywhere but the app.
 """
 
 from __future__ import annotations
