@@ -170,6 +170,51 @@ def test_the_proctored_page_passes_axe_before_and_after_a_case_is_answered(own_p
     )
 
 
+def test_a_dropped_connection_mid_sitting_resumes_with_every_answer_kept(own_proctor: Proctor) -> None:
+    answered = 3
+    with _proctored_page(own_proctor) as (page, watch):
+        page.goto(own_proctor.page_url, timeout=RENDER_TIMEOUT_MS)
+        root = page.locator(".eic-checkout")
+        heading = root.locator(".eic-checkout-heading")
+        expect(heading).to_contain_text(f"Check-out case 1 of {CASES}", timeout=RENDER_TIMEOUT_MS)
+        for number in range(1, answered + 1):
+            expect(heading).to_contain_text(f"Check-out case {number} of {CASES}")
+            root.locator(".eic-action").get_by_role("radio").first.check()
+            root.get_by_role("button", name="Submit this case and go on").click()
+            root.get_by_role("button", name="Send this case with those unset").click()
+        expect(heading).to_contain_text(f"Check-out case {answered + 1} of {CASES}")
+        # The connection drops (the page reloads): busy while the first kernel ends, then resumed.
+        deadline = time.monotonic() + REOPEN_SECONDS
+        while True:
+            page.goto(own_proctor.page_url, timeout=RENDER_TIMEOUT_MS)
+            if page.get_by_text("The app is busy").count() == 0 or time.monotonic() > deadline:
+                break
+            time.sleep(3)
+        root = page.locator(".eic-checkout")
+        heading = root.locator(".eic-checkout-heading")
+        expect(heading).to_contain_text(
+            f"Check-out case {answered + 1} of {CASES}", timeout=RENDER_TIMEOUT_MS
+        )
+        expect(root.locator(".eic-checkout-message")).to_contain_text(f"Resumed: your {answered} answers")
+        for number in range(answered + 1, CASES + 1):
+            expect(heading).to_contain_text(f"Check-out case {number} of {CASES}")
+            root.locator(".eic-action").get_by_role("radio").first.check()
+            root.get_by_role("button", name="Submit this case and go on").click()
+            root.get_by_role("button", name="Send this case with those unset").click()
+        root.get_by_role("button", name="Hand in my answers").click()
+        expect(root.locator(".eic-checkout-message")).to_contain_text(
+            f"Handed in: your {CASES} answers are graded and signed"
+        )
+    assert watch.refused == [], f"requests that would have left the app: {watch.refused}"
+    (sitting,) = (own_proctor.trainer_dir / "proctored").iterdir()
+    saved = json.loads((sitting / "answers.json").read_text())["answers"]
+    assert [row["label"] for row in saved] == [f"Check-out case {n}" for n in range(1, CASES + 1)]
+    (result_file,) = (own_proctor.trainer_dir / "results").glob("*.json")
+    resumes = json.loads(result_file.read_text())["resumes"]
+    assert resumes and {r["answered"] for r in resumes} == {answered}
+    assert all(isinstance(r["gap_seconds"], int) and r["gap_seconds"] >= 0 for r in resumes)
+
+
 _FOCUSED = """() => {
   const el = document.activeElement;
   if (!el || el === document.body) return {name: '', kind: '', group: -1};
