@@ -136,6 +136,8 @@ class KeptSitting:
         return sitting
 
     def __getattr__(self, name: str) -> Any:
+        if "inner" not in self.__dict__:
+            raise AttributeError(name)
         return getattr(self.__dict__["inner"], name)
 
     def submit(self, answer: Answer, action: str | None) -> None:
