@@ -539,10 +539,17 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
                 "Voilà on 127.0.0.1 (or --host), where the page can run no code. The link printed carries "
                 "the sitting's token: the page refuses any request without it. The answers are written, graded and "
                 "signed on the trainer's side (DIR/results/PAPER_ID.json), never offered for download; "
-                "the paper can be opened once. Runs until stopped (Ctrl+C)."
+                "each answer is saved there as it is given, so a reloaded page resumes at the next case "
+                "(the ledger records each resume). Runs until stopped (Ctrl+C)."
             ),
         )
-        proctor.add_argument("--trainee", required=True, help="the trainee's name, as the trainer records it")
+        proctor.add_argument("--trainee", help="the trainee's name, as the trainer records it")
+        proctor.add_argument(
+            "--sitting",
+            metavar="DIR",
+            help="instead of --trainee: serve a sitting issued before (DIR/proctored/PAPER_ID) again, after "
+            "the proctor stopped or crashed; the page resumes at the next unanswered case",
+        )
         proctor.add_argument(
             "--count",
             type=int,
@@ -584,8 +591,17 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
                 "graded (a refused key or answers that do not fit the paper), 2 a usage error."
             ),
         )
-        grade.add_argument("answers", metavar="ANSWERS", help="the answers file the check-out wrote")
-        grade.add_argument("--key", required=True, metavar="KEY", help="the paper's key")
+        grade.add_argument(
+            "answers", metavar="ANSWERS", nargs="?", help="the answers file the check-out wrote"
+        )
+        grade.add_argument("--key", metavar="KEY", help="the paper's key (needed with ANSWERS)")
+        grade.add_argument(
+            "--sitting",
+            metavar="DIR",
+            help="instead of ANSWERS and --key: a proctored sitting's folder (DIR/proctored/PAPER_ID), "
+            "graded from the answers it saved, its signed result written to DIR/results before the "
+            "ledger records it (for a hand-in that failed to write)",
+        )
         grade.add_argument(
             "--baseline", metavar="FILE", help="the key's baseline (default: KEY.baseline.json)"
         )

@@ -11,6 +11,7 @@ import shutil
 import sys
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from ..core.errors import CheckInputError
@@ -241,7 +242,13 @@ def _checkout_proctor(args: Any) -> int:
     from ..core.errors import CheckoutFileError
     from ..teach.trainer.secret import TrainerSecretError
 
-    if _surrogates(args.trainee):
+    if (args.sitting is None) == (args.trainee is None):
+        streams._STDERR.write(
+            "python -m helpers checkout proctor: give --trainee NAME for a new paper, or --sitting DIR "
+            "to serve one issued before\n"
+        )
+        return EXIT_USAGE
+    if args.trainee is not None and _surrogates(args.trainee):
         streams._STDERR.write(
             "python -m helpers checkout proctor: --trainee is not UTF-8 text; nothing was issued\n"
         )
@@ -249,7 +256,7 @@ def _checkout_proctor(args: Any) -> int:
     try:
         from ..publish.proctor import proctor_command, proctor_environment, write_proctor_notebook
         from ..publish.sitting_server import LOOPBACK, ServeAddressError, bind_listener, new_token
-        from ..teach.trainer.proctoring import prepare_sitting
+        from ..teach.trainer.proctoring import prepare_sitting, resumable_sitting
     except ImportError as exc:
         streams._STDERR.write(f"python -m helpers checkout proctor: needs the app extra (voila): {exc}\n")
         return EXIT_USAGE
@@ -264,7 +271,10 @@ def _checkout_proctor(args: Any) -> int:
     notebook = None
     try:  # the scratch notebook first: a paper is issued only once everything else is ready
         notebook = write_proctor_notebook()
-        sitting = prepare_sitting(args.trainee, trainer, count=args.count, cooldown_hours=args.cooldown)
+        if args.sitting is not None:
+            sitting = resumable_sitting(args.sitting, trainer)
+        else:
+            sitting = prepare_sitting(args.trainee, trainer, count=args.count, cooldown_hours=args.cooldown)
     except (CheckInputError, CheckoutFileError, TrainerSecretError, OSError) as exc:
         listener.close()
         if notebook is not None:
@@ -283,7 +293,9 @@ def _checkout_proctor(args: Any) -> int:
         "the trainee alone, and not by a channel others read"
     )
     streams._STDERR.write(
-        f"Proctored paper {sitting.name} for {_plain_name(args.trainee)}: the result will be {result}. "
+        f"Proctored paper {sitting.name} for {_plain_name(_trainee_of(sitting))}"
+        f"{' (served again: the page resumes at the next unanswered case)' if args.sitting else ''}: "
+        f"the result will be {result}. "
         f"Served to {reach}. The link is the key to the sitting: a request without its token opens "
         "nothing. Stop with Ctrl+C once it is handed in. The trainee opens:\n"
         f"{listener.link(token)}\n"
@@ -292,6 +304,12 @@ def _checkout_proctor(args: Any) -> int:
     os.chdir(notebook.parent)
     os.execve(command[0], command, proctor_environment(sitting, trainer.folder, listener, token))
     return EXIT_PASS  # not reached
+
+
+def _trainee_of(sitting: Path) -> str:
+    import json
+
+    return str(json.loads((sitting / "paper.json").read_text(encoding="utf-8")).get("trainee", ""))
 
 
 def _plain_name(text: str) -> str:
@@ -307,7 +325,23 @@ def _checkout_grade(args: Any) -> int:
     from ..teach.trainer.checkout import grade_files, key_baseline_path, result_csv, result_text
     from ..teach.trainer.secret import TrainerSecretError
 
-    inputs = (args.answers, args.key, args.baseline or str(key_baseline_path(args.key)))
+    if args.sitting is not None:
+        if args.answers is not None or args.key is not None or args.baseline is not None:
+            streams._STDERR.write(
+                "python -m helpers checkout grade: --sitting grades the answers the sitting saved, "
+                "with its own key; give ANSWERS and --key without it\n"
+            )
+            return EXIT_USAGE
+    elif args.answers is None or args.key is None:
+        streams._STDERR.write(
+            "python -m helpers checkout grade: give ANSWERS and --key KEY, or --sitting DIR\n"
+        )
+        return EXIT_USAGE
+    inputs = (
+        (str(args.answers), str(args.key), args.baseline or str(key_baseline_path(str(args.key))))
+        if args.sitting is None
+        else ()
+    )
     if args.csv is not None and any(same_file(f, args.csv) for f in inputs if os.path.exists(f)):
         streams._STDERR.write(
             f"python -m helpers checkout grade: --csv {args.csv} is one of the input files\n"
@@ -323,13 +357,18 @@ def _checkout_grade(args: Any) -> int:
     if trainer is None:
         return EXIT_USAGE
     try:
-        result = grade_files(
-            args.answers,
-            args.key,
-            args.baseline,
-            trainer=trainer,
-            max_bytes=args.max_bytes or MAX_CHECKOUT_BYTES,
-        )
+        if args.sitting is not None:
+            from ..teach.trainer.proctoring import grade_sitting
+
+            result = grade_sitting(args.sitting, trainer)
+        else:
+            result = grade_files(
+                str(args.answers),
+                str(args.key),
+                args.baseline,
+                trainer=trainer,
+                max_bytes=args.max_bytes or MAX_CHECKOUT_BYTES,
+            )
     except CheckoutFileError as exc:
         streams._STDERR.write(f"python -m helpers checkout grade: {exc}; nothing was graded\n")
         return EXIT_BAD_INPUT

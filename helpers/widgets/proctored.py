@@ -1,8 +1,9 @@
 """The proctored check-out widget: the check-out, handed in to the trainer's side instead of saved to a file.
 
 A thin view over :class:`helpers.teach.trainer.proctoring.ProctoredSitting`: each case once, one
-try, no feedback; then **Hand in my answers** writes, grades and signs them where the
-trainer keeps them. There is no file name to type and nothing to download, and the
+try, no feedback, every answer saved on the trainer's side before the next case is shown (a
+reloaded page resumes at the next unanswered case, and says so); then **Hand in my answers**
+grades and signs the saved answers where the trainer keeps them. There is no file name to type and nothing to download, and the
 verdict is the trainer's to give. Served by ``python -m helpers checkout proctor``;
 taught in ``07_checkout.ipynb``.
 """
@@ -26,10 +27,24 @@ class ProctoredCheckoutWidget(CheckoutWidget):
     def __init__(self, sitting: ProctoredSitting) -> None:
         self.proctored = sitting
         self.handed_in = False
-        self._answers: dict[str, Any] | None = None
         super().__init__(sitting.paper, choose=False, sitting=sitting.sitting())
         self.save_button.description = "Hand in my answers"
         self.save_area.children = (self.save_button,)
+        if sitting.resumed is not None:
+            self.message.value = wrap_html(
+                f'<p role="status">Resumed: your {len(self.sitting.answers)} answers so far are kept, and '
+                "this is where you stopped. Your trainer sees that the sitting was resumed.</p>"
+            )
+
+    def submit(self, *, confirmed: bool = False) -> None:
+        """Send this case; if it cannot be saved on the trainer's side, it is not taken and stays on screen."""
+        try:
+            super().submit(confirmed=confirmed)
+        except HelpersError as exc:
+            self.message.value = wrap_html(
+                f'<p role="alert">Not sent: {esc(str(exc))}. This case is still yours to answer; '
+                "tell your trainer.</p>"
+            )
 
     def save(self) -> None:
         """Hand the answers in (only once every case is answered, and only once)."""
@@ -39,13 +54,12 @@ class ProctoredCheckoutWidget(CheckoutWidget):
         if self.handed_in:
             self.message.value = wrap_html('<p role="status">Your answers are already handed in.</p>')
             return
-        if self._answers is None:
-            self._answers = self.sitting.answers_data()  # a retry hands in the very same answers
         try:
-            self.proctored.hand_in(self._answers)
+            self.proctored.hand_in()
         except HelpersError as exc:
             self.message.value = wrap_html(
-                f'<p role="alert">Not handed in: {esc(str(exc))}. Tell your trainer.</p>'
+                f'<p role="alert">Not handed in: {esc(str(exc))}. Your answers are kept on your '
+                "trainer's side; tell your trainer.</p>"
             )
             return
         self.handed_in = True
@@ -69,8 +83,7 @@ class ProctoredCheckoutWidget(CheckoutWidget):
 def proctored_page() -> Any:
     """What the proctored app's page shows: the sitting's widget, or why there is none."""
     try:
-        sitting = sitting_from_environment()
+        return ProctoredCheckoutWidget(sitting_from_environment())
     except HelpersError as exc:
         why = getattr(exc, "message", str(exc))
         return frame([html(f'<p role="alert">No check-out on this page: {esc(why)}</p>')], "eic-checkout")
-    return ProctoredCheckoutWidget(sitting)

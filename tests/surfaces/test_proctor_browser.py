@@ -5,7 +5,7 @@ the trainee answers every case in Chromium and hands it in; the signed, proctore
 then on the trainer's side and counts under ``--require-proctored``. The page offers no
 editor, no text box and no download, and its kernel, sent an ``execute_request`` straight
 over its own WebSocket, runs nothing (while it still answers a ``kernel_info_request``).
-A reloaded page gets no second sitting. Nothing may be requested from anywhere but the app.
+A page reloaded after the hand-in is told the sitting is over. Nothing may be requested from anywhere but the app.
 """
 
 from __future__ import annotations
@@ -107,7 +107,7 @@ def test_a_proctored_paper_is_sat_end_to_end_and_the_page_runs_no_code(proctor: 
         )
         expect(root).not_to_contain_text("PASSED")
 
-        # A reloaded page is no second sitting: busy while the first page's kernel ends, then refused.
+        # A reloaded page after the hand-in: busy while the first page's kernel ends, then the sitting is over.
         deadline = time.monotonic() + REOPEN_SECONDS
         while True:
             page.goto(proctor.page_url, timeout=RENDER_TIMEOUT_MS)
@@ -115,7 +115,7 @@ def test_a_proctored_paper_is_sat_end_to_end_and_the_page_runs_no_code(proctor: 
                 break
             time.sleep(3)
         expect(page.locator(".eic-checkout")).to_contain_text(
-            "one sitting per paper", timeout=RENDER_TIMEOUT_MS
+            "its sitting is over", timeout=RENDER_TIMEOUT_MS
         )
         expect(page.locator(".eic-checkout")).not_to_contain_text("Check-out case 1")
     assert watch.refused == [], f"requests that would have left the app: {watch.refused}"
@@ -168,6 +168,51 @@ def test_the_proctored_page_passes_axe_before_and_after_a_case_is_answered(own_p
     assert not shown, "axe-core violations on the proctored page:\n" + "\n".join(
         f"{when}:\n{text}" for when, text in shown.items()
     )
+
+
+def test_a_dropped_connection_mid_sitting_resumes_with_every_answer_kept(own_proctor: Proctor) -> None:
+    answered = 3
+    with _proctored_page(own_proctor) as (page, watch):
+        page.goto(own_proctor.page_url, timeout=RENDER_TIMEOUT_MS)
+        root = page.locator(".eic-checkout")
+        heading = root.locator(".eic-checkout-heading")
+        expect(heading).to_contain_text(f"Check-out case 1 of {CASES}", timeout=RENDER_TIMEOUT_MS)
+        for number in range(1, answered + 1):
+            expect(heading).to_contain_text(f"Check-out case {number} of {CASES}")
+            root.locator(".eic-action").get_by_role("radio").first.check()
+            root.get_by_role("button", name="Submit this case and go on").click()
+            root.get_by_role("button", name="Send this case with those unset").click()
+        expect(heading).to_contain_text(f"Check-out case {answered + 1} of {CASES}")
+        # The connection drops (the page reloads): busy while the first kernel ends, then resumed.
+        deadline = time.monotonic() + REOPEN_SECONDS
+        while True:
+            page.goto(own_proctor.page_url, timeout=RENDER_TIMEOUT_MS)
+            if page.get_by_text("The app is busy").count() == 0 or time.monotonic() > deadline:
+                break
+            time.sleep(3)
+        root = page.locator(".eic-checkout")
+        heading = root.locator(".eic-checkout-heading")
+        expect(heading).to_contain_text(
+            f"Check-out case {answered + 1} of {CASES}", timeout=RENDER_TIMEOUT_MS
+        )
+        expect(root.locator(".eic-checkout-message")).to_contain_text(f"Resumed: your {answered} answers")
+        for number in range(answered + 1, CASES + 1):
+            expect(heading).to_contain_text(f"Check-out case {number} of {CASES}")
+            root.locator(".eic-action").get_by_role("radio").first.check()
+            root.get_by_role("button", name="Submit this case and go on").click()
+            root.get_by_role("button", name="Send this case with those unset").click()
+        root.get_by_role("button", name="Hand in my answers").click()
+        expect(root.locator(".eic-checkout-message")).to_contain_text(
+            f"Handed in: your {CASES} answers are graded and signed"
+        )
+    assert watch.refused == [], f"requests that would have left the app: {watch.refused}"
+    (sitting,) = (own_proctor.trainer_dir / "proctored").iterdir()
+    saved = json.loads((sitting / "answers.json").read_text())["answers"]
+    assert [row["label"] for row in saved] == [f"Check-out case {n}" for n in range(1, CASES + 1)]
+    (result_file,) = (own_proctor.trainer_dir / "results").glob("*.json")
+    resumes = json.loads(result_file.read_text())["resumes"]
+    assert resumes and {r["answered"] for r in resumes} == {answered}
+    assert all(isinstance(r["gap_seconds"], int) and r["gap_seconds"] >= 0 for r in resumes)
 
 
 _FOCUSED = """() => {

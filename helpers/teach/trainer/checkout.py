@@ -55,7 +55,7 @@ import re
 import secrets
 import unicodedata
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
@@ -1339,11 +1339,15 @@ class SignedCheckoutResult(CheckoutResult):
     proctored: bool = False
     answers_digest: str = ""
     signature: Mapping[str, str] = field(default_factory=dict)
+    #: A proctored sitting's resumes, as the ledger recorded them (each with the gap it covered).
+    resumes: tuple[Mapping[str, Any], ...] = ()
 
     def unsigned_data(self) -> dict[str, Any]:
         """The result as JSON, without its signature (what the signature covers)."""
         data = super().to_data()
         data.update(practice=self.practice, proctored=self.proctored, answers_digest=self.answers_digest)
+        if self.proctored:
+            data["resumes"] = [dict(r) for r in self.resumes]
         return data
 
     def to_data(self) -> dict[str, Any]:
@@ -1359,13 +1363,16 @@ def grade_files(
     trainer: Any = None,
     max_bytes: int = MAX_CHECKOUT_BYTES,
     proctored: bool = False,
+    keep: Callable[[SignedCheckoutResult, bool], None] | None = None,
 ) -> CheckoutResult:
     """Read and verify the key, read the answers, and grade them.
 
     With ``trainer``, the key must be that trainer's, its paper in the trainer's ledger,
     issued to the trainee the key names and not yet graded from other answers; the
     grading is entered in the ledger and the result comes back signed
-    (:class:`SignedCheckoutResult`). Raises ``CheckoutFileError`` (nothing graded) or
+    (:class:`SignedCheckoutResult`). ``keep`` is given the signed result, and whether the
+    ledger has this grading already, before the ledger says "graded" (a proctored sitting
+    writes it to disk there: if that raises, nothing is recorded). Raises ``CheckoutFileError`` (nothing graded) or
     :class:`helpers.teach.trainer.secret.TrainerSecretError` (the ledger cannot be used).
     """
     from .ledger import Ledger
@@ -1397,6 +1404,18 @@ def grade_files(
             source=str(key_path),
             proctored=proctored,
         )
+        practice = state.issued[result.paper_id].practice
+        values = {f.name: getattr(result, f.name) for f in fields(result)}
+        unsigned = SignedCheckoutResult(
+            **values,
+            practice=practice,
+            proctored=proctored,
+            answers_digest=answers_digest,
+            resumes=tuple(state.resumes.get(result.paper_id, ())) if proctored else (),
+        )
+        signed = replace(unsigned, signature=trainer.sign("result", unsigned.unsigned_data()))
+        if keep is not None:
+            keep(signed, again)  # on disk first: the ledger never says "graded" for a result that is not
         if not again:
             ledger.append(
                 {
@@ -1408,12 +1427,7 @@ def grade_files(
                     "proctored": proctored,
                 }
             )
-    practice = state.issued[result.paper_id].practice
-    values = {f.name: getattr(result, f.name) for f in fields(result)}
-    unsigned = SignedCheckoutResult(
-        **values, practice=practice, proctored=proctored, answers_digest=answers_digest
-    )
-    return replace(unsigned, signature=trainer.sign("result", unsigned.unsigned_data()))
+    return signed
 
 
 def _evidence(ok: int, n: int) -> str:

@@ -12,7 +12,9 @@ full, re-signed, by the next line added. Its events:
 * ``issued``: trainee, paper id, time, the key's digest, practice (a ``--seed`` paper) or
   not, proctored or not;
 * ``graded``: the paper, the digest of the answers graded, pass or not, time;
-* ``sitting``: a proctored paper opened (one sitting per paper).
+* ``sitting``: a proctored paper opened (once; later openings are ``resumed``);
+* ``resumed``: that sitting opened again (a reload, a dropped connection, a new kernel), with the
+  time, the answers kept and the gap it covered (seconds since the last answer saved).
 
 What it decides (:meth:`Ledger.check_grade`): a paper is graded only if this trainer
 issued it, to the trainee it names, with this key; once (grading the same answers again
@@ -113,6 +115,8 @@ class LedgerState:
     issued: dict[str, IssuedPaper] = field(default_factory=dict)
     graded: dict[str, GradedPaper] = field(default_factory=dict)
     sittings: dict[str, str] = field(default_factory=dict)
+    #: Each proctored sitting's resumes, in order: ``{"resumed", "answered", "gap_seconds"}``.
+    resumes: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     lines: int = 0
     #: Whether every line is chained (False for a ledger written before the chain, or an empty one).
     chained: bool = False
@@ -259,6 +263,10 @@ class Ledger:
             )
         elif event == "sitting":
             state.sittings[entry["paper_id"]] = entry["started"]
+        elif event == "resumed":
+            state.resumes.setdefault(entry["paper_id"], []).append(
+                {k: entry[k] for k in ("resumed", "answered", "gap_seconds")}
+            )
 
     @contextlib.contextmanager
     def locked(self) -> Iterator[LedgerState]:
