@@ -330,6 +330,8 @@ _NAMED_ONLY: dict[str, tuple[str, ...]] = {
     "--baseline": ("sentinels",),
     "--proposed": ("sentinels",),
     "--results": ("target-scope", "sentinels"),
+    "--sitting": ("checkout proctor", "checkout grade"),
+    "--key": ("checkout grade",),
 }
 
 #: The options the scenarios above run as suggested.
