@@ -1067,7 +1067,7 @@ def test_notebook_7_works_a_case(lab: Lab) -> None:
         )
         exercise.get_by_role("checkbox", name="added: payroll", exact=True).check()
         exercise.get_by_role("radio", name="preserved: false", exact=True).check()
-        exercise.get_by_role("radio", name=re.compile(r"^ts-added: ")).check()
+        exercise.get_by_role("radio", name=re.compile(r"\(ts-added\)$")).check()
         exercise.get_by_role("button", name="Check my answer").click()
         expect(exercise.locator(".eic-feedback")).to_contain_text("Fully correct")
         exercise.get_by_role("button", name=REVEAL_SUMMARY).click()
