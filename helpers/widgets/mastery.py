@@ -79,6 +79,11 @@ def rule_bar(rule: str, streak: int, mastered: bool) -> str:
     return f"{rule} {blocks} " + ("✔ mastered" if mastered else f"{filled}/{MASTERY_STREAK}")
 
 
+def _cases(count: int) -> str:
+    """``1 case`` or ``N cases``."""
+    return f"{count} case{'' if count == 1 else 's'}"
+
+
 class MasteryDrill(TextPicture):
     """Practise every rule on fresh generated cases until each is mastered; bars and a summary.
 
@@ -353,8 +358,8 @@ class MasteryDrill(TextPicture):
         self.bars.value = wrap_html(
             f'{demo}<div role="status" aria-live="polite" class="eic-progress-line"><b>{esc(progress_line(m))}</b>'
             f"</div>{complete}{due_line}"
-            f'<details class="eic-progress-details"><summary>Each rule and look-alike kind: {len(m.secured)} of '
-            f"{len(m.facets)} kinds mastered, {m.step} cases worked</summary><p>A miss, a skip, a reveal or a hint "
+            f'<details class="eic-progress-details"><summary>Each rule, and the look-alike kinds ({len(m.secured)} '
+            f"of {len(m.facets)} mastered); {_cases(m.step)} worked</summary><p>A miss, a skip, a reveal or a hint "
             f"before the check takes a rule's mastery away again.</p>{recent}"
             f'<ul class="eic-bars" aria-label="Progress per rule">{items}</ul>'
             + (f'<ul class="eic-bars" aria-label="Look-alike kinds">{facets}</ul>' if facets else "")
@@ -542,7 +547,7 @@ class MasteryDrill(TextPicture):
         kind = f" (demo: fixed seed {m.seed})" if self.session.seed_kind == "fixed" else ""
         lines = [
             f"Mastery drill{kind}: {progress_line(m)}",
-            f"  {len(m.secured)} of {len(m.facets)} look-alike kinds mastered, {m.step} cases worked",
+            f"  {len(m.secured)} of {len(m.facets)} look-alike kinds mastered, {_cases(m.step)} worked",
             *(f"  {line}" for line in self.bar_lines()),
         ]
         if not self.started:
