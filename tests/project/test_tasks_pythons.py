@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 import sys
@@ -14,15 +13,6 @@ import pytest
 from helpers.core.paths import project_root
 
 ROOT = project_root()
-
-
-@pytest.fixture(scope="module")
-def tasks():
-    spec = importlib.util.spec_from_file_location("tasks_under_test", ROOT / "tasks.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_every_minor_version_requires_python_admits_is_listed(tasks):
