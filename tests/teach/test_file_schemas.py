@@ -128,7 +128,7 @@ def _valid(kind: str, written: dict[str, Any]) -> dict[str, Any]:
 
 
 #: For each schema: a field made the wrong type, a field taken away, a field added (and its name).
-EDITS = {
+EDITS: dict[str, list[tuple[str, Any, str]]] = {
     "paper": [
         ("cases.0.label", 5, "cases[0].label"),
         ("-trainee", None, "trainee"),

@@ -92,9 +92,10 @@ def _expected(rule: str, definition: Any) -> str:
     if rule == "pattern":
         return f"text matching {definition['pattern']}"
     if rule == "minItems":
-        return f"a list of at least {definition['minItems']}"
+        least = definition["minItems"]
+        return "a non-empty list" if least == 1 else f"a list of at least {least} items"
     if rule == "maxItems":
-        return f"a list of at most {definition['maxItems']}"
+        return f"a list of at most {definition['maxItems']} items"
     if rule == "minimum":
         return f"a number from {definition['minimum']}"
     if rule == "exclusiveMaximum":
