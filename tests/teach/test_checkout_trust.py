@@ -263,7 +263,7 @@ def test_row_11_an_edited_key_with_a_remade_baseline_is_refused(run_cli, tmp_pat
     assert run_cli("checkout", "issue", "--trainee", "Asha", "-o", "exam.json").returncode == 0
     key_path = tmp_path / "exam.key.json"
     key = json.loads(key_path.read_text())
-    key["verdict_rule"]["accuracy_bound"] = 0  # a field the key's schema allows, so only trust can refuse it
+    key["pass_share"] = 0
     for case in key["cases"]:
         case["lookalike"] = False
     key_path.write_text(json.dumps(key))

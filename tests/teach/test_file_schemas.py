@@ -136,8 +136,8 @@ EDITS: dict[str, list[tuple[str, Any, str]]] = {
     ],
     "key": [
         ("cases.0.seed", "7", "cases[0].seed"),
-        ("-verdict_rule", None, "verdict_rule"),
-        ("+pass_share", 0, "pass_share"),
+        ("-cases", None, "cases"),
+        ("+pass_mark", 0, "pass_mark"),
     ],
     "answers": [
         ("answers.0.hold", "yes", "answers[0].hold"),
@@ -179,6 +179,21 @@ def test_each_schema_refuses_a_wrong_type_a_missing_and_an_extra_field_by_name(
     problem = schema_problem(kind, _edit(_valid(kind, written), edit, value))
     assert problem is not None and problem.startswith(f"{field} "), problem
     assert "expected" in problem
+
+
+def test_a_key_and_a_result_from_an_earlier_release_still_follow_their_schemas():
+    key = _sample("sample-paper.key.json")
+    for name in ("sequential", "verdict_rule", "seed", "content_hash"):
+        del key[name]
+    key["pass_share"] = 0.9  # the pass rule before the sequential test
+    for case in key["cases"]:
+        for name in ("lookalike_kinds", "stream", "made_for", "facet", "seed", "case_id", "title", "context"):
+            del case[name]
+    assert schema_problem("key", key) is None
+    result = {
+        k: v for k, v in _result().items() if k not in ("decision", "why", "design", "per_kind", "evidence")
+    }
+    assert schema_problem("result", result) is None
 
 
 def test_the_readers_name_the_field_in_one_line(tmp_path):
