@@ -82,10 +82,10 @@ def _options_not_objects(paper: dict) -> bytes:
             'it has no "format": "eval-integrity-checkout-paper"',
         ),
         (lambda p: _bytes({**p, "version": 2}), "has version 2"),
-        (lambda p: _bytes({**p, "cases": []}), "cases is empty or missing"),
+        (lambda p: _bytes({**p, "cases": []}), "cases is [], expected a non-empty list"),
         (lambda p: _bytes({**p, "paper_id": 5}), "paper_id is"),
-        (_without_actions, "cases[3] is not a check-out case"),
-        (_options_not_objects, "cases[1].reason_options must be a list of objects"),
+        (_without_actions, "cases[3].actions is missing"),
+        (_options_not_objects, 'cases[1].reason_options[0] is "ts-lost", expected an object'),
     ],
     ids=["not-json", "not-utf8", "a-key", "version", "no-cases", "paper-id", "no-actions", "options"],
 )

@@ -77,6 +77,7 @@ from ..cases.rules import Rule, load_rules
 from ..confidence import accuracy_lower_bound
 from ..grading import Answer, answer_fields, decisive_rules
 from .bounded_file import MAX_CHECKOUT_BYTES, read_bounded
+from .file_schemas import check_schema, schema_problem
 from .sequential import DESIGN, Schedule, Slot, operating_characteristic_words
 
 __all__ = [
@@ -695,12 +696,20 @@ def _undo(staged: Sequence[PendingFile], placed: Sequence[Path]) -> None:
             path.unlink()
 
 
-def _read(path: str | Path, fmt: str, max_bytes: int = MAX_CHECKOUT_BYTES) -> dict[str, Any]:
-    return _parsed(read_bounded(path, limit=max_bytes), fmt, str(path))
+#: Each check-out file's schema (:mod:`helpers.teach.trainer.file_schemas`), by its ``format``.
+_SCHEMA_OF = {PAPER_FORMAT: "paper", KEY_FORMAT: "key", ANSWERS_FORMAT: "answers", RESULT_FORMAT: "result"}
 
 
-def _parsed(raw: bytes, fmt: str, source: str) -> dict[str, Any]:
-    """A check-out file's bytes read strictly: JSON, of this ``fmt`` and version; else CheckoutFileError."""
+def _read(
+    path: str | Path, fmt: str, max_bytes: int = MAX_CHECKOUT_BYTES, *, signed: bool = False
+) -> dict[str, Any]:
+    return _parsed(read_bounded(path, limit=max_bytes), fmt, str(path), signed=signed)
+
+
+def _parsed(raw: bytes, fmt: str, source: str, *, signed: bool = False) -> dict[str, Any]:
+    """A check-out file's bytes read strictly: JSON, of this ``fmt`` and version, as its schema
+    describes it; else CheckoutFileError naming the field. ``signed``: its schema is left to
+    :func:`_signed_shape`, so a file not signed by the trainer is refused for that first."""
     try:
         data = loads_document(raw, source=source)
     except JSONLoadError as exc:
@@ -714,42 +723,21 @@ def _parsed(raw: bytes, fmt: str, source: str) -> dict[str, Any]:
             f"has version {describe_value(data.get('version'))}; these helpers read version {VERSION}",
             path=source,
         )
-    if not isinstance(data.get("cases", []), list):
-        raise CheckoutFileError("cases must be a list", path=source)
+    if not signed:
+        check_schema(_SCHEMA_OF[fmt], data, source=source)
     return data
 
 
-def _strings_list(value: Any) -> bool:
-    return isinstance(value, list) and all(isinstance(v, str) for v in value)
-
-
-def _check_paper_case(case: Any, where: str, source: str) -> None:
-    """Refuse a paper's case that the check-out cannot show, naming the field."""
-    if not isinstance(case, dict) or not {"label", "check", "input", "reason_options", "actions"} <= set(
-        case
-    ):
-        raise CheckoutFileError(f"{where} is not a check-out case", path=source)
-    if case["check"] not in ("target-scope", "sentinels"):
-        raise CheckoutFileError(f"{where}.check is {describe_value(case['check'])}", path=source)
-    if not isinstance(case["label"], str) or not case["label"]:
-        raise CheckoutFileError(
-            f"{where}.label is {describe_value(case['label'])}, expected a name", path=source
-        )
-    for name in ("input", "context"):
-        if name in case and not isinstance(case[name], dict):
-            raise CheckoutFileError(
-                f"{where}.{name} is {describe_value(case[name])}, expected an object", path=source
-            )
-    options = case["reason_options"]
-    if not isinstance(options, list) or not all(
-        isinstance(o, dict) and isinstance(o.get("rule"), str) and isinstance(o.get("statement"), str)
-        for o in options
-    ):
-        raise CheckoutFileError(
-            f"{where}.reason_options must be a list of objects with a rule and a statement", path=source
-        )
-    if not _strings_list(case["actions"]) or not case["actions"]:
-        raise CheckoutFileError(f"{where}.actions must be a non-empty list of strings", path=source)
+def _signed_shape(fmt: str, data: dict[str, Any], source: str, trainer: Any, extra: Any = None) -> None:
+    """Refuse a signed file (key, result) its schema refuses; with ``trainer``, one it did not sign first."""
+    problem = schema_problem(_SCHEMA_OF[fmt], data)
+    if problem is None:
+        return
+    if trainer is not None:
+        body = {k: v for k, v in data.items() if k != "signature"}
+        kind = "key" if fmt == KEY_FORMAT else "result"
+        trainer.verify(kind, body, data.get("signature"), source=source, extra=extra)
+    raise CheckoutFileError(problem, path=source)
 
 
 def paper_from_bytes(raw: bytes, *, source: str, max_bytes: int = MAX_CHECKOUT_BYTES) -> dict[str, Any]:
@@ -763,17 +751,7 @@ def paper_from_bytes(raw: bytes, *, source: str, max_bytes: int = MAX_CHECKOUT_B
             f"is {len(raw):,} bytes, over the {max_bytes // 2**20} MB limit for a check-out file", path=source
         )
     paper = _parsed(raw, PAPER_FORMAT, source)
-    for name in ("paper_id", "trainee"):
-        if not isinstance(paper.get(name), str) or not paper[name]:
-            raise CheckoutFileError(
-                f"{name} is {describe_value(paper.get(name))}, expected a non-empty string", path=source
-            )
-    cases = paper.get("cases")
-    if not isinstance(cases, list) or not cases:
-        raise CheckoutFileError("cases is empty or missing: a paper holds at least one case", path=source)
-    for index, case in enumerate(cases):
-        _check_paper_case(case, f"cases[{index}]", source)
-    labels = [case["label"] for case in cases]
+    labels = [case["label"] for case in paper["cases"]]
     if len(set(labels)) != len(labels):
         raise CheckoutFileError("two cases share one label", path=source)
     return paper
@@ -829,7 +807,7 @@ def load_key(
     carry that trainer's signature over itself and its baseline, so a key edited with a
     re-made baseline is refused. The key is returned without its signature.
     """
-    key = _read(path, KEY_FORMAT, max_bytes)
+    key = _read(path, KEY_FORMAT, max_bytes, signed=True)
     baseline_path = Path(baseline) if baseline is not None else key_baseline_path(path)
     if not os.path.lexists(baseline_path):
         raise CheckoutFileError(
@@ -846,6 +824,7 @@ def load_key(
         raise CheckoutFileError(f"its baseline cannot be read: {exc}", path=str(path)) from None
     except CheckInputError as exc:
         raise CheckoutFileError(f"its baseline cannot be read: {exc.message}", path=str(path)) from None
+    _signed_shape(KEY_FORMAT, key, str(path), trainer, dict(answers))
     verify_key(key, answers, source=str(path))
     signature = key.pop("signature", None)
     if trainer is not None:
@@ -910,39 +889,21 @@ def write_answers(
         raise CheckoutFileError(f"cannot be written ({exc.strerror})", path=str(path)) from None
 
 
-def _strings(value: Any, where: str, source: str) -> frozenset[str]:
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise CheckoutFileError(f"{where} must be a list of IDs", path=source)
-    return frozenset(value)
-
-
-def _parse_answer(raw: Any, check: str, where: str, source: str) -> tuple[Answer, str | None]:
+def _parse_answer(raw: Mapping[str, Any], check: str, where: str, source: str) -> tuple[Answer, str | None]:
+    """One answers row (its types already checked by the answers schema) with the fields its case's check needs."""
     first, second, flag = answer_fields(check)
     expected = {"label", first, second, flag, "hold", "reason", "action"}
-    if not isinstance(raw, Mapping) or not expected <= set(raw) <= expected | {"seconds"}:
+    if not expected <= set(raw) <= expected | {"seconds"}:
         raise CheckoutFileError(f"{where} must have the fields {sorted(expected)} (and seconds)", path=source)
     seconds = raw.get("seconds", 0)
-    if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not 0 <= seconds < 10**7:
+    if not math.isfinite(seconds):  # NaN passes every comparison a schema makes
         raise CheckoutFileError(
             f"{where}.seconds is {describe_value(seconds)}, expected a number of seconds", path=source
         )
-    if raw[flag] is not None and not isinstance(raw[flag], bool):
-        raise CheckoutFileError(
-            f"{where}.{flag} is {describe_value(raw[flag])}, expected true, false or null", path=source
-        )
-    if not isinstance(raw["hold"], bool):
-        raise CheckoutFileError(
-            f"{where}.hold is {describe_value(raw['hold'])}, expected true or false", path=source
-        )
-    for name in ("reason", "action"):
-        if raw[name] is not None and not isinstance(raw[name], str):
-            raise CheckoutFileError(
-                f"{where}.{name} is {describe_value(raw[name])}, expected text or null", path=source
-            )
     answer = Answer(
         check,
-        missing=_strings(raw[first], f"{where}.{first}", source),
-        second=_strings(raw[second], f"{where}.{second}", source),
+        missing=frozenset(raw[first]),
+        second=frozenset(raw[second]),
         flag=raw[flag],
         hold=raw["hold"],
         reason=raw["reason"],
@@ -1182,6 +1143,7 @@ def grade_checkout(
         raise CheckoutFileError(
             f'is not a check-out answers file (it has no "format": "{ANSWERS_FORMAT}")', path=source
         )
+    check_schema("answers", answers, source=source)
     if answers.get("paper_id") != key.get("paper_id"):
         raise CheckoutFileError(
             f"answers paper {describe_value(answers.get('paper_id'))}, but the key is for paper "
@@ -1191,13 +1153,10 @@ def grade_checkout(
     records = {c["label"]: c for c in key["cases"]}
     given: dict[str, tuple[Answer, str | None]] = {}
     seconds: dict[str, float] = {}
-    rows = answers.get("answers")
-    if not isinstance(rows, list):
-        raise CheckoutFileError("answers must be a list", path=source)
-    for index, raw in enumerate(rows):
-        label = raw.get("label") if isinstance(raw, Mapping) else None
+    for index, raw in enumerate(answers["answers"]):
+        label = raw["label"]
         where = f"answers[{index}]"
-        if not isinstance(label, str) or label not in records:
+        if label not in records:
             raise CheckoutFileError(
                 f"{where}.label is {describe_value(label)}, not a case of this paper", path=source
             )
@@ -1535,9 +1494,8 @@ def load_result(
     it is returned without the signature. Whether its paper was issued and graded as the
     result says is the ledger's to tell: see :mod:`helpers.teach.trainer.verified_results`.
     """
-    data = _read(path, RESULT_FORMAT, max_bytes)
-    if not isinstance(data.get("trainee"), str) or not isinstance(data.get("passed"), bool):
-        raise CheckoutFileError("needs a trainee name and a passed verdict", path=str(path))
+    data = _read(path, RESULT_FORMAT, max_bytes, signed=True)
+    _signed_shape(RESULT_FORMAT, data, str(path), trainer)
     signature = data.pop("signature", None)
     if trainer is not None:
         trainer.verify("result", data, signature, source=str(path))

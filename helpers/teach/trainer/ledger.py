@@ -43,6 +43,7 @@ from typing import Any
 from ...core.errors import CheckInputError, CheckoutFileError, describe_value
 from ...core.files import write_atomically
 from ..progress.paths import shown_path
+from .file_schemas import schema_problem
 from .secret import TrainerSecret, TrainerSecretError
 
 __all__ = [
@@ -182,6 +183,9 @@ class Ledger:
                     "the ledger was changed by hand or belongs to another trainer",
                     path=self._shown(),
                 ) from None
+            problem = schema_problem("ledger line", entry)
+            if problem is not None:  # signed, but not a line these helpers write
+                raise TrainerSecretError(f"line {number}: {problem}", path=self._shown())
             link = body.get("prev")
             if link is None and len(digests) == legacy:
                 legacy += 1  # written before the chain: only ever a prefix of the ledger
@@ -230,14 +234,14 @@ class Ledger:
             entry = json.loads(read_bounded(self.head_path, limit=_MAX_HEAD_BYTES, what="a ledger head"))
             body = {k: v for k, v in entry.items() if k != "signature"}
             self.secret.verify("ledger-head", body, entry.get("signature"), source=shown)
-            count, last = body["lines"], body["last"]
-            if type(count) is not int or count < 0 or not isinstance(last, str):
-                raise ValueError(shown)
-        except (ValueError, AttributeError, KeyError, CheckoutFileError):
+        except (ValueError, AttributeError, CheckoutFileError):
             raise TrainerSecretError(
                 "is not a ledger head signed by this trainer's secret; it was changed by hand", path=shown
             ) from None
-        return count, last
+        problem = schema_problem("ledger head", entry)
+        if problem is not None:
+            raise TrainerSecretError(f"is not a ledger head: {problem}", path=shown)
+        return body["lines"], body["last"]
 
     @staticmethod
     def _take(state: LedgerState, entry: Mapping[str, Any], line: int) -> None:

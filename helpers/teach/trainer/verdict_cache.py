@@ -31,6 +31,7 @@ from typing import Any
 
 from ...core.files import write_atomically
 from ..progress.paths import shown_path
+from .file_schemas import schema_problem
 from .secret import SECRET_NAME, TrainerSecret, trainer_dir
 
 __all__ = ["CACHE_NAME", "CACHE_FORMAT", "MAX_ENTRIES", "VerdictCache", "helpers_version"]
@@ -161,25 +162,18 @@ class VerdictCache:
             data = json.loads(raw) if len(raw) <= _MAX_BYTES else None
         except (UnicodeDecodeError, ValueError, RecursionError):
             data = None
-        entries = data.get("entries") if isinstance(data, dict) else None
-        if (
-            not isinstance(data, dict)
-            or data.get("format") != CACHE_FORMAT
-            or data.get("version") != _VERSION
-            or not isinstance(entries, dict)
-        ):
+        if data is None or schema_problem("verdict cache", data) is not None:
             self.notes.append(
                 f"the verdict cache {self._shown()} is not a verdict cache (or it was damaged): "
                 "it is not used, every file is re-graded, and it is written anew"
             )
             self._refused = True
             return {}
+        entries: dict[str, Mapping[str, Any]] = data["entries"]
         return entries
 
-    def _good(self, key: str, entry: Any) -> bool:
-        """Whether ``entry`` is signed by this trainer for ``key`` (and is for this course and version)."""
-        if not isinstance(entry, Mapping):
-            return False
+    def _good(self, key: str, entry: Mapping[str, Any]) -> bool:
+        """Whether ``entry`` (an object, as the cache's schema holds) is signed by this trainer for ``key``."""
         signature = entry.get("signature")
         if not isinstance(signature, Mapping) or not isinstance(signature.get("hmac"), str):
             return False
