@@ -35,11 +35,13 @@ _TEXT_TYPES = frozenset(
 
 
 def duckdb_missing() -> str | None:
-    """A one-line reason when DuckDB is not installed, else ``None``."""
+    """A one-line reason when DuckDB (or what its routes hand data with: pyarrow, numpy) is not
+    installed, else ``None``."""
     import importlib.util
 
-    if importlib.util.find_spec("duckdb") is None:
-        return f"--engine duckdb needs DuckDB: pip install 'eval-integrity-helpers[{DUCKDB_EXTRA}]'"
+    for module in ("duckdb", "pyarrow", "numpy"):
+        if importlib.util.find_spec(module) is None:
+            return f"--engine duckdb needs {module}: pip install 'eval-integrity-helpers[{DUCKDB_EXTRA}]'"
     return None
 
 

@@ -1,0 +1,79 @@
+"""Standard input made ready for the checks: its first bytes looked at (:class:`Prefixed`), and a
+large pipe copied to an unnamed temporary file (:func:`spool_if_large`), so that the Python route
+splits it over two cores as it splits a named file. Taught in ``05_check_your_data.ipynb``.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from typing import Any
+
+from .batch import BLOCK_SIZE, _min_bytes
+
+__all__ = ["Prefixed", "read_at_least", "spool_if_large"]
+
+
+class Prefixed:
+    """A byte stream whose first bytes were already read (``prefix``): they are read again first."""
+
+    def __init__(self, prefix: bytes, stream: Any) -> None:
+        self.prefix, self.stream = prefix, stream
+
+    def read(self, size: int = -1) -> bytes:
+        if self.prefix:
+            if size < 0 or size >= len(self.prefix):
+                data, self.prefix = self.prefix, b""
+            else:
+                data, self.prefix = self.prefix[:size], self.prefix[size:]
+            return data
+        return self.stream.read(size)
+
+    def fileno(self) -> int:
+        return int(self.stream.fileno())
+
+    def close(self) -> None:
+        self.stream.close()
+
+
+def read_at_least(stream: Any, size: int) -> bytes:
+    """Up to ``size`` bytes from ``stream``: fewer only when it ends first."""
+    parts, got = [], 0
+    while got < size:
+        data = stream.read(size - got)
+        if not data:
+            break
+        parts.append(data)
+        got += len(data)
+    return b"".join(parts)
+
+
+def spool_if_large(stream: Any, min_bytes: int | None = None) -> Any:
+    """A pipe (such as standard input) of at least ``min_bytes`` (default :data:`PARALLEL_MIN_BYTES`)
+    copied to an unnamed temporary file, so :func:`check_records` can split it over two cores; a
+    shorter one as a :class:`Prefixed` stream. The copy goes a block at a time: memory stays flat.
+    A regular file, or anything without a descriptor, is returned as it is."""
+    import tempfile
+
+    try:
+        if stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
+            return stream
+    except (OSError, ValueError, AttributeError):
+        return stream
+    if min_bytes is None:
+        min_bytes = _min_bytes()
+    prefix = read_at_least(stream, max(min_bytes, 1))
+    if len(prefix) < min_bytes:
+        return Prefixed(prefix, stream)
+    spool = tempfile.TemporaryFile()  # noqa: SIM115 - the caller closes it
+    try:
+        spool.write(prefix)
+        del prefix
+        while data := stream.read(BLOCK_SIZE * 4):
+            spool.write(data)
+        spool.flush()
+        spool.seek(0)
+    except BaseException:
+        spool.close()
+        raise
+    return spool
