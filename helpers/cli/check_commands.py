@@ -98,6 +98,13 @@ def _stdin_size(stream: Any) -> int | None:
     return None
 
 
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return os.isatty(stream.fileno())
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
 def _jsonl_engine(file: str | None, stream: Any, options: _DataOptions, note: _Note) -> tuple[bool, Any]:
     """``(DuckDB runs, the stream to read)`` for JSON Lines rewrites; standard input may be read a
     little ahead (``--engine auto`` looks at its first bytes), so the stream to read comes back."""
@@ -110,6 +117,9 @@ def _jsonl_engine(file: str | None, stream: Any, options: _DataOptions, note: _N
         _note(note, "python (--engine auto: DuckDB is not installed)")
         return False, stream
     size = getattr(stream, "size", None) if file not in (None, "-") else _stdin_size(stream)
+    if size is None and _is_terminal(stream):
+        _note(note, "python (--engine auto: standard input is a terminal, read as it is typed)")
+        return False, stream
     if size is None:  # a pipe: its first bytes say whether it is large
         from ..data.spool import Prefixed, read_at_least
 

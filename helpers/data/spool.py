@@ -56,7 +56,8 @@ def spool_if_large(stream: Any, min_bytes: int | None = None) -> Any:
     import tempfile
 
     try:
-        if stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
+        fd = stream.fileno()
+        if stat.S_ISREG(os.fstat(fd).st_mode) or os.isatty(fd):  # a terminal is read as it is typed
             return stream
     except (OSError, ValueError, AttributeError):
         return stream
