@@ -23,8 +23,8 @@ all), and reported by the median, with the peak memory (GNU time's ``%M``) of th
 * A Parquet key pair of ``--key-rows`` IDs (100 changed, 100 dropped, 1,000 added): the default
   route (``auto``), the Python route (``--skip-python-keys`` leaves it out where it would not
   finish), ``--engine duckdb``, and the recipe's check query in DuckDB.
-* ``--crossover``: both routes on Parquet rewrites and key pairs of growing size, to find the
-  file size from which DuckDB is faster (``--engine auto``'s threshold).
+* ``--crossover``: both routes on JSON Lines and Parquet rewrites and key pairs of growing size, to
+  find the file size from which DuckDB is faster (``--engine auto``'s thresholds).
 
 Run by hand, never as a test. ``--json`` prints the figures as one JSON object as well.
 """
@@ -185,9 +185,15 @@ def key_args(b: Path, p: Path, engine: str) -> list[str]:
 def crossover(folder: Path, repeat: int, sizes: list[int]) -> dict[str, Any]:
     found: dict[str, Any] = {}
     for rows in sizes:
-        _, parquet = write_rewrites(folder, rows)
+        jsonl, parquet = write_rewrites(folder, rows)
         b, p = write_keys(folder, rows)
         peers = {
+            f"JSON Lines {rows:,} ({jsonl.stat().st_size / 2**20:.1f} MiB), {e}": cli(
+                "target-scope", str(jsonl), "--engine", e
+            )
+            for e in ("python", "duckdb")
+        }
+        peers |= {
             f"rewrites {rows:,} ({parquet.stat().st_size / 2**20:.1f} MiB), {e}": cli(
                 "target-scope", str(parquet), "--format", "parquet", "--engine", e
             )

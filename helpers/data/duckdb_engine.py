@@ -15,12 +15,13 @@ Taught in ``05_check_your_data.ipynb`` ("When your files outgrow this machine").
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.ordering import sorted_ids
 from ..core.sentinels import SentinelResult
-from .answer_keys import AnswerKey
-from .batch import KeyCheck
+
+if TYPE_CHECKING:  # read when a key pair is checked: choosing an engine imports neither
+    from .batch import KeyCheck
 
 __all__ = ["DUCKDB_EXTRA", "MEMORY_LIMIT", "Connection", "connect", "duckdb_missing", "check_parquet_keys"]
 
@@ -147,6 +148,8 @@ def check_parquet_keys(
     """
     import duckdb
 
+    from .answer_keys import AnswerKey
+    from .batch import KeyCheck
     from .key_formats import pair_id
 
     con = connect(threads)
