@@ -53,8 +53,6 @@ def spool_if_large(stream: Any, min_bytes: int | None = None) -> Any:
     copied to an unnamed temporary file, so :func:`check_records` can split it over two cores; a
     shorter one as a :class:`Prefixed` stream. The copy goes a block at a time: memory stays flat.
     A regular file, or anything without a descriptor, is returned as it is."""
-    import tempfile
-
     try:
         fd = stream.fileno()
         if stat.S_ISREG(os.fstat(fd).st_mode) or os.isatty(fd):  # a terminal is read as it is typed
@@ -66,6 +64,8 @@ def spool_if_large(stream: Any, min_bytes: int | None = None) -> Any:
     prefix = read_at_least(stream, max(min_bytes, 1))
     if len(prefix) < min_bytes:
         return Prefixed(prefix, stream)
+    import tempfile
+
     spool = tempfile.TemporaryFile()  # noqa: SIM115 - the caller closes it
     try:
         spool.write(prefix)
