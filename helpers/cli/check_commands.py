@@ -134,7 +134,7 @@ def _jsonl_engine(file: str | None, stream: Any, options: _DataOptions, note: _N
 
 
 def _engine_scope_blocks(
-    file: str | None, stream: Any, options: _DataOptions, note: _Note
+    file: str | None, stream: Any, options: _DataOptions, note: _Note, tally: dict[str, int]
 ) -> tuple[Any, Any]:
     """``(the batch loop's blocks from DuckDB, or None for the Python route; the stream to read)``."""
     if options.engine in ("python", "spark") or options.carry or options.format == "csv":
@@ -151,7 +151,7 @@ def _engine_scope_blocks(
             return None, stream
         from ..data.duckdb_lines import scope_jsonl_blocks
 
-        return scope_jsonl_blocks(stream, lines=options.summary is None), stream
+        return scope_jsonl_blocks(stream, lines=options.summary is None, tally=tally), stream
     if file is None or file == "-":
         _note(note, "python (DuckDB reads a Parquet table by its path, not from standard input)")
         return None, stream  # DuckDB reads a file by its path
@@ -297,8 +297,9 @@ def _run_check_command(
             out.flush()  # a worker process must not inherit unwritten output
         write = out.write if options.summary is None else None if results is None else results.write
         note: _Note = (prog, options, err)
+        tally: dict[str, int] = {}  # what the DuckDB route of JSON Lines handed to the Python route
         if check == "target-scope":
-            engine_blocks, stream = _engine_scope_blocks(file, stream, options, note)
+            engine_blocks, stream = _engine_scope_blocks(file, stream, options, note, tally)
         else:
             engine_blocks = None
             _note(
@@ -324,6 +325,12 @@ def _run_check_command(
                 write=write,
                 bad_lines=None if options.summary is None else err,
             )
+            if tally:
+                handed, total = tally["python"], tally["lines"]
+                _note(
+                    note,
+                    f"duckdb judged {total - handed:,} of {total:,} lines; the Python route checked {handed:,}",
+                )
         elif options.engine == "spark":
             from ..data.spark_engine import check_scope_file
 

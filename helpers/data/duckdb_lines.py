@@ -147,14 +147,25 @@ def _column(data: bytes) -> Any:
 
 
 def scope_jsonl_blocks(
-    stream: Any, *, lines: bool = True, threads: int | None = None, chunk_bytes: int = CHUNK_BYTES
+    stream: Any,
+    *,
+    lines: bool = True,
+    threads: int | None = None,
+    chunk_bytes: int = CHUNK_BYTES,
+    tally: dict[str, int] | None = None,
 ) -> Iterator[list[Any]]:
     """Blocks for :func:`helpers.data.batch.check_blocks` from a JSON Lines byte stream.
 
     With ``lines`` (a run that writes every output line and shows no summary), DuckDB writes
     the lines it can (:class:`~helpers.data.batch.Written`); without, preserved rewrites come
-    as counts. Every other line is handed on as its raw bytes. Taught in ``05_check_your_data.ipynb``.
+    as counts. Every other line is handed on as its raw bytes. ``tally``, when given, counts
+    the lines handed on (``"python"``) and all lines (``"lines"``). Taught in
+    ``05_check_your_data.ipynb``.
     """
+    if tally is None:
+        tally = {}
+    tally.setdefault("lines", 0)
+    tally.setdefault("python", 0)
     import duckdb
     import numpy as np
     import pyarrow as pa
@@ -170,6 +181,8 @@ def scope_jsonl_blocks(
             if column is None:  # not UTF-8 throughout: the Python route names the lines
                 raws = _raw_lines(data)
                 done += len(raws)
+                tally["lines"] += len(raws)
+                tally["python"] += len(raws)
                 yield EngineBlock(raws)
                 continue
             count = len(column)
@@ -187,10 +200,15 @@ def scope_jsonl_blocks(
             if judged is None or len(judged) != count:
                 raws = _raw_lines(data)
                 done += len(raws)
+                tally["lines"] += len(raws)
+                tally["python"] += len(raws)
                 yield EngineBlock(raws)
                 continue
-            yield _block(judged, column, done, lines)
+            block = _block(judged, column, done, lines)
             done += count
+            tally["lines"] += count
+            tally["python"] += sum(type(item) is bytes for item in block)
+            yield block
     finally:
         con.close()
 

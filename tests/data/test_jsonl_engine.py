@@ -337,6 +337,11 @@ def test_auto_picks_duckdb_from_its_threshold_and_says_so(tmp_path, capfdbinary,
     monkeypatch.setattr(check_commands, "_AUTO_JSONL_BYTES", path.stat().st_size)
     big = run(capfdbinary, "target-scope", str(path), "--verbose")
     assert calls == [1] and b"engine: duckdb (--engine auto:" in big[2]
+    judged = big[2].splitlines()[-1].decode()
+    assert judged.startswith("python -m helpers target-scope: engine: duckdb judged ") and judged.endswith(
+        " of 200 lines; the Python route checked " + judged.rsplit(" ", 1)[1]
+    )
+    assert 0 < int(judged.rsplit(" ", 1)[1]) < 200  # DuckDB judged some, the Python route the others
     assert big[:2] == small[:2] == run(capfdbinary, "target-scope", str(path))[:2]
     # without -v nothing is said
     assert run(capfdbinary, "target-scope", str(path))[2] == b""
