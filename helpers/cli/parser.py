@@ -266,8 +266,9 @@ def _add_data_options(command: argparse.ArgumentParser, check: str) -> None:
         choices=_ENGINES,
         default="auto",
         help="auto (default): duckdb when it is installed and the input is large (JSON Lines rewrites "
-        f"from {_AUTO_DUCKDB_JSONL_MIB} MiB, Parquet from {_AUTO_DUCKDB_MIB} MiB), else python; duckdb "
-        "for JSON Lines and Parquet, spark for JSON Lines rewrites and Parquet keys (same output bytes)",
+        f"from {_AUTO_DUCKDB_JSONL_MIB} MiB, Parquet from {_AUTO_DUCKDB_MIB} MiB), else python; duckdb: "
+        "JSON Lines and Parquet rewrites, Parquet keys; spark: JSON Lines rewrites, Parquet keys "
+        "(the same output bytes whichever runs)",
     )
     data.add_argument(
         "-v", "--verbose", action="store_true", help="say on standard error which engine ran, and why"
