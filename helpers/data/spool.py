@@ -50,7 +50,7 @@ def read_at_least(stream: Any, size: int) -> bytes:
 
 def spool_if_large(stream: Any, min_bytes: int | None = None) -> Any:
     """A pipe (such as standard input) of at least ``min_bytes`` (default :data:`PARALLEL_MIN_BYTES`)
-    copied to an unnamed temporary file, so :func:`check_records` can split it over two cores; a
+    copied to an unnamed temporary file, so :func:`~helpers.data.batch.check_records` can split it over two cores; a
     shorter one as a :class:`Prefixed` stream. The copy goes a block at a time: memory stays flat.
     A regular file, or anything without a descriptor, is returned as it is."""
     try:
