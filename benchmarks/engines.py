@@ -13,7 +13,8 @@ all), and reported by the median, with the peak memory (GNU time's ``%M``) of th
 * 1M small rewrite records (2 or 3 targets, about 1 in 5 not preserved; ``sql_recipe.records``):
   ``python -m helpers target-scope rewrites.jsonl`` on the default route (``auto``: DuckDB at this
   size), the same from standard input as a pipe (``cat FILE |``) and as a redirected file
-  (``< FILE``), ``--engine python`` on the file (two processes), on a pipe (spooled, then two
+  (``< FILE``), ``--engine duckdb`` on the file (the default's route from 16 MiB; below it, what DuckDB
+  costs at this size), ``--engine python`` on the file (two processes), on a pipe (spooled, then two
   processes) and kept to one process with ``EIC_PARALLEL_MIN_BYTES`` (what the split buys); the same
   table as Parquet on the default route and on the Python route; and DuckDB's own SQL (the recipe's
   refuse and check queries of docs/sql.md, rows to standard output as JSON, unsorted) twice: over
@@ -246,6 +247,7 @@ def main() -> None:
                     "default route: target-scope FILE.jsonl": cli("target-scope", str(jsonl)),
                     "default route: cat FILE.jsonl | target-scope": ["sh", "-c", pipe],
                     "default route: target-scope < FILE.jsonl": [*cli("target-scope"), "<", str(jsonl)],
+                    "--engine duckdb: FILE.jsonl": cli("target-scope", str(jsonl), "--engine", "duckdb"),
                     "--engine python: FILE.jsonl": cli("target-scope", str(jsonl), "--engine", "python"),
                     "--engine python: cat FILE.jsonl |": ["sh", "-c", pipe + " --engine python"],
                     # The same, kept to one process: what the two-process split buys (docs/performance.md).
