@@ -11,21 +11,23 @@ from typing import Any
 
 from .batch import BLOCK_SIZE, _min_bytes
 
-__all__ = ["Prefixed", "read_at_least", "spool_if_large"]
+__all__ = ["Prefixed", "SPOOL_FROM", "read_at_least", "spool_if_large"]
 
 
 class Prefixed:
     """A byte stream whose first bytes were already read (``prefix``): they are read again first."""
 
     def __init__(self, prefix: bytes, stream: Any) -> None:
-        self.prefix, self.stream = prefix, stream
+        self.prefix, self.at, self.stream = prefix, 0, stream
 
     def read(self, size: int = -1) -> bytes:
-        if self.prefix:
-            if size < 0 or size >= len(self.prefix):
-                data, self.prefix = self.prefix, b""
-            else:
-                data, self.prefix = self.prefix[:size], self.prefix[size:]
+        left = len(self.prefix) - self.at
+        if left > 0:
+            take = left if size < 0 or size >= left else size
+            data = self.prefix[self.at : self.at + take] if take < len(self.prefix) else self.prefix
+            self.at += take
+            if self.at >= len(self.prefix):
+                self.prefix, self.at = b"", 0
             return data
         return self.stream.read(size)
 
@@ -48,11 +50,17 @@ def read_at_least(stream: Any, size: int) -> bytes:
     return b"".join(parts)
 
 
+#: A pipe longer than this is copied to a temporary file (see :func:`spool_if_large`).
+SPOOL_FROM = 1 << 20
+
+
 def spool_if_large(stream: Any, min_bytes: int | None = None) -> Any:
-    """A pipe (such as standard input) of at least ``min_bytes`` (default :data:`PARALLEL_MIN_BYTES`)
-    copied to an unnamed temporary file, so :func:`~helpers.data.batch.check_records` can split it over two cores; a
-    shorter one as a :class:`Prefixed` stream. The copy goes a block at a time: memory stays flat.
-    A regular file, or anything without a descriptor, is returned as it is."""
+    """A pipe (such as standard input) that may reach ``min_bytes`` (default
+    :data:`~helpers.data.batch.PARALLEL_MIN_BYTES`) copied to an unnamed temporary file, so
+    :func:`~helpers.data.batch.check_records` can split it over two cores; one that ends within
+    :data:`SPOOL_FROM` (or ``min_bytes``) as a :class:`Prefixed` stream. The copy goes a block at a
+    time, so memory stays flat. A regular file, a terminal, or anything without a descriptor is
+    returned as it is."""
     try:
         fd = stream.fileno()
         if stat.S_ISREG(os.fstat(fd).st_mode) or os.isatty(fd):  # a terminal is read as it is typed
@@ -61,8 +69,9 @@ def spool_if_large(stream: Any, min_bytes: int | None = None) -> Any:
         return stream
     if min_bytes is None:
         min_bytes = _min_bytes()
-    prefix = read_at_least(stream, max(min_bytes, 1))
-    if len(prefix) < min_bytes:
+    look = max(1, min(min_bytes, SPOOL_FROM))
+    prefix = read_at_least(stream, look)
+    if len(prefix) < look:
         return Prefixed(prefix, stream)
     import tempfile
 

@@ -392,6 +392,8 @@ def test_a_pipe_is_spooled_and_split_over_two_cores(monkeypatch):
     with os.fdopen(small_read, "rb") as pipe:
         kept = spool_if_large(pipe, min_bytes=1000)
         assert isinstance(kept, Prefixed) and kept.read() == data[:500]
+    parts = Prefixed(b"abcdef", io.BytesIO(b"gh"))
+    assert [parts.read(2), parts.read(10), parts.read(), parts.read()] == [b"ab", b"cdef", b"gh", b""]
 
 
 def test_the_process_reads_a_pipe_alike_on_every_route(tmp_path):
