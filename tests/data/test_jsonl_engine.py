@@ -412,3 +412,17 @@ def test_the_process_reads_a_pipe_alike_on_every_route(tmp_path):
             )
         runs.append((proc.returncode, proc.stdout, proc.stderr))
     assert runs[0] == runs[1] == runs[2] and runs[0][0] == 4
+
+
+def test_results_files_are_the_python_bytes(tmp_path, capfdbinary, small_chunks):
+    """``--summary --results FILE``: DuckDB counts the preserved lines, and the results file holds
+    every line, as the Python route writes it."""
+    path = _write(tmp_path / "r.jsonl", _corpus_lines()[:400] + TRAPS)
+    files = []
+    for engine in ("python", "duckdb"):
+        results = tmp_path / f"{engine}.jsonl"
+        code, out, err = run(
+            capfdbinary, "target-scope", str(path), "--summary", "--results", str(results), "--engine", engine
+        )
+        files.append((code, out, err, results.read_bytes()))
+    assert files[0] == files[1] and files[0][3].count(b"\n") == 400 + len(TRAPS)
