@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The engines side by side: the Python route, ``--engine duckdb`` and DuckDB's own SQL.
 
-    .venv/bin/python benchmarks/engines.py                           # 1M records, 10M-row keys
+    .venv/bin/python benchmarks/engines.py                           # 1M records, 1M-row keys
     .venv/bin/python benchmarks/engines.py --records 100000 --key-rows 100000 --repeat 1
+    .venv/bin/python benchmarks/engines.py --only records            # the records alone
     .venv/bin/python benchmarks/engines.py --crossover               # where --engine auto should switch
 
 Each peer is a whole process with its output going to a pipe (read and counted here), timed
@@ -10,17 +11,21 @@ Each peer is a whole process with its output going to a pipe (read and counted h
 all), and reported by the median, with the peak memory (GNU time's ``%M``) of the median run:
 
 * 1M small rewrite records (2 or 3 targets, about 1 in 5 not preserved; ``sql_recipe.records``):
-  ``python -m helpers target-scope rewrites.jsonl`` (the default route, and the same kept to one
-  process with ``EIC_PARALLEL_MIN_BYTES``, to show what the two-process split buys), the same table as
-  Parquet on the Python route and with ``--engine duckdb``, and DuckDB's own SQL (the recipe's
-  refuse and check queries of docs/sql.md, rows to standard output as JSON, unsorted) twice:
-  over the Parquet file, and over the very JSON Lines file the default route reads (``read_json``
-  with the record's columns, rows numbered in file order), so that peer is like for like.
-* A Parquet key pair of ``--key-rows`` IDs (100 changed, 100 dropped, 1,000 added): the Python
-  route (``--skip-python-keys`` leaves it out where it would not finish), ``--engine duckdb``,
-  and the recipe's check query in DuckDB.
-* ``--crossover``: both routes on Parquet rewrites and key pairs of growing size, to find the
-  file size from which DuckDB is faster (``--engine auto``'s threshold).
+  ``python -m helpers target-scope rewrites.jsonl`` on the default route (``auto``: DuckDB at this
+  size), the same from standard input as a pipe (``cat FILE |``) and as a redirected file
+  (``< FILE``), ``--engine duckdb`` on the file (the default's route from 16 MiB; below it, what DuckDB
+  costs at this size), ``--engine python`` on the file (two processes), on a pipe (spooled, then two
+  processes) and kept to one process with ``EIC_PARALLEL_MIN_BYTES`` (what the split buys); the same
+  table as Parquet on the default route and on the Python route; and DuckDB's own SQL (the recipe's
+  refuse and check queries of docs/sql.md, rows to standard output as JSON, unsorted) twice: over
+  the Parquet file, and over the very JSON Lines file (``read_json`` with the record's columns, rows
+  numbered in file order), so that peer is like for like. Each of ours is also shown as a ratio to
+  the DuckDB peer of its format, by the medians.
+* A Parquet key pair of ``--key-rows`` IDs (100 changed, 100 dropped, 1,000 added): the default
+  route (``auto``), the Python route (``--skip-python-keys`` leaves it out where it would not
+  finish), ``--engine duckdb``, and the recipe's check query in DuckDB.
+* ``--crossover``: both routes on JSON Lines and Parquet rewrites and key pairs of growing size, to
+  find the file size from which DuckDB is faster (``--engine auto``'s thresholds).
 
 Run by hand, never as a test. ``--json`` prints the figures as one JSON object as well.
 """
@@ -131,6 +136,7 @@ def measure(peers: dict[str, list[str]], repeat: int) -> dict[str, dict[str, Any
         middle = done[len(done) // 2]
         figures[name] = {
             "median_s": statistics.median(r["seconds"] for r in done),
+            "median_cpu_s": statistics.median(r["cpu_seconds"] for r in done),
             "runs_s": [round(r["seconds"], 3) for r in done],
             "peak_mb": (middle["peak_rss_kb"] or 0) / 1024,
             "exit_status": middle["exit_status"],
@@ -139,11 +145,18 @@ def measure(peers: dict[str, list[str]], repeat: int) -> dict[str, dict[str, Any
     return figures
 
 
-def show(title: str, figures: dict[str, dict[str, Any]]) -> None:
-    print(f"\n{title}")
-    print(f"  {'peer':44} {'median s':>9} {'peak MB':>8}  exit  runs")
+def show(title: str, figures: dict[str, dict[str, Any]], peers: dict[str, str] | None = None) -> None:
+    """The figures as a table; ``peers`` maps a peer to the one its ratio is taken to."""
+    print(f"\n{title} (load average now {os.getloadavg()[0]:.1f})")
+    print(f"  {'peer':48} {'median s':>9} {'CPU s':>6} {'peak MB':>8} {'ratio':>6}  exit  runs")
     for name, f in figures.items():
-        print(f"  {name:44} {f['median_s']:9.2f} {f['peak_mb']:8.0f}  {f['exit_status']:>4}  {f['runs_s']}")
+        to = (peers or {}).get(name)
+        ratio = f"{f['median_s'] / figures[to]['median_s']:5.2f}x" if to in figures else ""
+        f["ratio"] = ratio
+        print(
+            f"  {name:48} {f['median_s']:9.2f} {f['median_cpu_s']:6.2f} {f['peak_mb']:8.0f} {ratio:>6}"
+            f"  {f['exit_status']:>4}  {f['runs_s']}"
+        )
 
 
 def cli(*args: str) -> list[str]:
@@ -173,9 +186,15 @@ def key_args(b: Path, p: Path, engine: str) -> list[str]:
 def crossover(folder: Path, repeat: int, sizes: list[int]) -> dict[str, Any]:
     found: dict[str, Any] = {}
     for rows in sizes:
-        _, parquet = write_rewrites(folder, rows)
+        jsonl, parquet = write_rewrites(folder, rows)
         b, p = write_keys(folder, rows)
         peers = {
+            f"JSON Lines {rows:,} ({jsonl.stat().st_size / 2**20:.1f} MiB), {e}": cli(
+                "target-scope", str(jsonl), "--engine", e
+            )
+            for e in ("python", "duckdb")
+        }
+        peers |= {
             f"rewrites {rows:,} ({parquet.stat().st_size / 2**20:.1f} MiB), {e}": cli(
                 "target-scope", str(parquet), "--format", "parquet", "--engine", e
             )
@@ -195,7 +214,8 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--records", type=int, default=1_000_000)
-    parser.add_argument("--key-rows", type=int, default=10_000_000)
+    parser.add_argument("--key-rows", type=int, default=1_000_000)
+    parser.add_argument("--only", choices=("records", "keys"), help="only the records, or only the keys")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument(
         "--skip-python-keys", action="store_true", help="leave the Python route out of the keys"
@@ -213,63 +233,84 @@ def main() -> None:
         if args.crossover:
             out["crossover"] = crossover(folder, args.repeat, [int(n) for n in args.sizes.split(",")])
         else:
-            began = time.perf_counter()
-            jsonl, parquet = write_rewrites(folder, args.records)
-            print(f"{args.records:,} records written in {time.perf_counter() - began:.0f} s")
-            scope_sources = f"CREATE OR REPLACE VIEW records AS SELECT * FROM read_parquet('{parquet}', file_row_number = true);"
-            peers = {
-                "default route: target-scope FILE.jsonl": cli("target-scope", str(jsonl)),
-                # The same, kept to one process: what the two-process split buys (docs/performance.md).
-                "default route, one process": [
-                    "env",
-                    f"EIC_PARALLEL_MIN_BYTES={1 << 62}",
-                    *cli("target-scope", str(jsonl)),
-                ],
-                "Python route: FILE.parquet --format parquet": cli(
-                    "target-scope", str(parquet), "--format", "parquet", "--engine", "python"
-                ),
-                "--engine duckdb: FILE.parquet": cli(
-                    "target-scope", str(parquet), "--format", "parquet", "--engine", "duckdb"
-                ),
-                "DuckDB's own SQL (docs/sql.md), Parquet": [
+            if args.only != "keys":
+                began = time.perf_counter()
+                jsonl, parquet = write_rewrites(folder, args.records)
+                print(f"{args.records:,} records written in {time.perf_counter() - began:.0f} s")
+                scope_sources = f"CREATE OR REPLACE VIEW records AS SELECT * FROM read_parquet('{parquet}', file_row_number = true);"
+                pipe = f"cat {jsonl} | {PYTHON} -m helpers target-scope"
+                sql_jsonl, sql_parquet = (
+                    "DuckDB's own SQL (docs/sql.md), JSON Lines",
+                    "DuckDB's own SQL (docs/sql.md), Parquet",
+                )
+                peers = {
+                    "default route: target-scope FILE.jsonl": cli("target-scope", str(jsonl)),
+                    "default route: cat FILE.jsonl | target-scope": ["sh", "-c", pipe],
+                    "default route: target-scope < FILE.jsonl": [*cli("target-scope"), "<", str(jsonl)],
+                    "--engine duckdb: FILE.jsonl": cli("target-scope", str(jsonl), "--engine", "duckdb"),
+                    "--engine python: FILE.jsonl": cli("target-scope", str(jsonl), "--engine", "python"),
+                    "--engine python: cat FILE.jsonl |": ["sh", "-c", pipe + " --engine python"],
+                    # The same, kept to one process: what the two-process split buys (docs/performance.md).
+                    "--engine python, one process": [
+                        "env",
+                        f"EIC_PARALLEL_MIN_BYTES={1 << 62}",
+                        *cli("target-scope", str(jsonl), "--engine", "python"),
+                    ],
+                    "default route: FILE.parquet --format parquet": cli(
+                        "target-scope", str(parquet), "--format", "parquet"
+                    ),
+                    "Python route: FILE.parquet --format parquet": cli(
+                        "target-scope", str(parquet), "--format", "parquet", "--engine", "python"
+                    ),
+                    sql_parquet: [
+                        PYTHON,
+                        "-c",
+                        DUCKDB_SQL,
+                        scope_sources,
+                        sql["duckdb scope refuse"],
+                        sql["duckdb scope check"],
+                    ],
+                    sql_jsonl: [
+                        PYTHON,
+                        "-c",
+                        DUCKDB_SQL,
+                        jsonl_source(jsonl),
+                        sql["duckdb scope refuse"],
+                        sql["duckdb scope check"],
+                    ],
+                }
+                ratios = {
+                    n: (sql_parquet if "parquet" in n else sql_jsonl)
+                    for n in peers
+                    if not n.startswith("DuckDB")
+                }
+                out["records"] = measure(peers, args.repeat)
+                show(f"{args.records:,} small rewrite records", out["records"], ratios)
+            if args.only != "records":
+                began = time.perf_counter()
+                b, p = write_keys(folder, args.key_rows)
+                mib = (b.stat().st_size + p.stat().st_size) / 2**20
+                print(
+                    f"\n{args.key_rows:,}-row key pair ({mib:.0f} MiB) written in {time.perf_counter() - began:.0f} s"
+                )
+                peers = {"default route (auto)": key_args(b, p, "auto")}
+                if not args.skip_python_keys:
+                    peers["Python route: sentinels --format parquet"] = key_args(b, p, "python")
+                peers["--engine duckdb"] = key_args(b, p, "duckdb")
+                peers["DuckDB's own SQL (docs/sql.md)"] = [
                     PYTHON,
                     "-c",
                     DUCKDB_SQL,
-                    scope_sources,
-                    sql["duckdb scope refuse"],
-                    sql["duckdb scope check"],
-                ],
-                "DuckDB's own SQL (docs/sql.md), JSON Lines": [
-                    PYTHON,
-                    "-c",
-                    DUCKDB_SQL,
-                    jsonl_source(jsonl),
-                    sql["duckdb scope refuse"],
-                    sql["duckdb scope check"],
-                ],
-            }
-            out["records"] = measure(peers, args.repeat)
-            show(f"{args.records:,} small rewrite records", out["records"])
-            began = time.perf_counter()
-            b, p = write_keys(folder, args.key_rows)
-            mib = (b.stat().st_size + p.stat().st_size) / 2**20
-            print(
-                f"\n{args.key_rows:,}-row key pair ({mib:.0f} MiB) written in {time.perf_counter() - began:.0f} s"
-            )
-            peers = {}
-            if not args.skip_python_keys:
-                peers["Python route: sentinels --format parquet"] = key_args(b, p, "python")
-            peers["--engine duckdb"] = key_args(b, p, "duckdb")
-            peers["DuckDB's own SQL (docs/sql.md)"] = [
-                PYTHON,
-                "-c",
-                DUCKDB_SQL,
-                key_sources(b, p),
-                sql["duckdb sentinels refuse"],
-                sql["duckdb sentinels check"],
-            ]
-            out["keys"] = measure(peers, args.repeat)
-            show(f"{args.key_rows:,}-row Parquet key pair", out["keys"])
+                    key_sources(b, p),
+                    sql["duckdb sentinels refuse"],
+                    sql["duckdb sentinels check"],
+                ]
+                out["keys"] = measure(peers, args.repeat)
+                show(
+                    f"{args.key_rows:,}-row Parquet key pair",
+                    out["keys"],
+                    {n: "DuckDB's own SQL (docs/sql.md)" for n in peers if not n.startswith("DuckDB")},
+                )
     out["load_after"] = os.getloadavg()
     print(f"\nload average before {out['load_before']}, after {out['load_after']}; {os.cpu_count()} cores")
     if args.json:

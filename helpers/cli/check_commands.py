@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import errno
 import os
+import stat
 import sys
 from collections.abc import Sequence
 from typing import IO, Any
@@ -16,7 +17,7 @@ from ..core.errors import CheckInputError, HelpersError
 from ..core.jsonio import dumps_compact, dumps_compact_deep
 from ..core.outcomes import EXIT_BAD_INPUT, EXIT_PASS, EXIT_USAGE
 from . import streams
-from .parser import _AUTO_DUCKDB_MIB, _DataOptions
+from .parser import _AUTO_DUCKDB_JSONL_MIB, _AUTO_DUCKDB_MIB, _DataOptions
 from .streams import (
     _hold_ctrl_c,
     _open_results,
@@ -25,9 +26,20 @@ from .streams import (
     _write_text,
 )
 
-#: ``--engine auto``'s threshold in bytes, from :data:`~helpers.cli.parser._AUTO_DUCKDB_MIB`
-#: (the figure the help names).
+#: ``--engine auto``'s thresholds in bytes, from :data:`~helpers.cli.parser._AUTO_DUCKDB_MIB` and
+#: :data:`~helpers.cli.parser._AUTO_DUCKDB_JSONL_MIB` (the figures the help names).
 _AUTO_DUCKDB_BYTES = _AUTO_DUCKDB_MIB << 20
+_AUTO_JSONL_BYTES = _AUTO_DUCKDB_JSONL_MIB << 20
+
+#: What a check's run tells its ``--verbose`` note: ``(prog, options, standard error)``.
+_Note = tuple[str, _DataOptions, IO[str]]
+
+
+def _note(note: _Note, text: str) -> None:
+    """With ``--verbose``: one line on standard error saying which engine ran, and why."""
+    prog, options, err = note
+    if options.verbose:
+        err.write(f"{prog}: engine: {text}\n")
 
 
 def _engine_refusal(check: str, options: _DataOptions, keys: bool) -> str | None:
@@ -39,18 +51,24 @@ def _engine_refusal(check: str, options: _DataOptions, keys: bool) -> str | None
     if (missing := duckdb_missing()) is not None:
         return missing
     if check == "target-scope":
-        if options.format != "parquet":
+        if options.format == "csv":
             return (
-                "--engine duckdb reads Parquet rewrites (--format parquet); JSON Lines and CSV "
-                "take the Python route (--engine python or auto)"
+                "--engine duckdb has no route for CSV: it reads JSON Lines and Parquet rewrites; "
+                "CSV takes the Python route (--engine python or auto)"
             )
         if options.carry:
             return "--engine duckdb writes no --carry; use --engine python (or auto) with --carry"
         return None
-    if not keys or options.key_format != "parquet":
+    if not keys:
         return (
-            "--engine duckdb compares two Parquet answer keys (--baseline, --proposed, --format parquet); "
-            "other key formats and records take the Python route (--engine python or auto)"
+            "--engine duckdb has no route for sentinel records (JSON Lines of two keys each); "
+            "they take the Python route (--engine python or auto)"
+        )
+    if options.key_format != "parquet":
+        fmt = options.key_format or "json and jsonl"
+        return (
+            f"--engine duckdb compares two Parquet answer keys (--format parquet); {fmt} keys have no "
+            "engine route and take the Python route (--engine python or auto)"
         )
     return None
 
@@ -66,28 +84,105 @@ def _auto_picks_duckdb(paths: Sequence[str | None]) -> bool:
     return size >= _AUTO_DUCKDB_BYTES and duckdb_missing() is None
 
 
-def _engine_scope_blocks(file: str | None, options: _DataOptions) -> Any:
-    """The batch loop's blocks from DuckDB for a Parquet rewrites file, or ``None`` for the Python route."""
-    if options.engine in ("python", "spark") or options.format != "parquet" or options.carry:
+def _mb(size: int) -> str:
+    return f"{size / 1e6:.1f} MB"
+
+
+def _stdin_size(stream: Any) -> int | None:
+    """How many bytes are left of standard input when it is a regular file, else ``None``."""
+    try:
+        if stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
+            return max(0, os.fstat(stream.fileno()).st_size - stream.tell())
+    except (OSError, ValueError, AttributeError):
         return None
+    return None
+
+
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return os.isatty(stream.fileno())
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def _jsonl_engine(file: str | None, stream: Any, options: _DataOptions, note: _Note) -> tuple[bool, Any]:
+    """``(DuckDB runs, the stream to read)`` for JSON Lines rewrites; standard input may be read a
+    little ahead (``--engine auto`` looks at its first bytes), so the stream to read comes back."""
+    if options.engine == "duckdb":
+        _note(note, "duckdb (--engine duckdb)")
+        return True, stream
+    from ..data.duckdb_engine import duckdb_missing
+
+    if duckdb_missing() is not None:
+        _note(note, "python (--engine auto: DuckDB is not installed)")
+        return False, stream
+    size = getattr(stream, "size", None) if file not in (None, "-") else _stdin_size(stream)
+    if size is None and _is_terminal(stream):
+        _note(note, "python (--engine auto: standard input is a terminal, read as it is typed)")
+        return False, stream
+    if size is None:  # a pipe: its first bytes say whether it is large
+        from ..data.spool import Prefixed, read_at_least
+
+        prefix = read_at_least(stream, _AUTO_JSONL_BYTES)
+        stream, large = Prefixed(prefix, stream), len(prefix) >= _AUTO_JSONL_BYTES
+        what = f"at least {_AUTO_DUCKDB_JSONL_MIB} MiB" if large else _mb(len(prefix))
+    else:
+        large, what = size >= _AUTO_JSONL_BYTES, _mb(size)
+    limit = f"{'from' if large else 'below'} {_AUTO_DUCKDB_JSONL_MIB} MiB"
+    _note(note, f"{'duckdb' if large else 'python'} (--engine auto: {what} of JSON Lines, {limit})")
+    return large, stream
+
+
+def _engine_scope_blocks(
+    file: str | None, stream: Any, options: _DataOptions, note: _Note, tally: dict[str, int]
+) -> tuple[Any, Any]:
+    """``(the batch loop's blocks from DuckDB, or None for the Python route; the stream to read)``."""
+    if options.engine in ("python", "spark") or options.carry or options.format == "csv":
+        _note(
+            note,
+            f"{'python' if options.engine != 'spark' else 'spark'} (--engine {options.engine}"
+            f"{', --carry' if options.carry and options.engine == 'auto' else ''}"
+            f"{', CSV' if options.format == 'csv' and options.engine == 'auto' else ''})",
+        )
+        return None, stream
+    if options.format == "jsonl":
+        duck, stream = _jsonl_engine(file, stream, options, note)
+        if not duck:
+            return None, stream
+        from ..data.duckdb_lines import scope_jsonl_blocks
+
+        return scope_jsonl_blocks(stream, lines=options.summary is None, tally=tally), stream
     if file is None or file == "-":
-        return None  # DuckDB reads a file by its path
+        _note(note, "python (DuckDB reads a Parquet table by its path, not from standard input)")
+        return None, stream  # DuckDB reads a file by its path
     if options.engine == "auto" and not _auto_picks_duckdb([file]):
-        return None
+        _note(note, f"python (--engine auto: Parquet below {_AUTO_DUCKDB_MIB} MiB, or DuckDB not installed)")
+        return None, stream
     from ..data.duckdb_scope import scope_parquet_blocks
 
-    return scope_parquet_blocks(file, lines=options.summary is None)
+    blocks = scope_parquet_blocks(file, lines=options.summary is None)
+    if blocks is None:
+        _note(note, "python (DuckDB cannot vouch for this table; the Python route names what is wrong)")
+    else:
+        _note(note, f"duckdb (--engine {options.engine}: a Parquet table)")
+    return blocks, stream
 
 
 def _engine_key_check(options: _DataOptions, err: IO[str]) -> Any:
     """The key pair checked by DuckDB, or ``None`` for the Python route (see docs/sql.md)."""
+    note: _Note = ("python -m helpers sentinels", options, err)
     if options.engine == "python" or options.key_format != "parquet" or options.sentinels is not None:
+        _note(
+            note,
+            f"python (--engine {options.engine}{'' if options.engine == 'python' else ': no engine route for these keys'})",
+        )
         return None
     assert options.baseline is not None and options.proposed is not None
     assert options.answer_column is not None
     if options.engine == "spark":
         from ..data import spark_engine
 
+        _note(note, "spark (--engine spark)")
         return spark_engine.check_parquet_keys(
             options.baseline,
             options.proposed,
@@ -98,10 +193,19 @@ def _engine_key_check(options: _DataOptions, err: IO[str]) -> Any:
     from ..data.duckdb_engine import check_parquet_keys
 
     if options.engine == "auto" and not _auto_picks_duckdb([options.baseline, options.proposed]):
+        _note(
+            note,
+            f"python (--engine auto: Parquet keys below {_AUTO_DUCKDB_MIB} MiB, or DuckDB not installed)",
+        )
         return None
-    return check_parquet_keys(
+    found = check_parquet_keys(
         options.baseline, options.proposed, id_columns=options.id_columns, answer_column=options.answer_column
     )
+    if found is None:
+        _note(note, "python (DuckDB cannot vouch for these keys; the Python route names what is wrong)")
+    else:
+        _note(note, f"duckdb (--engine {options.engine}: two Parquet keys)")
+    return found
 
 
 def _missing_spark(options: _DataOptions) -> str | None:
@@ -192,7 +296,25 @@ def _run_check_command(
         if options.summary is None:
             out.flush()  # a worker process must not inherit unwritten output
         write = out.write if options.summary is None else None if results is None else results.write
-        engine_blocks = _engine_scope_blocks(file, options) if check == "target-scope" else None
+        note: _Note = (prog, options, err)
+        tally: dict[str, int] = {}  # what the DuckDB route of JSON Lines handed to the Python route
+        if check == "target-scope":
+            engine_blocks, stream = _engine_scope_blocks(file, stream, options, note, tally)
+        else:
+            engine_blocks = None
+            _note(
+                note,
+                f"python (--engine {options.engine}{': no engine route for sentinel records' if options.engine == 'auto' else ''})",
+            )
+        if (
+            engine_blocks is None
+            and source == "<stdin>"
+            and options.format == "jsonl"
+            and options.summary is None
+        ):
+            from ..data.spool import spool_if_large
+
+            stream = spool_if_large(stream)  # a large pipe is split over two cores, as a file is
         engine_summary = None
         if engine_blocks is not None:
             from ..data.batch import check_blocks
@@ -203,6 +325,12 @@ def _run_check_command(
                 write=write,
                 bad_lines=None if options.summary is None else err,
             )
+            if tally:
+                handed, total = tally["python"], tally["lines"]
+                _note(
+                    note,
+                    f"duckdb judged {total - handed:,} of {total:,} lines; the Python route checked {handed:,}",
+                )
         elif options.engine == "spark":
             from ..data.spark_engine import check_scope_file
 

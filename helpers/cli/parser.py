@@ -97,11 +97,21 @@ real data files (taught in notebooks/05_check_your_data.ipynb)
                               ["query","document"]; the answer is the label as
                               written (1 and 01 differ); no other character
                               is a separator or trimmed.
-  --engine python|duckdb|auto  parquet only: duckdb checks the table (or the two
-                              keys) in DuckDB, with the same output bytes; auto
-                              picks it from 1 MiB of Parquet. Needs the duckdb
-                              extra. Not with --carry; --sentinels and any input
-                              DuckDB cannot vouch for take the Python route.
+  --engine auto|python|duckdb|spark
+                              auto (the default) runs DuckDB when it is installed
+                              (the duckdb extra) and the input is large enough to
+                              gain: rewrites in JSON Lines from 16 MiB (a file's
+                              size, or the first 16 MiB of standard input), a
+                              Parquet table or two Parquet keys from 1 MiB; else
+                              the Python route. duckdb runs it whatever the size:
+                              JSON Lines (a file or standard input, a chunk at a
+                              time) and Parquet rewrites, two Parquet keys. The
+                              output bytes, the bad lines and the exit status are
+                              the Python route's: any line DuckDB cannot prove
+                              plain is checked the Python way. CSV, sentinel
+                              records and the other key formats have no DuckDB
+                              route; --carry and --sentinels take the Python route.
+  -v, --verbose               say on standard error which engine ran, and why.
   sentinels ... --max-file-mb MB
                               refuse a key or sentinel list over MB (default
                               512) unread: a key is held in memory whole. A
@@ -174,8 +184,9 @@ class _DataOptions(NamedTuple):
     answer_column: str | None = None
     sentinels: str | None = None
     max_file_mb: float = _MAX_FILE_MB
-    engine: str = "python"
+    engine: str = "auto"
     spark_master: str = "local[2]"
+    verbose: bool = False
 
 
 #: The engines of ``--engine`` (docs/sql.md, "The engines").
@@ -185,6 +196,10 @@ _ENGINES = ("python", "duckdb", "spark", "auto")
 #: From this many MiB of Parquet (a rewrites table, or two answer keys together), ``--engine auto``
 #: picks DuckDB: the size where DuckDB's route overtakes the Python one (measured: docs/performance.md).
 _AUTO_DUCKDB_MIB = 1
+
+#: From this many MiB of JSON Lines rewrites (a file, or standard input so far), ``--engine auto``
+#: picks DuckDB (docs/performance.md, "Where auto switches").
+_AUTO_DUCKDB_JSONL_MIB = 16
 
 
 #: The answer-key formats of ``sentinels --format`` (``helpers.data.key_formats.KEY_FORMATS``).
@@ -249,9 +264,14 @@ def _add_data_options(command: argparse.ArgumentParser, check: str) -> None:
     data.add_argument(
         "--engine",
         choices=_ENGINES,
-        default="python",
-        help="python (default); duckdb for Parquet, or spark for JSON Lines rewrites and Parquet keys "
-        f"(same output bytes); auto picks duckdb for Parquet of {_AUTO_DUCKDB_MIB} MiB or more",
+        default="auto",
+        help="auto (default): duckdb when it is installed and the input is large (JSON Lines rewrites "
+        f"from {_AUTO_DUCKDB_JSONL_MIB} MiB, Parquet from {_AUTO_DUCKDB_MIB} MiB), else python; duckdb: "
+        "JSON Lines and Parquet rewrites, Parquet keys; spark: JSON Lines rewrites, Parquet keys "
+        "(the same output bytes whichever runs)",
+    )
+    data.add_argument(
+        "-v", "--verbose", action="store_true", help="say on standard error which engine ran, and why"
     )
     data.add_argument(
         "--spark-master",
@@ -306,8 +326,9 @@ def _data_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         answer_column=getattr(args, "answer_column", None),
         sentinels=getattr(args, "sentinels", None),
         max_file_mb=getattr(args, "max_file_mb", _MAX_FILE_MB),
-        engine=getattr(args, "engine", "python"),
+        engine=getattr(args, "engine", "auto"),
         spark_master=args.spark_master,
+        verbose=getattr(args, "verbose", False),
     )
     if not 0 < options.max_file_mb < float("inf"):
         parser.error("--max-file-mb must be a number of MB more than 0")

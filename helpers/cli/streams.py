@@ -33,6 +33,11 @@ class _Unclosed:
     def fileno(self) -> int:
         return self.stream.fileno()
 
+    def tell(self) -> int:
+        """Where a regular file given as standard input is read from (so it can be split over
+        two cores); ``OSError`` for a pipe."""
+        return self.stream.tell()
+
     def __iter__(self) -> Any:
         return iter(self.stream)
 

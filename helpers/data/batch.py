@@ -81,6 +81,7 @@ __all__ = [
     "Failure",
     "record_unit",
     "Written",
+    "EngineBlock",
     "BatchSummary",
     "check_blocks",
     "check_records",
@@ -352,6 +353,13 @@ class Written:
         self.lost, self.added, self.lost_and_added = lost, added, lost_and_added
 
 
+class EngineBlock(list[Any]):
+    """A block an engine hands the loop (:mod:`helpers.data.duckdb_lines`): raw JSON lines
+    (``bytes``) for the Python route between the engine's :class:`Written` runs and counts, in order."""
+
+    __slots__ = ()
+
+
 #: What a record reader hands the loop: raw JSON lines (``bytes``, read here), records another
 #: reader already parsed (:class:`~helpers.core.jsonio.JsonLine`, e.g. CSV rows), a count
 #: (``int``) of consecutive rewrites an engine has proved valid and preserved
@@ -468,13 +476,13 @@ def check_blocks(
     for block in blocks:
         parts: list[bytes] = []
         failed: list[Any] = []
-        if block and type(block[0]) is bytes:  # raw JSON lines, all of them
+        if block and type(block[0]) is bytes and type(block) is not EngineBlock:  # raw JSON lines, all
             number, passed = read(block, number, parts, failed)
             passes += passed
         else:  # parsed records, with what an engine vouched for between them
-            run: list[JsonLine] = []
+            run: list[JsonLine | bytes] = []
             for item in block:
-                if type(item) is JsonLine:
+                if type(item) is JsonLine or type(item) is bytes:
                     run.append(item)
                     continue
                 if run:

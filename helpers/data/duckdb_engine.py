@@ -15,12 +15,13 @@ Taught in ``05_check_your_data.ipynb`` ("When your files outgrow this machine").
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.ordering import sorted_ids
 from ..core.sentinels import SentinelResult
-from .answer_keys import AnswerKey
-from .batch import KeyCheck
+
+if TYPE_CHECKING:  # read when a key pair is checked: choosing an engine imports neither
+    from .batch import KeyCheck
 
 __all__ = ["DUCKDB_EXTRA", "MEMORY_LIMIT", "Connection", "connect", "duckdb_missing", "check_parquet_keys"]
 
@@ -35,11 +36,13 @@ _TEXT_TYPES = frozenset(
 
 
 def duckdb_missing() -> str | None:
-    """A one-line reason when DuckDB is not installed, else ``None``."""
+    """A one-line reason when DuckDB (or what its routes hand data with: pyarrow, numpy) is not
+    installed, else ``None``."""
     import importlib.util
 
-    if importlib.util.find_spec("duckdb") is None:
-        return f"--engine duckdb needs DuckDB: pip install 'eval-integrity-helpers[{DUCKDB_EXTRA}]'"
+    for module in ("duckdb", "pyarrow", "numpy"):
+        if importlib.util.find_spec(module) is None:
+            return f"--engine duckdb needs {module}: pip install 'eval-integrity-helpers[{DUCKDB_EXTRA}]'"
     return None
 
 
@@ -145,6 +148,8 @@ def check_parquet_keys(
     """
     import duckdb
 
+    from .answer_keys import AnswerKey
+    from .batch import KeyCheck
     from .key_formats import pair_id
 
     con = connect(threads)

@@ -38,7 +38,7 @@ from ..core.jsonio import JsonLine
 from .batch import Written
 from .scope_tables import SCOPE_TABLE_OPTIONAL, SCOPE_TABLE_REQUIRED
 
-__all__ = ["SHORT", "PLAIN_PATTERN", "scope_parquet_blocks", "scope_sql"]
+__all__ = ["SHORT", "PLAIN_PATTERN", "scope_parquet_blocks", "scope_sql", "judged_sql"]
 
 #: List columns: DuckDB's types for a Parquet ``list<string>`` (any string flavour) and for a
 #: ``list<null>`` (what pyarrow writes for a column of empty lists).
@@ -119,6 +119,22 @@ def scope_sql(source: str, names: list[str], *, lines: bool) -> str:
     ``kind`` (see :data:`_PRESERVED`), its output ``line`` when DuckDB wrote it (with ``lines``),
     ``py`` (true when the Python route must check it) and, for those rows only, its cells."""
     unresolved = "CAST(unresolved AS VARCHAR[])" if "unresolved" in names else "[]::VARCHAR[]"
+    rows = f"""
+        SELECT *, file_row_number AS n, CAST(original AS VARCHAR[]) AS o,
+               CAST(rewritten AS VARCHAR[]) AS r, {unresolved} AS u, true AS plain
+        FROM read_parquet({source}, file_row_number = true)
+    """
+    cells = ", ".join(f"CASE WHEN py THEN {_quote(n)} END AS {_quote(n)}" for n in names)
+    return judged_sql(rows, lines=lines, cells=cells)
+
+
+def judged_sql(rows: str, *, lines: bool, cells: str = "", proved: bool = False) -> str:
+    """The judgement of each row of the query ``rows``, which gives (at least) its number ``n``,
+    its lists ``o``, ``r`` and ``u`` (``VARCHAR[]``, any of them null when absent or not a list)
+    and ``plain`` (false when the row is not DuckDB's to judge). Gives ``n``, ``kind``, ``line``
+    and ``py`` (see :func:`scope_sql`), then ``cells`` (SQL over those, or nothing). With
+    ``proved``, ``plain`` already proves every ID of the row non-empty, non-null and plain (no
+    character of :data:`PLAIN_PATTERN`), so that is not looked at again."""
     preserved = """'{"missing":[],"added":[],"preserved":true}' || chr(10)"""
     held = f"""'{{"held":"needs staff labels","unresolved":' || {_ids(_set("u"))} || ',"preserved":false}}' || chr(10)"""
     changed = (
@@ -127,18 +143,18 @@ def scope_sql(source: str, names: list[str], *, lines: bool) -> str:
     )
     line = f"""CASE
         WHEN kind = {_PRESERVED} THEN {preserved}
-        WHEN kind = {_HELD} THEN CASE WHEN len(u) <= {SHORT} AND {_plain("u")} THEN {held} END
-        WHEN {_plain("list_concat(m, a)")} THEN {changed}
+        WHEN kind = {_HELD} THEN CASE WHEN len(u) <= {SHORT} AND {"true" if proved else _plain("u")} THEN {held} END
+        WHEN {"kind IS NOT NULL" if proved else _plain("list_concat(m, a)")} THEN {changed}
     END"""
+    valid = (
+        "plain AND o IS NOT NULL AND r IS NOT NULL"
+        if proved
+        else f"coalesce(plain AND {_clean('o')} AND {_clean('r')} AND {_clean('u')}, false)"
+    )
     py = "line IS NULL" if lines else f"kind IS DISTINCT FROM {_PRESERVED}"
-    cells = ", ".join(f"CASE WHEN py THEN {_quote(n)} END AS {_quote(n)}" for n in names)
     return f"""
-    WITH rows AS (
-        SELECT *, file_row_number AS n, CAST(original AS VARCHAR[]) AS o,
-               CAST(rewritten AS VARCHAR[]) AS r, {unresolved} AS u
-        FROM read_parquet({source}, file_row_number = true)
-    ), judged AS (
-        SELECT *, coalesce({_clean("o")} AND {_clean("r")} AND {_clean("u")}, false) AS valid,
+    WITH rows AS ({rows}), judged AS (
+        SELECT *, {valid} AS valid,
                len(o) + len(r) <= {SHORT} AS short
         FROM rows
     ), sets AS (
@@ -159,7 +175,7 @@ def scope_sql(source: str, names: list[str], *, lines: bool) -> str:
     ), handed AS (
         SELECT *, {py} AS py FROM written
     )
-    SELECT n, kind, line, py, {cells} FROM handed
+    SELECT n, kind, line, py{", " + cells if cells else ""} FROM handed
     """
 
 
