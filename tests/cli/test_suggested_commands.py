@@ -284,8 +284,9 @@ def test_an_own_machine_pass_suggests_accept_unproctored_and_it_counts_it(run: R
 
 
 def test_the_checks_suggest_an_engine_a_format_and_a_file_limit_that_work(run: Run) -> None:
-    (run.tmp / "rewrites.jsonl").write_text('{"original":["a"],"rewritten":["a"]}\n')
-    argv: tuple[str, ...] = ("target-scope", "rewrites.jsonl", "--engine", "duckdb")
+    # JSON Lines rewrites have an engine route; sentinel records (two keys a line) have none.
+    (run.tmp / "records.jsonl").write_text('{"baseline":{"S1":"R"},"proposed":{"S1":"R"}}\n')
+    argv: tuple[str, ...] = ("sentinels", "records.jsonl", "--engine", "duckdb")
     code, err = run(*argv)
     assert code == 2 and "(--engine python or auto)" in err, err
     suggested = _apply(err, argv, "--engine", "python")
