@@ -356,7 +356,10 @@ def test_cli_issue_answer_grade_end_to_end(run_cli, tmp_path):
     failed = run_cli("checkout", "grade", "blind.json", "--key", "exam2.key.json")
     assert failed.returncode == 1
     assert b"NOT PASSED" in failed.stdout and f"  {kind}: 0 of ".encode() in failed.stdout
-    assert f"missed too often on {kind}".encode() in failed.stdout
+    # the paper is drawn fresh: three misses of the kind fail it at once, two leave it not cleared at the end
+    assert re.search(
+        rf"missed too often on [^\n]*{kind}|with [^\n]*{kind}[^\n]* not cleared".encode(), failed.stdout
+    ), failed.stdout
     forged = json.loads((tmp_path / "exam.key.json").read_text())
     forged["cases"][0]["expected"] = {"missing": [], "added": [], "preserved": True}
     (tmp_path / "exam.key.json").write_text(json.dumps(forged))
