@@ -329,7 +329,7 @@ class MasteryDrill(TextPicture):
             f"<p><b>Due for review today:</b> {esc(', '.join(due))}. They come first.</p>" if due else ""
         )
         complete = (
-            "<p><b>✔ Complete:</b> every rule mastered and every look-alike kind mastered, with a recent "
+            "<p><b>✔ Complete:</b> every rule mastered and every look-alike kind mastered, with a whole "
             "record that clears the bar.</p>"
             if (m.complete)
             else ""

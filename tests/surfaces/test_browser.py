@@ -687,7 +687,8 @@ def test_a_full_mastery_run_with_a_perfect_strategy(lab: Lab) -> None:
         assert result.outcome == "correct"
         expect(drill.root.locator(".eic-feedback-area .eic-feedback")).to_contain_text("Fully correct")
         expect(scored).to_contain_text("✔ Scored: correct first try, unaided.")
-        expect(bars).to_contain_text(f"{twin.mastery.step} cases worked")
+        step = twin.mastery.step
+        expect(bars).to_contain_text(f"{step} case{'' if step == 1 else 's'} worked")
         if view.number == 1:
             _expect_no_axe_violations(notebook)
             SCREENSHOTS.mkdir(parents=True, exist_ok=True)
@@ -696,7 +697,9 @@ def test_a_full_mastery_run_with_a_perfect_strategy(lab: Lab) -> None:
     steps = twin.mastery.step
     assert steps <= 4 * len(twin.mastery.rules)
     expect(bars).to_contain_text(f"{len(twin.mastery.rules)} of {len(twin.mastery.rules)} rules mastered")
-    expect(bars).to_contain_text("Complete: every rule mastered and every look-alike kind shown")
+    expect(bars).to_contain_text(
+        "Complete: every rule mastered and every look-alike kind mastered, with a whole record"
+    )
     for rule in twin.mastery.rules:
         expect(bars.locator("li").filter(has_text=_exact(rule_bar(rule, 3, True)))).to_have_count(1)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
@@ -1106,6 +1109,9 @@ def test_a_check_out_sat_in_jupyterlab_is_graded_by_the_trainer(lab: Lab) -> Non
         lab.root / "checkout-answers.json", sample_paper_path().with_name("sample-paper.key.json")
     )
     data = result.to_data()
-    assert data["passed"] is False and len(data["cases"]) == len(paper["cases"])
+    saved = json.loads((lab.root / "checkout-answers.json").read_text(encoding="utf-8"))
+    assert len(saved["answers"]) == len(paper["cases"])  # every case was answered and saved
+    # graded case by case in the paper's order: blank answers reach the fail boundary early
+    assert data["passed"] is False and 0 < len(data["cases"]) <= len(paper["cases"])
     assert not notebook.error_outputs()
     _no_new_console_errors(notebook, before)

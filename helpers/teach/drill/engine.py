@@ -73,7 +73,8 @@ SEED_KINDS = ("fresh", "fixed", "unrecorded")
 def fresh_seed() -> int:
     """A fresh random drill seed from ``secrets``, one of :attr:`Mastery.FRESH_SEEDS`."""
     seeds = Mastery.FRESH_SEEDS
-    return seeds[secrets.randbelow(len(seeds))]
+    # Arithmetic, not len(): the range is longer than a C ssize_t holds in the browser edition (wasm32).
+    return seeds.start + secrets.randbelow(seeds.stop - seeds.start)
 
 
 #: What the hold box means for each check (held for staff labels; refused by the check).
