@@ -118,6 +118,14 @@ def _chunks(stream: Any, size: int) -> Iterator[bytes]:
         yield data[: cut + 1] if pending else data
 
 
+def _to_python(data: bytes, tally: dict[str, int]) -> list[bytes]:
+    """A chunk whose every line goes to the Python route: its raw lines, counted in ``tally``."""
+    raws = _raw_lines(data)
+    tally["lines"] += len(raws)
+    tally["python"] += len(raws)
+    return raws
+
+
 def _raw_lines(data: bytes) -> list[bytes]:
     """The lines of a chunk as the Python route reads them (no newline; a final one makes no line)."""
     lines = data.split(b"\n")
@@ -179,10 +187,8 @@ def scope_jsonl_blocks(
         for data in _chunks(stream, chunk_bytes):
             column = _column(data)
             if column is None:  # not UTF-8 throughout: the Python route names the lines
-                raws = _raw_lines(data)
+                raws = _to_python(data, tally)
                 done += len(raws)
-                tally["lines"] += len(raws)
-                tally["python"] += len(raws)
                 yield EngineBlock(raws)
                 continue
             count = len(column)
@@ -197,11 +203,9 @@ def scope_jsonl_blocks(
                 judged = None
             finally:
                 con.con.unregister("chunk")
-            if judged is None or len(judged) != count:
-                raws = _raw_lines(data)
+            if judged is None or len(judged) != count:  # DuckDB could not judge it: the Python route does
+                raws = _to_python(data, tally)
                 done += len(raws)
-                tally["lines"] += len(raws)
-                tally["python"] += len(raws)
                 yield EngineBlock(raws)
                 continue
             block = _block(judged, column, done, lines)
