@@ -1,16 +1,23 @@
-"""The project's HTML primitives: escaping, the one style sheet, output blocks and JSON.
+"""The project's HTML primitives: markup escaped by construction, the one style sheet, output blocks and JSON.
 
-Every string that goes into the project's HTML passes through :func:`esc`,
-:func:`esc_id` or the JSON writers here, and every HTML output sits in
-:func:`block_html`'s frame. Used by every view, the drill and the trainer's
-view; taught in ``01_start_here.ipynb``.
+Markup is made only by :func:`html`, :func:`html_join` and the escapers here. Each returns
+:class:`Html`, text already safe to show; every value put into a template that is not
+:class:`Html` is escaped on the way in, so forgetting to escape cannot inject an element or
+an attribute. Every HTML output sits in :func:`block_html`'s frame. Used by every view, the
+drill and the trainer's view; taught in ``01_start_here.ipynb``.
+
+Why not ``markupsafe.Markup``, which does the same: the browser edition is built offline from
+PyPI and npm, where MarkupSafe exists only as compiled wheels (Pyodide's own wasm build is on its
+CDN alone), so this small builder keeps the edition self-contained.
 """
 
 from __future__ import annotations
 
-import html
+import html as _html
+import string
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, LiteralString
 
 from ..core.chardiff import visible_id, visible_text
 from ..core.errors import escape_surrogates
@@ -18,6 +25,9 @@ from ..core.jsonio import dumps_compact
 from ..core.jsonwalk import JsonStyle, json_pieces
 
 __all__ = [
+    "Html",
+    "html",
+    "html_join",
     "STYLE",
     "esc",
     "esc_id",
@@ -29,6 +39,31 @@ __all__ = [
     "json_html",
 ]
 
+class Html(str):
+    """Markup that is safe to show as it is: made by :func:`html`, :func:`html_join` or an escaper.
+
+    Adding a plain string to it escapes that string, as ``markupsafe.Markup`` does.
+    """
+
+    __slots__ = ()
+
+    def __html__(self) -> Html:
+        return self
+
+    def __add__(self, other: str) -> Html:  # type: ignore[override]
+        return Html(str.__add__(self, _escaped(other)))
+
+    def __radd__(self, other: str) -> Html:
+        return Html(str.__add__(_escaped(other), self))
+
+
+def _escaped(value: object) -> str:
+    """``value`` as it goes into markup: :class:`Html` as it is, anything else escaped."""
+    if isinstance(value, Html):
+        return value
+    return _html.escape(escape_surrogates(str(value)), quote=True)
+
+
 #: Text colours used on white, each at least 4.5:1 (WCAG 2.1 AA).
 _TEXT = "#1f1f1f"
 _RIGHT = "#0b6b2b"
@@ -38,7 +73,7 @@ _WRONG = "#a00000"
 #: widgets ``eic-w``): left-aligned readable tables, JSON that wraps between tokens,
 #: IDs that never break, a visible focus ring, visually hidden screen-reader text, and
 #: the static ``<details>`` reveal hidden wherever a live widget shows the same case.
-STYLE = (
+STYLE = Html(
     "<style>"
     ".eic-block,.eic-w{color:" + _TEXT + "}"
     ".eic-block table{border-collapse:collapse;width:auto;max-width:100%;table-layout:auto;margin:0.4em 0}"
@@ -84,32 +119,57 @@ STYLE = (
 _IGNORE_MATHS = "mathjax_ignore tex2jax_ignore"
 
 
-def esc(text: Any) -> str:
+class _EscapingFormatter(string.Formatter):
+    """``str.format`` that escapes each field's value unless it is :class:`Html`."""
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if isinstance(value, Html) and not format_spec:
+            return value
+        return _escaped(format(value, format_spec))
+
+
+_FORMATTER = _EscapingFormatter()
+
+
+def html(template: LiteralString, /, *args: object, **kwargs: object) -> Html:
+    """Fill ``template`` (``str.format`` syntax), escaping every value that is not :class:`Html`.
+
+    The template is the only markup taken as it is, and it must be a literal in the code.
+    """
+    return Html(_FORMATTER.vformat(template, args, kwargs))
+
+
+def html_join(parts: Iterable[object], sep: LiteralString = "") -> Html:
+    """``parts`` one after another, each escaped unless it is :class:`Html`."""
+    return Html(sep.join(_escaped(part) for part in parts))
+
+
+def esc(text: Any) -> Html:
     """Escape ``text`` for HTML, quotes included."""
-    return html.escape(escape_surrogates(str(text)), quote=True)
+    return Html(_escaped(str(text)))
 
 
-def esc_id(text: str) -> str:
+def esc_id(text: str) -> Html:
     """An ID for HTML: in the visible notation (:func:`~helpers.core.chardiff.visible_id`), escaped."""
-    return html.escape(visible_id(text), quote=True)
+    return Html(_html.escape(visible_id(text), quote=True))
 
 
-def prose(text: Any) -> str:
+def prose(text: Any) -> Html:
     """A title, decision or reason for HTML: invisible characters shown, escaped."""
-    return html.escape(visible_text(str(text)), quote=True)
+    return Html(_html.escape(visible_text(str(text)), quote=True))
 
 
-def block_html(inner: str) -> str:
+def block_html(inner: Html) -> Html:
     """``inner`` in the project's output frame: its style sheet, and never typeset as maths.
 
     Used for every HTML output, so an ID such as ``$x^2$`` shows literally.
     """
-    return f'{STYLE}<div class="eic-block {_IGNORE_MATHS}">{inner}</div>'
+    return html('{}<div class="eic-block {}">{}</div>', STYLE, _IGNORE_MATHS, inner)
 
 
-def scroll_region(inner: str, label: str) -> str:
+def scroll_region(inner: Html, label: str) -> Html:
     """A wide table in its own keyboard-scrollable region, so nothing is cut off or unreachable."""
-    return f'<div class="eic-scroll" role="region" tabindex="0" aria-label="{esc(label)}">{inner}</div>'
+    return html('<div class="eic-scroll" role="region" tabindex="0" aria-label="{}">{}</div>', label, inner)
 
 
 @dataclass(frozen=True)
@@ -123,7 +183,7 @@ class HtmlBlock:
     text: str
 
     def _repr_html_(self) -> str:
-        return block_html(escape_surrogates(self.html))
+        return block_html(Html(escape_surrogates(self.html)))
 
     def __repr__(self) -> str:
         return escape_surrogates(self.text)
@@ -135,18 +195,19 @@ def display_json(value: Any) -> str:
 
 
 _HTML_STYLE = JsonStyle(
-    ",<wbr>", ":", scalar=lambda value: esc(display_json(value)), key=lambda key: esc(display_json(str(key)))
+    Html(",<wbr>"), ":", scalar=lambda value: esc(display_json(value)), key=lambda key: esc(display_json(str(key)))
 )
 
 
-def _json_inner(value: Any) -> str:
+def _json_inner(value: Any) -> Html:
     """:func:`display_json` as escaped HTML that may wrap after a comma, never inside a token.
 
-    Written without recursion, so a value nested as deep as the readers allow still shows.
+    Written without recursion, so a value nested as deep as the readers allow still shows. The
+    pieces are already escaped by :data:`_HTML_STYLE`'s writers, or are its separators.
     """
-    return "".join(json_pieces(value, _HTML_STYLE))
+    return Html("".join(json_pieces(value, _HTML_STYLE)))
 
 
-def json_html(value: Any) -> str:
+def json_html(value: Any) -> Html:
     """Compact JSON in a ``<pre>`` block, escaped, in the visible notation; wraps between items."""
-    return f'<pre class="eic-json">{_json_inner(value)}</pre>'
+    return html('<pre class="eic-json">{}</pre>', _json_inner(value))
