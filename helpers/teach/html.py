@@ -39,6 +39,7 @@ __all__ = [
     "json_html",
 ]
 
+
 class Html(str):
     """Markup that is safe to show as it is: made by :func:`html`, :func:`html_join` or an escaper.
 
@@ -195,7 +196,10 @@ def display_json(value: Any) -> str:
 
 
 _HTML_STYLE = JsonStyle(
-    Html(",<wbr>"), ":", scalar=lambda value: esc(display_json(value)), key=lambda key: esc(display_json(str(key)))
+    Html(",<wbr>"),
+    ":",
+    scalar=lambda value: esc(display_json(value)),
+    key=lambda key: esc(display_json(str(key))),
 )
 
 
