@@ -6,7 +6,6 @@ matplotlib is imported only when a chart is drawn. Taught in ``05_check_your_dat
 from __future__ import annotations
 
 import base64
-import html
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -14,6 +13,7 @@ from typing import Any
 
 from ...data.batch import BatchSummary
 from ...data.reports import TOP_LOST, summary_rows
+from ..html import Html, html
 
 __all__ = ["NO_MATPLOTLIB", "Chart", "chart_numbers", "chart_img_html", "outcome_chart"]
 
@@ -42,28 +42,30 @@ class Chart:
     def _repr_png_(self) -> bytes | None:
         return self.png or None
 
-    def _repr_html_(self) -> str:
+    def _repr_html_(self) -> Html:
         return chart_img_html(self)
 
     def __repr__(self) -> str:
         return self.text
 
 
-def chart_img_html(chart: Chart) -> str:
+def chart_img_html(chart: Chart) -> Html:
     """The chart as an ``<img>`` whose alt text is every number it draws (WCAG 1.1.1).
 
     Taught in ``05_check_your_data.ipynb``.
     """
     if not chart.drawn:
-        return (
-            f'<div class="eic-chart-missing"><p role="note">{html.escape(NO_MATPLOTLIB)}</p>'
-            f"<pre>{html.escape(_plain_label(chart.text))}</pre></div>"
+        return html(
+            '<div class="eic-chart-missing"><p role="note">{}</p><pre>{}</pre></div>',
+            NO_MATPLOTLIB,
+            _plain_label(chart.text),
         )
     alt = "Bar chart. " + "; ".join(line.strip() for line in chart.text.splitlines() if line.strip())
     data = base64.b64encode(chart.png).decode("ascii")
-    alt_text = html.escape(_plain_label(alt), quote=True)
-    return (
-        f'<img class="eic-chart" src="data:image/png;base64,{data}" alt="{alt_text}" style="max-width:100%">'
+    return html(
+        '<img class="eic-chart" src="data:image/png;base64,{}" alt="{}" style="max-width:100%">',
+        data,
+        _plain_label(alt),
     )
 
 

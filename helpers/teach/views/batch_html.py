@@ -12,7 +12,7 @@ from ...core.sentinels import check_sentinels
 from ...core.target_scope import check_target_scope
 from ...data.batch import BatchSummary, KeyCheck
 from ...data.reports import counts_text, failure_where, key_check_text, percent, summary_rows
-from .case_html import HtmlBlock, esc
+from ..html import Html, HtmlBlock, html, html_join
 
 __all__ = ["summary_table", "failures_table", "key_check_table", "exit_status_table"]
 
@@ -22,23 +22,32 @@ def summary_table(summary: BatchSummary) -> HtmlBlock:
 
     Taught in ``05_check_your_data.ipynb``.
     """
-    indent = ' style="padding-left:2em"'
-    rows = "".join(
-        f"<tr><td{indent if indented else ''}>{esc(label)}</td>"
-        f"<td>{count}</td>"
-        f"<td>{'' if indented else percent(count, summary.records)}</td></tr>"
+    indent = html(' style="padding-left:2em"')
+    rows = html_join(
+        html(
+            "<tr><td{}>{}</td><td>{}</td><td>{}</td></tr>",
+            indent if indented else Html(),
+            label,
+            count,
+            "" if indented else percent(count, summary.records),
+        )
         for label, count, indented in summary_rows(summary)
     )
     title = f"{CHECK_TITLES[summary.check]}: {summary.source}"
     code = summary.exit_code
-    html = (
-        f'<div class="eic-summary"><p><b>{esc(title)}</b>: {summary.records} records checked</p>'
+    table = html(
+        '<div class="eic-summary"><p><b>{}</b>: {} records checked</p>'
         '<table class="eic-results"><thead><tr><th>Outcome</th><th>Records</th><th>Share</th>'
-        f"</tr></thead><tbody>{rows}</tbody></table>"
-        f"<p>Exit status <b>{code}</b>: {esc(EXIT_MEANINGS[code])}</p></div>"
+        "</tr></thead><tbody>{}</tbody></table>"
+        "<p>Exit status <b>{}</b>: {}</p></div>",
+        title,
+        summary.records,
+        rows,
+        code,
+        EXIT_MEANINGS[code],
     )
     text = [*counts_text(summary), f"exit status {code}: {EXIT_MEANINGS[code]}"]
-    return HtmlBlock(html, "\n".join(text))
+    return HtmlBlock(table, "\n".join(text))
 
 
 def failures_table(summary: BatchSummary) -> HtmlBlock:
@@ -47,14 +56,21 @@ def failures_table(summary: BatchSummary) -> HtmlBlock:
     Taught in ``05_check_your_data.ipynb``.
     """
     if not summary.failures:
-        return HtmlBlock("<p>Every record passed.</p>", "Every record passed.")
-    rows, text = [], []
+        return HtmlBlock(html("<p>Every record passed.</p>"), "Every record passed.")
+    rows: list[Html] = []
+    text = []
     for f in summary.failures:
-        ident = "" if f.id is None else esc(f.id if isinstance(f.id, str) else describe_value(f.id))
-        left = ' style="text-align:left"'
+        ident = "" if f.id is None else f.id if isinstance(f.id, str) else describe_value(f.id)
         rows.append(
-            f"<tr><td>{f.line}</td><td{left}><code>{ident}</code></td><td{left}>{esc(f.outcome)}</td>"
-            f"<td{left}><code>{esc(f.explanation)}</code></td></tr>"
+            html(
+                '<tr><td>{}</td><td style="text-align:left"><code>{}</code></td>'
+                '<td style="text-align:left">{}</td>'
+                '<td style="text-align:left"><code>{}</code></td></tr>',
+                f.line,
+                ident,
+                f.outcome,
+                f.explanation,
+            )
         )
         text.append(f"{failure_where(f, summary.unit)}: {f.outcome}: {f.explanation}")
     shown = len(summary.failures)
@@ -63,12 +79,15 @@ def failures_table(summary: BatchSummary) -> HtmlBlock:
         if shown < summary.failures_total
         else f"The {shown} records that did not pass"
     )
-    html = (
-        f"<p>{esc(caption)}:</p>"
-        f'<table class="eic-results"><thead><tr><th>{summary.unit.capitalize()}</th><th>id</th><th>Outcome</th>'
-        f"<th>Why</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
+    table = html(
+        "<p>{}:</p>"
+        '<table class="eic-results"><thead><tr><th>{}</th><th>id</th><th>Outcome</th>'
+        "<th>Why</th></tr></thead><tbody>{}</tbody></table>",
+        caption,
+        summary.unit.capitalize(),
+        html_join(rows),
     )
-    return HtmlBlock(html, "\n".join([caption + ":", *text]))
+    return HtmlBlock(table, "\n".join([caption + ":", *text]))
 
 
 def key_check_table(check: KeyCheck, *, limit: int = 20) -> HtmlBlock:
@@ -78,13 +97,15 @@ def key_check_table(check: KeyCheck, *, limit: int = 20) -> HtmlBlock:
     """
     text = key_check_text(check, limit=limit)
     lines = text.rstrip("\n").split("\n")
-    rows = "".join(f"<tr><td><code>{esc(line.strip())}</code></td></tr>" for line in lines[1:])
-    html = (
-        f'<div class="eic-summary"><p><b>{esc(lines[0])}</b></p>'
+    rows = html_join(html("<tr><td><code>{}</code></td></tr>", line.strip()) for line in lines[1:])
+    table = html(
+        '<div class="eic-summary"><p><b>{}</b></p>'
         '<table class="eic-results"><thead><tr><th scope="col">Finding</th></tr></thead>'
-        f"<tbody>{rows}</tbody></table></div>"
+        "<tbody>{}</tbody></table></div>",
+        lines[0],
+        rows,
     )
-    return HtmlBlock(html, text.rstrip("\n"))
+    return HtmlBlock(table, text.rstrip("\n"))
 
 
 def exit_status_table() -> HtmlBlock:
@@ -101,22 +122,28 @@ def exit_status_table() -> HtmlBlock:
     }
     given = {code_for(result): name for name, result in examples.items()}
     given.setdefault(EXIT_BAD_INPUT, "a record that could not be checked")
-    rows, text = [], []
+    rows: list[Html] = []
+    text = []
     for code in SEVERITY:
         rows.append(
-            f'<tr><th scope="row">{code}</th><td>{esc(EXIT_MEANINGS[code])}</td>'
-            f"<td>{esc(given.get(code, '—'))}</td></tr>"
+            html(
+                '<tr><th scope="row">{}</th><td>{}</td><td>{}</td></tr>',
+                code,
+                EXIT_MEANINGS[code],
+                given.get(code, "—"),
+            )
         )
         text.append(f"{code}: {EXIT_MEANINGS[code]} (e.g. {given.get(code, '—')})")
     pairs = [(a, b) for a in SEVERITY for b in SEVERITY if a < b]
     combined = ", ".join(f"{a} with {b} gives {worst_code(a, b)}" for a, b in pairs)
-    table = (
+    table = html(
         '<table class="eic-exit"><thead><tr><th scope="col">Exit status</th><th scope="col">Meaning</th>'
-        f'<th scope="col">For example</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
+        '<th scope="col">For example</th></tr></thead><tbody>{}</tbody></table>',
+        html_join(rows),
     )
     note = f"The most serious status of all the records wins: {combined}."
     usage = (
         f"Status {EXIT_USAGE} is not a verdict: the command itself could not run (a usage error, an input "
         "that cannot be opened, or output that cannot be written), so no record was judged."
     )
-    return HtmlBlock(table + f"<p>{esc(note)}</p><p>{esc(usage)}</p>", "\n".join([*text, note, usage]))
+    return HtmlBlock(html("{}<p>{}</p><p>{}</p>", table, note, usage), "\n".join([*text, note, usage]))

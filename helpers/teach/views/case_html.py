@@ -24,11 +24,14 @@ from ...core.target_scope import NeedsStaffLabels, TargetScopeResult
 from ..cases.filled import Case
 from ..html import (
     STYLE,
+    Html,
     HtmlBlock,
     block_html,
     display_json,
     esc,
     esc_id,
+    html,
+    html_join,
     json_html,
     prose,
     scroll_region,
@@ -78,27 +81,37 @@ HIDE_SUMMARY = "Hide the worked answer"
 
 def cases_table(cases: Sequence[Case]) -> HtmlBlock:
     """The cases as a table: case, supplied input, expected output, decision and reason."""
-    head = "".join(
-        f'<th scope="col">{name}</th>'
+    head = html_join(
+        html('<th scope="col">{}</th>', name)
         for name in ("Case", "Supplied input", "Expected structured output", "Decision and reason")
     )
-    rows = []
+    rows: list[Html] = []
     text_rows = []
     for case in cases:
         rows.append(
-            "<tr>"
-            f'<th scope="row"><b>{prose(case.title)}</b><br><code class="eic-id">{esc_id(case.id)}</code></th>'
-            f'<td class="eic-json-cell">{json_html(case.input)}</td>'
-            f'<td class="eic-json-cell">{json_html(case.expected)}</td>'
-            f'<td class="eic-reason"><b>{prose(case.decision)}.</b> {prose(case.reason)}</td>'
-            "</tr>"
+            html(
+                "<tr>"
+                '<th scope="row"><b>{}</b><br><code class="eic-id">{}</code></th>'
+                '<td class="eic-json-cell">{}</td>'
+                '<td class="eic-json-cell">{}</td>'
+                '<td class="eic-reason"><b>{}.</b> {}</td>'
+                "</tr>",
+                prose(case.title),
+                esc_id(case.id),
+                json_html(case.input),
+                json_html(case.expected),
+                prose(case.decision),
+                prose(case.reason),
+            )
         )
         text_rows.append(
             f"{visible_id(case.id)}: {visible_text(case.title)}\n  input:    {display_json(case.input)}\n"
             f"  expected: {display_json(case.expected)}\n  {visible_text(case.decision)}. "
             f"{visible_text(case.reason)}"
         )
-    table = f'<table class="eic-cases"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+    table = html(
+        '<table class="eic-cases"><thead><tr>{}</tr></thead><tbody>{}</tbody></table>', head, html_join(rows)
+    )
     return HtmlBlock(scroll_region(table, "The cases"), "\n".join(text_rows))
 
 
@@ -115,13 +128,21 @@ def supplied_input(case: Case, *, label: str | None = None) -> HtmlBlock:
     ``"Case 1"``) replaces the case's id, which may name what the case is about.
     """
     context = getattr(case, "context", None) or {}
-    context_html = f"<p><b>{esc(CONTEXT_LABEL)}</b>:</p>{context_view(context).html}" if context else ""
+    context_html = (
+        html("<p><b>{}</b>:</p>{}", CONTEXT_LABEL, context_view(context).html) if context else Html()
+    )
     context_text = f"\n{CONTEXT_LABEL}:\n{context_view(context).text}" if context else ""
-    shown = esc(label) if label is not None else f'<code class="eic-id">{esc_id(case.id)}</code>'
+    shown = esc(label) if label is not None else html('<code class="eic-id">{}</code>', esc_id(case.id))
     plain = visible_text(label) if label is not None else visible_id(case.id)
     laid_out = input_view(case.input)
     return HtmlBlock(
-        f"<p><b>Supplied input</b> for {shown}:</p>{laid_out.html}{_query_html(case.input)}{context_html}",
+        html(
+            "<p><b>Supplied input</b> for {}:</p>{}{}{}",
+            shown,
+            laid_out.html,
+            _query_html(case.input),
+            context_html,
+        ),
         f"Supplied input for {plain}:\n{laid_out.text}{_query_text(case.input)}{context_text}",
     )
 
@@ -132,14 +153,22 @@ def inputs_table(cases: Sequence[Case]) -> HtmlBlock:
     The expected outputs, decisions and reasons are left for :func:`cases_table`,
     shown after the exercises. Taught in ``02_target_scope.ipynb``.
     """
-    head = '<th scope="col">Case</th><th scope="col">Supplied input</th>'
-    rows, text_rows = [], []
+    rows: list[Html] = []
+    text_rows = []
     for number, case in enumerate(cases, 1):
         rows.append(
-            f'<tr><th scope="row">Case {number}</th><td class="eic-json-cell">{input_view(case.input).html}</td></tr>'
+            html(
+                '<tr><th scope="row">Case {}</th><td class="eic-json-cell">{}</td></tr>',
+                number,
+                input_view(case.input).html,
+            )
         )
         text_rows.append(f"Case {number}:\n{input_view(case.input).text}")
-    table = f'<table class="eic-cases"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+    table = html(
+        '<table class="eic-cases"><thead><tr><th scope="col">Case</th><th scope="col">Supplied input</th>'
+        "</tr></thead><tbody>{}</tbody></table>",
+        html_join(rows),
+    )
     return HtmlBlock(scroll_region(table, "The supplied inputs"), "\n".join(text_rows))
 
 
@@ -152,23 +181,26 @@ def _queries(record: Mapping[str, Any]) -> list[tuple[str, str]]:
     return found
 
 
-def _query_html(record: Mapping[str, Any]) -> str:
-    items = "".join(f"<li><b>{label}:</b> {prose(text)}</li>" for label, text in _queries(record))
-    return f'<ul class="eic-queries">{items}</ul>' if items else ""
+def _query_html(record: Mapping[str, Any]) -> Html:
+    items = [html("<li><b>{}:</b> {}</li>", label, prose(text)) for label, text in _queries(record)]
+    return html('<ul class="eic-queries">{}</ul>', html_join(items)) if items else Html()
 
 
 def _query_text(record: Mapping[str, Any]) -> str:
     return "".join(f"\n{label}: {visible_text(text)}" for label, text in _queries(record))
 
 
-def reveal_html(case: Case) -> str:
+def reveal_html(case: Case) -> Html:
     """The worked answer: expected output, decision and reason. Same in widget and ``<details>``."""
-    return (
+    return html(
         '<div class="eic-reveal">'
-        f"<p><b>Expected structured output</b></p>{json_html(case.expected)}"
-        f"<p><b>Decision:</b> {prose(case.decision)}.</p>"
-        f"<p><b>Reason:</b> {prose(case.reason)}</p>"
-        "</div>"
+        "<p><b>Expected structured output</b></p>{}"
+        "<p><b>Decision:</b> {}.</p>"
+        "<p><b>Reason:</b> {}</p>"
+        "</div>",
+        json_html(case.expected),
+        prose(case.decision),
+        prose(case.reason),
     )
 
 
@@ -178,14 +210,17 @@ STATIC_NOTE = (
 )
 
 
-def details_html(case: Case) -> str:
+def details_html(case: Case) -> Html:
     """The kernel-free reveal: a collapsed ``<details>`` block holding :func:`reveal_html`.
 
     It sits in an ``eic-static-reveal`` frame, hidden where the live widget shows the case.
     """
-    return (
-        f'<div class="eic-static-reveal"><p class="eic-static-hint">{STATIC_NOTE}</p>'
-        f"<details><summary>{REVEAL_SUMMARY}</summary>{reveal_html(case)}</details></div>"
+    return html(
+        '<div class="eic-static-reveal"><p class="eic-static-hint">{}</p>'
+        "<details><summary>{}</summary>{}</details></div>",
+        STATIC_NOTE,
+        REVEAL_SUMMARY,
+        reveal_html(case),
     )
 
 
@@ -198,33 +233,34 @@ def worked_answer(case: Case) -> HtmlBlock:
     )
 
 
-def lines_html(lines: Iterable[str], *, css: str = "eic-lines") -> str:
+def lines_html(lines: Iterable[str], *, css: str = "eic-lines") -> Html:
     """A list of sentences as an escaped ``<ul>``, invisible characters shown."""
-    items = "".join(f"<li>{prose(line)}</li>" for line in lines)
-    return f'<ul class="{css}">{items}</ul>'
+    items = html_join(html("<li>{}</li>", prose(line)) for line in lines)
+    return html('<ul class="{}">{}</ul>', css, items)
 
 
-def error_html(exc: CheckInputError) -> str:
+def error_html(exc: CheckInputError) -> Html:
     """A clear error message for the widgets, never a traceback; announced to screen readers."""
-    return f'<div class="eic-error" role="alert"><b>Cannot check this input:</b> {prose(exc)}</div>'
+    return html('<div class="eic-error" role="alert"><b>Cannot check this input:</b> {}</div>', prose(exc))
 
 
-def feedback_html(correct: bool, mistakes: Sequence[tuple[str, str]], *, live: bool = True) -> str:
+def feedback_html(correct: bool, mistakes: Sequence[tuple[str, str]], *, live: bool = True) -> Html:
     """Grading feedback: a verdict, then one line per ``(field, message)`` mistake.
 
     The verdict is in words and a symbol, never colour alone. In a widget it is
     announced when it appears (``role="status"``); ``live=False`` leaves that out,
     for the tables of graded answers in ``02_target_scope.ipynb`` and ``03_…``.
     """
-    announce = ' role="status" aria-live="polite" aria-atomic="true"' if live else ""
-    verdict = esc(verdict_text(len(mistakes)))
+    announce = html(' role="status" aria-live="polite" aria-atomic="true"') if live else Html()
+    verdict = verdict_text(len(mistakes))
     if correct:
-        return (
-            f'<div class="eic-feedback eic-correct"{announce}><b>{verdict}</b> '
-            "Every field and every ID is right.</div>"
+        return html(
+            '<div class="eic-feedback eic-correct"{}><b>{}</b> Every field and every ID is right.</div>',
+            announce,
+            verdict,
         )
-    items = "".join(f"<li>{_ticked(prose(message))}</li>" for _field, message in mistakes)
-    return f'<div class="eic-feedback eic-wrong"{announce}><b>{verdict}</b><ul>{items}</ul></div>'
+    items = html_join(html("<li>{}</li>", _ticked(prose(message))) for _field, message in mistakes)
+    return html('<div class="eic-feedback eic-wrong"{}><b>{}</b><ul>{}</ul></div>', announce, verdict, items)
 
 
 def verdict_text(count: int) -> str:
@@ -241,7 +277,7 @@ def verdict_text(count: int) -> str:
 _BACKTICKED = re.compile(r"`([^`]+)`")
 
 
-def ticked_html(text: str) -> str:
+def ticked_html(text: str) -> Html:
     """Feedback or hint text for HTML: invisible characters shown, escaped, each `backticked` name as code.
 
     Taught in ``02_target_scope.ipynb`` and ``03_sentinel_answer_key.ipynb`` ("Wrong answers, graded").
@@ -249,21 +285,40 @@ def ticked_html(text: str) -> str:
     return _ticked(prose(text))
 
 
-def _ticked(escaped: str) -> str:
+def _ticked(escaped: Html) -> Html:
     """Escaped feedback text with each `backticked` field or ID as literal ``<code>``."""
-    return _BACKTICKED.sub(r'<code class="eic-id">\1</code>', escaped)
-
-
-def hint_html(rungs: Sequence[str], *, last: bool) -> str:
-    """The hints shown so far, numbered, announced; after the last, point to the worked answer."""
-    items = "".join(f"<li>{_ticked(prose(rung))}</li>" for rung in rungs)
-    after = (
-        f"<p>That was the last hint. Next comes the worked answer: <b>{esc(REVEAL_SUMMARY)}</b>.</p>"
-        if last
-        else ""
+    # Html(part) is no bypass: each part is a slice of ``escaped``, which is escaped markup, cut
+    # at a backtick, which no entity holds, so no entity is cut in two.
+    return html_join(
+        html('<code class="eic-id">{}</code>', Html(part)) if odd else Html(part)
+        for odd, part in _backtick_parts(escaped)
     )
-    return (
-        f'<div class="eic-hints" role="status" aria-live="polite"><b>Hints</b><ol>{items}</ol>{after}</div>'
+
+
+def _backtick_parts(text: str) -> list[tuple[bool, str]]:
+    """``text`` cut at each `backticked` span: ``(True, inner)`` for a span, ``(False, text)`` between."""
+    parts: list[tuple[bool, str]] = []
+    at = 0
+    for match in _BACKTICKED.finditer(text):
+        parts.append((False, text[at : match.start()]))
+        parts.append((True, match.group(1)))
+        at = match.end()
+    parts.append((False, text[at:]))
+    return parts
+
+
+def hint_html(rungs: Sequence[str], *, last: bool) -> Html:
+    """The hints shown so far, numbered, announced; after the last, point to the worked answer."""
+    items = html_join(html("<li>{}</li>", _ticked(prose(rung))) for rung in rungs)
+    after = (
+        html("<p>That was the last hint. Next comes the worked answer: <b>{}</b>.</p>", REVEAL_SUMMARY)
+        if last
+        else Html()
+    )
+    return html(
+        '<div class="eic-hints" role="status" aria-live="polite"><b>Hints</b><ol>{}</ol>{}</div>',
+        items,
+        after,
     )
 
 
@@ -339,42 +394,52 @@ def check_block(check: str, record: Mapping[str, Any], *, show_input: bool = Tru
     ``02_target_scope.ipynb`` and ``03_sentinel_answer_key.ipynb``.
     """
     shown = (
-        (f"<p><b>Input</b></p>{json_html(record)}{_query_html(record)}", f"input:  {display_json(record)}")
+        (
+            html("<p><b>Input</b></p>{}{}", json_html(record), _query_html(record)),
+            f"input:  {display_json(record)}",
+        )
         if show_input
-        else ("", "")
+        else (Html(), "")
     )
     try:
         result = run_check(check, record)
     except CheckInputError as exc:
         text = f"Cannot check this input: {visible_text(str(exc))}"
-        return HtmlBlock(shown[0] + error_html(exc), "\n".join(filter(None, [shown[1], text])))
+        return HtmlBlock(html("{}{}", shown[0], error_html(exc)), "\n".join(filter(None, [shown[1], text])))
     lines = explanation_lines(check, record, result)
     output = result.as_dict()
-    label = "<p><b>Output</b></p>" if show_input else ""
+    label = html("<p><b>Output</b></p>") if show_input else Html()
     out_text = f"output: {display_json(output)}" if show_input else display_json(output)
     return HtmlBlock(
-        shown[0] + label + json_html(output) + lines_html(lines),
+        html("{}{}{}{}", shown[0], label, json_html(output), lines_html(lines)),
         "\n".join([*filter(None, [shown[1]]), out_text, *(f"- {visible_text(line)}" for line in lines)]),
     )
 
 
 def run_cases(cases: Sequence[Case]) -> HtmlBlock:
     """Run the helper over ``cases``: its output, and whether it matches the worked answer."""
-    rows, text = [], []
+    rows: list[Html] = []
+    text = []
     for case in cases:
         actual = case.actual()
         verdict = (
             "✔ matches the worked answer" if case.agrees_with(actual) else "✘ differs from the worked answer"
         )
         rows.append(
-            f'<tr><th scope="row"><code class="eic-id">{esc_id(case.id)}</code></th>'
-            f'<td class="eic-json-cell">{json_html(actual)}</td><td>{verdict}</td></tr>'
+            html(
+                '<tr><th scope="row"><code class="eic-id">{}</code></th>'
+                '<td class="eic-json-cell">{}</td><td>{}</td></tr>',
+                esc_id(case.id),
+                json_html(actual),
+                verdict,
+            )
         )
         text.append(f"{visible_id(case.id)}: {display_json(actual)}  {verdict}")
-    table = (
+    table = html(
         '<table class="eic-results"><thead><tr><th scope="col">Case</th>'
         '<th scope="col">Output from the helper</th>'
-        f'<th scope="col">Check</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
+        '<th scope="col">Check</th></tr></thead><tbody>{}</tbody></table>',
+        html_join(rows),
     )
     return HtmlBlock(table, "\n".join(text))
 
@@ -384,16 +449,16 @@ def parse_block(text: str, *, source: str) -> HtmlBlock:
 
     Taught in ``01_start_here.ipynb`` ("When the input is wrong").
     """
-    shown = f'<p><b>Input</b> ({esc(source)})</p><pre class="eic-json">{prose(text)}</pre>'
+    shown = html('<p><b>Input</b> ({})</p><pre class="eic-json">{}</pre>', source, prose(text))
     try:
         value = loads_strict(text, source=source)
     except CheckInputError as exc:
         return HtmlBlock(
-            shown + error_html(exc),
+            html("{}{}", shown, error_html(exc)),
             f"input:  {visible_text(text)}\nCannot check this input: {visible_text(str(exc))}",
         )
     return HtmlBlock(
-        shown + "<p><b>Read as</b></p>" + json_html(value),
+        html("{}<p><b>Read as</b></p>{}", shown, json_html(value)),
         f"input:  {visible_text(text)}\nread as: {display_json(value)}",
     )
 
@@ -419,7 +484,7 @@ def result_block(value: Any, *, given: Mapping[str, Any] | None = None) -> HtmlB
     if given is None:
         return HtmlBlock(json_html(data), display_json(data))
     return HtmlBlock(
-        f"<p><b>Input</b></p>{json_html(given)}<p><b>Output</b></p>{json_html(data)}",
+        html("<p><b>Input</b></p>{}<p><b>Output</b></p>{}", json_html(given), json_html(data)),
         f"input:  {display_json(given)}\noutput: {display_json(data)}",
     )
 
@@ -433,7 +498,8 @@ def attempt(action: Callable[..., Any], *args: Any, **kwargs: Any) -> HtmlBlock:
         value = action(*args, **kwargs)
     except CheckInputError as exc:
         return HtmlBlock(
-            f'<p class="eic-error"><b>✘ Refused:</b> {prose(exc)}</p>', f"Refused: {visible_text(str(exc))}"
+            html('<p class="eic-error"><b>✘ Refused:</b> {}</p>', prose(exc)),
+            f"Refused: {visible_text(str(exc))}",
         )
     return result_block(value)
 
@@ -483,7 +549,7 @@ def fixed_result(result: Any) -> HtmlBlock:
     head = f"{type(result).__name__} ({result.outcome}, {verdict}): {display_json(result.as_dict())}"
     lines = [head, edit, group]
     return HtmlBlock(
-        f"<p><code>{esc(lines[0])}</code></p>" + lines_html(lines[1:]),
+        html("<p><code>{}</code></p>{}", lines[0], lines_html(lines[1:])),
         "\n".join(lines),
     )
 
@@ -493,12 +559,12 @@ def queries_block(*, original: str, rewritten: str) -> HtmlBlock:
 
     Taught in ``02_target_scope.ipynb`` ("A pass covers only the declared targets").
     """
-    rows = "".join(
-        f'<tr><th scope="row">{label}</th><td>{prose(text)}</td></tr>'
+    rows = html_join(
+        html('<tr><th scope="row">{}</th><td>{}</td></tr>', label, prose(text))
         for label, text in (("Original query", original), ("Rewritten query", rewritten))
     )
     return HtmlBlock(
-        f'<table class="eic-queries">{rows}</table>',
+        html('<table class="eic-queries">{}</table>', rows),
         f"Original query:  {visible_text(original)}\nRewritten query: {visible_text(rewritten)}",
     )
 
@@ -539,7 +605,8 @@ def source_block(check: str) -> HtmlBlock:
     shown = highlight(code, PythonLexer(), HtmlFormatter(style="xcode", noclasses=True, nobackground=True))
     label = f"The source of the {check} check"
     return HtmlBlock(
-        f'<div class="eic-source" role="region" aria-label="{esc(label)}">{shown}</div>',
+        # Pygments escapes the code it highlights, so its output is markup already.
+        html('<div class="eic-source" role="region" aria-label="{}">{}</div>', label, Html(shown)),
         code + "\n",
     )
 
@@ -557,7 +624,7 @@ def evaluator_run(check: str) -> HtmlBlock:
         got = run_check(check, case.input).as_dict()
         assert got == case.expected and list(got) == list(case.expected), f"{case.id}: {got!r}"
     summary = dumps_compact({"checked": len(cases), "caseIds": [case.id for case in cases]})
-    return HtmlBlock(f'<pre class="eic-json">{esc(summary)}</pre>', summary)
+    return HtmlBlock(html('<pre class="eic-json">{}</pre>', summary), summary)
 
 
 def deciding_rule_block(
@@ -577,19 +644,26 @@ def deciding_rule_block(
     context = context or {}
     decides = keyed.keyed_rule(check, record, context)
     holding = [rule for rule in project_rules(check) if keyed.applies(rule.id, check, record, context)]
-    rows, text = [], [f"input: {display_json(dict(record))}"]
+    rows: list[Html] = []
+    text = [f"input: {display_json(dict(record))}"]
     for rule in holding:
         verdict = "decides this case" if rule.id == decides else "holds, but does not decide"
         rows.append(
-            f'<tr><th scope="row">{esc(rule.name)} <small><code>{esc(rule.id)}</code></small></th>'
-            f"<td>{esc(verdict)}</td><td>{prose(rule.statement)}</td></tr>"
+            html(
+                '<tr><th scope="row">{} <small><code>{}</code></small></th><td>{}</td><td>{}</td></tr>',
+                rule.name,
+                rule.id,
+                verdict,
+                prose(rule.statement),
+            )
         )
         text.append(f"- {rule.label}: {verdict}. {rule.statement}")
-    table = (
+    table = html(
         '<table><thead><tr><th scope="col">Rule</th><th scope="col">Here</th>'
-        f'<th scope="col">What it says</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
+        '<th scope="col">What it says</th></tr></thead><tbody>{}</tbody></table>',
+        html_join(rows),
     )
     return HtmlBlock(
-        f"<p><b>Input</b></p>{json_html(dict(record))}{scroll_region(table, 'Rules that hold')}",
+        html("<p><b>Input</b></p>{}{}", json_html(dict(record)), scroll_region(table, "Rules that hold")),
         "\n".join(text),
     )

@@ -10,7 +10,7 @@ import sys
 
 from ...core.errors import CheckInputError
 from ...core.paths import fixtures_dir
-from .case_html import HtmlBlock, esc
+from ..html import HtmlBlock, html
 
 #: The two sample commands, run from ``fixtures/sample_data`` so the output names files, not paths.
 SAMPLES: dict[str, tuple[str, ...]] = {
@@ -55,7 +55,7 @@ def engines_beside(check: str) -> HtmlBlock:
     shown = "python -m helpers " + " ".join(SAMPLES[check]) + " --engine duckdb"
     if sys.platform == "emscripten":
         note = "The browser edition starts no processes and has no DuckDB: run this on a machine with Python."
-        return HtmlBlock(f"<p><code>{esc(shown)}</code></p><p>{esc(note)}</p>", f"$ {shown}\n{note}")
+        return HtmlBlock(html("<p><code>{}</code></p><p>{}</p>", shown, note), f"$ {shown}\n{note}")
     duckdb = _run((*SAMPLES[check], "--engine", "duckdb"))
     python = _run((*SAMPLES[check], "--engine", "python"))
     same = duckdb == python
@@ -66,8 +66,13 @@ def engines_beside(check: str) -> HtmlBlock:
     )
     output = duckdb[1] + duckdb[2]
     text = f"$ {shown}\n{output.rstrip()}\nexit status {duckdb[0]}; {verdict}"
-    html = (
-        f"<p><code>{esc(shown)}</code></p><pre>{esc(output.rstrip())}</pre>"
-        f"<p>exit status {duckdb[0]}; <b>{esc(verdict)}</b></p>"
+    return HtmlBlock(
+        html(
+            "<p><code>{}</code></p><pre>{}</pre><p>exit status {}; <b>{}</b></p>",
+            shown,
+            output.rstrip(),
+            duckdb[0],
+            verdict,
+        ),
+        text,
     )
-    return HtmlBlock(html, text)

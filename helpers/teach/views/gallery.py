@@ -34,12 +34,12 @@ from ...data.batch import error_object, outcomes_jsonl, output_object
 from ...data.fastpath import FAST_JSON, dumps_line, fast_sentinels_input, fast_target_scope, loads_fast
 from ..cases.filled import Case, cases_from_csv, cases_from_data, cases_to_csv
 from ..cases.fixture_fields import text_field
+from ..html import Html, html, html_join
 from .case_html import (
     HtmlBlock,
     counts_once,
     display_json,
     edit_refused,
-    esc,
     explanation_lines,
     json_html,
     lines_html,
@@ -274,11 +274,11 @@ def _shown_record(case: EdgeCase, shown: Shown) -> Any | None:
     return shown.record
 
 
-def _input_html(case: EdgeCase, shown: Shown) -> str:
+def _input_html(case: EdgeCase, shown: Shown) -> Html:
     record = _shown_record(case, shown)
     if record is not None:
         return json_html(record)
-    return f'<pre class="eic-json">{esc(_raw_text(case.line))}</pre>'
+    return html('<pre class="eic-json">{}</pre>', _raw_text(case.line))
 
 
 def _raw_text(line: bytes) -> str:
@@ -298,12 +298,12 @@ def _raw_text(line: bytes) -> str:
 _RAW_BYTE = re.compile("([\\udc80-\\udcff])")
 
 
-def _output_html(shown: Shown) -> str:
+def _output_html(shown: Shown) -> Html:
     if shown.refused:
         field = shown.output["field"]
-        where = f" (field <code>{esc(field)}</code>)" if field else ""
-        return f'<p class="eic-error"><b>✘ Refused{where}:</b> {esc(shown.output["refused"])}</p>'
-    return json_html(shown.output) + lines_html(shown.notes)
+        where = html(" (field <code>{}</code>)", field) if field else Html()
+        return html('<p class="eic-error"><b>✘ Refused{}:</b> {}</p>', where, shown.output["refused"])
+    return html("{}{}", json_html(shown.output), lines_html(shown.notes))
 
 
 def _output_text(shown: Shown) -> str:
@@ -332,33 +332,41 @@ def gallery(check: str, groups: Sequence[str] | None = None) -> HtmlBlock:
         if unknown:
             raise InvalidInputError(f"no gallery group {unknown[0]!r} for {check}", field="groups")
         cases = [case for case in cases if case.group in groups]
-    parts, text = [], []
+    parts: list[Html] = []
+    text = []
     for group in dict.fromkeys(case.group for case in cases):
-        rows = []
+        rows: list[Html] = []
         text.append(f"## {group}")
         for case in (c for c in cases if c.group == group):
             shown = exact_output(check, case.line)
             rows.append(
-                f'<tr><th scope="row">{esc(case.title)}</th>'
-                f'<td class="eic-json-cell">{_input_html(case, shown)}</td>'
-                f'<td class="eic-json-cell">{_output_html(shown)}</td>'
-                f'<td class="eic-reason">{esc(case.why)}</td></tr>'
+                html(
+                    '<tr><th scope="row">{}</th><td class="eic-json-cell">{}</td>'
+                    '<td class="eic-json-cell">{}</td><td class="eic-reason">{}</td></tr>',
+                    case.title,
+                    _input_html(case, shown),
+                    _output_html(shown),
+                    case.why,
+                )
             )
             text.append(f"{case.title}\n  {_input_text(case, shown)}\n  {_indent(_output_text(shown))}")
-        table = (
-            f'<table class="eic-gallery"><caption><b>{esc(group)}</b></caption><thead><tr>'
+        table = html(
+            '<table class="eic-gallery"><caption><b>{}</b></caption><thead><tr>'
             '<th scope="col">Case</th><th scope="col">Input</th><th scope="col">What the check says</th>'
-            f'<th scope="col">Why</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
+            '<th scope="col">Why</th></tr></thead><tbody>{}</tbody></table>',
+            group,
+            html_join(rows),
         )
         parts.append(scroll_region(table, f"Edge cases: {group}"))
-    return HtmlBlock("".join(parts), "\n".join(text))
+    return HtmlBlock(html_join(parts), "\n".join(text))
 
 
-def _table(css: str, heads: Sequence[str], rows: Sequence[str], label: str, caption: str = "") -> str:
+def _table(css: str, heads: Sequence[str], rows: Sequence[Html], label: str) -> Html:
     """An escaped table in its own scroll region: ``heads`` are plain text, ``rows`` ready ``<tr>`` markup."""
-    head = "".join(f'<th scope="col">{esc(name)}</th>' for name in heads)
-    top = f"<caption>{caption}</caption>" if caption else ""
-    table = f'<table class="{css}">{top}<thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+    head = html_join(html('<th scope="col">{}</th>', name) for name in heads)
+    table = html(
+        '<table class="{}"><thead><tr>{}</tr></thead><tbody>{}</tbody></table>', css, head, html_join(rows)
+    )
     return scroll_region(table, label)
 
 
@@ -408,18 +416,25 @@ def fast_beside_exact(check: str) -> HtmlBlock:
 
     Taught in ``05_check_your_data.ipynb`` ("The fast path").
     """
-    rows, text, agreeing = [], [], 0
+    rows: list[Html] = []
+    text, agreeing = [], 0
     cases = edge_cases(check)
     for case in cases:
         exact = exact_output(check, case.line)
         fast = fast_run(check, case.line, exact)
         agreeing += fast.agrees
         verdict = "✔ agrees" if fast.agrees else "✘ differs"
-        fast_html = json_html(fast.output) if fast.output is not None else f"<p>{esc(fast.check)}</p>"
+        fast_html = json_html(fast.output) if fast.output is not None else html("<p>{}</p>", fast.check)
         rows.append(
-            f'<tr><th scope="row">{esc(case.title)}</th>'
-            f'<td class="eic-json-cell">{_output_html(Shown(exact.record, exact.output, exact.refused, ()))}</td>'
-            f'<td>{esc(fast.reader)}</td><td class="eic-json-cell">{fast_html}</td><td>{verdict}</td></tr>'
+            html(
+                '<tr><th scope="row">{}</th><td class="eic-json-cell">{}</td>'
+                '<td>{}</td><td class="eic-json-cell">{}</td><td>{}</td></tr>',
+                case.title,
+                _output_html(Shown(exact.record, exact.output, exact.refused, ())),
+                fast.reader,
+                fast_html,
+                verdict,
+            )
         )
         fast_text = display_json(fast.output) if fast.output is not None else fast.check
         exact_text = _output_text(Shown(exact.record, exact.output, exact.refused, ()))
@@ -434,14 +449,19 @@ def fast_beside_exact(check: str) -> HtmlBlock:
         else "orjson is not installed here, so the fast reader always declines and the fast checks run on "
         "the strict reader's values."
     )
-    table = (
+    table = html(
         '<table class="eic-fast"><thead><tr><th scope="col">Case</th><th scope="col">Exact route</th>'
         '<th scope="col">Fast reader</th><th scope="col">Fast check</th><th scope="col">Same result?</th>'
-        f"</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+        "</tr></thead><tbody>{}</tbody></table>",
+        html_join(rows),
     )
     return HtmlBlock(
-        f"<p><b>{esc(summary)}</b> {esc(reader)}</p>"
-        + scroll_region(table, f"The fast path beside the exact route: {check}"),
+        html(
+            "<p><b>{}</b> {}</p>{}",
+            summary,
+            reader,
+            scroll_region(table, f"The fast path beside the exact route: {check}"),
+        ),
         "\n".join([f"{summary} {reader}", *text]),
     )
 
@@ -452,7 +472,8 @@ def reading_gallery() -> HtmlBlock:
     The reader is :func:`~helpers.core.jsonio.iter_json_lines`; the output lines are what
     ``python -m helpers CHECK --carry`` writes. Taught in ``05_check_your_data.ipynb`` ("How lines are read").
     """
-    parts, text = [], []
+    parts: list[Html] = []
+    text = []
     for item in sources():
         outcomes = outcomes_jsonl(item.lines, item.check, source=SOURCE)
         # Each output line exactly as the command line writes it, in the visible notation.
@@ -465,22 +486,32 @@ def reading_gallery() -> HtmlBlock:
             else display_json(line.value)
             for line in iter_json_lines(item.lines, source=SOURCE)
         ]
-        rows, lines_text = [], []
+        rows: list[Html] = []
+        lines_text = []
         for number, (raw, read, output) in enumerate(zip(item.lines, reads, outputs, strict=True), 1):
             rows.append(
-                f'<tr><th scope="row">{number}</th><td><code>{esc(_raw_text(raw))}</code></td>'
-                f"<td><code>{esc(read)}</code></td><td><code>{esc(output)}</code></td></tr>"
+                html(
+                    '<tr><th scope="row">{}</th><td><code>{}</code></td>'
+                    "<td><code>{}</code></td><td><code>{}</code></td></tr>",
+                    number,
+                    _raw_text(raw),
+                    read,
+                    output,
+                )
             )
             lines_text.append(f"{number}: {_raw_text(raw)}\n   read: {read}\n   -> {output}")
-        table = (
-            f'<table class="eic-reading"><caption><b>{esc(item.title)}</b> ({esc(item.check)})</caption>'
+        table = html(
+            '<table class="eic-reading"><caption><b>{}</b> ({})</caption>'
             '<thead><tr><th scope="col">Line</th><th scope="col">As written</th>'
             '<th scope="col">What the reader makes of it</th><th scope="col">Output line</th></tr></thead>'
-            f"<tbody>{''.join(rows)}</tbody></table>"
+            "<tbody>{}</tbody></table>",
+            item.title,
+            item.check,
+            html_join(rows),
         )
-        parts.append(f"<p>{esc(item.why)}</p>" + scroll_region(table, f"How lines are read: {item.title}"))
+        parts.append(html("<p>{}</p>{}", item.why, scroll_region(table, f"How lines are read: {item.title}")))
         text.append("\n".join([f"## {item.title}", *lines_text]))
-    return HtmlBlock("".join(parts), "\n".join(text))
+    return HtmlBlock(html_join(parts), "\n".join(text))
 
 
 def baseline_gallery() -> HtmlBlock:
@@ -501,8 +532,14 @@ def baseline_gallery() -> HtmlBlock:
                 f"{count} sentinel{'' if count == 1 else 's'}, because “{baseline.reason}”"
             )
         rows.append(
-            f'<tr><th scope="row">{esc(item.title)}</th><td class="eic-json-cell">{json_html(item.document)}</td>'
-            f'<td class="eic-reason">{esc(visible_text(verdict))}</td><td class="eic-reason">{esc(item.why)}</td></tr>'
+            html(
+                '<tr><th scope="row">{}</th><td class="eic-json-cell">{}</td>'
+                '<td class="eic-reason">{}</td><td class="eic-reason">{}</td></tr>',
+                item.title,
+                json_html(item.document),
+                visible_text(verdict),
+                item.why,
+            )
         )
         text.append(f"{item.title}\n  file:  {display_json(item.document)}\n  {visible_text(verdict)}")
     heads = ("File", "Content", "What reading it says", "Why")
@@ -548,8 +585,13 @@ def notation_table() -> HtmlBlock:
     for value, why in notation_examples():
         as_id, as_prose, held = visible_id(value), visible_text(value), _characters(value)
         rows.append(
-            f'<tr><td><code class="eic-id">{esc(as_id)}</code></td><td>{esc(as_prose)}</td>'
-            f"<td>{esc(held)}</td><td>{esc(why)}</td></tr>"
+            html(
+                '<tr><td><code class="eic-id">{}</code></td><td>{}</td><td>{}</td><td>{}</td></tr>',
+                as_id,
+                as_prose,
+                held,
+                why,
+            )
         )
         text.append(f"{as_id}  |  {as_prose}  |  {held}")
     heads = ("As an ID", "In prose", "Characters outside printable ASCII", "Why")
@@ -583,8 +625,14 @@ def document_gallery() -> HtmlBlock:
         else:
             said = f"✔ Read: {display_json(value)}"
         rows.append(
-            f'<tr><th scope="row">{esc(title)}</th><td><pre class="eic-json">{esc(shown)}</pre></td>'
-            f'<td class="eic-reason">{esc(visible_text(said))}</td><td class="eic-reason">{esc(why)}</td></tr>'
+            html(
+                '<tr><th scope="row">{}</th><td><pre class="eic-json">{}</pre></td>'
+                '<td class="eic-reason">{}</td><td class="eic-reason">{}</td></tr>',
+                title,
+                shown,
+                visible_text(said),
+                why,
+            )
         )
         text.append(f"{title}\n  {visible_text(said)}")
     heads = ("File", "Its lines", "What reading it says", "Why")
@@ -645,9 +693,15 @@ def case_file_gallery() -> HtmlBlock:
         shown = "\n".join(visible_text(line) for line in (lines[:-1] if lines[-1] == "" else lines))
         shown = shown or "(an empty file)"
         rows.append(
-            f'<tr><th scope="row">{esc(title)}<br><code>{esc(name)}</code></th>'
-            f'<td><pre class="eic-json">{esc(shown)}</pre></td>'
-            f'<td class="eic-reason">{esc(said)}</td><td class="eic-reason">{esc(why)}</td></tr>'
+            html(
+                '<tr><th scope="row">{}<br><code>{}</code></th><td><pre class="eic-json">{}</pre></td>'
+                '<td class="eic-reason">{}</td><td class="eic-reason">{}</td></tr>',
+                title,
+                name,
+                shown,
+                said,
+                why,
+            )
         )
         text.append(f"{title} ({name})\n  {said}")
     heads = ("File", "Its text", "What reading it says", "Why")
@@ -670,7 +724,7 @@ def case_csv_round_trip() -> HtmlBlock:
     shown = "\n".join(visible_text(row) for row in written.split("\n") if row)
     lines = [f"Title: {visible_text(awkward.title)}", f"Reason: {visible_text(awkward.reason)}", same]
     return HtmlBlock(
-        f'<pre class="eic-json">{esc(shown)}</pre>' + lines_html(lines),
+        html('<pre class="eic-json">{}</pre>{}', shown, lines_html(lines)),
         "\n".join([shown, *lines]),
     )
 
@@ -687,8 +741,13 @@ def fixed_records(records: Sequence[tuple[str, Any]], label: str) -> HtmlBlock:
         group = counts_once(record)
         name = type(record).__name__
         rows.append(
-            f'<tr><th scope="row"><code>{esc(name)}</code><br>{esc(what)}</th>'
-            f"<td>{esc(edit)}</td><td>{esc(group)}</td></tr>"
+            html(
+                '<tr><th scope="row"><code>{}</code><br>{}</th><td>{}</td><td>{}</td></tr>',
+                name,
+                what,
+                edit,
+                group,
+            )
         )
         text.append(f"{name}: {what}\n  {edit}\n  {group}")
     heads = ("Record", "Editing a field", "An equal copy in a set")

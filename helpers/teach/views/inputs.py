@@ -17,7 +17,7 @@ from typing import Any
 
 from ...core.chardiff import visible_id
 from ...core.ordering import sorted_ids
-from ..html import HtmlBlock, display_json, esc, esc_id, json_html
+from ..html import Html, HtmlBlock, display_json, esc_id, html, html_join, json_html
 
 __all__ = ["SIDES", "input_view", "context_view", "sides_of"]
 
@@ -53,32 +53,41 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
-def _id_list(name: str, ids: Sequence[str]) -> tuple[str, list[str]]:
-    items = "".join(f'<li><code class="eic-id">{esc_id(i)}</code></li>' for i in ids)
-    body = f'<ol class="eic-id-list">{items}</ol>' if ids else "<p><i>(empty)</i></p>"
-    heading = f"<p><b>{esc(name)}</b> ({_count(len(ids), 'ID')})</p>"
+def _id_list(name: str, ids: Sequence[str]) -> tuple[Html, list[str]]:
+    items = html_join(html('<li><code class="eic-id">{}</code></li>', esc_id(i)) for i in ids)
+    body = html('<ol class="eic-id-list">{}</ol>', items) if ids else html("<p><i>(empty)</i></p>")
+    heading = html("<p><b>{}</b> ({})</p>", name, _count(len(ids), "ID"))
     text = [f"{name} ({_count(len(ids), 'ID')}):", *(f"  {n}. {visible_id(i)}" for n, i in enumerate(ids, 1))]
-    return f'<div class="eic-side">{heading}{body}</div>', text
+    return html('<div class="eic-side">{}{}</div>', heading, body), text
 
 
-def _key_table(name: str, key: Mapping[str, str]) -> tuple[str, list[str]]:
+def _key_table(name: str, key: Mapping[str, str]) -> tuple[Html, list[str]]:
     ids = sorted_ids(key)
-    rows = "".join(
-        f'<tr><th scope="row"><code class="eic-id">{esc_id(i)}</code></th>'
-        f"<td><code>{esc(display_json(key[i]))}</code></td></tr>"
+    rows = html_join(
+        html(
+            '<tr><th scope="row"><code class="eic-id">{}</code></th><td><code>{}</code></td></tr>',
+            esc_id(i),
+            display_json(key[i]),
+        )
         for i in ids
     )
-    caption = f"{esc(name)} ({_count(len(ids), 'ID')}, sorted by ID)"
-    body = f"<tbody>{rows}</tbody>" if ids else '<tbody><tr><td colspan="2"><i>(empty)</i></td></tr></tbody>'
-    table = (
-        f'<table class="eic-key"><caption>{caption}</caption>'
-        f'<thead><tr><th scope="col">ID</th><th scope="col">Answer</th></tr></thead>{body}</table>'
+    caption = html("{} ({}, sorted by ID)", name, _count(len(ids), "ID"))
+    body = (
+        html("<tbody>{}</tbody>", rows)
+        if ids
+        else html('<tbody><tr><td colspan="2"><i>(empty)</i></td></tr></tbody>')
+    )
+    table = html(
+        '<table class="eic-key"><caption>{}</caption>'
+        '<thead><tr><th scope="col">ID</th><th scope="col">Answer</th></tr></thead>{}</table>',
+        caption,
+        body,
     )
     text = [
         f"{name} ({_count(len(ids), 'ID')}, sorted by ID):",
         *(f"  {visible_id(i)}: {display_json(key[i])}" for i in ids),
     ]
-    return f'<div class="eic-side">{table}</div>', text
+    return html('<div class="eic-side">{}</div>', table), text
 
 
 def input_view(record: Mapping[str, Any]) -> HtmlBlock:
@@ -90,16 +99,15 @@ def input_view(record: Mapping[str, Any]) -> HtmlBlock:
     names = [*SIDES[check], *(n for n in _EXTRA_LISTS if n in record)]
     parts = [_id_list(n, record[n]) if check == "target-scope" else _key_table(n, record[n]) for n in names]
     rest = {k: v for k, v in record.items() if k not in names and k not in _SHOWN_ELSEWHERE}
-    html = '<div class="eic-sides">' + "".join(part for part, _ in parts) + "</div>"
+    sides = html('<div class="eic-sides">{}</div>', html_join(part for part, _ in parts))
     text = [line for _, lines in parts for line in lines]
     if rest:
-        html += json_html(rest)
         text.append(display_json(rest))
-    html += (
-        '<details class="eic-as-json"><summary>The same input as JSON</summary>'
-        f"{json_html(dict(record))}</details>"
+    folded = html(
+        '<details class="eic-as-json"><summary>The same input as JSON</summary>{}</details>',
+        json_html(dict(record)),
     )
-    return HtmlBlock(html, "\n".join(text))
+    return HtmlBlock(html("{}{}{}", sides, json_html(rest) if rest else Html(), folded), "\n".join(text))
 
 
 def context_view(context: Mapping[str, Any]) -> HtmlBlock:
@@ -110,9 +118,8 @@ def context_view(context: Mapping[str, Any]) -> HtmlBlock:
     }
     rest = {name: value for name, value in context.items() if name not in keys}
     parts = [_key_table(name.replace("_", " "), value) for name, value in keys.items()]
-    html = ('<div class="eic-sides">' + "".join(part for part, _ in parts) + "</div>") if parts else ""
+    sides = html('<div class="eic-sides">{}</div>', html_join(part for part, _ in parts)) if parts else Html()
     text = [line for _, lines in parts for line in lines]
     if rest:
-        html += json_html(rest)
         text.append(display_json(rest))
-    return HtmlBlock(html, "\n".join(text))
+    return HtmlBlock(html("{}{}", sides, json_html(rest) if rest else Html()), "\n".join(text))

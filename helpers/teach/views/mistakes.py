@@ -31,10 +31,10 @@ from ..grading import (
     hints,
     reason_options,
 )
+from ..html import Html, html, html_join
 from .case_html import (
     HtmlBlock,
     display_json,
-    esc,
     esc_id,
     feedback_html,
     json_html,
@@ -116,8 +116,8 @@ def _one_of_each_kind(case: Case, ids: Sequence[str]) -> list[str]:
     return list(seen.values())
 
 
-def _reason_html(reason: str | None) -> str:
-    return f"<code>{esc(reason)}</code>" if reason else "(not picked)"
+def _reason_html(reason: str | None) -> Html:
+    return html("<code>{}</code>", reason) if reason else html("(not picked)")
 
 
 def _answer_text(case: Case, answer: Answer) -> str:
@@ -133,10 +133,10 @@ def graded_mistakes(cases: Sequence[Case], *, fold_after_first: bool = False) ->
     first sits behind its own reveal, so the first is read in full and the rest on
     demand. Taught in ``02_target_scope.ipynb`` and ``03_sentinel_answer_key.ipynb``.
     """
-    tables: list[str] = []
+    tables: list[Html] = []
     text: list[str] = []
     for case in cases:
-        rows: list[str] = []
+        rows: list[Html] = []
         for mistake in typical_mistakes(case):
             result = grade(case, mistake.answer, ask_reason=True)
             ladder = [visible_text(rung) for rung in hints(case)]
@@ -144,12 +144,22 @@ def graded_mistakes(cases: Sequence[Case], *, fold_after_first: bool = False) ->
             findings = [(m.field, f"{m.message.rstrip('.')} · rule {m.rule}") for m in result.mistakes]
             messages = [visible_text(message) for _field, message in findings]
             rows.append(
-                f'<tr><th scope="row"><code class="eic-id">{esc_id(case.id)}</code><br>{ticked_html(mistake.label)}</th>'
-                f'<td class="eic-json-cell">{json_html(mistake.answer.as_dict(case))}'
-                f"<p>Reason: {_reason_html(mistake.answer.reason)}</p></td>"
-                f'<td class="eic-reason">{feedback_html(result.correct, findings, live=False)}</td>'
-                f'<td class="eic-reason"><ol><li>{ticked_html(ladder[0])}</li><li>{ticked_html(ladder[1])}</li></ol>'
-                f"<details><summary>Hint 3, the rule, for {esc_id(case.id)}: {ticked_html(mistake.label)}</summary><p>{ticked_html(ladder[2])}</p></details></td></tr>"
+                html(
+                    '<tr><th scope="row"><code class="eic-id">{case_id}</code><br>{label}</th>'
+                    '<td class="eic-json-cell">{answer}<p>Reason: {reason}</p></td>'
+                    '<td class="eic-reason">{feedback}</td>'
+                    '<td class="eic-reason"><ol><li>{hint1}</li><li>{hint2}</li></ol>'
+                    "<details><summary>Hint 3, the rule, for {case_id}: {label}</summary>"
+                    "<p>{hint3}</p></details></td></tr>",
+                    case_id=esc_id(case.id),
+                    label=ticked_html(mistake.label),
+                    answer=json_html(mistake.answer.as_dict(case)),
+                    reason=_reason_html(mistake.answer.reason),
+                    feedback=feedback_html(result.correct, findings, live=False),
+                    hint1=ticked_html(ladder[0]),
+                    hint2=ticked_html(ladder[1]),
+                    hint3=ticked_html(ladder[2]),
+                )
             )
             text.append(
                 "\n".join(
@@ -162,17 +172,18 @@ def graded_mistakes(cases: Sequence[Case], *, fold_after_first: bool = False) ->
                     ]
                 )
             )
-        table = (
+        table = html(
             '<table class="eic-mistakes"><thead><tr><th scope="col">Case and mistake</th>'
             '<th scope="col">The answer given</th><th scope="col">Feedback</th>'
-            f'<th scope="col">Hints</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
+            '<th scope="col">Hints</th></tr></thead><tbody>{}</tbody></table>',
+            html_join(rows),
         )
         label = f"Wrong answers to {visible_id(case.id)}, graded"
         region = scroll_region(table, label)
         if fold_after_first and tables:
-            region = f"<details><summary>{esc(label)} ({len(rows)})</summary>{region}</details>"
+            region = html("<details><summary>{} ({})</summary>{}</details>", label, len(rows), region)
         tables.append(region)
-    return HtmlBlock("".join(tables), "\n".join(text))
+    return HtmlBlock(html_join(tables), "\n".join(text))
 
 
 #: Practice cases shown beside a check's filled cases: each has a shape the filled cases lack
@@ -202,6 +213,6 @@ def feedback_for_every_rule(seed: int = 1) -> HtmlBlock:
     table = graded_mistakes(cases)
     summary = f"Show the feedback for all {len(cases)} rules (generated cases, seed {seed})"
     return HtmlBlock(
-        f"<details><summary>{esc(summary)}</summary>{table.html}</details>",
+        html("<details><summary>{}</summary>{}</details>", summary, table.html),
         f"{summary}\n{table.text}",
     )

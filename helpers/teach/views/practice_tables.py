@@ -11,7 +11,8 @@ from ...core.checks import CHECK_TITLES, require_check_name
 from ..cases.practice_cases import PracticeCase
 from ..cases.rules import Rule
 from ..drill.course import Progress, rule_scores
-from .case_html import HtmlBlock, esc, esc_id, scroll_region
+from ..html import Html, html, html_join
+from .case_html import HtmlBlock, esc_id, scroll_region
 
 __all__ = ["coverage", "coverage_table", "rules_table", "summary"]
 
@@ -35,24 +36,30 @@ def coverage_table(rules: Sequence[Rule], cases: Sequence[PracticeCase], check: 
     rules = [rule for rule in rules if rule.check == check]
     cases = [case for case in cases if case.check == check]
     covered = coverage(rules, cases)
-    head = "".join(
-        f'<th title="{esc(rule.statement)}"><code class="eic-id">{esc(rule.id)}</code></th>' for rule in rules
+    head = html_join(
+        html('<th title="{}"><code class="eic-id">{}</code></th>', rule.statement, rule.id) for rule in rules
     )
-    rows = []
+    rows: list[Html] = []
     for case in cases:
-        cells = "".join(f"<td>{'●' if rule.id in case.rules else ''}</td>" for rule in rules)
-        rows.append(f'<tr><th scope="row"><code class="eic-id">{esc_id(case.id)}</code></th>{cells}</tr>')
-    counts = "".join(f"<td><b>{len(covered[rule.id])}</b></td>" for rule in rules)
-    html = (
-        f'<table class="eic-coverage"><thead><tr><th>{esc(CHECK_TITLES[check])}: case</th>{head}</tr></thead>'
-        f"<tbody>{''.join(rows)}<tr><th>cases per rule</th>{counts}</tr></tbody></table>"
+        cells = html_join(html("<td>{}</td>", "●" if rule.id in case.rules else "") for rule in rules)
+        rows.append(
+            html('<tr><th scope="row"><code class="eic-id">{}</code></th>{}</tr>', esc_id(case.id), cells)
+        )
+    counts = html_join(html("<td><b>{}</b></td>", len(covered[rule.id])) for rule in rules)
+    table = html(
+        '<table class="eic-coverage"><thead><tr><th>{}: case</th>{}</tr></thead>'
+        "<tbody>{}<tr><th>cases per rule</th>{}</tr></tbody></table>",
+        CHECK_TITLES[check],
+        head,
+        html_join(rows),
+        counts,
     )
     text = [f"{CHECK_TITLES[check]}: {len(cases)} practice cases, {len(rules)} rules"]
     for rule in rules:
         ids = ", ".join(case.id for case in covered[rule.id]) or "(none)"
         text.append(f"{rule.id} ({len(covered[rule.id])}): {ids}")
     return HtmlBlock(
-        scroll_region(html, f"{CHECK_TITLES[check]}: which case practises which rule"), "\n".join(text)
+        scroll_region(table, f"{CHECK_TITLES[check]}: which case practises which rule"), "\n".join(text)
     )
 
 
@@ -61,18 +68,27 @@ def rules_table(rules: Sequence[Rule]) -> HtmlBlock:
 
     Taught in ``04_practice.ipynb`` ("The rules").
     """
-    rows, text = [], []
+    rows: list[Html] = []
+    text = []
     for rule in rules:
         rows.append(
-            f"<tr><td><b>{esc(rule.name)}</b><br><small><code class='eic-id'>{esc(rule.id)}</code></small></td>"
-            f'<td>{esc(rule.statement)}</td><td><a href="{esc(rule.href)}">{esc(rule.pointer)}</a></td></tr>'
+            html(
+                "<tr><td><b>{}</b><br><small><code class='eic-id'>{}</code></small></td>"
+                '<td>{}</td><td><a href="{}">{}</a></td></tr>',
+                rule.name,
+                rule.id,
+                rule.statement,
+                rule.href,
+                rule.pointer,
+            )
         )
         text.append(f"{rule.label}: {rule.statement}\n  taught in {rule.pointer}")
-    html = (
+    table = html(
         '<table class="eic-rules"><thead><tr><th>Rule</th><th>Statement</th><th>Taught in</th></tr>'
-        f"</thead><tbody>{''.join(rows)}</tbody></table>"
+        "</thead><tbody>{}</tbody></table>",
+        html_join(rows),
     )
-    return HtmlBlock(html, "\n".join(text))
+    return HtmlBlock(table, "\n".join(text))
 
 
 def summary(progress: Progress, cases: Iterable[PracticeCase], rules: Sequence[Rule]) -> HtmlBlock:
@@ -85,39 +101,56 @@ def summary(progress: Progress, cases: Iterable[PracticeCase], rules: Sequence[R
     missed = [score for score in scores if score.missed]
     state = "Drill finished" if progress.finished else "Drill so far"
     head = f"{state}: {progress.correct} of {progress.done} correct ({progress.percent()}%)."
-    html = [f'<div class="eic-summary-body"><p><b>{esc(head)}</b></p>']
     text = [head]
     if not missed:
-        html.append("<p>No rule missed.</p>")
+        missed_html = html("<p>No rule missed.</p>")
         text.append("No rule missed.")
     else:
-        html.append(
-            '<p><b>Rules missed</b></p><table class="eic-missed"><thead><tr><th>Rule</th>'
-            "<th>Missed in</th><th>Taught in</th></tr></thead><tbody>"
-        )
+        missed_rows: list[Html] = []
         text.append("Rules missed:")
         for score in missed:
-            where = "<br>".join(
-                f"<code>{esc(by_key[key].id)}</code> {esc(by_key[key].title)}" for key in score.missed_in
+            where = html_join(
+                (html("<code>{}</code> {}", by_key[key].id, by_key[key].title) for key in score.missed_in),
+                "<br>",
             )
-            html.append(
-                f"<tr><td><code class='eic-id'>{esc(score.rule.id)}</code><br>{esc(score.rule.statement)}</td>"
-                f'<td>{where}</td><td><a href="{esc(score.rule.href)}">{esc(score.rule.pointer)}</a></td></tr>'
+            missed_rows.append(
+                html(
+                    "<tr><td><code class='eic-id'>{}</code><br>{}</td>"
+                    '<td>{}</td><td><a href="{}">{}</a></td></tr>',
+                    score.rule.id,
+                    score.rule.statement,
+                    where,
+                    score.rule.href,
+                    score.rule.pointer,
+                )
             )
             text.append(f"- {score.rule.id}: {score.rule.statement}")
             text.extend(f"    missed in {by_key[key].id}: {by_key[key].title}" for key in score.missed_in)
             text.append(f"    taught in {score.rule.pointer}")
-        html.append("</tbody></table>")
-    html.append(
-        '<p><b>Every rule</b></p><table class="eic-rule-scores"><thead><tr><th>Rule</th>'
-        "<th>Cases</th><th>Right</th><th>Missed</th></tr></thead><tbody>"
-    )
+        missed_html = html(
+            '<p><b>Rules missed</b></p><table class="eic-missed"><thead><tr><th>Rule</th>'
+            "<th>Missed in</th><th>Taught in</th></tr></thead><tbody>{}</tbody></table>",
+            html_join(missed_rows),
+        )
+    score_rows: list[Html] = []
     text.append("Every rule (cases, right, missed):")
     for score in scores:
-        html.append(
-            f"<tr><td><code class='eic-id'>{esc(score.rule.id)}</code></td><td>{score.seen}</td>"
-            f"<td>{score.right}</td><td>{score.missed}</td></tr>"
+        score_rows.append(
+            html(
+                "<tr><td><code class='eic-id'>{}</code></td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                score.rule.id,
+                score.seen,
+                score.right,
+                score.missed,
+            )
         )
         text.append(f"  {score.rule.id}: {score.seen}, {score.right}, {score.missed}")
-    html.append("</tbody></table></div>")
-    return HtmlBlock("".join(html), "\n".join(text))
+    body = html(
+        '<div class="eic-summary-body"><p><b>{}</b></p>{}'
+        '<p><b>Every rule</b></p><table class="eic-rule-scores"><thead><tr><th>Rule</th>'
+        "<th>Cases</th><th>Right</th><th>Missed</th></tr></thead><tbody>{}</tbody></table></div>",
+        head,
+        missed_html,
+        html_join(score_rows),
+    )
+    return HtmlBlock(body, "\n".join(text))

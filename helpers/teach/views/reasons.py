@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..cases.rules import Rule, load_rules
-from ..html import esc, prose
+from ..html import Html, html, html_join, prose
 
 __all__ = ["REASON_NOTES_SUMMARY", "rules_for", "reason_label", "reasons_html", "reasons_lines"]
 
@@ -32,18 +32,23 @@ def reason_label(rule_id: str, rules: Sequence[Rule] | None = None) -> str:
     return found[0].label if found else rule_id
 
 
-def reasons_html(rules: Sequence[Rule]) -> str:
+def reasons_html(rules: Sequence[Rule]) -> Html:
     """What each offered reason says, folded away: name, then the id in small type, then the statement."""
     if not rules:
-        return ""
-    items = "".join(
-        f'<li><b>{esc(rule.name)}</b> <small><code class="eic-id">{esc(rule.id)}</code></small>: '
-        f"{prose(rule.statement)}</li>"
+        return Html()
+    items = html_join(
+        html(
+            '<li><b>{}</b> <small><code class="eic-id">{}</code></small>: {}</li>',
+            rule.name,
+            rule.id,
+            prose(rule.statement),
+        )
         for rule in rules
     )
-    return (
-        f'<details class="eic-reason-notes"><summary>{esc(REASON_NOTES_SUMMARY)}</summary>'
-        f"<ul>{items}</ul></details>"
+    return html(
+        '<details class="eic-reason-notes"><summary>{}</summary><ul>{}</ul></details>',
+        REASON_NOTES_SUMMARY,
+        items,
     )
 
 
