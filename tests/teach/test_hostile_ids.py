@@ -17,12 +17,15 @@ from __future__ import annotations
 import ast
 import json
 import re
+import tempfile
 from collections.abc import Callable
 from dataclasses import replace
 from html.parser import HTMLParser
+from pathlib import Path
 from typing import Any
 
 import pytest
+from forgers import at_rate, drill
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support.budget import examples
@@ -39,7 +42,16 @@ from helpers.teach.cases.rules import load_rules
 from helpers.teach.drill.course import Progress, drill_order
 from helpers.teach.grading import Answer, grade
 from helpers.teach.html import HtmlBlock
-from helpers.teach.views import batch_chart, batch_html, inputs, mistakes, practice_tables, reasons
+from helpers.teach.trainer.cohort import load_cohort
+from helpers.teach.views import (
+    batch_chart,
+    batch_html,
+    cohort_views,
+    inputs,
+    mistakes,
+    practice_tables,
+    reasons,
+)
 from helpers.teach.views import case_html as ch
 from helpers.teach.views.gallery import fixed_records
 
@@ -78,7 +90,9 @@ PIECES = (
     "$x^2$",
 )
 
-HOSTILE = st.lists(st.sampled_from(PIECES), min_size=1, max_size=4).map("".join)
+#: Any other characters but a backtick, a blank or a control character, between the pieces.
+OTHER = st.text(st.characters(exclude_characters="`", exclude_categories=("Zs", "Cc")), max_size=3)
+HOSTILE = st.lists(st.one_of(st.sampled_from(PIECES), OTHER), min_size=1, max_size=4).map("".join)
 SLOTS = 6
 
 
@@ -196,6 +210,15 @@ def _key_check(v: list[str]) -> Any:
     return check_answer_keys(baseline, proposed)
 
 
+def _cohort(v: list[str]) -> Any:
+    """A cohort of two trainees named ``v[0]`` and ``v[1]``, each with a drill worked by the real engine."""
+    with tempfile.TemporaryDirectory() as folder:
+        for n, name in enumerate(v[:2]):
+            data = drill(120 + n, 6, at_rate(0.6, n), name=name)
+            Path(folder, f"t{n}.json").write_text(json.dumps(data), encoding="utf-8")
+        return load_cohort([Path(folder)])
+
+
 VIEWS: dict[str, Callable[[list[str]], Any]] = {
     "cases_table": lambda v: ch.cases_table(_cases(v)),
     "inputs_table": lambda v: ch.inputs_table(_cases(v)),
@@ -238,6 +261,7 @@ VIEWS: dict[str, Callable[[list[str]], Any]] = {
     "chart_img_html": lambda v: batch_chart.chart_img_html(batch_chart.Chart(b"\x89PNG", f"{v[0]}\n{v[1]}")),
     "chart_img_html_numbers": lambda v: batch_chart.chart_img_html(batch_chart.Chart(b"", f"{v[0]}\n{v[1]}")),
     "fixed_records": lambda v: fixed_records([(v[0], check_target_scope([v[1]], []))], v[2]),
+    "cohort_table": lambda v: cohort_views.cohort_table(_cohort(v)),
 }
 
 
@@ -248,6 +272,7 @@ def test_a_hostile_string_adds_no_element_and_no_attribute(view: str, hostile: l
     render = VIEWS[view]
     benign = _markup(render(_benign()))
     shown = _markup(render(hostile))
+    assert shown != benign  # the hostile strings reach the view
     assert "<script" not in shown.lower()
     assert shape(shown) == shape(benign)
 
