@@ -38,7 +38,7 @@ def test_the_notebook_shows_the_source_that_runs(check: str) -> None:
 @pytest.mark.parametrize("check", sorted(DECIDING))
 def test_the_evaluator_asserts_every_filled_case(check: str, monkeypatch: pytest.MonkeyPatch) -> None:
     assert json.loads(evaluator_run(check).text)["checked"] == 3
-    import helpers.teach.views.case_html as render
+    import helpers.teach.views.check_source as render
 
     real = render.run_check
 

@@ -6,7 +6,7 @@ and format braces). Both are parsed with :mod:`html.parser`; the sequence of (ta
 names) must be the same, and no ``<script`` may appear. The ``h0.`` prefix keeps every drawn ID
 distinct in the benign and the hostile run alike, so both take the same path through the checks.
 Views whose only input is a fixture or the project's own code (the edge-case galleries,
-:func:`~helpers.teach.views.case_html.source_block`, the engine runs) are covered by the
+:func:`~helpers.teach.views.check_source.source_block`, the engine runs) are covered by the
 byte-for-byte notebook outputs instead. A second check reads the views' source: markup is made
 only by ``html()``, ``html_join()`` and the escapers, never by an f-string, ``+``, ``%`` or
 ``str.format``.
@@ -291,7 +291,7 @@ VIEW_DIR = project_root() / "helpers" / "teach" / "views"
 #: Converted separately; add it here once its markup goes through html().
 NOT_YET = {"cohort_views.py"}
 #: The only places that wrap a computed string as markup, each with a comment saying why it is escaped.
-TRUSTED_HTML = {("case_html.py", "_ticked"), ("case_html.py", "source_block")}
+TRUSTED_HTML = {("case_html.py", "_ticked"), ("check_source.py", "source_block")}
 _TAG = re.compile(r"<[A-Za-z/!]")
 
 
