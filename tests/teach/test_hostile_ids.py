@@ -41,7 +41,7 @@ from helpers.teach.cases.practice_cases import PracticeCase
 from helpers.teach.cases.rules import load_rules
 from helpers.teach.drill.course import Progress, drill_order
 from helpers.teach.grading import Answer, grade
-from helpers.teach.html import HtmlBlock
+from helpers.teach.html import Html, HtmlBlock
 from helpers.teach.trainer.cohort import load_cohort
 from helpers.teach.views import (
     batch_chart,
@@ -134,6 +134,11 @@ def _markup(value: Any) -> str:
     return value
 
 
+def _is_markup(value: Any) -> bool:
+    """The view hands back :class:`Html`, so a caller's ``html()`` takes it as it is, not escaped twice."""
+    return isinstance(value.html if isinstance(value, HtmlBlock) else value, Html)
+
+
 # --- the inputs each view is fed, built the same way from benign or hostile strings ---------
 
 
@@ -219,6 +224,9 @@ def _cohort(v: list[str]) -> Any:
         return load_cohort([Path(folder)])
 
 
+#: Views not yet made with the builder, so they hand back a plain ``str``.
+NOT_YET_VIEWS = {"cohort_table"}
+
 VIEWS: dict[str, Callable[[list[str]], Any]] = {
     "cases_table": lambda v: ch.cases_table(_cases(v)),
     "inputs_table": lambda v: ch.inputs_table(_cases(v)),
@@ -271,7 +279,9 @@ VIEWS: dict[str, Callable[[list[str]], Any]] = {
 def test_a_hostile_string_adds_no_element_and_no_attribute(view: str, hostile: list[str]) -> None:
     render = VIEWS[view]
     benign = _markup(render(_benign()))
-    shown = _markup(render(hostile))
+    made = render(hostile)
+    shown = _markup(made)
+    assert _is_markup(made) or view in NOT_YET_VIEWS
     assert shown != benign  # the hostile strings reach the view
     assert "<script" not in shown.lower()
     assert shape(shown) == shape(benign)
