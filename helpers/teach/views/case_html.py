@@ -292,24 +292,9 @@ def ticked_html(text: str) -> Html:
 
 def _ticked(escaped: Html) -> Html:
     """Escaped feedback text with each `backticked` field or ID as literal ``<code>``."""
-    # Html(part) is no bypass: each part is a slice of ``escaped``, which is escaped markup, cut
-    # at a backtick, which no entity holds, so no entity is cut in two.
-    return html_join(
-        html('<code class="eic-id">{}</code>', Html(part)) if odd else Html(part)
-        for odd, part in _backtick_parts(escaped)
-    )
-
-
-def _backtick_parts(text: str) -> list[tuple[bool, str]]:
-    """``text`` cut at each `backticked` span: ``(True, inner)`` for a span, ``(False, text)`` between."""
-    parts: list[tuple[bool, str]] = []
-    at = 0
-    for match in _BACKTICKED.finditer(text):
-        parts.append((False, text[at : match.start()]))
-        parts.append((True, match.group(1)))
-        at = match.end()
-    parts.append((False, text[at:]))
-    return parts
+    # No bypass: the text is escaped already, and the substitution only puts spans of it (cut at
+    # backticks, which no entity holds) inside a literal element.
+    return Html(_BACKTICKED.sub(r'<code class="eic-id">\1</code>', escaped))
 
 
 def hint_html(rungs: Sequence[str], *, last: bool) -> Html:
