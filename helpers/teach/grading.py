@@ -219,7 +219,7 @@ def decisive_rules(case: Case) -> tuple[str, ...]:
 
 
 def _case_rng(case: Case, salt: str) -> random.Random:
-    digest = hashlib.sha256(f"{case.check}/{case.id}:{salt}".encode()).digest()
+    digest = hashlib.sha256(f"{case.check}/{case.id}:{salt}".encode("utf-8", "surrogatepass")).digest()
     return random.Random(int.from_bytes(digest[:8], "big"))
 
 

@@ -51,7 +51,7 @@ class Html(str):
     def __html__(self) -> Html:
         return self
 
-    def __add__(self, other: str) -> Html:  # type: ignore[override]
+    def __add__(self, other: str) -> Html:
         return Html(str.__add__(self, _escaped(other)))
 
     def __radd__(self, other: str) -> Html:

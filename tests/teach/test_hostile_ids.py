@@ -169,13 +169,6 @@ def _cases(v: list[str]) -> list[PracticeCase]:
     return [_case("target-scope", v), _case("sentinels", v)]
 
 
-def _graded_cases(v: list[str]) -> list[PracticeCase]:
-    """:func:`_cases` for the views that grade: the case's own id without lone surrogates, which the
-    grader's per-case shuffle cannot hash yet (``helpers/teach/grading.py``'s ``_case_rng``)."""
-    cases = _cases(v)
-    return [replace(case, id=case.id.encode("utf-8", "replace").decode("utf-8")) for case in cases]
-
-
 def _rules(v: list[str]) -> list[Any]:
     """Three rules of each check, with hostile ids, names and statements."""
     rules = load_rules()
@@ -192,7 +185,7 @@ def _refuse(v: list[str]) -> Any:
 
 
 def _summary(v: list[str]) -> Any:
-    cases = _graded_cases(v)
+    cases = _cases(v)
     rules = [*load_rules(), *_rules(v)]
     progress = Progress.start(cases, 1)
     for case in drill_order(cases, 1):
@@ -257,7 +250,7 @@ VIEWS: dict[str, Callable[[list[str]], Any]] = {
     "input_view": lambda v: inputs.input_view({**_ts_record(v), "unresolved": [v[4]], v[5]: v[5]}),
     "context_view": lambda v: inputs.context_view({"earlier_key": {v[0]: v[1]}, v[2]: v[3]}),
     "reasons_html": lambda v: reasons.reasons_html(_rules(v)),
-    "graded_mistakes": lambda v: mistakes.graded_mistakes(_graded_cases(v), fold_after_first=True),
+    "graded_mistakes": lambda v: mistakes.graded_mistakes(_cases(v), fold_after_first=True),
     "coverage_table": lambda v: practice_tables.coverage_table(
         [*load_rules(), *_rules(v)], _cases(v), "sentinels"
     ),
