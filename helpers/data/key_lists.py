@@ -1,0 +1,205 @@
+"""Two big ``.json`` answer keys compared as lists of IDs and answers, without a dict of the proposed key.
+
+Reading a million-entry JSON object into a ``dict`` costs most of the check: hashing and
+inserting each ID, and one string object per answer. When the bytes of a key prove it a
+flat object of string answers (:func:`flat_key_lists`), the object is parsed instead as a
+flat JSON array, which the standard library's parser reads several times faster and with
+one shared object for each one-character answer. The proposed key is then walked beside
+the baseline in their own order (:func:`compare_key_lists`), with one set of the baseline's
+IDs for the places where they part. Anything these proofs cannot vouch for (an escape, a
+nested value, a repeated ID, keys in different orders) returns ``None``, and the caller
+reads the keys the exact way (:mod:`helpers.data.answer_keys`), which names what is wrong.
+
+Taught in ``05_check_your_data.ipynb``.
+"""
+
+from __future__ import annotations
+
+import json
+import operator
+from itertools import compress, count
+from typing import TYPE_CHECKING
+
+from ..core.sentinels import SentinelResult
+from .fastpath import _sorted
+
+if TYPE_CHECKING:
+    from .batch import KeyCheck
+
+__all__ = ["KEY_LISTS_MIN", "KeyComparison", "check_json_key_texts", "compare_key_lists", "flat_key_lists"]
+
+#: A key text at least this long is tried as lists (shorter ones cost little either way).
+KEY_LISTS_MIN = 1 << 16
+
+_BOM = b"\xef\xbb\xbf"
+_AS_ARRAY = bytes.maketrans(b"{}:", b"[],")
+
+#: How many IDs :func:`compare_key_lists` compares at a time.
+_WINDOW = 1024
+
+
+def flat_key_lists(data: bytes) -> tuple[list[str], list[str]] | None:
+    """The IDs and the answers, in the key's order, of the JSON object ``data`` (UTF-8, a BOM
+    allowed), when its bytes prove it a flat object of string answers; else ``None``.
+
+    The proof: with no backslash, no ``[`` or ``]``, one ``{``, one ``}``, ``m`` colons and
+    ``m - 1`` commas, the text is rewritten ``{`` → ``[``, ``}`` → ``]``, ``,`` → ``,null,`` and
+    ``:`` → ``,``, and parsed strictly. If that gives a flat array of ``3m - 1`` items whose every
+    third item is ``null``, and ``data`` holds ``4m`` quotes (``2m`` strings, each an item, so the
+    other items are strings), then every comma of the rewritten text
+    separates items (there are exactly as many as the items need), so no colon, comma or brace
+    of ``data`` was inside a string and no string changed; each ``null`` sits between the two
+    commas its own comma became, so the colons and commas of ``data`` alternate: ``data`` is the
+    object ``{id: answer, ...}`` of those strings, in that order. Repeated IDs are not looked for
+    here. ``tests/data/test_key_lists.py`` checks this against the exact reader on random keys.
+    """
+    if data[:3] == _BOM:
+        data = data[3:]
+    if b"\\" in data or b"[" in data or b"]" in data:
+        return None
+    opening, closing = data.find(b"{"), data.find(b"}")
+    if opening < 0 or closing < 0 or data.find(b"{", opening + 1) >= 0 or data.find(b"}", closing + 1) >= 0:
+        return None
+    colons = data.count(b":")
+    if colons == 0 or data.count(b",") != colons - 1 or data.count(b'"') != 4 * colons:
+        return None
+    try:
+        text = data.replace(b",", b",null,").translate(_AS_ARRAY).decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    try:
+        items = json.loads(text)
+    except ValueError:  # not JSON, or a number too long to read
+        return None
+    del text
+    if type(items) is not list or len(items) != 3 * colons - 1:
+        return None
+    gaps = items[2::3]
+    if gaps.count(None) != len(gaps):
+        return None
+    del gaps
+    # The items are 2m strings and m - 1 nulls: the text's 4m quotes make 2m strings, each an item.
+    ids, answers = items[0::3], items[1::3]
+    return ids, answers
+
+
+class KeyComparison:
+    """What :func:`compare_key_lists` found: the result, how many proposed IDs are new, and the
+    two answers of each changed sentinel. Taught in ``05_check_your_data.ipynb``."""
+
+    __slots__ = ("changed_answers", "new_ids", "result")
+
+    def __init__(self, result: SentinelResult, new_ids: int, changed_answers: dict[str, tuple[str, str]]):
+        self.result = result
+        self.new_ids = new_ids
+        self.changed_answers = changed_answers
+
+
+def compare_key_lists(
+    ids: list[str],
+    answers: list[str],
+    their_ids: list[str],
+    their_answers: list[str],
+    *,
+    window: int = _WINDOW,
+) -> KeyComparison | None:
+    """The sentinel check of a baseline (``ids`` with their ``answers``) against a proposed key
+    (``their_ids``, ``their_answers``), each in its own order; ``None`` unless the baseline's IDs
+    are distinct and non-empty, the proposed key's are distinct and non-empty, and the two keys
+    keep one order wherever they share IDs (or lose step rarely).
+
+    Both are walked side by side, ``window`` IDs and answers compared at a time. Where they part,
+    a proposed ID the baseline lacks is new; the same ID is a changed answer; otherwise the
+    baseline's ID is taken as missing. Each proposed ID is thus either matched to a baseline ID
+    further on than the last, or proved absent from the baseline; so the matched ones are
+    distinct (the baseline's are), and a baseline ID taken as missing cannot be in the proposed
+    key (it would have been matched to it). The new IDs are checked distinct among themselves.
+    A tail of proposed IDs past the baseline's end must all be new. Taught in
+    ``05_check_your_data.ipynb``.
+    """
+    baseline = set(ids)
+    if not ids or len(baseline) != len(ids) or "" in baseline:
+        return None
+    ours_left, theirs_left = len(ids), len(their_ids)
+    missing: list[str] = []
+    changed: list[str] = []
+    added: list[str] = []
+    found: dict[str, tuple[str, str]] = {}
+    i = j = 0
+    steps = 64 + ours_left // 256  # out-of-step places allowed before the walk gives up
+    while i < ours_left and j < theirs_left:
+        if steps <= 0:
+            return None
+        size = min(window, ours_left - i, theirs_left - j)
+        mine, other = ids[i : i + size], their_ids[j : j + size]
+        said, told = answers[i : i + size], their_answers[j : j + size]
+        if mine == other and said == told:
+            i += size
+            j += size
+            continue
+        # The first place in this window where the IDs or the answers differ.
+        first = next(
+            compress(count(), map(operator.or_, map(operator.ne, mine, other), map(operator.ne, said, told)))
+        )
+        i += first
+        j += first
+        sentinel, theirs = ids[i], their_ids[j]
+        steps -= 1
+        if sentinel == theirs:  # the same ID, another answer
+            changed.append(sentinel)
+            found[sentinel] = (answers[i], their_answers[j])
+            i += 1
+            j += 1
+        elif theirs not in baseline:  # a case the proposed key added
+            added.append(theirs)
+            j += 1
+        else:  # the baseline's ID is not here: missing, if the keys keep one order
+            missing.append(sentinel)
+            i += 1
+    if i < ours_left:
+        missing += ids[i:]
+    elif j < theirs_left:
+        tail = their_ids[j:]
+        if not baseline.isdisjoint(tail):
+            return None
+        added += tail
+    new = set(added)
+    if len(new) != len(added) or "" in new:
+        return None
+    result = SentinelResult(missing=_sorted(missing), changed=_sorted(changed))
+    return KeyComparison(result, len(added), found)
+
+
+def check_json_key_texts(
+    baseline: bytes, proposed: bytes, *, sources: tuple[str, str], min_bytes: int = KEY_LISTS_MIN
+) -> KeyCheck:
+    """The sentinel check of two ``.json`` answer keys given as their bytes: as lists when both
+    prove flat (:func:`flat_key_lists`) and the walk vouches for them (:func:`compare_key_lists`),
+    else read the exact way (:func:`~helpers.data.answer_keys.read_answer_key_object` and
+    :func:`~helpers.data.batch.check_answer_keys`); the same result either way. Keys shorter
+    than ``min_bytes`` are read the exact way at once.
+
+    Taught in ``05_check_your_data.ipynb``.
+    """
+    from .answer_keys import AnswerKey, read_answer_key_object
+    from .batch import KeyCheck, check_answer_keys
+
+    if min(len(baseline), len(proposed)) >= min_bytes:
+        ours = flat_key_lists(baseline)
+        theirs = flat_key_lists(proposed) if ours is not None else None
+        if ours is not None and theirs is not None:
+            compared = compare_key_lists(*ours, *theirs)
+            if compared is not None:
+                return KeyCheck(
+                    AnswerKey(source=sources[0], format="json"),
+                    AnswerKey(source=sources[1], format="json"),
+                    compared.result,
+                    [],
+                    sizes=(len(ours[0]), len(theirs[0]), compared.new_ids),
+                    changed_answers=compared.changed_answers,
+                )
+        del ours, theirs
+    return check_answer_keys(
+        read_answer_key_object(baseline, source=sources[0]),
+        read_answer_key_object(proposed, source=sources[1]),
+    )
