@@ -21,12 +21,19 @@ from itertools import compress, count
 from typing import TYPE_CHECKING
 
 from ..core.sentinels import SentinelResult
-from .fastpath import _sorted
+from .fastpath import _sorted, loads_fast
 
 if TYPE_CHECKING:
     from .batch import KeyCheck
 
-__all__ = ["KEY_LISTS_MIN", "KeyComparison", "check_json_key_texts", "compare_key_lists", "flat_key_lists"]
+__all__ = [
+    "KEY_LISTS_MIN",
+    "KeyComparison",
+    "check_json_key_texts",
+    "check_sentinel_record_text",
+    "compare_key_lists",
+    "flat_key_lists",
+]
 
 #: A key text at least this long is tried as lists (shorter ones cost little either way).
 KEY_LISTS_MIN = 1 << 16
@@ -203,3 +210,61 @@ def check_json_key_texts(
         read_answer_key_object(baseline, source=sources[0]),
         read_answer_key_object(proposed, source=sources[1]),
     )
+
+
+def check_sentinel_record_text(text: bytes) -> tuple[dict[str, str], SentinelResult] | None:
+    """The sentinel check of one JSON Lines record ``{"baseline": {...}, "proposed": {...}}``
+    given as its bytes, as lists (:func:`flat_key_lists`, :func:`compare_key_lists`): the record's
+    carried fields (its ``id``, if it has one) and the result; ``None`` when the bytes do not
+    prove the record two flat keys, or the walk cannot vouch for them (the caller reads the
+    record the exact way).
+
+    The proof: with no ``[``, ``]`` or backslash and exactly three ``{`` and three ``}``, in the
+    order ``{ { } { } }``, the two inner spans are each proved a flat key, and the text with each
+    span cut to ``{}`` is parsed strictly. That parse needs three objects, so every brace is
+    structural and each ``{}`` stands where a value does: putting the spans back gives the
+    record, with those keys as the values of its fields. Taught in ``05_check_your_data.ipynb``.
+    """
+    if b"\\" in text or b"[" in text or b"]" in text:
+        return None
+    opens = _three(text, b"{")
+    closes = _three(text, b"}")
+    if opens is None or closes is None:
+        return None
+    (_, first, second), (first_end, second_end, _) = opens, closes
+    if not first < first_end < second < second_end:
+        return None
+    skeleton = text[:first] + b"{}" + text[first_end + 1 : second] + b"{}" + text[second_end + 1 :]
+    record = loads_fast(skeleton)
+    if type(record) is not dict or not _RECORD_FIELDS.issuperset(record):
+        return None
+    if "baseline" not in record or "proposed" not in record or type(record.get("id", "")) is not str:
+        return None
+    if record["baseline"] != {} or record["proposed"] != {}:
+        return None
+    spans = (text[first : first_end + 1], text[second : second_end + 1])
+    if next(name for name in record if name != "id") == "proposed":
+        spans = spans[::-1]
+    ours = flat_key_lists(spans[0])
+    theirs = flat_key_lists(spans[1]) if ours is not None else None
+    del spans
+    if ours is None or theirs is None:
+        return None
+    compared = compare_key_lists(*ours, *theirs)
+    if compared is None:
+        return None
+    carried = {"id": record["id"]} if "id" in record else {}
+    return carried, compared.result
+
+
+_RECORD_FIELDS = frozenset(("baseline", "proposed", "id"))
+
+
+def _three(text: bytes, mark: bytes) -> tuple[int, int, int] | None:
+    """The places of ``mark`` in ``text`` when it occurs exactly three times; else ``None``."""
+    one = text.find(mark)
+    two = text.find(mark, one + 1) if one >= 0 else -1
+    three = text.find(mark, two + 1) if two >= 0 else -1
+    if three < 0 or text.find(mark, three + 1) >= 0:
+        return None
+    return one, two, three

@@ -16,12 +16,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers.core.sentinels import check_sentinels
+from helpers.core.errors import CheckInputError
+from helpers.core.jsonio import parse_json_line
+from helpers.core.sentinels import SentinelResult, check_sentinels, check_sentinels_input
 from helpers.data.answer_keys import read_answer_key_object
 from helpers.data.batch import check_answer_keys
 from helpers.data.inputs import DuplicateIDError
-from helpers.data.key_lists import check_json_key_texts, compare_key_lists, flat_key_lists
+from helpers.data.key_lists import (
+    check_json_key_texts,
+    check_sentinel_record_text,
+    compare_key_lists,
+    flat_key_lists,
+)
 from helpers.data.reports import key_check_json, key_check_text
+from tests.cli.test_cli import output_lines
 from tests.support.budget import examples
 
 #: Characters an ID or answer is drawn from: plain, look-alikes (Cyrillic А, a zero-width space,
@@ -276,3 +284,79 @@ def test_the_command_line_compares_two_long_json_keys_as_the_exact_route_does(ru
     done = run_cli("sentinels", "--baseline", "b.json", "--proposed", "p.json")
     assert done.returncode == 4
     assert b'"S9"' in done.stdout and b"Traceback" not in done.stderr
+
+
+# --- one JSON Lines record of two keys -------------------------------------------
+
+FIELD_ORDERS = st.sampled_from(
+    [
+        ("baseline", "proposed"),
+        ("proposed", "baseline"),
+        ("id", "baseline", "proposed"),
+        ("baseline", "id", "proposed"),
+    ]
+)
+IDENTS = st.sampled_from(['"r1"', '"r\u0410"', "7", "null", '{"a":1}', '""'])
+EXTRA = st.sampled_from(["", ',"extra":"x"', ',"id":"again"', ',"baseline":{}', " ", "\n"])
+
+
+@st.composite
+def record_texts(draw):
+    """One sentinel record as the bytes of a JSON line, its keys written as :func:`write_key`
+    writes them, its fields in any order, sometimes with a non-string ``id``, a repeated or an
+    unknown field."""
+    rng = draw(st.randoms(use_true_random=False))
+    if draw(st.booleans()):
+        baseline, proposed = draw(key_pairs())
+    else:
+        baseline, proposed = draw(PAIRS), draw(PAIRS)
+    keys = {
+        "baseline": write_key(baseline, draw(WAYS) if rng.random() < 0.3 else "compact", rng),
+        "proposed": write_key(proposed, draw(WAYS) if rng.random() < 0.3 else "compact", rng),
+        "id": draw(IDENTS).encode("utf-8"),
+    }
+    members = [b'"' + name.encode() + b'":' + keys[name] for name in draw(FIELD_ORDERS)]
+    return b"{" + b",".join(members) + draw(EXTRA).encode("utf-8") + b"}\n"
+
+
+def _exact_record(text: bytes):
+    parsed = parse_json_line(text, 1, "records.jsonl")
+    if parsed.error is not None:
+        return parsed.error
+    try:
+        return check_sentinels_input(parsed.value)
+    except CheckInputError as exc:
+        return exc
+
+
+@settings(max_examples=examples(800))
+@given(record_texts())
+def test_a_record_compared_as_lists_gives_the_exact_result_or_is_declined(text):
+    got = check_sentinel_record_text(text)
+    if got is None:
+        return
+    carried, result = got
+    want = _exact_record(text)
+    assert isinstance(want, SentinelResult), want
+    assert result == want
+    value = json.loads(text)
+    assert carried == ({"id": value["id"]} if "id" in value else {})
+
+
+def test_a_long_record_on_standard_input_gives_the_exact_output(run_cli):
+    baseline, proposed = _long_pair(20_000)
+    line = b'{"id":"r\xd0\x90","baseline":' + _dump(baseline) + b',"proposed":' + _dump(proposed) + b"}\n"
+    assert check_sentinel_record_text(line) is not None  # the lists route runs
+    want = check_sentinels_input(json.loads(line))
+    repeated = line.replace(b'"proposed":{', b'"proposed":{"S9":"A",', 1)  # S9 twice: a bad line
+    done = run_cli("sentinels", "--carry", stdin=line + repeated + line)
+    assert done.returncode == 4, done.stderr
+    first, second, third = output_lines(done)
+
+    def written(number: int) -> str:
+        return json.dumps(
+            {"line": number, "id": "r\u0410", **want.as_dict()}, ensure_ascii=False, separators=(",", ":")
+        )
+
+    assert (first, third) == (written(1), written(3))
+    assert '"S9"' in second and '"line":2' in second
