@@ -459,7 +459,7 @@ def _run_key_command(options: _DataOptions, out: IO[bytes], err: IO[str]) -> int
     if options.sentinels is not None:
         return _write_subset_check(keys[0], keys[1], sentinels, options, out, err)
     if as_text:
-        from ..data.key_lists import check_json_key_texts
+        from ..data.json_keys import check_json_key_texts
 
         result = check_json_key_texts(
             keys[0], keys[1], sources=(options.baseline or "", options.proposed or "")

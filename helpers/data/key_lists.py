@@ -18,18 +18,15 @@ from __future__ import annotations
 import json
 import operator
 from itertools import compress, count
-from typing import TYPE_CHECKING
 
+from ..core.errors import CheckInputError
+from ..core.jsonio import loads_strict
+from ..core.ordering import sorted_ids
 from ..core.sentinels import SentinelResult
-from .fastpath import _sorted, loads_fast
-
-if TYPE_CHECKING:
-    from .batch import KeyCheck
 
 __all__ = [
     "KEY_LISTS_MIN",
     "KeyComparison",
-    "check_json_key_texts",
     "check_sentinel_record_text",
     "compare_key_lists",
     "flat_key_lists",
@@ -173,43 +170,8 @@ def compare_key_lists(
     new = set(added)
     if len(new) != len(added) or "" in new:
         return None
-    result = SentinelResult(missing=_sorted(missing), changed=_sorted(changed))
+    result = SentinelResult(missing=tuple(sorted_ids(missing)), changed=tuple(sorted_ids(changed)))
     return KeyComparison(result, len(added), found)
-
-
-def check_json_key_texts(
-    baseline: bytes, proposed: bytes, *, sources: tuple[str, str], min_bytes: int = KEY_LISTS_MIN
-) -> KeyCheck:
-    """The sentinel check of two ``.json`` answer keys given as their bytes: as lists when both
-    prove flat (:func:`flat_key_lists`) and the walk vouches for them (:func:`compare_key_lists`),
-    else read the exact way (:func:`~helpers.data.answer_keys.read_answer_key_object` and
-    :func:`~helpers.data.batch.check_answer_keys`); the same result either way. Keys shorter
-    than ``min_bytes`` are read the exact way at once.
-
-    Taught in ``05_check_your_data.ipynb``.
-    """
-    from .answer_keys import AnswerKey, read_answer_key_object
-    from .batch import KeyCheck, check_answer_keys
-
-    if min(len(baseline), len(proposed)) >= min_bytes:
-        ours = flat_key_lists(baseline)
-        theirs = flat_key_lists(proposed) if ours is not None else None
-        if ours is not None and theirs is not None:
-            compared = compare_key_lists(*ours, *theirs)
-            if compared is not None:
-                return KeyCheck(
-                    AnswerKey(source=sources[0], format="json"),
-                    AnswerKey(source=sources[1], format="json"),
-                    compared.result,
-                    [],
-                    sizes=(len(ours[0]), len(theirs[0]), compared.new_ids),
-                    changed_answers=compared.changed_answers,
-                )
-        del ours, theirs
-    return check_answer_keys(
-        read_answer_key_object(baseline, source=sources[0]),
-        read_answer_key_object(proposed, source=sources[1]),
-    )
 
 
 def check_sentinel_record_text(text: bytes) -> tuple[dict[str, str], SentinelResult] | None:
@@ -235,7 +197,10 @@ def check_sentinel_record_text(text: bytes) -> tuple[dict[str, str], SentinelRes
     if not first < first_end < second < second_end:
         return None
     skeleton = text[:first] + b"{}" + text[first_end + 1 : second] + b"{}" + text[second_end + 1 :]
-    record = loads_fast(skeleton)
+    try:
+        record = loads_strict(skeleton.decode("utf-8"))
+    except (UnicodeDecodeError, CheckInputError):
+        return None
     if type(record) is not dict or not _RECORD_FIELDS.issuperset(record):
         return None
     if "baseline" not in record or "proposed" not in record or type(record.get("id", "")) is not str:

@@ -22,8 +22,8 @@ from helpers.core.sentinels import SentinelResult, check_sentinels, check_sentin
 from helpers.data.answer_keys import read_answer_key_object
 from helpers.data.batch import check_answer_keys
 from helpers.data.inputs import DuplicateIDError
+from helpers.data.json_keys import check_json_key_texts
 from helpers.data.key_lists import (
-    check_json_key_texts,
     check_sentinel_record_text,
     compare_key_lists,
     flat_key_lists,
