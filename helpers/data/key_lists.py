@@ -1,4 +1,4 @@
-"""Two big ``.json`` answer keys compared as lists of IDs and answers, without a dict of the proposed key.
+"""Big ``.json`` answer keys compared as lists of IDs and answers, without a dict of either key.
 
 Reading a million-entry JSON object into a ``dict`` costs most of the check: hashing and
 inserting each ID, and one string object per answer. When the bytes of a key prove it a
@@ -6,9 +6,11 @@ flat object of string answers (:func:`flat_key_lists`), the object is parsed ins
 flat JSON array, which the standard library's parser reads several times faster and with
 one shared object for each one-character answer. The proposed key is then walked beside
 the baseline in their own order (:func:`compare_key_lists`), with one set of the baseline's
-IDs for the places where they part. Anything these proofs cannot vouch for (an escape, a
-nested value, a repeated ID, keys in different orders) returns ``None``, and the caller
-reads the keys the exact way (:mod:`helpers.data.answer_keys`), which names what is wrong.
+IDs for the places where they part. Two files are checked so by :mod:`helpers.data.json_keys`,
+and one long sentinel record by :func:`check_sentinel_record_text`. Anything these proofs
+cannot vouch for (an escape, a nested value, a repeated ID, keys in different orders) returns
+``None``, and the caller reads the keys the exact way (:mod:`helpers.data.answer_keys`), which
+names what is wrong.
 
 Taught in ``05_check_your_data.ipynb``.
 """
