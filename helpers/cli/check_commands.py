@@ -407,6 +407,13 @@ def _run_key_command(options: _DataOptions, out: IO[bytes], err: IO[str]) -> int
         return _write_key_check(engine_check, options, out, err)
     keys: list[Any] = []
     sentinels: Any = None
+    # Two .json keys are read as bytes and compared by helpers.data.key_lists (as lists when they allow).
+    as_text = (
+        options.sentinels is None
+        and not options.id_columns
+        and options.answer_column is None
+        and all(_names_json(file, options) for file in (options.baseline, options.proposed))
+    )
     for file in (options.baseline, options.proposed, options.sentinels):
         if file is None:
             continue
@@ -434,6 +441,9 @@ def _run_key_command(options: _DataOptions, out: IO[bytes], err: IO[str]) -> int
                     pairs = len(options.id_columns) == 2 or keys[0].format in PAIR_FORMATS
                     sentinels = read_sentinel_ids(stream, source=file, pairs=pairs)
                     break
+                if as_text:
+                    keys.append(stream.read())
+                    continue
                 keys.append(
                     read_key(
                         stream,
@@ -448,8 +458,27 @@ def _run_key_command(options: _DataOptions, out: IO[bytes], err: IO[str]) -> int
                 return EXIT_USAGE
     if options.sentinels is not None:
         return _write_subset_check(keys[0], keys[1], sentinels, options, out, err)
-    result = check_answer_keys(keys[0], keys[1], pairs=True if len(options.id_columns) == 2 else None)
+    if as_text:
+        from ..data.json_keys import check_json_key_texts
+
+        result = check_json_key_texts(
+            keys[0], keys[1], sources=(options.baseline or "", options.proposed or "")
+        )
+    else:
+        result = check_answer_keys(keys[0], keys[1], pairs=True if len(options.id_columns) == 2 else None)
     return _write_key_check(result, options, out, err)
+
+
+def _names_json(file: str | None, options: _DataOptions) -> bool:
+    """True when ``file`` is read as a ``.json`` answer key (by ``--format`` or its name)."""
+    from ..data.sources import SourceFormatError, key_format_for
+
+    if file is None:
+        return False
+    try:
+        return (options.key_format or key_format_for(file)) == "json"
+    except SourceFormatError:
+        return False
 
 
 def _write_key_check(result: Any, options: _DataOptions, out: IO[bytes], err: IO[str]) -> int:

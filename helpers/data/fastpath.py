@@ -584,6 +584,16 @@ def exact_outcome(number: int, raw: bytes, source: str, exact: Callable[[Any], A
     return (number, code_for(result), result, None, parsed.value)
 
 
+#: A sentinel record at least this long is first tried as lists (:mod:`helpers.data.key_lists`).
+_LISTS_MIN = 1 << 17
+
+
+def _record_as_lists(text: bytes) -> tuple[dict[str, str], SentinelResult] | None:
+    from .key_lists import check_sentinel_record_text
+
+    return check_sentinel_record_text(text)
+
+
 def output_line(outcome: Outcome, *, carry: bool = False) -> bytes:
     """One outcome's output object as the command line writes it: compact JSON and a newline.
 
@@ -664,7 +674,10 @@ class Records:
             if type(item) is bytes:  # a raw JSON line: parse it here, strictly and fast
                 number += 1
                 value: Any = None
-                if loads is not None and not (len(item) > deep_min and may_nest_too_deep(item)):
+                listed = by_text and len(item) >= _LISTS_MIN and _record_as_lists(item)
+                if listed:  # a long record of two flat keys, compared as lists
+                    value = listed[0]
+                elif loads is not None and not (len(item) > deep_min and may_nest_too_deep(item)):
                     try:
                         value = loads(item)
                     except decode_error:
@@ -689,7 +702,7 @@ class Records:
                 if value is None:
                     result = None
                 elif by_text:  # a sentinel record's text can prove its answers strings
-                    result = fast_sentinels_text(value, item)
+                    result = listed[1] if listed else fast_sentinels_text(value, item)
                 else:
                     result = fast(value)
                 if result is PRESERVED and not carry:  # the common case first
