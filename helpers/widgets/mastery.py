@@ -23,6 +23,8 @@ from ..teach.drill.engine import CaseView, DrillSession
 from ..teach.drill.mastery import FACET_STREAK, FACET_STREAKS, MASTERY_STREAK, now_text
 from ..teach.drill.to_go import progress_line
 from ..teach.grading import Answer
+from ..teach.html import Html, html_join
+from ..teach.html import html as markup
 from ..teach.progress.files import (
     TraineeProgress,
     load_trainee_progress,
@@ -126,7 +128,7 @@ class MasteryDrill(TextPicture):
         #: False until Start is pressed (or a drill is given, seeded, loaded or started again).
         self.started = session is not None or seed is not None
         self.start_button = button("Start", "eic-start", button_style="primary")
-        self.start_note = html(f"<p><b>{esc(_NOT_STARTED)}</b></p>", css="eic-start-note")
+        self.start_note = html(markup("<p><b>{}</b></p>", esc(_NOT_STARTED)), css="eic-start-note")
         self.start_row = w.VBox([self.start_note, wrap_row([self.start_button])])
         self.bars = html(css="eic-rule-bars")
         self.area = CaseArea(
@@ -234,9 +236,12 @@ class MasteryDrill(TextPicture):
             return
         self._begin_fresh()
         self._report(
-            '<span class="eic-started" role="status">Your own drill has started, on fresh cases (fresh '
-            f"random seed {self.session.mastery.seed}, kept in its progress file). Nothing is saved until "
-            "you press <b>Save progress</b>.</span>"
+            markup(
+                '<span class="eic-started" role="status">Your own drill has started, on fresh cases (fresh '
+                "random seed {}, kept in its progress file). Nothing is saved until "
+                "you press <b>Save progress</b>.</span>",
+                self.session.mastery.seed,
+            )
         )
         self.transfer.refresh()
 
@@ -319,64 +324,105 @@ class MasteryDrill(TextPicture):
 
     def _show_bars(self) -> None:
         m = self.session.mastery
-        items = "".join(
-            f'<li class="{"eic-mastered" if m.states[r].mastered else "eic-learning"}"><code>{esc(line)}</code></li>'
+        items = html_join(
+            markup(
+                '<li class="{}"><code>{}</code></li>',
+                "eic-mastered" if m.states[r].mastered else "eic-learning",
+                esc(line),
+            )
             for r, line in zip(m.rules, self.bar_lines(), strict=False)
         )
-        facets = "".join(f"<li><code>{esc(line)}</code></li>" for line in self.bar_lines()[len(m.rules) :])
+        facets = html_join(
+            markup("<li><code>{}</code></li>", esc(line)) for line in self.bar_lines()[len(m.rules) :]
+        )
         due = self.session.due()
+        empty = Html("")
         due_line = (
-            f"<p><b>Due for review today:</b> {esc(', '.join(due))}. They come first.</p>" if due else ""
+            markup("<p><b>Due for review today:</b> {}. They come first.</p>", esc(", ".join(due)))
+            if due
+            else empty
         )
         complete = (
-            "<p><b>✔ Complete:</b> every rule mastered and every look-alike kind mastered, with a whole "
-            "record that clears the bar.</p>"
+            Html(
+                "<p><b>✔ Complete:</b> every rule mastered and every look-alike kind mastered, with a whole "
+                "record that clears the bar.</p>"
+            )
             if (m.complete)
-            else ""
+            else empty
         )
         right, wrong = m.record_so_far()
         more = sequential.right_answers_needed(right, wrong)
         recent = (
-            f"<p><b>Whole record:</b> {right} of your {right + wrong} cases right unaided"
-            f"{' (clears the bar)' if m.overall_met else f'; at least {more} more right to clear the bar'}. "
-            f"The bar is one that someone right {float(sequential.P0):.0%} of the time or less reaches at most "
-            f"{float(sequential.ALPHA):.0%} of the time, however long they practise: with no miss it takes "
-            f"{sequential.right_answers_needed(0, 0)} cases, and each miss about ten more right ones. "
-            f"A look-alike kind is mastered by {FACET_STREAK} right case of it "
-            f"({', '.join(f'{n} in a row for {k}' for k, n in FACET_STREAKS.items())}), "
-            "one more in a row for each one missed.</p>"
+            markup(
+                "<p><b>Whole record:</b> {} of your {} cases right unaided{}. "
+                "The bar is one that someone right {:.0%} of the time or less reaches at most "
+                "{:.0%} of the time, however long they practise: with no miss it takes "
+                "{} cases, and each miss about ten more right ones. "
+                "A look-alike kind is mastered by {} right case of it "
+                "({}), "
+                "one more in a row for each one missed.</p>",
+                right,
+                right + wrong,
+                " (clears the bar)" if m.overall_met else f"; at least {more} more right to clear the bar",
+                float(sequential.P0),
+                float(sequential.ALPHA),
+                sequential.right_answers_needed(0, 0),
+                FACET_STREAK,
+                ", ".join(f"{n} in a row for {k}" for k, n in FACET_STREAKS.items()),
+            )
             if right + wrong
-            else ""
+            else empty
         )
         demo = (
-            f'<p class="eic-demo-seed"><b>Demo drill</b> (fixed seed {m.seed}): the same cases for everyone, '
-            "for trying the drill out, and marked as a demo in its file. Press <b>Start again</b> for your own "
-            "drill with fresh cases: only a fresh drill counts as practice evidence.</p>"
+            markup(
+                '<p class="eic-demo-seed"><b>Demo drill</b> (fixed seed {}): the same cases for everyone, '
+                "for trying the drill out, and marked as a demo in its file. Press <b>Start again</b> for your own "
+                "drill with fresh cases: only a fresh drill counts as practice evidence.</p>",
+                m.seed,
+            )
             if self.session.seed_kind == "fixed"
-            else ""
+            else empty
+        )
+        facet_list = (
+            markup('<ul class="eic-bars" aria-label="Look-alike kinds">{}</ul>', facets) if facets else empty
         )
         self.bars.value = wrap_html(
-            f'{demo}<div role="status" aria-live="polite" class="eic-progress-line"><b>{esc(progress_line(m))}</b>'
-            f"</div>{complete}{due_line}"
-            f'<details class="eic-progress-details"><summary>Each rule, and the look-alike kinds ({len(m.secured)} '
-            f"of {len(m.facets)} mastered); {_cases(m.step)} worked</summary><p>A miss, a skip, a reveal or a hint "
-            f"before the check takes a rule's mastery away again.</p>{recent}"
-            f'<ul class="eic-bars" aria-label="Progress per rule">{items}</ul>'
-            + (f'<ul class="eic-bars" aria-label="Look-alike kinds">{facets}</ul>' if facets else "")
-            + "</details>"
+            markup(
+                '{}<div role="status" aria-live="polite" class="eic-progress-line"><b>{}</b>'
+                "</div>{}{}"
+                '<details class="eic-progress-details"><summary>Each rule, and the look-alike kinds ({} '
+                "of {} mastered); {} worked</summary><p>A miss, a skip, a reveal or a hint "
+                "before the check takes a rule's mastery away again.</p>{}"
+                '<ul class="eic-bars" aria-label="Progress per rule">{}</ul>{}'
+                "</details>",
+                demo,
+                esc(progress_line(m)),
+                complete,
+                due_line,
+                len(m.secured),
+                len(m.facets),
+                _cases(m.step),
+                recent,
+                items,
+                facet_list,
+            )
         )
 
     def _show_unsaved(self) -> None:
         step = self.session.mastery.step
         if self.saved_step == step:
-            self.unsaved.value = wrap_html('<span role="status">✔ Everything is saved.</span>')
+            self.unsaved.value = wrap_html(Html('<span role="status">✔ Everything is saved.</span>'))
         elif step == 0:
             self.unsaved.value = ""
         else:
             since = step - (self.saved_step or 0)
             self.unsaved.value = wrap_html(
-                f'<span role="status"><b>● Unsaved work:</b> {since} case{"s" if since != 1 else ""} '
-                "since the last save. Press <b>Save progress</b> to keep them.</span>"
+                markup(
+                    '<span role="status"><b>● Unsaved work:</b> {} case{} '
+                    "since the last save. Press <b>Save progress</b> to keep them.</span>",
+                    since,
+                    "s" if since != 1 else "",
+                )
             )
 
     def completion_text(self) -> str:
@@ -395,14 +441,16 @@ class MasteryDrill(TextPicture):
         """Ask before throwing this drill away."""
         self.confirm_row.layout.display = "flex"
         self._report(
-            '<span role="alert"><b>Start again?</b> This drill is replaced by a fresh one; your progress '
-            "file is kept. Press <b>Yes, start again</b> or <b>Keep this drill</b>.</span>"
+            Html(
+                '<span role="alert"><b>Start again?</b> This drill is replaced by a fresh one; your progress '
+                "file is kept. Press <b>Yes, start again</b> or <b>Keep this drill</b>.</span>"
+            )
         )
 
     def cancel_restart(self) -> None:
         """Keep the drill as it is."""
         self.confirm_row.layout.display = "none"
-        self._report('<span role="status">Kept this drill.</span>')
+        self._report(Html('<span role="status">Kept this drill.</span>'))
 
     def restart(self) -> None:
         """Start a new drill (fresh cases, nothing scored); saving over the old file then needs consent."""
@@ -410,26 +458,31 @@ class MasteryDrill(TextPicture):
         self.overwrite.value = False
         self._begin_fresh()
         self._report(
-            '<span role="status">Started again with fresh cases (a fresh random seed). Your earlier progress file is kept: Save '
-            "will not write over it unless you tick <b>Overwrite with this drill</b>, or press "
-            "<b>Save as a new attempt</b>.</span>"
+            Html(
+                '<span role="status">Started again with fresh cases (a fresh random seed). '
+                "Your earlier progress file is kept: Save "
+                "will not write over it unless you tick <b>Overwrite with this drill</b>, or press "
+                "<b>Save as a new attempt</b>.</span>"
+            )
         )
         self.transfer.refresh()
 
     # --- progress files -------------------------------------------------------------------------
 
-    def _report(self, markup: str) -> None:
-        self.file_status.value = wrap_html(markup)
+    def _report(self, shown: Html) -> None:
+        self.file_status.value = wrap_html(shown)
 
     def _error(self, verb: str, exc: ProgressFileError, then: str = "") -> None:
-        more = f"<br>{esc(then)}" if then else ""
-        self._report(f'<div class="eic-error" role="alert"><b>✘ {esc(verb)}:</b> {esc(exc)}{more}</div>')
+        more = markup("<br>{}", esc(then)) if then else Html("")
+        self._report(
+            markup('<div class="eic-error" role="alert"><b>✘ {}:</b> {}{}</div>', esc(verb), esc(exc), more)
+        )
 
     def save(self, *, path: str | Path | None = None) -> Path | None:
         """Save to :attr:`path` (or ``path``); refuse another drill's file unless :attr:`overwrite` is ticked."""
         if not self.started:
             self._report(
-                '<span role="alert">Nothing to save yet: press <b>Start</b> for your own drill.</span>'
+                Html('<span role="alert">Nothing to save yet: press <b>Start</b> for your own drill.</span>')
             )
             return None
         self.session.trainee = self.trainee.value
@@ -442,8 +495,11 @@ class MasteryDrill(TextPicture):
         self.overwrite.value = False
         self.saved_step = self.session.mastery.step
         self._report(
-            f'<span class="eic-saved" role="status">✔ Saved {self.saved_step} cases worked to '
-            f"<code>{esc(shown_path(written))}</code>.</span>"
+            markup(
+                '<span class="eic-saved" role="status">✔ Saved {} cases worked to <code>{}</code>.</span>',
+                self.saved_step,
+                esc(shown_path(written)),
+            )
         )
         self._show_unsaved()
         self.transfer.refresh()
@@ -488,16 +544,19 @@ class MasteryDrill(TextPicture):
     def cancel_load(self) -> None:
         """Keep the drill on screen instead of loading the file."""
         self.confirm_load_row.layout.display = "none"
-        self._report('<span role="status">Kept this drill; nothing was loaded.</span>')
+        self._report(Html('<span role="status">Kept this drill; nothing was loaded.</span>'))
 
     def _open_saved(self) -> None:
         """Open the saved drill at :attr:`path` by itself, as a reopened notebook does, and say so."""
         progress = self.load(confirmed=True)
         if progress is not None:
             self._report(
-                f'<span class="eic-loaded" role="status">✔ Opened your saved drill from <code>'
-                f"{esc(shown_path(self.path.value))}</code> by itself: {esc(self._loaded_note(progress))}. "
-                "Carry on below.</span>"
+                markup(
+                    '<span class="eic-loaded" role="status">✔ Opened your saved drill from <code>'
+                    "{}</code> by itself: {}. Carry on below.</span>",
+                    esc(shown_path(self.path.value)),
+                    esc(self._loaded_note(progress)),
+                )
             )
         else:
             self.file_status.value = self.file_status.value.replace(
@@ -513,9 +572,13 @@ class MasteryDrill(TextPicture):
             since = self.session.mastery.step - (self.saved_step or 0)
             self.confirm_load_row.layout.display = "flex"
             self._report(
-                f'<span role="alert"><b>Load and replace this drill?</b> {since} case'
-                f"{'s' if since != 1 else ''} worked here since the last save would be lost. Press "
-                "<b>Yes, load the file</b> or <b>Keep this drill</b> (then save it first).</span>"
+                markup(
+                    '<span role="alert"><b>Load and replace this drill?</b> {} case'
+                    "{} worked here since the last save would be lost. Press "
+                    "<b>Yes, load the file</b> or <b>Keep this drill</b> (then save it first).</span>",
+                    since,
+                    "s" if since != 1 else "",
+                )
             )
             return None
         self.confirm_load_row.layout.display = "none"
@@ -526,8 +589,11 @@ class MasteryDrill(TextPicture):
             return None
         self._adopt(progress)
         self._report(
-            f'<span class="eic-loaded" role="status">✔ Loaded from <code>{esc(shown_path(self.path.value))}'
-            f"</code>: {esc(self._loaded_note(progress))}.</span>"
+            markup(
+                '<span class="eic-loaded" role="status">✔ Loaded from <code>{}</code>: {}.</span>',
+                esc(shown_path(self.path.value)),
+                esc(self._loaded_note(progress)),
+            )
         )
         self.transfer.refresh()
         return progress
