@@ -84,12 +84,12 @@ def wrap_html(value: Html) -> Html:
 
 
 def view_markup(value: str) -> Html:
-    """Markup a view in ``helpers.teach.views`` built (an :class:`HtmlBlock`'s ``html``, a case view), as it is.
+    """A view's output (a block's ``html``, a case view's markup) as markup, as it is; used by every widget.
 
-    Those views build their markup through :func:`helpers.teach.html.html` and the escapers;
-    :class:`Html` passes as it is. A plain ``str`` from them is trusted the same way
-    :meth:`HtmlBlock._repr_html_` trusts ``HtmlBlock.html``: the one place a widget takes a
-    view's string as markup, so a future strict check needs only this line.
+    The views in ``helpers.teach.views`` build their markup through :func:`helpers.teach.html.html`
+    and the escapers, so :class:`~helpers.teach.html.Html` passes as it is. A plain ``str`` from
+    them is trusted the way :class:`~helpers.teach.html.HtmlBlock` trusts its ``html`` when it
+    shows: this is the one place a widget takes a view's string as markup.
     """
     if isinstance(value, Html):
         return value
