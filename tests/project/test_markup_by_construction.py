@@ -243,7 +243,10 @@ class _Guard(ast.NodeVisitor):
         func = node.func
         if isinstance(func, ast.Attribute) and func.attr == "format" and _tag_constant(func.value):
             self._add(node, ".format makes markup")
-        if isinstance(func, ast.Name) and func.id == "Html" and self.module != BUILDER:
+        named = (isinstance(func, ast.Name) and func.id == "Html") or (
+            isinstance(func, ast.Attribute) and func.attr == "Html"
+        )
+        if named and self.module != BUILDER:
             literal = (
                 len(node.args) == 1
                 and not node.keywords
@@ -303,6 +306,7 @@ def test_every_listed_exception_is_still_a_function_that_calls_html() -> None:
         'x = "<td>{}</td>".format(value)',
         'x = "<TD>{}</TD>".format(value)',
         "x = Html(value)",
+        "x = markup.Html(value)",
         'x = Html(f"<b>{value}</b>")',
         'x = Html("<b>" + value + "</b>")',
         "x = Html()",
