@@ -18,12 +18,11 @@ import ipywidgets as w
 
 from ..core.errors import ProgressFileError
 from ..teach.cases.rules import Rule, load_rules
-from ..teach.drill import sequential
 from ..teach.drill.engine import CaseView, DrillSession
-from ..teach.drill.mastery import FACET_STREAK, FACET_STREAKS, MASTERY_STREAK, now_text
+from ..teach.drill.mastery import MASTERY_STREAK, now_text
 from ..teach.drill.to_go import progress_line
 from ..teach.grading import Answer
-from ..teach.html import Html, html_join
+from ..teach.html import Html
 from ..teach.html import html as markup
 from ..teach.progress.files import (
     TraineeProgress,
@@ -40,6 +39,7 @@ from ..teach.views.case_html import (
 from .base import TextPicture, button, frame, html, progress_path_box, wide_style, wrap_html, wrap_row
 from .case_area import CaseArea
 from .exercise import AnswerControls
+from .mastery_bars import bars_html, cases_worded
 from .progress_transfer import ProgressTransfer
 
 __all__ = ["MasteryDrill", "DEFAULT_MASTERY_FILE", "rule_bar", "FACET_NAMES"]
@@ -79,11 +79,6 @@ def rule_bar(rule: str, streak: int, mastered: bool) -> str:
     filled = MASTERY_STREAK if mastered else min(streak, MASTERY_STREAK)
     blocks = "■" * filled + "□" * (MASTERY_STREAK - filled)
     return f"{rule} {blocks} " + ("✔ mastered" if mastered else f"{filled}/{MASTERY_STREAK}")
-
-
-def _cases(count: int) -> str:
-    """``1 case`` or ``N cases``."""
-    return f"{count} case{'' if count == 1 else 's'}"
 
 
 class MasteryDrill(TextPicture):
@@ -323,89 +318,9 @@ class MasteryDrill(TextPicture):
         return lines
 
     def _show_bars(self) -> None:
-        m = self.session.mastery
-        items = html_join(
-            markup(
-                '<li class="{}"><code>{}</code></li>',
-                "eic-mastered" if m.states[r].mastered else "eic-learning",
-                esc(line),
-            )
-            for r, line in zip(m.rules, self.bar_lines(), strict=False)
-        )
-        facets = html_join(
-            markup("<li><code>{}</code></li>", esc(line)) for line in self.bar_lines()[len(m.rules) :]
-        )
-        due = self.session.due()
-        empty = Html("")
-        due_line = (
-            markup("<p><b>Due for review today:</b> {}. They come first.</p>", esc(", ".join(due)))
-            if due
-            else empty
-        )
-        complete = (
-            Html(
-                "<p><b>✔ Complete:</b> every rule mastered and every look-alike kind mastered, with a whole "
-                "record that clears the bar.</p>"
-            )
-            if (m.complete)
-            else empty
-        )
-        right, wrong = m.record_so_far()
-        more = sequential.right_answers_needed(right, wrong)
-        recent = (
-            markup(
-                "<p><b>Whole record:</b> {} of your {} cases right unaided{}. "
-                "The bar is one that someone right {:.0%} of the time or less reaches at most "
-                "{:.0%} of the time, however long they practise: with no miss it takes "
-                "{} cases, and each miss about ten more right ones. "
-                "A look-alike kind is mastered by {} right case of it "
-                "({}), "
-                "one more in a row for each one missed.</p>",
-                right,
-                right + wrong,
-                " (clears the bar)" if m.overall_met else f"; at least {more} more right to clear the bar",
-                float(sequential.P0),
-                float(sequential.ALPHA),
-                sequential.right_answers_needed(0, 0),
-                FACET_STREAK,
-                ", ".join(f"{n} in a row for {k}" for k, n in FACET_STREAKS.items()),
-            )
-            if right + wrong
-            else empty
-        )
-        demo = (
-            markup(
-                '<p class="eic-demo-seed"><b>Demo drill</b> (fixed seed {}): the same cases for everyone, '
-                "for trying the drill out, and marked as a demo in its file. Press <b>Start again</b> for your own "
-                "drill with fresh cases: only a fresh drill counts as practice evidence.</p>",
-                m.seed,
-            )
-            if self.session.seed_kind == "fixed"
-            else empty
-        )
-        facet_list = (
-            markup('<ul class="eic-bars" aria-label="Look-alike kinds">{}</ul>', facets) if facets else empty
-        )
+        shown = self.session
         self.bars.value = wrap_html(
-            markup(
-                '{}<div role="status" aria-live="polite" class="eic-progress-line"><b>{}</b>'
-                "</div>{}{}"
-                '<details class="eic-progress-details"><summary>Each rule, and the look-alike kinds ({} '
-                "of {} mastered); {} worked</summary><p>A miss, a skip, a reveal or a hint "
-                "before the check takes a rule's mastery away again.</p>{}"
-                '<ul class="eic-bars" aria-label="Progress per rule">{}</ul>{}'
-                "</details>",
-                demo,
-                esc(progress_line(m)),
-                complete,
-                due_line,
-                len(m.secured),
-                len(m.facets),
-                _cases(m.step),
-                recent,
-                items,
-                facet_list,
-            )
+            bars_html(shown.mastery, self.bar_lines(), shown.due(), demo=shown.seed_kind == "fixed")
         )
 
     def _show_unsaved(self) -> None:
@@ -613,7 +528,7 @@ class MasteryDrill(TextPicture):
         kind = f" (demo: fixed seed {m.seed})" if self.session.seed_kind == "fixed" else ""
         lines = [
             f"Mastery drill{kind}: {progress_line(m)}",
-            f"  {len(m.secured)} of {len(m.facets)} look-alike kinds mastered, {_cases(m.step)} worked",
+            f"  {len(m.secured)} of {len(m.facets)} look-alike kinds mastered, {cases_worded(m.step)} worked",
             *(f"  {line}" for line in self.bar_lines()),
         ]
         if not self.started:
