@@ -35,6 +35,8 @@ from typing import Any, ClassVar
 
 from ..core.errors import BuildError
 from ..core.paths import project_root
+from ..teach.html import Html, html_join
+from ..teach.html import html as markup
 
 __all__ = [
     "SitePage",
@@ -56,55 +58,50 @@ SITE_MARKER = ".built-by-helpers-site"
 
 _TEMPLATE_NAME = "offline.html.j2"
 
-_WIDGET_NOTE = (
+# The stock "lab" template, minus every script it would fetch from the network. A widget output
+# shows kernel-free (the ``static_widget`` macro): a note and the widget's stored text picture, escaped.
+_TEMPLATE = (
+    "{%- extends 'lab/index.html.j2' -%}\n"
+    "{%- macro static_widget(output) -%}"
+    '<div class="jp-RenderedText jp-OutputArea-output eic-static-widget" data-mime-type="text/plain">'
+    '<p class="eic-static-note">'
     "An interactive widget goes here; it needs a running kernel. Work it in the app "
     "(<code>python3 tasks.py app</code>) or in JupyterLab (<code>python3 tasks.py lab</code>). "
     "What it showed when the notebook was last run:"
-)
-
-_PAGE_CSS = """
-.eic-site-nav { padding: 0.5em 1em; border-bottom: 1px solid #ccc; font-family: sans-serif; }
-.eic-static-widget { border-left: 3px solid #bbb; padding-left: 0.75em; }
-.eic-static-note { font-family: sans-serif; font-size: 90%; color: #555; margin: 0.25em 0; }
-a, a:visited, .jp-RenderedHTMLCommon a, .jp-RenderedHTMLCommon a:visited {
-  color: #0b4f9c !important; text-decoration: underline !important; }
-.highlight .ow, .highlight .nb, .highlight .bp { color: #6a1fb0 !important; }
-.highlight .c, .highlight .c1, .highlight .ch, .highlight .cm, .highlight .cs, .highlight .cp {
-  color: #3d6b3d !important; }
-.jp-InputPrompt, .jp-OutputPrompt, .jp-InputArea-prompt, .jp-OutputArea-prompt {
-  color: #1f4f82 !important; opacity: 1 !important; }
-:focus-visible { outline: 3px solid #1a5fb4; outline-offset: 2px; }
-details { margin: 0.5em 0; }
-details > summary { cursor: pointer; font-weight: bold; }
-"""
-
-# A widget output, kernel-free: a note and the widget's stored text picture, escaped.
-_STATIC_WIDGET = (
-    '<div class="jp-RenderedText jp-OutputArea-output eic-static-widget" data-mime-type="text/plain">'
-    '<p class="eic-static-note">' + _WIDGET_NOTE + "</p>"
+    "</p>"
     "<pre>{{ output.data.get('text/plain', '') | escape_html }}</pre></div>"
-)
-
-# The stock "lab" template, minus every script it would fetch from the network.
-_TEMPLATE = (
-    "{%- extends 'lab/index.html.j2' -%}\n"
+    "{%- endmacro -%}\n"
     "{%- block html_head_js -%}{%- endblock html_head_js -%}\n"
     "{% block jupyter_widgets %}{% endblock jupyter_widgets %}\n"
     "{%- block html_head_js_mathjax -%}{%- endblock html_head_js_mathjax -%}\n"
     "{%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}\n"
-    '{% block extra_css %}<style type="text/css">' + _PAGE_CSS + "</style>{% endblock extra_css %}\n"
+    '{% block extra_css %}<style type="text/css">\n'
+    ".eic-site-nav { padding: 0.5em 1em; border-bottom: 1px solid #ccc; font-family: sans-serif; }\n"
+    ".eic-static-widget { border-left: 3px solid #bbb; padding-left: 0.75em; }\n"
+    ".eic-static-note { font-family: sans-serif; font-size: 90%; color: #555; margin: 0.25em 0; }\n"
+    "a, a:visited, .jp-RenderedHTMLCommon a, .jp-RenderedHTMLCommon a:visited {\n"
+    "  color: #0b4f9c !important; text-decoration: underline !important; }\n"
+    ".highlight .ow, .highlight .nb, .highlight .bp { color: #6a1fb0 !important; }\n"
+    ".highlight .c, .highlight .c1, .highlight .ch, .highlight .cm, .highlight .cs, .highlight .cp {\n"
+    "  color: #3d6b3d !important; }\n"
+    ".jp-InputPrompt, .jp-OutputPrompt, .jp-InputArea-prompt, .jp-OutputArea-prompt {\n"
+    "  color: #1f4f82 !important; opacity: 1 !important; }\n"
+    ":focus-visible { outline: 3px solid #1a5fb4; outline-offset: 2px; }\n"
+    "details { margin: 0.5em 0; }\n"
+    "details > summary { cursor: pointer; font-weight: bold; }\n"
+    "</style>{% endblock extra_css %}\n"
     "{%- block body_header -%}{{ super() }}\n"
     '<nav class="eic-site-nav"><a href="index.html">All notebooks and downloads</a></nav>\n'
     "{%- endblock body_header -%}\n"
     "{%- block execute_result -%}\n"
-    "{%- if _WIDGET_VIEW in output.data -%}" + _STATIC_WIDGET + "{%- else -%}{{ super() }}{%- endif -%}\n"
+    "{%- if 'application/vnd.jupyter.widget-view+json' in output.data -%}{{ static_widget(output) }}{%- else -%}{{ super() }}{%- endif -%}\n"
     "{%- endblock execute_result -%}\n"
     "{%- block display_data -%}\n"
-    "{%- if _WIDGET_VIEW in output.data -%}" + _STATIC_WIDGET + "{%- else -%}{{ super() }}{%- endif -%}\n"
+    "{%- if 'application/vnd.jupyter.widget-view+json' in output.data -%}{{ static_widget(output) }}{%- else -%}{{ super() }}{%- endif -%}\n"
     "{%- endblock display_data -%}\n"
-    "{%- block data_widget_view scoped %}" + _STATIC_WIDGET + "{%- endblock data_widget_view -%}\n"
+    "{%- block data_widget_view scoped %}{{ static_widget(output) }}{%- endblock data_widget_view -%}\n"
     "{%- block data_javascript scoped %}{%- endblock data_javascript -%}\n"
-).replace("_WIDGET_VIEW", "'application/vnd.jupyter.widget-view+json'")
+)
 
 _STYLE = re.compile(r"(<style\b[^>]*>)(.*?)(</style>)", re.DOTALL | re.IGNORECASE)
 _CSS_COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)
@@ -282,7 +279,7 @@ _HTML_COMMENT_LINE = re.compile(r"^<!--.*-->[ \t]*$", re.MULTILINE)
 _TABLE_CELL = re.compile(r"(<t[dh][^>]*>)(.*?)(</t[dh]>)", re.DOTALL)
 _TAG = re.compile(r"<[^>]+>")
 
-_DOC_CSS = (
+_DOC_CSS = Html(
     "body{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em;line-height:1.5;color:#1f1f1f}"
     "code,pre{font-size:90%}pre{background:#f4f4f4;padding:0.75em;overflow-x:auto}"
     "pre:focus-visible,.eic-doc-table:focus-visible{outline:3px solid #1a5fb4;outline-offset:2px}"
@@ -311,18 +308,33 @@ def _doc_renderer(docs: set[str], notebooks: set[str]) -> Any:
         """Headings get GitHub's anchors; links to other pages point at their HTML."""
 
         def heading(self, text: str, level: int, **attrs: Any) -> str:
-            return f'<h{level} id="{html.escape(_slug(text))}">{text}</h{level}>\n'
+            return markup('<h{} id="{}">{}</h{}>\n', level, _slug(text), _rendered(text), level)
 
         def link(self, text: str, url: str, title: str | None = None) -> str:
             return super().link(text, _doc_url(url, docs, notebooks), title)
 
         def block_code(self, code: str, info: str | None = None) -> str:
-            return f'<pre tabindex="0"><code>{html.escape(code, quote=False)}</code></pre>\n'
+            # Text content needs only &, < and > escaped; quotes stay as written, as mistune leaves them.
+            shown = _rendered(html.escape(code, quote=False))
+            return markup('<pre tabindex="0"><code>{}</code></pre>\n', shown)
 
         def table(self, text: str) -> str:
-            return f'<div class="eic-doc-table" role="region" tabindex="0"><table>\n{text}</table></div>\n'
+            return markup(
+                '<div class="eic-doc-table" role="region" tabindex="0"><table>\n{}</table></div>\n',
+                _rendered(text),
+            )
 
     return mistune.create_markdown(escape=True, renderer=Renderer(escape=True), plugins=["table"])
+
+
+def _rendered(text: str) -> Html:
+    """Markup mistune rendered with ``escape=True`` (raw HTML in a page escaped), taken as it is.
+
+    The one place the site takes a string as markup: mistune escapes every text and
+    attribute it writes, and :func:`render_doc` checks the whole page for anything
+    loaded from elsewhere.
+    """
+    return Html(text)  # markup-guard: allowed, mistune's own escaped output
 
 
 def _doc_url(url: str, docs: set[str], notebooks: set[str]) -> str:
@@ -355,13 +367,16 @@ def render_doc(path: Path, *, docs: Sequence[Path] = (), notebooks: Sequence[Pat
     markdown = _doc_renderer({p.name for p in docs} | {path.name}, {p.name for p in notebooks})
     body = str(markdown(_HTML_COMMENT_LINE.sub("", text)))
     body = _TABLE_CELL.sub(lambda m: m.group(1) + m.group(2).replace("\\|", "|") + m.group(3), body)
-    page = (
+    page = markup(
         "<!DOCTYPE html>\n"
         '<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{html.escape(title)}</title><style>{_DOC_CSS}</style></head><body>"
+        "<title>{}</title><style>{}</style></head><body>"
         '<nav class="eic-site-nav"><a href="../index.html">All notebooks and downloads</a></nav>'
-        f"<main>{body}</main></body></html>\n"
+        "<main>{}</main></body></html>\n",
+        title,
+        _DOC_CSS,
+        _rendered(body),
     )
     loaded, _links = external_urls(page)
     if loaded:
@@ -375,31 +390,34 @@ def render_doc(path: Path, *, docs: Sequence[Path] = (), notebooks: Sequence[Pat
 
 def _index_html(
     pages: Sequence[SitePage], downloads: Sequence[tuple[str, str]], docs: Sequence[SitePage] = ()
-) -> str:
-    items = "".join(
-        f'<li><a href="{html.escape(page.page.name)}">{html.escape(page.title)}</a> '
-        f"<code>{html.escape(page.notebook.name)}</code></li>"
+) -> Html:
+    items = html_join(
+        markup('<li><a href="{}">{}</a> <code>{}</code></li>', page.page.name, page.title, page.notebook.name)
         for page in pages
     )
-    files = "".join(
-        f'<li><a href="downloads/{html.escape(name)}">{html.escape(name)}</a>: {html.escape(label)}</li>'
-        for name, label in downloads
+    files = html_join(
+        markup('<li><a href="downloads/{}">{}</a>: {}</li>', name, name, label) for name, label in downloads
     )
-    download_part = f'<h2>Downloads</h2><ul class="eic-site-downloads">{files}</ul>' if downloads else ""
-    references = "".join(
-        f'<li><a href="docs/{html.escape(doc.page.name)}">{html.escape(doc.title)}</a> '
-        f"<code>{html.escape(doc.notebook.name)}</code></li>"
+    download_part = (
+        markup('<h2>Downloads</h2><ul class="eic-site-downloads">{}</ul>', files) if downloads else Html("")
+    )
+    references = html_join(
+        markup(
+            '<li><a href="docs/{}">{}</a> <code>{}</code></li>', doc.page.name, doc.title, doc.notebook.name
+        )
         for doc in docs
     )
-    docs_part = f'<h2>Reference</h2><ul class="eic-site-docs">{references}</ul>' if docs else ""
-    return (
+    docs_part = (
+        markup('<h2>Reference</h2><ul class="eic-site-docs">{}</ul>', references) if docs else Html("")
+    )
+    return markup(
         "<!DOCTYPE html>\n"
         '<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         "<title>Evaluation-integrity checks: the notebooks</title>"
-        "<style>body{font-family:sans-serif;max-width:48em;margin:2em auto;padding:0 1em;"
-        "line-height:1.5;color:#1f1f1f}code{font-size:90%}li{margin:0.3em 0}"
-        "a,a:visited{color:#0b4f9c;text-decoration:underline}</style></head>"
+        "<style>body{{font-family:sans-serif;max-width:48em;margin:2em auto;padding:0 1em;"
+        "line-height:1.5;color:#1f1f1f}}code{{font-size:90%}}li{{margin:0.3em 0}}"
+        "a,a:visited{{color:#0b4f9c;text-decoration:underline}}</style></head>"
         "<body><main>"
         "<h1>Evaluation-integrity checks</h1>"
         "<p>The teaching notebooks as static pages, with the outputs they gave when they were "
@@ -407,9 +425,12 @@ def _index_html(
         "<b>Show the worked answer</b> block: open it once you have an answer of your own. "
         "The widgets need a running kernel: to work the cases yourself, start the app "
         "(<code>python3 tasks.py app</code>) or JupyterLab (<code>python3 tasks.py lab</code>).</p>"
-        f'<h2>Notebooks</h2><ol class="eic-site-notebooks">{items}</ol>'
-        f"{download_part}{docs_part}"
-        "</main></body></html>\n"
+        '<h2>Notebooks</h2><ol class="eic-site-notebooks">{}</ol>'
+        "{}{}"
+        "</main></body></html>\n",
+        items,
+        download_part,
+        docs_part,
     )
 
 

@@ -17,7 +17,8 @@ import ipywidgets as w
 
 from ..core.chardiff import visible_id
 from ..core.errors import escape_surrogates
-from ..teach.html import STYLE, esc, esc_id
+from ..teach.html import STYLE, Html, esc, esc_id
+from ..teach.html import html as markup
 
 __all__ = [
     "TextPicture",
@@ -29,9 +30,14 @@ __all__ = [
     "html",
     "wide_style",
     "progress_path_box",
+    "view_markup",
+    "NO_HTML",
 ]
 
 _IGNORE_MATHS = "mathjax_ignore tex2jax_ignore"
+
+#: No markup: what an empty area shows.
+NO_HTML = Html("")
 
 
 def auto_layout() -> w.Layout:
@@ -64,7 +70,7 @@ def button(description: str, css: str, **kwargs: Any) -> w.Button:
     return made
 
 
-def html(value: str = "", css: str | None = None) -> w.HTML:
+def html(value: Html = NO_HTML, css: str | None = None) -> w.HTML:
     """An HTML widget whose content is never typeset as maths (an ID like ``$x^2$`` stays literal)."""
     made = w.HTML(value=wrap_html(value))
     if css:
@@ -72,9 +78,22 @@ def html(value: str = "", css: str | None = None) -> w.HTML:
     return made
 
 
-def wrap_html(value: str) -> str:
+def wrap_html(value: Html) -> Html:
     """``value`` framed so MathJax leaves it alone; empty stays empty."""
-    return f'<div class="{_IGNORE_MATHS}">{value}</div>' if value else ""
+    return markup('<div class="{}">{}</div>', _IGNORE_MATHS, value) if value else NO_HTML
+
+
+def view_markup(value: str) -> Html:
+    """A view's output (a block's ``html``, a case view's markup) as markup, as it is; used by every widget.
+
+    The views in ``helpers.teach.views`` build their markup through :func:`helpers.teach.html.html`
+    and the escapers, so :class:`~helpers.teach.html.Html` passes as it is. A plain ``str`` from
+    them is trusted the way :class:`~helpers.teach.html.HtmlBlock` trusts its ``html`` when it
+    shows: this is the one place a widget takes a view's string as markup.
+    """
+    if isinstance(value, Html):
+        return value
+    return Html(value)  # markup-guard: allowed, see the docstring (a view's own output)
 
 
 #: Text MathJax would read as maths in a plain widget label.
@@ -90,7 +109,12 @@ def id_checkbox(case_id: str, field: str) -> w.Checkbox:
     """
     name = escape_surrogates(f"{field}: {visible_id(case_id)}")
     if any(mark in name for mark in _MATHS_DELIMITERS):
-        description = f'<span class="{_IGNORE_MATHS}">{esc(field)}: <span class="eic-id-label">{esc_id(case_id)}</span></span>'
+        description: str = markup(
+            '<span class="{}">{}: <span class="eic-id-label">{}</span></span>',
+            _IGNORE_MATHS,
+            esc(field),
+            esc_id(case_id),
+        )
         allow_html = True
     else:
         description, allow_html = name, False

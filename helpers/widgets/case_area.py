@@ -17,7 +17,8 @@ import ipywidgets as w
 from ..teach.cases.rules import Rule
 from ..teach.drill.engine import CaseView
 from ..teach.grading import Answer
-from ..teach.html import prose
+from ..teach.html import Html, html_join, prose
+from ..teach.html import html as markup
 from ..teach.views.case_html import (
     HIDE_SUMMARY,
     REVEAL_SUMMARY,
@@ -28,38 +29,46 @@ from ..teach.views.case_html import (
     reveal_html,
 )
 from ..teach.views.inputs import context_view, input_view
-from .base import html, wrap_html, wrap_row
+from .base import NO_HTML, html, view_markup, wrap_html, wrap_row
 from .exercise import AnswerControls, case_widgets, unset_html
 
 __all__ = ["CaseArea", "OUTCOME_NOTES"]
 
 #: What the scored note says for each outcome, in words and a symbol (never colour alone).
 OUTCOME_NOTES = {
-    "correct": "<b>✔ Scored: correct first try, unaided.</b>",
-    "helped": "<b>◐ Scored: right, but helped by a hint</b>, so it does not count as your own first try.",
-    "missed": "<b>✘ Scored: missed.</b>",
-    "revealed": "<b>✘ Scored: missed</b>, because the worked answer was shown before a check.",
-    "skipped": "<b>✘ Scored: missed</b>, because the case was skipped.",
+    "correct": Html("<b>✔ Scored: correct first try, unaided.</b>"),
+    "helped": Html(
+        "<b>◐ Scored: right, but helped by a hint</b>, so it does not count as your own first try."
+    ),
+    "missed": Html("<b>✘ Scored: missed.</b>"),
+    "revealed": Html("<b>✘ Scored: missed</b>, because the worked answer was shown before a check."),
+    "skipped": Html("<b>✘ Scored: missed</b>, because the case was skipped."),
 }
 
 _CHECK_KEYS = {"original", "rewritten", "unresolved", "query", "rewritten_query", "baseline", "proposed"}
 
 
-def input_html(view: CaseView) -> str:
+def input_html(view: CaseView) -> Html:
     """The supplied input, and any context beside it, as the trainee reads it."""
     record = view.plain_input()
     supplied = {k: v for k, v in record.items() if k in _CHECK_KEYS}
     context = {k: v for k, v in record.items() if k not in _CHECK_KEYS}
-    parts = [f"<p><b>Supplied input</b> for {esc(view.label)}:</p>{input_view(supplied).html}"]
+    parts = [
+        markup(
+            "<p><b>Supplied input</b> for {}:</p>{}", esc(view.label), view_markup(input_view(supplied).html)
+        )
+    ]
     for key, name in (("query", "Original query"), ("rewritten_query", "Rewritten query")):
         if isinstance(supplied.get(key), str):
-            parts.append(f"<p><b>{name}:</b> {prose(supplied[key])}</p>")
+            parts.append(markup("<p><b>{}:</b> {}</p>", name, prose(supplied[key])))
     if context:
         parts.append(
-            "<p><b>Context</b> (the check does not read this; it tells you what happened):</p>"
-            + context_view(context).html
+            markup(
+                "<p><b>Context</b> (the check does not read this; it tells you what happened):</p>{}",
+                view_markup(context_view(context).html),
+            )
         )
-    return "".join(parts)
+    return html_join(parts)
 
 
 class _Shown:
@@ -114,7 +123,7 @@ class CaseArea:
         )
         self.widget.add_class("eic-exercise")
 
-    def show(self, view: CaseView | None, *, finished: str = "") -> None:
+    def show(self, view: CaseView | None, *, finished: Html = NO_HTML) -> None:
         """Show ``view`` with fresh controls, or ``finished`` when no case is left."""
         for area in (self.feedback, self.hint_view, self.reveal, self.scored_view, self.live):
             area.value = ""
@@ -127,7 +136,7 @@ class CaseArea:
             return
         self.buttons.layout.display = None
         self.inputs = AnswerControls(view.check, view.ids, view.reason_options, on_change=self._changed)
-        heading = html(f"<b>Your answer</b> for {esc(view.label)}", css="eic-answer-heading")
+        heading = html(markup("<b>Your answer</b> for {}", esc(view.label)), css="eic-answer-heading")
         self.slot.children = (heading, *self.inputs.rows(), self.live)
         self.case_view.value = wrap_html(input_html(view))
         self.check_button.disabled = False
@@ -144,9 +153,11 @@ class CaseArea:
             return
         answer = self.inputs.answer()
         built = answer.as_dict(_Shown(view.plain_input()))  # type: ignore[arg-type]
-        reason = f"<code>{esc(answer.reason)}</code>" if answer.reason else "not picked yet"
+        reason = markup("<code>{}</code>", esc(answer.reason)) if answer.reason else Html("not picked yet")
         self.live.value = wrap_html(
-            f"<div><b>The JSON you are building</b></div>{json_html(built)}<div>Reason: {reason}</div>"
+            markup(
+                "<div><b>The JSON you are building</b></div>{}<div>Reason: {}</div>", json_html(built), reason
+            )
         )
 
     def set_answer(self, answer: Answer) -> None:
@@ -170,7 +181,7 @@ class CaseArea:
             return
         engine = self._engine()
         result = engine.check(self.answer())
-        self.feedback.value = wrap_html(feedback_html(result.correct, list(result.mistakes)))
+        self.feedback.value = wrap_html(view_markup(feedback_html(result.correct, list(result.mistakes))))
         if result.correct:
             self.hint_view.value = ""
         self._note(first=result.scored)
@@ -181,7 +192,7 @@ class CaseArea:
         engine.hint()
         last = engine.hints_left == 0
         self.hint_button.disabled = last
-        self.hint_view.value = wrap_html(hint_html(engine.shown_hints(), last=last))
+        self.hint_view.value = wrap_html(view_markup(hint_html(engine.shown_hints(), last=last)))
 
     def toggle_worked_answer(self) -> None:
         """Show the worked answer (a miss if no check came first), or hide it again."""
@@ -193,7 +204,7 @@ class CaseArea:
         engine.reveal()
         case = engine.worked_case()
         assert case is not None
-        self.reveal.value = wrap_html(reveal_html(case))
+        self.reveal.value = wrap_html(view_markup(reveal_html(case)))
         self.reveal_button.description = HIDE_SUMMARY
         self._note(first=False)
 
@@ -206,9 +217,16 @@ class CaseArea:
             statement = next((r.statement for r in self._rules if r.id == rule), "")
             again = "" if first else " Checking again gives feedback but does not change your score."
             self.scored_view.value = wrap_html(
-                f'<div class="eic-scored-note" role="status">{OUTCOME_NOTES[outcome]}{again} '
-                f"This case was about <code>{esc(rule)}</code>: {esc(statement)} "
-                f"Press <b>{esc(self._next_label)}</b> when you are ready.</div>"
+                markup(
+                    '<div class="eic-scored-note" role="status">{}{} '
+                    "This case was about <code>{}</code>: {} "
+                    "Press <b>{}</b> when you are ready.</div>",
+                    OUTCOME_NOTES[outcome],
+                    again,
+                    esc(rule),
+                    esc(statement),
+                    esc(self._next_label),
+                )
             )
         self._on_scored()
 

@@ -20,6 +20,8 @@ import ipywidgets as w
 
 from ..core.errors import CheckInputError, CheckoutFileError
 from ..teach.grading import Answer, candidate_ids
+from ..teach.html import Html, html_join
+from ..teach.html import html as markup
 from ..teach.trainer.checkout import (
     CheckoutSitting,
     answers_file_name,
@@ -31,7 +33,7 @@ from ..teach.trainer.checkout import (
 from ..teach.views.case_html import esc, supplied_input
 from ..teach.views.inputs import context_view
 from ..teach.views.reasons import reason_label
-from .base import TextPicture, auto_layout, button, frame, html, wide_style, wrap_html
+from .base import TextPicture, auto_layout, button, frame, html, view_markup, wide_style, wrap_html
 from .exercise import AnswerControls
 
 __all__ = ["CheckoutWidget"]
@@ -119,7 +121,7 @@ class CheckoutWidget(TextPicture):
         self.answer_area = w.VBox(
             [
                 self.answer_slot,
-                html("<b>What next?</b> Pick what to do with this input."),
+                html(Html("<b>What next?</b> Pick what to do with this input.")),
                 self.action,
                 w.HBox([self.submit_button, self.confirm_button]),
             ]
@@ -129,8 +131,10 @@ class CheckoutWidget(TextPicture):
         self.widget = frame(
             [
                 html(
-                    "<p>One try per case: no hints, no worked answers and no feedback until your trainer "
-                    "grades the paper. A submitted case does not come back.</p>"
+                    Html(
+                        "<p>One try per case: no hints, no worked answers and no feedback until your trainer "
+                        "grades the paper. A submitted case does not come back.</p>"
+                    )
                 ),
                 self.chooser,
                 self.heading,
@@ -201,7 +205,11 @@ class CheckoutWidget(TextPicture):
             [w.HBox([self.papers, self.open_button])]
             if self.listed
             else [
-                html("<p><small>No check-out paper in this folder: open yours with the button.</small></p>")
+                html(
+                    Html(
+                        "<p><small>No check-out paper in this folder: open yours with the button.</small></p>"
+                    )
+                )
             ]
         )
         return [self.paper_note, w.HBox([self.upload, self.open_confirm_button]), *listed]
@@ -233,7 +241,7 @@ class CheckoutWidget(TextPicture):
             self._fixed_paper()
             return
         if self.papers.value is None:
-            self.message.value = wrap_html('<p role="alert">Pick a paper in the list first.</p>')
+            self.message.value = wrap_html(Html('<p role="alert">Pick a paper in the list first.</p>'))
             return
         path = Path(self.papers.value)
         try:
@@ -245,15 +253,17 @@ class CheckoutWidget(TextPicture):
 
     def _refused(self, exc: CheckoutFileError) -> None:
         self.message.value = wrap_html(
-            f'<p role="alert"><b>Not opened:</b> {esc(" ".join(str(exc).split()))}</p>'
+            markup('<p role="alert"><b>Not opened:</b> {}</p>', esc(" ".join(str(exc).split())))
         )
 
     def _fixed_paper(self) -> None:
         """Say in one line that this sitting's paper cannot be changed (``choose`` is off)."""
         self._pending = None
         self.message.value = wrap_html(
-            '<p role="alert"><b>Not opened:</b> your trainer chose this paper, and it opens once; '
-            "no other paper can be opened here.</p>"
+            Html(
+                '<p role="alert"><b>Not opened:</b> your trainer chose this paper, and it opens once; '
+                "no other paper can be opened here.</p>"
+            )
         )
 
     def open_paper(self, paper: Mapping[str, Any], source: str, *, confirmed: bool = False) -> None:
@@ -271,9 +281,13 @@ class CheckoutWidget(TextPicture):
             confirm.layout.display = None
             counted = f"{unsaved} answers to this paper are" if unsaved != 1 else "1 answer to this paper is"
             self.message.value = wrap_html(
-                f'<p role="alert"><b>Not opened yet.</b> {counted} not saved. Save them first, or press <b>'
-                + esc(confirm.description)
-                + f"</b> to open {esc(source)} and leave them.</p>"
+                markup(
+                    '<p role="alert"><b>Not opened yet.</b> {} not saved. Save them first, or press <b>{}'
+                    "</b> to open {} and leave them.</p>",
+                    counted,
+                    esc(confirm.description),
+                    esc(source),
+                )
             )
             return
         self._pending = None
@@ -285,8 +299,13 @@ class CheckoutWidget(TextPicture):
         self.download.value = ""
         self._show()
         self.message.value = wrap_html(
-            f'<p role="status">Opened {esc(source)}: {len(self.sitting.cases)} cases for '
-            f"{esc(str(paper['trainee']))}. Your answers will be saved as <code>{esc(self.path.value)}</code>.</p>"
+            markup(
+                '<p role="status">Opened {}: {} cases for {}. Your answers will be saved as <code>{}</code>.</p>',
+                esc(source),
+                len(self.sitting.cases),
+                esc(str(paper["trainee"])),
+                esc(self.path.value),
+            )
         )
 
     def open_pending(self) -> None:
@@ -301,14 +320,18 @@ class CheckoutWidget(TextPicture):
         self.warned = ()
         paper = self.sitting.paper
         self.paper_note.value = wrap_html(
-            f"<p><b>Your paper:</b> {esc(self.source)}, for {esc(str(paper.get('trainee', '')))} "
-            f"({len(self.sitting.cases)} cases). Your trainer gave you another? Open it here.</p>"
+            markup(
+                "<p><b>Your paper:</b> {}, for {} ({} cases). Your trainer gave you another? Open it here.</p>",
+                esc(self.source),
+                esc(str(paper.get("trainee", ""))),
+                len(self.sitting.cases),
+            )
         )
         self.confirm_button.layout.display = "none"
         case = self.sitting.current()
         total = len(self.sitting.cases)
         if case is None:
-            self.heading.value = wrap_html(f"<p>{esc(self.finished_words())}</p>")
+            self.heading.value = wrap_html(markup("<p>{}</p>", esc(self.finished_words())))
             self.shown_input.value = ""
             self.answer_area.layout.display = "none"
             self.save_area.layout.display = None
@@ -320,11 +343,21 @@ class CheckoutWidget(TextPicture):
             self.sitting.position() if hasattr(self.sitting, "position") else f"{case['label']} of {total}"
         )
         self.heading.value = wrap_html(
-            f'<h3 class="eic-checkout-label">{esc(where)}</h3><p>Check: <b>{esc(case["check"])}</b></p>'
+            markup(
+                '<h3 class="eic-checkout-label">{}</h3><p>Check: <b>{}</b></p>',
+                esc(where),
+                esc(case["check"]),
+            )
         )
         context = case.get("context")
-        extra = f"<p><b>Context</b></p>{context_view(context).html}" if context else ""
-        self.shown_input.value = wrap_html(supplied_input(shown, label=case["label"]).html + extra)
+        extra = (
+            markup("<p><b>Context</b></p>{}", view_markup(context_view(context).html))
+            if context
+            else Html("")
+        )
+        self.shown_input.value = wrap_html(
+            html_join([view_markup(supplied_input(shown, label=case["label"]).html), extra])
+        )
         options = [(reason_label(o["rule"]), o["rule"]) for o in case["reason_options"]]
         self.inputs = AnswerControls(case["check"], candidate_ids(shown), options)
         self.answer_slot.children = tuple(self.inputs.rows())
@@ -374,24 +407,26 @@ class CheckoutWidget(TextPicture):
         than the warning named.
         """
         if self.sitting.done:
-            self.message.value = wrap_html("<p>Every case is answered already.</p>")
+            self.message.value = wrap_html(Html("<p>Every case is answered already.</p>"))
             return
         unset = self.unset()
         if unset and not (confirmed and set(unset) <= set(self.warned)):
             self.warned = unset
             self.confirm_button.layout.display = None
             self.message.value = wrap_html(
-                '<p role="alert"><b>Not sent yet.</b> Still unset: '
-                + esc(", ".join(unset))
-                + ". Set them and press <b>Submit this case and go on</b>, or press <b>"
-                + esc(self.confirm_button.description)
-                + "</b> to send this case as it is: there is one try, and it will not come back.</p>"
+                markup(
+                    '<p role="alert"><b>Not sent yet.</b> Still unset: {}. '
+                    "Set them and press <b>Submit this case and go on</b>, or press <b>{}</b> "
+                    "to send this case as it is: there is one try, and it will not come back.</p>",
+                    esc(", ".join(unset)),
+                    esc(self.confirm_button.description),
+                )
             )
             return
         try:
             self.sitting.submit(self.answer(), self.action.value)
         except CheckInputError as exc:
-            self.message.value = wrap_html(f'<p role="alert">{esc(exc.message)}</p>')
+            self.message.value = wrap_html(markup('<p role="alert">{}</p>', esc(exc.message)))
             return
         self.message.value = ""
         self._show()
@@ -399,23 +434,32 @@ class CheckoutWidget(TextPicture):
     def save(self) -> None:
         """Write the answers file (only once every case is answered)."""
         if not self.sitting.done:
-            self.message.value = wrap_html('<p role="alert">Answer every case before saving.</p>')
+            self.message.value = wrap_html(Html('<p role="alert">Answer every case before saving.</p>'))
             return
         try:
             written = self.sitting.save(self.path.value, overwrite=self.overwrite.value)
         except CheckoutFileError as exc:
-            self.message.value = wrap_html(f'<p role="alert">Not saved: {esc(exc)}</p>')
+            self.message.value = wrap_html(markup('<p role="alert">Not saved: {}</p>', esc(exc)))
             return
         self.message.value = wrap_html(
-            f'<p role="status">Saved {len(self.sitting.answers)} answers to <code>{esc(written)}</code>. '
-            "Hand that file to your trainer, or download a copy.</p>"
+            markup(
+                '<p role="status">Saved {} answers to <code>{}</code>. '
+                "Hand that file to your trainer, or download a copy.</p>",
+                len(self.sitting.answers),
+                esc(written),
+            )
         )
         text = json.dumps(self.sitting.answers_data(), ensure_ascii=False, indent=1) + "\n"
         payload = base64.b64encode(text.encode("utf-8")).decode("ascii")
         name = Path(written).name
         self.download.value = wrap_html(
-            f'<a class="eic-download" download="{esc(name)}" href="data:application/json;base64,{payload}">'
-            f"Download my answers ({esc(name)})</a>"
+            markup(
+                '<a class="eic-download" download="{}" href="data:application/json;base64,{}">'
+                "Download my answers ({})</a>",
+                esc(name),
+                payload,
+                esc(name),
+            )
         )
 
     def describe(self) -> str:

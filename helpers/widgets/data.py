@@ -12,10 +12,12 @@ import ipywidgets as w
 from ..core.errors import CheckInputError
 from ..data.batch import BatchSummary, KeyCheck, check_file, check_key_files
 from ..data.sources import InputFile, Upload
+from ..teach.html import Html
+from ..teach.html import html as markup
 from ..teach.views.batch_chart import chart_img_html, outcome_chart
 from ..teach.views.batch_html import failures_table, key_check_table, summary_table
 from ..teach.views.case_html import error_html, esc
-from .base import TextPicture, button, frame, html, wide_style, wrap_html, wrap_row
+from .base import TextPicture, button, frame, html, view_markup, wide_style, wrap_html, wrap_row
 from .progress_transfer import in_browser_edition
 
 __all__ = ["DataCheckPanel", "LITE_DATA_NOTE"]
@@ -104,7 +106,9 @@ class DataCheckPanel(TextPicture):
         self.check_button.on_click(lambda _button: self.run())
         #: In the browser edition (JupyterLite), a note to upload rather than type a path.
         self.lite_note = html(
-            f'<p class="eic-lite-note" role="note">{esc(LITE_DATA_NOTE)}</p>' if in_browser_edition() else "",
+            markup('<p class="eic-lite-note" role="note">{}</p>', esc(LITE_DATA_NOTE))
+            if in_browser_edition()
+            else Html(""),
             css="eic-lite",
         )
         self.widget = frame(
@@ -156,7 +160,7 @@ class DataCheckPanel(TextPicture):
             else:
                 self._show_keys(check_key_files(self.baseline.item(), self.proposed.item()))
         except CheckInputError as exc:
-            self.status.value = wrap_html(error_html(exc))
+            self.status.value = wrap_html(view_markup(error_html(exc)))
 
     def _check_records(self) -> BatchSummary:
         item = self.records.item()
@@ -175,21 +179,26 @@ class DataCheckPanel(TextPicture):
         # Build every part first, then show them together: the panel is never left half drawn.
         table, chart, failures = summary_table(summary), outcome_chart(summary), failures_table(summary)
         self.last = summary
-        self.status.value = wrap_html(f'<p role="status">Checked <code>{esc(summary.source)}</code>.</p>')
-        self.summary.value = wrap_html(table.html)
+        self.status.value = wrap_html(
+            markup('<p role="status">Checked <code>{}</code>.</p>', esc(summary.source))
+        )
+        self.summary.value = wrap_html(view_markup(table.html))
         self.chart_png = chart.png
-        self.chart.value = wrap_html(chart_img_html(chart))
+        self.chart.value = wrap_html(view_markup(chart_img_html(chart)))
         self.chart.layout.display = ""
-        self.failures.value = wrap_html(failures.html)
+        self.failures.value = wrap_html(view_markup(failures.html))
 
     def _show_keys(self, check: KeyCheck) -> None:
         self.last = check
         self.progress.value = 1.0
         self.status.value = wrap_html(
-            f'<p role="status">Checked <code>{esc(check.proposed.source)}</code> against '
-            f"<code>{esc(check.baseline.source)}</code>.</p>"
+            markup(
+                '<p role="status">Checked <code>{}</code> against <code>{}</code>.</p>',
+                esc(check.proposed.source),
+                esc(check.baseline.source),
+            )
         )
-        self.summary.value = wrap_html(key_check_table(check, limit=self.max_failures).html)
+        self.summary.value = wrap_html(view_markup(key_check_table(check, limit=self.max_failures).html))
 
     def describe(self) -> str:
         """A plain-text view of the panel: its inputs and the last run's outcome."""

@@ -25,6 +25,8 @@ from ..teach.grading import (
     hints,
     reason_options,
 )
+from ..teach.html import Html
+from ..teach.html import html as markup
 from ..teach.views.case_html import (
     HIDE_SUMMARY,
     REVEAL_SUMMARY,
@@ -36,7 +38,7 @@ from ..teach.views.case_html import (
     reveal_html,
 )
 from ..teach.views.reasons import reasons_html, rules_for
-from .base import TextPicture, auto_layout, button, frame, html, id_checkbox, wrap_html, wrap_row
+from .base import TextPicture, auto_layout, button, frame, html, id_checkbox, view_markup, wrap_html, wrap_row
 
 __all__ = ["CaseExercise", "AnswerControls", "case_widgets", "unset_html"]
 
@@ -46,12 +48,12 @@ HINT_LABEL = "Show the next hint"
 _HOLD_LABELS = HOLD_LABELS
 
 
-def unset_html(unset: Sequence[str]) -> str:
+def unset_html(unset: Sequence[str]) -> Html:
     """What Check says when parts of the answer are unset: it names them, and nothing is checked or scored."""
-    return (
-        '<div class="eic-unset" role="alert"><b>⚠ Not checked yet.</b> Still unset: '
-        + esc(", ".join(unset))
-        + ". Set them, then press <b>Check my answer</b>. Nothing was checked or scored.</div>"
+    return markup(
+        '<div class="eic-unset" role="alert"><b>⚠ Not checked yet.</b> Still unset: {}. '
+        "Set them, then press <b>Check my answer</b>. Nothing was checked or scored.</div>",
+        esc(", ".join(unset)),
     )
 
 
@@ -112,7 +114,9 @@ class AnswerControls:
             options=list(reason_options), value=None, description="reason", layout=auto_layout()
         )
         self.reason.add_class("eic-reason")
-        self.reason_notes = html(reasons_html(rules_for(self.reason_ids, rules)), css="eic-reason-notes-area")
+        self.reason_notes = html(
+            view_markup(reasons_html(rules_for(self.reason_ids, rules))), css="eic-reason-notes-area"
+        )
         self._on_change = on_change
         for control in self.controls():
             control.observe(self._changed, names="value")
@@ -140,7 +144,7 @@ class AnswerControls:
         ]
         if self.asks_reason:
             rows += [
-                html("<b>Why?</b> Pick the rule that decides this case."),
+                html(Html("<b>Why?</b> Pick the rule that decides this case.")),
                 self.reason,
                 self.reason_notes,
             ]
@@ -209,7 +213,9 @@ class AnswerControls:
 
 
 def _column(field: str, boxes: dict[str, w.Checkbox]) -> w.VBox:
-    column = w.VBox([html(f"<b>{esc(field)}</b>"), *boxes.values()], layout=w.Layout(margin="0 3em 0 0"))
+    column = w.VBox(
+        [html(markup("<b>{}</b>", esc(field))), *boxes.values()], layout=w.Layout(margin="0 3em 0 0")
+    )
     column.add_class(f"eic-column-{field}")
     return column
 
@@ -277,14 +283,10 @@ class CaseExercise(TextPicture):
         self.check_button.on_click(lambda _button: self.check())
         self.reveal_button.on_click(lambda _button: self.toggle_worked_answer())
         self.hint_button.on_click(lambda _button: self.hint())
-        shown = label if label is not None else f'<code class="eic-id">{esc_id(case.id)}</code>'
+        shown = markup('<code class="eic-id">{}</code>', esc_id(case.id)) if label is None else esc(label)
         self.widget = frame(
             [
-                html(
-                    f"<b>Your answer</b> for {shown}"
-                    if label is None
-                    else f"<b>Your answer</b> for {esc(label)}"
-                ),
+                html(markup("<b>Your answer</b> for {}", shown)),
                 *self.inputs.rows(),
                 self.live,
                 wrap_row([self.check_button, self.hint_button, self.reveal_button]),
@@ -311,7 +313,7 @@ class CaseExercise(TextPicture):
 
     def _show_live(self) -> None:
         built = self.answer().as_dict(self.case)
-        self.live.value = wrap_html(f"<div><b>The JSON you are building</b></div>{json_html(built)}")
+        self.live.value = wrap_html(markup("<div><b>The JSON you are building</b></div>{}", json_html(built)))
 
     def check(self) -> Grade | None:
         """Grade the current answer and show feedback naming each field and rule to apply.
@@ -325,7 +327,7 @@ class CaseExercise(TextPicture):
             return None
         result = grade(self.case, self.answer(), ask_reason=self.asks_reason, rules=self._rules)
         self.feedback.value = wrap_html(
-            feedback_html(result.correct, [(m.field, m.message) for m in result.mistakes])
+            view_markup(feedback_html(result.correct, [(m.field, m.message) for m in result.mistakes]))
         )
         if result.correct:
             self.hint_view.value = ""
@@ -343,12 +345,12 @@ class CaseExercise(TextPicture):
         shown = ladder[: self.hints_used]
         last = self.hints_used >= len(ladder)
         self.hint_button.disabled = last
-        self.hint_view.value = wrap_html(hint_html(shown, last=last))
+        self.hint_view.value = wrap_html(view_markup(hint_html(shown, last=last)))
         return shown[-1]
 
     def show_worked_answer(self) -> None:
         """Reveal the expected output, decision and reason (works before any answer)."""
-        self.reveal.value = wrap_html(reveal_html(self.case))
+        self.reveal.value = wrap_html(view_markup(reveal_html(self.case)))
         self.reveal_button.description = HIDE_SUMMARY
         if not self.revealed:
             self.revealed = True

@@ -18,11 +18,12 @@ import ipywidgets as w
 
 from ..core.errors import ProgressFileError
 from ..teach.cases.rules import Rule, load_rules
-from ..teach.drill import sequential
 from ..teach.drill.engine import CaseView, DrillSession
-from ..teach.drill.mastery import FACET_STREAK, FACET_STREAKS, MASTERY_STREAK, now_text
+from ..teach.drill.mastery import MASTERY_STREAK, now_text
 from ..teach.drill.to_go import progress_line
 from ..teach.grading import Answer
+from ..teach.html import Html
+from ..teach.html import html as markup
 from ..teach.progress.files import (
     TraineeProgress,
     load_trainee_progress,
@@ -38,6 +39,7 @@ from ..teach.views.case_html import (
 from .base import TextPicture, button, frame, html, progress_path_box, wide_style, wrap_html, wrap_row
 from .case_area import CaseArea
 from .exercise import AnswerControls
+from .mastery_bars import bars_html, cases_worded
 from .progress_transfer import ProgressTransfer
 
 __all__ = ["MasteryDrill", "DEFAULT_MASTERY_FILE", "rule_bar", "FACET_NAMES"]
@@ -77,11 +79,6 @@ def rule_bar(rule: str, streak: int, mastered: bool) -> str:
     filled = MASTERY_STREAK if mastered else min(streak, MASTERY_STREAK)
     blocks = "■" * filled + "□" * (MASTERY_STREAK - filled)
     return f"{rule} {blocks} " + ("✔ mastered" if mastered else f"{filled}/{MASTERY_STREAK}")
-
-
-def _cases(count: int) -> str:
-    """``1 case`` or ``N cases``."""
-    return f"{count} case{'' if count == 1 else 's'}"
 
 
 class MasteryDrill(TextPicture):
@@ -126,7 +123,7 @@ class MasteryDrill(TextPicture):
         #: False until Start is pressed (or a drill is given, seeded, loaded or started again).
         self.started = session is not None or seed is not None
         self.start_button = button("Start", "eic-start", button_style="primary")
-        self.start_note = html(f"<p><b>{esc(_NOT_STARTED)}</b></p>", css="eic-start-note")
+        self.start_note = html(markup("<p><b>{}</b></p>", esc(_NOT_STARTED)), css="eic-start-note")
         self.start_row = w.VBox([self.start_note, wrap_row([self.start_button])])
         self.bars = html(css="eic-rule-bars")
         self.area = CaseArea(
@@ -234,9 +231,12 @@ class MasteryDrill(TextPicture):
             return
         self._begin_fresh()
         self._report(
-            '<span class="eic-started" role="status">Your own drill has started, on fresh cases (fresh '
-            f"random seed {self.session.mastery.seed}, kept in its progress file). Nothing is saved until "
-            "you press <b>Save progress</b>.</span>"
+            markup(
+                '<span class="eic-started" role="status">Your own drill has started, on fresh cases (fresh '
+                "random seed {}, kept in its progress file). Nothing is saved until "
+                "you press <b>Save progress</b>.</span>",
+                self.session.mastery.seed,
+            )
         )
         self.transfer.refresh()
 
@@ -318,65 +318,26 @@ class MasteryDrill(TextPicture):
         return lines
 
     def _show_bars(self) -> None:
-        m = self.session.mastery
-        items = "".join(
-            f'<li class="{"eic-mastered" if m.states[r].mastered else "eic-learning"}"><code>{esc(line)}</code></li>'
-            for r, line in zip(m.rules, self.bar_lines(), strict=False)
-        )
-        facets = "".join(f"<li><code>{esc(line)}</code></li>" for line in self.bar_lines()[len(m.rules) :])
-        due = self.session.due()
-        due_line = (
-            f"<p><b>Due for review today:</b> {esc(', '.join(due))}. They come first.</p>" if due else ""
-        )
-        complete = (
-            "<p><b>✔ Complete:</b> every rule mastered and every look-alike kind mastered, with a whole "
-            "record that clears the bar.</p>"
-            if (m.complete)
-            else ""
-        )
-        right, wrong = m.record_so_far()
-        more = sequential.right_answers_needed(right, wrong)
-        recent = (
-            f"<p><b>Whole record:</b> {right} of your {right + wrong} cases right unaided"
-            f"{' (clears the bar)' if m.overall_met else f'; at least {more} more right to clear the bar'}. "
-            f"The bar is one that someone right {float(sequential.P0):.0%} of the time or less reaches at most "
-            f"{float(sequential.ALPHA):.0%} of the time, however long they practise: with no miss it takes "
-            f"{sequential.right_answers_needed(0, 0)} cases, and each miss about ten more right ones. "
-            f"A look-alike kind is mastered by {FACET_STREAK} right case of it "
-            f"({', '.join(f'{n} in a row for {k}' for k, n in FACET_STREAKS.items())}), "
-            "one more in a row for each one missed.</p>"
-            if right + wrong
-            else ""
-        )
-        demo = (
-            f'<p class="eic-demo-seed"><b>Demo drill</b> (fixed seed {m.seed}): the same cases for everyone, '
-            "for trying the drill out, and marked as a demo in its file. Press <b>Start again</b> for your own "
-            "drill with fresh cases: only a fresh drill counts as practice evidence.</p>"
-            if self.session.seed_kind == "fixed"
-            else ""
-        )
+        shown = self.session
         self.bars.value = wrap_html(
-            f'{demo}<div role="status" aria-live="polite" class="eic-progress-line"><b>{esc(progress_line(m))}</b>'
-            f"</div>{complete}{due_line}"
-            f'<details class="eic-progress-details"><summary>Each rule, and the look-alike kinds ({len(m.secured)} '
-            f"of {len(m.facets)} mastered); {_cases(m.step)} worked</summary><p>A miss, a skip, a reveal or a hint "
-            f"before the check takes a rule's mastery away again.</p>{recent}"
-            f'<ul class="eic-bars" aria-label="Progress per rule">{items}</ul>'
-            + (f'<ul class="eic-bars" aria-label="Look-alike kinds">{facets}</ul>' if facets else "")
-            + "</details>"
+            bars_html(shown.mastery, self.bar_lines(), shown.due(), demo=shown.seed_kind == "fixed")
         )
 
     def _show_unsaved(self) -> None:
         step = self.session.mastery.step
         if self.saved_step == step:
-            self.unsaved.value = wrap_html('<span role="status">✔ Everything is saved.</span>')
+            self.unsaved.value = wrap_html(Html('<span role="status">✔ Everything is saved.</span>'))
         elif step == 0:
             self.unsaved.value = ""
         else:
             since = step - (self.saved_step or 0)
             self.unsaved.value = wrap_html(
-                f'<span role="status"><b>● Unsaved work:</b> {since} case{"s" if since != 1 else ""} '
-                "since the last save. Press <b>Save progress</b> to keep them.</span>"
+                markup(
+                    '<span role="status"><b>● Unsaved work:</b> {} case{} '
+                    "since the last save. Press <b>Save progress</b> to keep them.</span>",
+                    since,
+                    "s" if since != 1 else "",
+                )
             )
 
     def completion_text(self) -> str:
@@ -395,14 +356,16 @@ class MasteryDrill(TextPicture):
         """Ask before throwing this drill away."""
         self.confirm_row.layout.display = "flex"
         self._report(
-            '<span role="alert"><b>Start again?</b> This drill is replaced by a fresh one; your progress '
-            "file is kept. Press <b>Yes, start again</b> or <b>Keep this drill</b>.</span>"
+            Html(
+                '<span role="alert"><b>Start again?</b> This drill is replaced by a fresh one; your progress '
+                "file is kept. Press <b>Yes, start again</b> or <b>Keep this drill</b>.</span>"
+            )
         )
 
     def cancel_restart(self) -> None:
         """Keep the drill as it is."""
         self.confirm_row.layout.display = "none"
-        self._report('<span role="status">Kept this drill.</span>')
+        self._report(Html('<span role="status">Kept this drill.</span>'))
 
     def restart(self) -> None:
         """Start a new drill (fresh cases, nothing scored); saving over the old file then needs consent."""
@@ -410,26 +373,31 @@ class MasteryDrill(TextPicture):
         self.overwrite.value = False
         self._begin_fresh()
         self._report(
-            '<span role="status">Started again with fresh cases (a fresh random seed). Your earlier progress file is kept: Save '
-            "will not write over it unless you tick <b>Overwrite with this drill</b>, or press "
-            "<b>Save as a new attempt</b>.</span>"
+            Html(
+                '<span role="status">Started again with fresh cases (a fresh random seed). '
+                "Your earlier progress file is kept: Save "
+                "will not write over it unless you tick <b>Overwrite with this drill</b>, or press "
+                "<b>Save as a new attempt</b>.</span>"
+            )
         )
         self.transfer.refresh()
 
     # --- progress files -------------------------------------------------------------------------
 
-    def _report(self, markup: str) -> None:
-        self.file_status.value = wrap_html(markup)
+    def _report(self, shown: Html) -> None:
+        self.file_status.value = wrap_html(shown)
 
     def _error(self, verb: str, exc: ProgressFileError, then: str = "") -> None:
-        more = f"<br>{esc(then)}" if then else ""
-        self._report(f'<div class="eic-error" role="alert"><b>✘ {esc(verb)}:</b> {esc(exc)}{more}</div>')
+        more = markup("<br>{}", esc(then)) if then else Html("")
+        self._report(
+            markup('<div class="eic-error" role="alert"><b>✘ {}:</b> {}{}</div>', esc(verb), esc(exc), more)
+        )
 
     def save(self, *, path: str | Path | None = None) -> Path | None:
         """Save to :attr:`path` (or ``path``); refuse another drill's file unless :attr:`overwrite` is ticked."""
         if not self.started:
             self._report(
-                '<span role="alert">Nothing to save yet: press <b>Start</b> for your own drill.</span>'
+                Html('<span role="alert">Nothing to save yet: press <b>Start</b> for your own drill.</span>')
             )
             return None
         self.session.trainee = self.trainee.value
@@ -442,8 +410,11 @@ class MasteryDrill(TextPicture):
         self.overwrite.value = False
         self.saved_step = self.session.mastery.step
         self._report(
-            f'<span class="eic-saved" role="status">✔ Saved {self.saved_step} cases worked to '
-            f"<code>{esc(shown_path(written))}</code>.</span>"
+            markup(
+                '<span class="eic-saved" role="status">✔ Saved {} cases worked to <code>{}</code>.</span>',
+                self.saved_step,
+                esc(shown_path(written)),
+            )
         )
         self._show_unsaved()
         self.transfer.refresh()
@@ -488,16 +459,19 @@ class MasteryDrill(TextPicture):
     def cancel_load(self) -> None:
         """Keep the drill on screen instead of loading the file."""
         self.confirm_load_row.layout.display = "none"
-        self._report('<span role="status">Kept this drill; nothing was loaded.</span>')
+        self._report(Html('<span role="status">Kept this drill; nothing was loaded.</span>'))
 
     def _open_saved(self) -> None:
         """Open the saved drill at :attr:`path` by itself, as a reopened notebook does, and say so."""
         progress = self.load(confirmed=True)
         if progress is not None:
             self._report(
-                f'<span class="eic-loaded" role="status">✔ Opened your saved drill from <code>'
-                f"{esc(shown_path(self.path.value))}</code> by itself: {esc(self._loaded_note(progress))}. "
-                "Carry on below.</span>"
+                markup(
+                    '<span class="eic-loaded" role="status">✔ Opened your saved drill from <code>'
+                    "{}</code> by itself: {}. Carry on below.</span>",
+                    esc(shown_path(self.path.value)),
+                    esc(self._loaded_note(progress)),
+                )
             )
         else:
             self.file_status.value = self.file_status.value.replace(
@@ -513,9 +487,13 @@ class MasteryDrill(TextPicture):
             since = self.session.mastery.step - (self.saved_step or 0)
             self.confirm_load_row.layout.display = "flex"
             self._report(
-                f'<span role="alert"><b>Load and replace this drill?</b> {since} case'
-                f"{'s' if since != 1 else ''} worked here since the last save would be lost. Press "
-                "<b>Yes, load the file</b> or <b>Keep this drill</b> (then save it first).</span>"
+                markup(
+                    '<span role="alert"><b>Load and replace this drill?</b> {} case'
+                    "{} worked here since the last save would be lost. Press "
+                    "<b>Yes, load the file</b> or <b>Keep this drill</b> (then save it first).</span>",
+                    since,
+                    "s" if since != 1 else "",
+                )
             )
             return None
         self.confirm_load_row.layout.display = "none"
@@ -526,8 +504,11 @@ class MasteryDrill(TextPicture):
             return None
         self._adopt(progress)
         self._report(
-            f'<span class="eic-loaded" role="status">✔ Loaded from <code>{esc(shown_path(self.path.value))}'
-            f"</code>: {esc(self._loaded_note(progress))}.</span>"
+            markup(
+                '<span class="eic-loaded" role="status">✔ Loaded from <code>{}</code>: {}.</span>',
+                esc(shown_path(self.path.value)),
+                esc(self._loaded_note(progress)),
+            )
         )
         self.transfer.refresh()
         return progress
@@ -547,7 +528,7 @@ class MasteryDrill(TextPicture):
         kind = f" (demo: fixed seed {m.seed})" if self.session.seed_kind == "fixed" else ""
         lines = [
             f"Mastery drill{kind}: {progress_line(m)}",
-            f"  {len(m.secured)} of {len(m.facets)} look-alike kinds mastered, {_cases(m.step)} worked",
+            f"  {len(m.secured)} of {len(m.facets)} look-alike kinds mastered, {cases_worded(m.step)} worked",
             *(f"  {line}" for line in self.bar_lines()),
         ]
         if not self.started:

@@ -21,7 +21,8 @@ from ..teach.cases.rules import Rule, load_rules
 from ..teach.drill.course import DEFAULT_DRILL_SEED, Progress
 from ..teach.drill.engine import CourseSession, DrillSession
 from ..teach.drill.mastery import Mastery
-from ..teach.html import esc
+from ..teach.html import Html, esc
+from ..teach.html import html as markup
 from ..teach.progress.files import (
     TraineeProgress,
     load_trainee_progress,
@@ -31,7 +32,17 @@ from ..teach.progress.files import (
 )
 from ..teach.progress.paths import DEFAULT_PROGRESS_FILE, shown_path
 from ..teach.views.practice_tables import summary
-from .base import TextPicture, button, frame, html, progress_path_box, wide_style, wrap_html, wrap_row
+from .base import (
+    TextPicture,
+    button,
+    frame,
+    html,
+    progress_path_box,
+    view_markup,
+    wide_style,
+    wrap_html,
+    wrap_row,
+)
 from .case_area import CaseArea
 from .progress_transfer import ProgressTransfer
 
@@ -133,15 +144,17 @@ class PracticeDrill(TextPicture):
         self.next_button.description = "Next case"
         self._update_score()
         if view is None:
-            self.area.show(None, finished="<p><b>Drill finished.</b> Your summary is below.</p>")
-            self.summary_view.value = wrap_html(summary(self.progress, self.cases, self.rules).html)
+            self.area.show(None, finished=Html("<p><b>Drill finished.</b> Your summary is below.</p>"))
+            self.summary_view.value = wrap_html(
+                view_markup(summary(self.progress, self.cases, self.rules).html)
+            )
             return
         self.summary_view.value = ""
         self.area.show(view)
 
     def _update_score(self) -> None:
         self.bar.value = self.progress.done
-        self.score.value = wrap_html(f'<b role="status">{esc(self.progress.score_line())}</b>')
+        self.score.value = wrap_html(markup('<b role="status">{}</b>', esc(self.progress.score_line())))
 
     def _scored(self) -> None:
         self.next_button.disabled = False
@@ -184,8 +197,11 @@ class PracticeDrill(TextPicture):
             self.file_status.value = wrap_html(_file_error_html("Not saved", exc))
             return None
         self.file_status.value = wrap_html(
-            f'<span class="eic-saved" role="status">Saved {self.progress.done} checked cases to '
-            f"<code>{esc(shown_path(written))}</code>.</span>"
+            markup(
+                '<span class="eic-saved" role="status">Saved {} checked cases to <code>{}</code>.</span>',
+                self.progress.done,
+                esc(shown_path(written)),
+            )
         )
         return written
 
@@ -207,13 +223,16 @@ class PracticeDrill(TextPicture):
             return None
         self.transfer.refresh()
         self.file_status.value = wrap_html(
-            f'<span class="eic-loaded" role="status">Loaded {progress.done} checked cases from '
-            f"<code>{esc(shown_path(self.path.value))}</code>.</span>"
+            markup(
+                '<span class="eic-loaded" role="status">Loaded {} checked cases from <code>{}</code>.</span>',
+                progress.done,
+                esc(shown_path(self.path.value)),
+            )
         )
         return progress
 
-    def _report(self, markup: str) -> None:
-        self.file_status.value = wrap_html(markup)
+    def _report(self, shown: Html) -> None:
+        self.file_status.value = wrap_html(shown)
 
     def _dump(self) -> tuple[str, str]:
         self.file.course = self.progress
@@ -244,5 +263,5 @@ class PracticeDrill(TextPicture):
         return "\n".join(lines)
 
 
-def _file_error_html(verb: str, exc: ProgressFileError) -> str:
-    return f'<div class="eic-error" role="alert"><b>{esc(verb)}:</b> {esc(exc)}</div>'
+def _file_error_html(verb: str, exc: ProgressFileError) -> Html:
+    return markup('<div class="eic-error" role="alert"><b>{}:</b> {}</div>', esc(verb), esc(exc))

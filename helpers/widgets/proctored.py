@@ -13,7 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.error_root import HelpersError
-from ..teach.html import esc
+from ..teach.html import Html, esc
+from ..teach.html import html as markup
 from ..teach.trainer.proctoring import ProctoredSitting, sitting_from_environment
 from .base import frame, html, wrap_html
 from .checkout import CheckoutWidget
@@ -32,8 +33,11 @@ class ProctoredCheckoutWidget(CheckoutWidget):
         self.save_area.children = (self.save_button,)
         if sitting.resumed is not None:
             self.message.value = wrap_html(
-                f'<p role="status">Resumed: your {len(self.sitting.answers)} answers so far are kept, and '
-                "this is where you stopped. Your trainer sees that the sitting was resumed.</p>"
+                markup(
+                    '<p role="status">Resumed: your {} answers so far are kept, and '
+                    "this is where you stopped. Your trainer sees that the sitting was resumed.</p>",
+                    len(self.sitting.answers),
+                )
             )
 
     def submit(self, *, confirmed: bool = False) -> None:
@@ -42,32 +46,40 @@ class ProctoredCheckoutWidget(CheckoutWidget):
             super().submit(confirmed=confirmed)
         except HelpersError as exc:
             self.message.value = wrap_html(
-                f'<p role="alert">Not sent: {esc(str(exc))}. This case is still yours to answer; '
-                "tell your trainer.</p>"
+                markup(
+                    '<p role="alert">Not sent: {}. This case is still yours to answer; tell your trainer.</p>',
+                    esc(str(exc)),
+                )
             )
 
     def save(self) -> None:
         """Hand the answers in (only once every case is answered, and only once)."""
         if not self.sitting.done:
-            self.message.value = wrap_html('<p role="alert">Answer every case before handing in.</p>')
+            self.message.value = wrap_html(Html('<p role="alert">Answer every case before handing in.</p>'))
             return
         if self.handed_in:
-            self.message.value = wrap_html('<p role="status">Your answers are already handed in.</p>')
+            self.message.value = wrap_html(Html('<p role="status">Your answers are already handed in.</p>'))
             return
         try:
             self.proctored.hand_in()
         except HelpersError as exc:
             self.message.value = wrap_html(
-                f'<p role="alert">Not handed in: {esc(str(exc))}. Your answers are kept on your '
-                "trainer's side; tell your trainer.</p>"
+                markup(
+                    '<p role="alert">Not handed in: {}. Your answers are kept on your '
+                    "trainer's side; tell your trainer.</p>",
+                    esc(str(exc)),
+                )
             )
             return
         self.handed_in = True
         self.save_area.layout.display = "none"
         self.message.value = wrap_html(
-            f'<p role="status">Handed in: your {len(self.sitting.answers)} answers are graded and signed '
-            "on your trainer's machine, where this page runs; no file is left with you, and your trainer "
-            "gives you the verdict. You may close this page.</p>"
+            markup(
+                '<p role="status">Handed in: your {} answers are graded and signed '
+                "on your trainer's machine, where this page runs; no file is left with you, and your trainer "
+                "gives you the verdict. You may close this page.</p>",
+                len(self.sitting.answers),
+            )
         )
 
     def finished_words(self) -> str:
@@ -86,4 +98,6 @@ def proctored_page() -> Any:
         return ProctoredCheckoutWidget(sitting_from_environment())
     except HelpersError as exc:
         why = getattr(exc, "message", str(exc))
-        return frame([html(f'<p role="alert">No check-out on this page: {esc(why)}</p>')], "eic-checkout")
+        return frame(
+            [html(markup('<p role="alert">No check-out on this page: {}</p>', esc(why)))], "eic-checkout"
+        )

@@ -18,7 +18,8 @@ import ipywidgets as w
 
 from ..core.errors import JSONLoadError, ProgressFileError
 from ..core.jsonio import loads_strict
-from ..teach.html import esc
+from ..teach.html import Html, esc
+from ..teach.html import html as markup
 from .base import html, wrap_html, wrap_row
 
 __all__ = ["in_browser_edition", "LITE_SAVE_NOTE", "ProgressTransfer"]
@@ -36,12 +37,14 @@ def in_browser_edition() -> bool:
     return sys.platform == "emscripten"
 
 
-def download_link_html(name: str, text: str) -> str:
+def download_link_html(name: str, text: str) -> Html:
     """A link that downloads ``text`` as the JSON file ``name``; its words make sense alone."""
     payload = base64.b64encode(text.encode("utf-8")).decode("ascii")
-    return (
-        f'<a class="eic-download" download="{esc(name)}" href="data:application/json;base64,{payload}">'
-        f"Download progress ({esc(name)})</a>"
+    return markup(
+        '<a class="eic-download" download="{}" href="data:application/json;base64,{}">Download progress ({})</a>',
+        esc(name),
+        payload,
+        esc(name),
     )
 
 
@@ -57,7 +60,7 @@ class ProgressTransfer:
         self,
         dump: Callable[[], tuple[str, str]],
         accept: Callable[[Any, str], str],
-        report: Callable[[str], None],
+        report: Callable[[Html], None],
     ) -> None:
         self._dump, self._accept, self._report = dump, accept, report
         self.download = html(css="eic-download-area")
@@ -70,7 +73,9 @@ class ProgressTransfer:
         self.upload.add_class("eic-upload")
         self.upload.observe(lambda _change: self.uploaded(), names="value")
         self.note = html(
-            f'<p class="eic-lite-note">{esc(LITE_SAVE_NOTE)}</p>' if in_browser_edition() else "",
+            markup('<p class="eic-lite-note">{}</p>', esc(LITE_SAVE_NOTE))
+            if in_browser_edition()
+            else Html(""),
             css="eic-lite",
         )
         self.widget = w.VBox([wrap_row([self.download, self.upload]), self.note])
@@ -96,8 +101,10 @@ class ProgressTransfer:
                 raise ProgressFileError(f"is not a progress file: {exc.detail}", path=name) from None
             message = self._accept(data, name)
         except ProgressFileError as exc:
-            self._report(f'<div class="eic-error" role="alert"><b>✘ Not loaded:</b> {esc(exc)}</div>')
+            self._report(
+                markup('<div class="eic-error" role="alert"><b>✘ Not loaded:</b> {}</div>', esc(exc))
+            )
         else:
-            self._report(f'<span class="eic-loaded" role="status">✔ {esc(message)}</span>')
+            self._report(markup('<span class="eic-loaded" role="status">✔ {}</span>', esc(message)))
             self.refresh()
         self.upload.value = ()

@@ -14,7 +14,7 @@ import ipywidgets as w
 from ..core.errors import CheckInputError
 from ..core.jsonio import dumps_compact, loads_strict
 from ..teach.views.case_html import check_block, error_html
-from .base import TextPicture, frame, html, wrap_html
+from .base import TextPicture, frame, html, view_markup, wrap_html
 
 __all__ = ["TargetScopeSandbox", "SentinelSandbox"]
 
@@ -50,9 +50,9 @@ class _Sandbox(TextPicture):
         try:
             values = self._parse()
         except CheckInputError as exc:
-            self.result.value = wrap_html(error_html(exc))
+            self.result.value = wrap_html(view_markup(error_html(exc)))
             return
-        self.result.value = wrap_html(check_block(self.check, values, show_input=False).html)
+        self.result.value = wrap_html(view_markup(check_block(self.check, values, show_input=False).html))
 
     def describe(self) -> str:
         """A plain-text picture: each input and the current result or error."""

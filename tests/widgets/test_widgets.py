@@ -22,7 +22,7 @@ from helpers.teach.views.case_html import (
     reveal_html,
 )
 from helpers.widgets import CaseExercise, SentinelSandbox, TargetScopeSandbox
-from helpers.widgets.base import wrap_html
+from helpers.widgets.base import view_markup, wrap_html
 
 FILLED = helpers.filled_cases()
 
@@ -227,7 +227,7 @@ def test_reveal_works_before_any_answer_and_matches_the_details_block(case: Case
     assert html.escape(display_json(case.expected)) in _plain(shown)
     assert html.escape(case.reason) in shown
     assert html.escape(case.decision) in shown
-    assert shown == wrap_html(reveal_html(case))
+    assert shown == wrap_html(view_markup(reveal_html(case)))
     assert reveal_html(case) in details_html(case)
     assert "<details><summary>Show the worked answer</summary>" in details_html(case)
     assert details_html(case).startswith('<div class="eic-static-reveal">')

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from ...core.chardiff import visible_text
 from ..cases.filled import spreadsheet_safe
 from ..drill.mastery import RuleState
-from ..html import HtmlBlock, esc
+from ..html import Html, HtmlBlock, esc, html, html_join
 from ..trainer.cohort import NAME_SHOWN, Cohort, Trainee, shown
 from ..trainer.item_analysis import item_table_text
 
@@ -253,7 +253,9 @@ def cohort_json_lines(cohort: Cohort) -> str:
 
 def cohort_table(cohort: Cohort) -> HtmlBlock:
     """Trainees × rules as an HTML table, readiness and problems under it, and every file not read."""
-    head = "".join(f'<th scope="col">{esc(_shown(t.name, NAME_SHOWN))}</th>' for t in cohort.trainees)
+    head = html_join(
+        html('<th scope="col">{}</th>', esc(_shown(t.name, NAME_SHOWN))) for t in cohort.trainees
+    )
     body = []
     for rule in cohort.rules:
         cells = []
@@ -264,50 +266,76 @@ def cohort_table(cohort: Cohort) -> HtmlBlock:
             mark = _MARK.get(status)
             shown_status = f"{mark} {status}" if mark else f"streak {status}"
             cells.append(
-                f'<td class="eic-cohort-{esc(status.replace("/", "-of-").replace(" ", "-"))}">'
-                f"{esc(shown_status)}<br><small>{esc(tries)}</small></td>"
+                html(
+                    '<td class="eic-cohort-{}">{}<br><small>{}</small></td>',
+                    esc(status.replace("/", "-of-").replace(" ", "-")),
+                    esc(shown_status),
+                    esc(tries),
+                )
             )
-        body.append(f'<tr><th scope="row"><code>{esc(rule.id)}</code></th>{"".join(cells)}</tr>')
-    foot = "".join(
-        f"<td>{esc(t.completion())}<br><small>hash <code>{esc(t.content_hash or '-')}</code>"
-        f" (v{t.version})</small></td>"
+        body.append(html('<tr><th scope="row"><code>{}</code></th>{}</tr>', esc(rule.id), html_join(cells)))
+    foot = html_join(
+        html(
+            "<td>{}<br><small>hash <code>{}</code> (v{})</small></td>",
+            esc(t.completion()),
+            esc(t.content_hash or "-"),
+            t.version,
+        )
         for t in cohort.trainees
     )
-    ready = "".join(
-        f"<td><b>{'✓ ready' if t.ready else '✗ not ready'}</b>"
-        + "".join(f"<br><small>{esc(_shown(reason))}</small>" for reason in t.not_ready)
-        + "</td>"
+    ready = html_join(
+        html(
+            "<td><b>{}</b>{}</td>",
+            "✓ ready" if t.ready else "✗ not ready",
+            html_join(html("<br><small>{}</small>", esc(_shown(reason))) for reason in t.not_ready),
+        )
         for t in cohort.trainees
     )
     bounds = [_certified(t) for t in cohort.trainees]
-    certified = "".join(
-        f"<td>{esc(b.text) if b is not None else '–<br><small>no verified check-out</small>'}</td>"
+    certified = html_join(
+        html(
+            "<td>{}</td>", esc(b.text) if b is not None else Html("–<br><small>no verified check-out</small>")
+        )
         for b in bounds
     )
-    sat = "".join(f"<td>{esc(t.checkout_line())}</td>" for t in cohort.trainees)
-    problems = "".join(
-        f"<li><b>{esc(_shown(t.name, NAME_SHOWN))}</b> (<code>{esc(_shown(t.file))}</code>): "
-        f"{esc(_shown(_readiness(t)))}"
-        + (f"<ul>{''.join(f'<li>{esc(_shown(p))}</li>' for p in t.problems)}</ul>" if t.problems else "")
-        + "</li>"
+    sat = html_join(html("<td>{}</td>", esc(t.checkout_line())) for t in cohort.trainees)
+    problems = html_join(
+        html(
+            "<li><b>{}</b> (<code>{}</code>): {}{}</li>",
+            esc(_shown(t.name, NAME_SHOWN)),
+            esc(_shown(t.file)),
+            esc(_shown(_readiness(t))),
+            html("<ul>{}</ul>", html_join(html("<li>{}</li>", esc(_shown(p))) for p in t.problems))
+            if t.problems
+            else Html(""),
+        )
         for t in cohort.trainees
     )
-    unread = "".join(
-        f"<li><code>{esc(_shown(path))}</code>: {esc(_shown(reason))}</li>"
+    unread = html_join(
+        html("<li><code>{}</code>: {}</li>", esc(_shown(path)), esc(_shown(reason)))
         for path, reason in cohort.unreadable
     )
-    html = (
+    table = html(
         '<table class="eic-results eic-cohort"><caption>Progress re-graded from each file\'s attempts: '
         "nothing self-reported is trusted</caption>"
-        f'<thead><tr><th scope="col">Rule</th>{head}</tr></thead><tbody>{"".join(body)}</tbody>'
-        f'<tfoot><tr><th scope="row">Completion</th>{foot}</tr>'
-        f'<tr><th scope="row">Readiness</th>{ready}</tr>'
-        f'<tr><th scope="row">Check-out</th>{sat}</tr>'
-        f'<tr><th scope="row">Check-out certifies</th>{certified}</tr></tfoot></table>'
-        f'<p><b>Readiness and problems</b></p><ul class="eic-cohort-problems">{problems}</ul>'
-        + (f'<p><b>Files not read</b></p><ul class="eic-cohort-unread">{unread}</ul>' if unread else "")
+        '<thead><tr><th scope="col">Rule</th>{}</tr></thead><tbody>{}</tbody>'
+        '<tfoot><tr><th scope="row">Completion</th>{}</tr>'
+        '<tr><th scope="row">Readiness</th>{}</tr>'
+        '<tr><th scope="row">Check-out</th>{}</tr>'
+        '<tr><th scope="row">Check-out certifies</th>{}</tr></tfoot></table>'
+        '<p><b>Readiness and problems</b></p><ul class="eic-cohort-problems">{}</ul>{}',
+        head,
+        html_join(body),
+        foot,
+        ready,
+        sat,
+        certified,
+        problems,
+        html('<p><b>Files not read</b></p><ul class="eic-cohort-unread">{}</ul>', unread)
+        if unread
+        else Html(""),
     )
-    return HtmlBlock(html, cohort_text(cohort).rstrip("\n"))
+    return HtmlBlock(table, cohort_text(cohort).rstrip("\n"))
 
 
 def item_table(cohort: Cohort) -> HtmlBlock:
@@ -317,21 +345,30 @@ def item_table(cohort: Cohort) -> HtmlBlock:
     def number(value: float | None) -> str:
         return "–" if value is None else f"{value:.2f}"
 
-    rows = "".join(
-        f'<tr><th scope="row"><code>{esc(s.rule)}</code></th><td>{s.facility:.0%} of {s.trainees}</td>'
-        f"<td>{number(s.discrimination)}</td><td>{number(s.point_biserial)}</td>"
-        f"<td>{'⚑ under 0.2' if s.flagged else 'ok'}</td>"
-        f"<td>{esc(s.common_wrong_reason or '–')}{f' ({s.wrong_reason_count})' if s.common_wrong_reason else ''}</td></tr>"
+    rows = html_join(
+        html(
+            '<tr><th scope="row"><code>{}</code></th><td>{:.0%} of {}</td>'
+            "<td>{}</td><td>{}</td><td>{}</td><td>{}{}</td></tr>",
+            esc(s.rule),
+            s.facility,
+            s.trainees,
+            number(s.discrimination),
+            number(s.point_biserial),
+            "⚑ under 0.2" if s.flagged else "ok",
+            esc(s.common_wrong_reason or "–"),
+            f" ({s.wrong_reason_count})" if s.common_wrong_reason else "",
+        )
         for s in stats
     )
-    html = (
+    table = html(
         '<table class="eic-results"><caption>First attempts only: facility, discrimination, wrong reasons'
         '</caption><thead><tr><th scope="col">Rule</th><th scope="col">Facility</th>'
         '<th scope="col">Discrimination (upper–lower 27%)</th><th scope="col">Point-biserial</th>'
         '<th scope="col">Discriminates</th><th scope="col">Most common wrong reason</th></tr></thead>'
-        f"<tbody>{rows}</tbody></table>"
+        "<tbody>{}</tbody></table>",
+        rows,
     )
-    return HtmlBlock(html, item_table_text(stats))
+    return HtmlBlock(table, item_table_text(stats))
 
 
 def item_chart(cohort: Cohort) -> Any:
@@ -367,10 +404,17 @@ def hardest_table(cohort: Cohort, limit: int = 5) -> HtmlBlock:
     """The rules the cohort finds hardest, with the section that teaches each."""
     rows = cohort.hardest(limit)
     if not rows:
-        return HtmlBlock("<p>No rule has been missed yet.</p>", "No rule has been missed yet.")
-    html = "".join(
-        f"<tr><td><code>{esc(rule.id)}</code><br>{esc(rule.statement)}</td><td>{misses} of {attempts}</td>"
-        f"<td>{waiting}</td><td>{esc(rule.pointer)}</td></tr>"
+        return HtmlBlock(Html("<p>No rule has been missed yet.</p>"), "No rule has been missed yet.")
+    body = html_join(
+        html(
+            "<tr><td><code>{}</code><br>{}</td><td>{} of {}</td><td>{}</td><td>{}</td></tr>",
+            esc(rule.id),
+            esc(rule.statement),
+            misses,
+            attempts,
+            waiting,
+            esc(rule.pointer),
+        )
         for rule, misses, attempts, waiting in rows
     )
     text = [
@@ -378,8 +422,11 @@ def hardest_table(cohort: Cohort, limit: int = 5) -> HtmlBlock:
         for rule, misses, attempts, waiting in rows
     ]
     return HtmlBlock(
-        '<table class="eic-results"><thead><tr><th>Rule</th><th>Missed</th><th>Not yet mastered</th>'
-        f"<th>Taught in</th></tr></thead><tbody>{html}</tbody></table>",
+        html(
+            '<table class="eic-results"><thead><tr><th>Rule</th><th>Missed</th><th>Not yet mastered</th>'
+            "<th>Taught in</th></tr></thead><tbody>{}</tbody></table>",
+            body,
+        ),
         "\n".join(text),
     )
 
