@@ -180,7 +180,7 @@ class HtmlBlock:
     Both are safe to send: a lone surrogate shows as its ``\\udXXX`` escape.
     """
 
-    html: str
+    html: Html
     text: str
 
     def _repr_html_(self) -> str:

@@ -83,17 +83,16 @@ def wrap_html(value: Html) -> Html:
     return markup('<div class="{}">{}</div>', _IGNORE_MATHS, value) if value else NO_HTML
 
 
-def view_markup(value: str) -> Html:
-    """A view's output (a block's ``html``, a case view's markup) as markup, as it is; used by every widget.
+def view_markup(value: Html) -> Html:
+    """A view's output (a block's ``html``, a case view's markup) as markup; used by every widget.
 
     The views in ``helpers.teach.views`` build their markup through :func:`helpers.teach.html.html`
-    and the escapers, so :class:`~helpers.teach.html.Html` passes as it is. A plain ``str`` from
-    them is trusted the way :class:`~helpers.teach.html.HtmlBlock` trusts its ``html`` when it
-    shows: this is the one place a widget takes a view's string as markup.
+    and return :class:`~helpers.teach.html.Html`; a plain ``str`` here would be markup made some
+    other way, so it is refused rather than trusted.
     """
-    if isinstance(value, Html):
-        return value
-    return Html(value)  # markup-guard: allowed, see the docstring (a view's own output)
+    if not isinstance(value, Html):
+        raise TypeError(f"a view returned {type(value).__name__}, not Html: build it with html()")
+    return value
 
 
 #: Text MathJax would read as maths in a plain widget label.
