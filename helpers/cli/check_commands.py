@@ -151,14 +151,14 @@ def _engine_scope_blocks(
         from ..data.duckdb_csv import scope_csv_blocks
 
         source = "<stdin>" if file is None or file == "-" else file
-        blocks = scope_csv_blocks(
+        csv_blocks = scope_csv_blocks(
             stream,
             source=source,
             list_separator=options.list_separator,
             lines=options.summary is None,
             tally=tally,
         )
-        return blocks, stream
+        return csv_blocks, stream
     if options.format == "jsonl":
         duck, stream = _jsonl_engine(file, stream, options, note, _AUTO_JSONL_BYTES >> 20)
         if not duck:
