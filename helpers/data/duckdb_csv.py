@@ -98,17 +98,17 @@ def csv_sql(table: str, header: list[str], separator: str | None, *, lines: bool
             f"CASE WHEN {text} = '' THEN []::VARCHAR[] ELSE string_split({text}, {_literal(separator)}) END"
         )
 
-    groups = "[" + ", ".join(_literal(name[0]) for name in names) + "]"
+    groups = "[" + ", ".join(_literal(name) for name in ("w", *(name[0] for name in names))) + "]"
     unresolved = ids("m.u") if "unresolved" in names else "[]::VARCHAR[]"
+    # One match a line: the whole row is group w (empty when the line is not plain; a plain row never is).
     rows = f"""
         SELECT n, grammar AS plain,
                CASE WHEN grammar THEN {ids("m.o")} END AS o,
                CASE WHEN grammar THEN {ids("m.r")} END AS r,
                CASE WHEN grammar THEN {unresolved} ELSE []::VARCHAR[] END AS u
         FROM (
-            SELECT n, grammar,
-                   CASE WHEN grammar THEN regexp_extract(t, {_literal("^" + pattern + "$")}, {groups}) END AS m
-            FROM (SELECT n, t, regexp_full_match(t, {_literal(pattern)}) AS grammar FROM {table})
+            SELECT n, m, m.w <> '' AS grammar
+            FROM (SELECT n, regexp_extract(t, {_literal("^(" + pattern + ")$")}, {groups}) AS m FROM {table})
         )
     """
     return judged_sql(rows, lines=lines, proved=True)
