@@ -231,7 +231,12 @@ def test_auto_picks_duckdb_from_its_threshold_and_says_so(tmp_path, capfdbinary,
 
     calls: list[int] = []
     real = duckdb_csv.scope_csv_blocks
-    monkeypatch.setattr(duckdb_csv, "scope_csv_blocks", lambda *a, **k: calls.append(1) or real(*a, **k))
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(duckdb_csv, "scope_csv_blocks", counted)
     path = _write(tmp_path / "r.csv", PLAIN * 20 + TRAPS[:3])
     small = run(capfdbinary, "target-scope", str(path), "--format", "csv", "-v")
     assert calls == [] and check_commands._AUTO_CSV_BYTES == 8 << 20
@@ -357,3 +362,13 @@ def test_generated_rows_in_small_chunks_give_the_python_records(drawn, size):
             (b"".join(written), bad.getvalue(), summary.exit_code, summary.counts, summary.records)
         )
     assert outputs[0] == outputs[1]
+
+
+def test_a_stream_read_ahead_gives_its_lines_whole():
+    """Standard input that ``auto`` looked at (:class:`~helpers.data.spool.Prefixed`) reads as the
+    lines of a binary file, a line the look-ahead cut short joined whole."""
+    from helpers.data.spool import Prefixed
+
+    data = b"id,original\nr1,a\r\nr2,b\n\nlast"
+    for cut in range(len(data) + 1):
+        assert list(Prefixed(data[:cut], io.BytesIO(data[cut:]))) == list(io.BytesIO(data))
