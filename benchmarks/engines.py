@@ -299,7 +299,7 @@ def main() -> None:
                     "default route: FILE.csv --format csv": cli(
                         "target-scope", str(csv_file), "--format", "csv"
                     ),
-                    "default route: cat FILE.csv | target-scope --format csv": [
+                    "default route: cat FILE.csv | --format csv": [
                         "sh",
                         "-c",
                         f"cat {csv_file} | {PYTHON} -m helpers target-scope --format csv",
