@@ -19,12 +19,14 @@ all), and reported by the median, with the peak memory (GNU time's ``%M``) of th
   table as Parquet on the default route and on the Python route; and DuckDB's own SQL (the recipe's
   refuse and check queries of docs/sql.md, rows to standard output as JSON, unsorted) twice: over
   the Parquet file, and over the very JSON Lines file (``read_json`` with the record's columns, rows
-  numbered in file order), so that peer is like for like. Each of ours is also shown as a ratio to
+  numbered in file order), so that peer is like for like. The same records as CSV (lists as JSON
+  arrays): the default route on the file and on a pipe, ``--engine duckdb`` and ``--engine python``,
+  beside DuckDB's SQL over the very CSV file (``read_csv``, the list cells read by ``from_json``). Each of ours is also shown as a ratio to
   the DuckDB peer of its format, by the medians.
 * A Parquet key pair of ``--key-rows`` IDs (100 changed, 100 dropped, 1,000 added): the default
   route (``auto``), the Python route (``--skip-python-keys`` leaves it out where it would not
   finish), ``--engine duckdb``, and the recipe's check query in DuckDB.
-* ``--crossover``: both routes on JSON Lines and Parquet rewrites and key pairs of growing size, to
+* ``--crossover``: both routes on JSON Lines, CSV and Parquet rewrites and key pairs of growing size, to
   find the file size from which DuckDB is faster (``--engine auto``'s thresholds).
 
 Run by hand, never as a test. ``--json`` prints the figures as one JSON object as well.
@@ -63,6 +65,35 @@ con.execute(f"COPY ({check}) TO '/dev/stdout' (FORMAT json)")
 
 def recipe() -> dict[str, str]:
     return dict(_BLOCK.findall((ROOT / "docs" / "sql.md").read_text(encoding="utf-8")))
+
+
+def write_csv(folder: Path, count: int) -> Path:
+    """The records as CSV (``id,original,rewritten,unresolved``, lists as JSON arrays, an empty
+    ``unresolved`` cell), written a chunk at a time."""
+    import csv
+
+    path = folder / f"rewrites-{count}.csv"
+    with open(path, "w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle, lineterminator="\n")
+        writer.writerow(["id", "original", "rewritten", "unresolved"])
+        for start in range(0, count, 500_000):
+            for r in records(min(500_000, count - start), seed=start + 1):
+                lists = (json.dumps(r[k], separators=(",", ":")) for k in ("original", "rewritten"))
+                writer.writerow([r["id"], *lists, ""])
+    return path
+
+
+def csv_source(path: Path) -> str:
+    """The recipe's ``records`` view over the CSV file: ``read_csv`` with every column text, rows
+    numbered in file order, the list cells read as JSON arrays (an empty ``unresolved``: none)."""
+    columns = "{id: 'VARCHAR', original: 'VARCHAR', rewritten: 'VARCHAR', unresolved: 'VARCHAR'}"
+    lists = "'[\"VARCHAR\"]'"
+    return (
+        "CREATE OR REPLACE VIEW records AS SELECT row_number() OVER () - 1 AS file_row_number, id, "
+        f"from_json(original, {lists}) AS original, from_json(rewritten, {lists}) AS rewritten, "
+        f"coalesce(from_json(unresolved, {lists}), []::VARCHAR[]) AS unresolved "
+        f"FROM read_csv('{path}', header = true, quote = '\"', escape = '\"', columns = {columns});"
+    )
 
 
 def write_rewrites(folder: Path, count: int) -> tuple[Path, Path]:
@@ -200,6 +231,13 @@ def crossover(folder: Path, repeat: int, sizes: list[int]) -> dict[str, Any]:
             )
             for e in ("python", "duckdb")
         }
+        csv_file = write_csv(folder, rows)
+        peers |= {
+            f"CSV {rows:,} ({csv_file.stat().st_size / 2**20:.1f} MiB), {e}": cli(
+                "target-scope", str(csv_file), "--format", "csv", "--engine", e
+            )
+            for e in ("python", "duckdb")
+        }
         mib = (b.stat().st_size + p.stat().st_size) / 2**20
         peers |= {f"keys {rows:,} ({mib:.1f} MiB), {e}": key_args(b, p, e) for e in ("python", "duckdb")}
         figures = measure(peers, repeat)
@@ -236,12 +274,14 @@ def main() -> None:
             if args.only != "keys":
                 began = time.perf_counter()
                 jsonl, parquet = write_rewrites(folder, args.records)
+                csv_file = write_csv(folder, args.records)
                 print(f"{args.records:,} records written in {time.perf_counter() - began:.0f} s")
                 scope_sources = f"CREATE OR REPLACE VIEW records AS SELECT * FROM read_parquet('{parquet}', file_row_number = true);"
                 pipe = f"cat {jsonl} | {PYTHON} -m helpers target-scope"
-                sql_jsonl, sql_parquet = (
+                sql_jsonl, sql_parquet, sql_csv = (
                     "DuckDB's own SQL (docs/sql.md), JSON Lines",
                     "DuckDB's own SQL (docs/sql.md), Parquet",
+                    "DuckDB's own SQL (docs/sql.md), CSV (read_csv)",
                 )
                 peers = {
                     "default route: target-scope FILE.jsonl": cli("target-scope", str(jsonl)),
@@ -256,6 +296,20 @@ def main() -> None:
                         f"EIC_PARALLEL_MIN_BYTES={1 << 62}",
                         *cli("target-scope", str(jsonl), "--engine", "python"),
                     ],
+                    "default route: FILE.csv --format csv": cli(
+                        "target-scope", str(csv_file), "--format", "csv"
+                    ),
+                    "default route: cat FILE.csv | --format csv": [
+                        "sh",
+                        "-c",
+                        f"cat {csv_file} | {PYTHON} -m helpers target-scope --format csv",
+                    ],
+                    "--engine duckdb: FILE.csv": cli(
+                        "target-scope", str(csv_file), "--format", "csv", "--engine", "duckdb"
+                    ),
+                    "--engine python: FILE.csv": cli(
+                        "target-scope", str(csv_file), "--format", "csv", "--engine", "python"
+                    ),
                     "default route: FILE.parquet --format parquet": cli(
                         "target-scope", str(parquet), "--format", "parquet"
                     ),
@@ -278,9 +332,17 @@ def main() -> None:
                         sql["duckdb scope refuse"],
                         sql["duckdb scope check"],
                     ],
+                    sql_csv: [
+                        PYTHON,
+                        "-c",
+                        DUCKDB_SQL,
+                        csv_source(csv_file),
+                        sql["duckdb scope refuse"],
+                        sql["duckdb scope check"],
+                    ],
                 }
                 ratios = {
-                    n: (sql_parquet if "parquet" in n else sql_jsonl)
+                    n: (sql_parquet if "parquet" in n else sql_csv if "csv" in n else sql_jsonl)
                     for n in peers
                     if not n.startswith("DuckDB")
                 }

@@ -17,7 +17,7 @@ from ..core.errors import CheckInputError, HelpersError
 from ..core.jsonio import dumps_compact, dumps_compact_deep
 from ..core.outcomes import EXIT_BAD_INPUT, EXIT_PASS, EXIT_USAGE
 from . import streams
-from .parser import _AUTO_DUCKDB_JSONL_MIB, _AUTO_DUCKDB_MIB, _DataOptions
+from .parser import _AUTO_DUCKDB_CSV_MIB, _AUTO_DUCKDB_JSONL_MIB, _AUTO_DUCKDB_MIB, _DataOptions
 from .streams import (
     _hold_ctrl_c,
     _open_results,
@@ -26,10 +26,11 @@ from .streams import (
     _write_text,
 )
 
-#: ``--engine auto``'s thresholds in bytes, from :data:`~helpers.cli.parser._AUTO_DUCKDB_MIB` and
-#: :data:`~helpers.cli.parser._AUTO_DUCKDB_JSONL_MIB` (the figures the help names).
+#: ``--engine auto``'s thresholds in bytes, from :data:`~helpers.cli.parser._AUTO_DUCKDB_MIB`,
+#: :data:`~helpers.cli.parser._AUTO_DUCKDB_JSONL_MIB` and ``_AUTO_DUCKDB_CSV_MIB`` (the figures the help names).
 _AUTO_DUCKDB_BYTES = _AUTO_DUCKDB_MIB << 20
 _AUTO_JSONL_BYTES = _AUTO_DUCKDB_JSONL_MIB << 20
+_AUTO_CSV_BYTES = _AUTO_DUCKDB_CSV_MIB << 20
 
 #: What a check's run tells its ``--verbose`` note: ``(prog, options, standard error)``.
 _Note = tuple[str, _DataOptions, IO[str]]
@@ -51,11 +52,6 @@ def _engine_refusal(check: str, options: _DataOptions, keys: bool) -> str | None
     if (missing := duckdb_missing()) is not None:
         return missing
     if check == "target-scope":
-        if options.format == "csv":
-            return (
-                "--engine duckdb has no route for CSV: it reads JSON Lines and Parquet rewrites; "
-                "CSV takes the Python route (--engine python or auto)"
-            )
         if options.carry:
             return "--engine duckdb writes no --carry; use --engine python (or auto) with --carry"
         return None
@@ -105,11 +101,15 @@ def _is_terminal(stream: Any) -> bool:
         return False
 
 
-def _jsonl_engine(file: str | None, stream: Any, options: _DataOptions, note: _Note) -> tuple[bool, Any]:
-    """``(DuckDB runs, the stream to read)`` for JSON Lines rewrites; standard input may be read a
-    little ahead (``--engine auto`` looks at its first bytes), so the stream to read comes back."""
+def _jsonl_engine(
+    file: str | None, stream: Any, options: _DataOptions, note: _Note, mib: int = _AUTO_DUCKDB_JSONL_MIB
+) -> tuple[bool, Any]:
+    """``(DuckDB runs, the stream to read)`` for JSON Lines (or CSV) rewrites, DuckDB's by
+    ``--engine auto`` from ``mib`` MiB; standard input may be read a little ahead (``--engine auto``
+    looks at its first bytes), so the stream to read comes back."""
+    what_format = "CSV" if options.format == "csv" else "JSON Lines"
     if options.engine == "duckdb":
-        _note(note, "duckdb (--engine duckdb)")
+        _note(note, f"duckdb (--engine duckdb{': CSV' if options.format == 'csv' else ''})")
         return True, stream
     from ..data.duckdb_engine import duckdb_missing
 
@@ -123,13 +123,13 @@ def _jsonl_engine(file: str | None, stream: Any, options: _DataOptions, note: _N
     if size is None:  # a pipe: its first bytes say whether it is large
         from ..data.spool import Prefixed, read_at_least
 
-        prefix = read_at_least(stream, _AUTO_JSONL_BYTES)
-        stream, large = Prefixed(prefix, stream), len(prefix) >= _AUTO_JSONL_BYTES
-        what = f"at least {_AUTO_DUCKDB_JSONL_MIB} MiB" if large else _mb(len(prefix))
+        prefix = read_at_least(stream, mib << 20)
+        stream, large = Prefixed(prefix, stream), len(prefix) >= mib << 20
+        what = f"at least {mib} MiB" if large else _mb(len(prefix))
     else:
-        large, what = size >= _AUTO_JSONL_BYTES, _mb(size)
-    limit = f"{'from' if large else 'below'} {_AUTO_DUCKDB_JSONL_MIB} MiB"
-    _note(note, f"{'duckdb' if large else 'python'} (--engine auto: {what} of JSON Lines, {limit})")
+        large, what = size >= mib << 20, _mb(size)
+    limit = f"{'from' if large else 'below'} {mib} MiB"
+    _note(note, f"{'duckdb' if large else 'python'} (--engine auto: {what} of {what_format}, {limit})")
     return large, stream
 
 
@@ -137,16 +137,30 @@ def _engine_scope_blocks(
     file: str | None, stream: Any, options: _DataOptions, note: _Note, tally: dict[str, int]
 ) -> tuple[Any, Any]:
     """``(the batch loop's blocks from DuckDB, or None for the Python route; the stream to read)``."""
-    if options.engine in ("python", "spark") or options.carry or options.format == "csv":
+    if options.engine in ("python", "spark") or options.carry:
         _note(
             note,
             f"{'python' if options.engine != 'spark' else 'spark'} (--engine {options.engine}"
-            f"{', --carry' if options.carry and options.engine == 'auto' else ''}"
-            f"{', CSV' if options.format == 'csv' and options.engine == 'auto' else ''})",
+            f"{', --carry' if options.carry and options.engine == 'auto' else ''})",
         )
         return None, stream
+    if options.format == "csv":
+        duck, stream = _jsonl_engine(file, stream, options, note, _AUTO_CSV_BYTES >> 20)
+        if not duck:
+            return None, stream
+        from ..data.duckdb_csv import scope_csv_blocks
+
+        source = "<stdin>" if file is None or file == "-" else file
+        csv_blocks = scope_csv_blocks(
+            stream,
+            source=source,
+            list_separator=options.list_separator,
+            lines=options.summary is None,
+            tally=tally,
+        )
+        return csv_blocks, stream
     if options.format == "jsonl":
-        duck, stream = _jsonl_engine(file, stream, options, note)
+        duck, stream = _jsonl_engine(file, stream, options, note, _AUTO_JSONL_BYTES >> 20)
         if not duck:
             return None, stream
         from ..data.duckdb_lines import scope_jsonl_blocks
@@ -329,7 +343,8 @@ def _run_check_command(
                 handed, total = tally["python"], tally["lines"]
                 _note(
                     note,
-                    f"duckdb judged {total - handed:,} of {total:,} lines; the Python route checked {handed:,}",
+                    f"duckdb judged {total - handed:,} of {total:,} {'rows' if options.format == 'csv' else 'lines'}; "
+                    f"the Python route checked {handed:,}",
                 )
         elif options.engine == "spark":
             from ..data.spark_engine import check_scope_file

@@ -100,17 +100,18 @@ real data files (taught in notebooks/05_check_your_data.ipynb)
   --engine auto|python|duckdb|spark
                               auto (the default) runs DuckDB when it is installed
                               (the duckdb extra) and the input is large enough to
-                              gain: rewrites in JSON Lines from 16 MiB (a file's
-                              size, or the first 16 MiB of standard input), a
-                              Parquet table or two Parquet keys from 1 MiB; else
-                              the Python route. duckdb runs it whatever the size:
-                              JSON Lines (a file or standard input, a chunk at a
-                              time) and Parquet rewrites, two Parquet keys. The
-                              output bytes, the bad lines and the exit status are
-                              the Python route's: any line DuckDB cannot prove
-                              plain is checked the Python way. CSV, sentinel
-                              records and the other key formats have no DuckDB
-                              route; --carry and --sentinels take the Python route.
+                              gain: rewrites in JSON Lines from 16 MiB or in CSV
+                              from 8 MiB (a file's size, or that much of
+                              standard input read ahead), a Parquet table or two
+                              Parquet keys from 1 MiB; else the Python route.
+                              duckdb runs it whatever the size: JSON Lines and
+                              CSV (a file or standard input, a chunk at a time)
+                              and Parquet rewrites, two Parquet keys. The output
+                              bytes, the bad lines and the exit status are the
+                              Python route's: any line DuckDB cannot prove plain
+                              is checked the Python way. Sentinel records and
+                              the other key formats have no DuckDB route; --carry
+                              and --sentinels take the Python route.
   -v, --verbose               say on standard error which engine ran, and why.
   sentinels ... --max-file-mb MB
                               refuse a key or sentinel list over MB (default
@@ -201,6 +202,10 @@ _AUTO_DUCKDB_MIB = 1
 #: picks DuckDB (docs/performance.md, "Where auto switches").
 _AUTO_DUCKDB_JSONL_MIB = 16
 
+#: From this many MiB of CSV rewrites (a file, or standard input so far), ``--engine auto`` picks
+#: DuckDB (docs/performance.md, "CSV").
+_AUTO_DUCKDB_CSV_MIB = 8
+
 
 #: The answer-key formats of ``sentinels --format`` (``helpers.data.key_formats.KEY_FORMATS``).
 _KEY_FORMATS = ("json", "jsonl", "trec-qrels", "beir-tsv", "lm-eval-samples", "parquet")
@@ -266,9 +271,9 @@ def _add_data_options(command: argparse.ArgumentParser, check: str) -> None:
         choices=_ENGINES,
         default="auto",
         help="auto (default): duckdb when it is installed and the input is large (JSON Lines rewrites "
-        f"from {_AUTO_DUCKDB_JSONL_MIB} MiB, Parquet from {_AUTO_DUCKDB_MIB} MiB), else python; duckdb: "
-        "JSON Lines and Parquet rewrites, Parquet keys; spark: JSON Lines rewrites, Parquet keys "
-        "(the same output bytes whichever runs)",
+        f"from {_AUTO_DUCKDB_JSONL_MIB} MiB, CSV from {_AUTO_DUCKDB_CSV_MIB} MiB, Parquet from "
+        f"{_AUTO_DUCKDB_MIB} MiB), else python; duckdb: JSON Lines, CSV and Parquet rewrites, Parquet keys; "
+        "spark: JSON Lines rewrites, Parquet keys (the same output bytes whichever runs)",
     )
     data.add_argument(
         "-v", "--verbose", action="store_true", help="say on standard error which engine ran, and why"

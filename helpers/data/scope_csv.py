@@ -27,9 +27,10 @@ __all__ = ["iter_scope_csv"]
 _CSV_FIELD_LIMIT = min(sys.maxsize, 2**31 - 1)
 
 
-def _decoded(stream: Iterable[bytes], bad: list[int]) -> Iterator[str]:
-    """Decode physical lines one by one, noting lines that are not UTF-8 in ``bad``."""
-    for number, raw in enumerate(stream, 1):
+def _decoded(stream: Iterable[bytes], bad: list[int], first: int = 1) -> Iterator[str]:
+    """Decode physical lines one by one (the first numbered ``first``), noting lines that are
+    not UTF-8 in ``bad``."""
+    for number, raw in enumerate(stream, first):
         try:
             yield raw.decode("utf-8-sig" if number == 1 else "utf-8")
         except UnicodeDecodeError:
@@ -37,7 +38,9 @@ def _decoded(stream: Iterable[bytes], bad: list[int]) -> Iterator[str]:
             yield raw.decode("utf-8", "replace")
 
 
-def _read_header(reader: Any, bad: list[int], source: str) -> list[str]:
+def read_header(reader: Any, bad: list[int], source: str) -> list[str]:
+    """The header row of a :func:`csv.reader` over :func:`_decoded` lines, checked; a problem
+    raises :class:`SourceFormatError`."""
     try:
         header = next(reader)
     except StopIteration:
@@ -130,9 +133,30 @@ def iter_scope_csv(
         csv.field_size_limit(_CSV_FIELD_LIMIT)
     bad: list[int] = []
     reader = csv.reader(_decoded(stream, bad), strict=True)
-    header = _read_header(reader, bad, source)
+    header = read_header(reader, bad, source)
+    yield from _rows(reader, bad, header, list_separator, source, 0)
+
+
+def csv_rows(
+    lines: Iterable[bytes], header: list[str], *, source: str, list_separator: str | None, first: int
+) -> tuple[Any, Iterator[JsonLine]]:
+    """``(the reader, its records)`` for CSV lines that follow a header already read, the first
+    of them numbered ``first``: what :func:`iter_scope_csv` yields from there, byte for byte.
+    ``reader.line_num`` says how many lines the records so far took. Taught in
+    ``05_check_your_data.ipynb``."""
+    if csv.field_size_limit() < _CSV_FIELD_LIMIT:
+        csv.field_size_limit(_CSV_FIELD_LIMIT)
+    bad: list[int] = []
+    reader = csv.reader(_decoded(lines, bad, first), strict=True)
+    return reader, _rows(reader, bad, header, list_separator, source, first - 1)
+
+
+def _rows(
+    reader: Any, bad: list[int], header: list[str], list_separator: str | None, source: str, before: int
+) -> Iterator[JsonLine]:
+    """The records of ``reader`` after its header; ``before`` lines came before its first line."""
     while True:
-        start = reader.line_num + 1
+        start = before + reader.line_num + 1
         try:
             row = next(reader)
         except StopIteration:

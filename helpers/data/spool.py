@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Iterator
 from typing import Any
 
 from .batch import BLOCK_SIZE, _min_bytes
@@ -30,6 +31,25 @@ class Prefixed:
                 self.prefix, self.at = b"", 0
             return data
         return self.stream.read(size)
+
+    def __iter__(self) -> Iterator[bytes]:
+        """The lines (each with its newline), as iterating a binary file gives them: a line the
+        prefix cuts short goes on in the stream."""
+        import io
+
+        prefix = self.prefix[self.at :]
+        self.prefix, self.at = b"", 0
+        last = b""
+        for line in io.BytesIO(prefix):
+            if last:
+                yield last
+            last = line
+        rest = iter(self.stream)
+        if last and not last.endswith(b"\n"):
+            last += next(rest, b"")
+        if last:
+            yield last
+        yield from rest
 
     def fileno(self) -> int:
         return int(self.stream.fileno())
