@@ -187,8 +187,12 @@ class _CaseEngine:
     # --- time -----------------------------------------------------------------------------
 
     def now(self) -> str:
-        """The current time as progress files write it."""
-        return now_text(self._clock() if self._clock is not None else None)
+        """The current time as progress files write it (as the clock's ``text`` when it keeps one)."""
+        clock = self._clock
+        if clock is None:
+            return now_text()
+        text = getattr(clock, "text", None)  # the trainer's replay: a recorded time, as the file wrote it
+        return text if type(text) is str else now_text(clock())
 
     @property
     def current(self) -> CaseView | None:
