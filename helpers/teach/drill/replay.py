@@ -186,7 +186,7 @@ def _replayed(
                 return [f"{where}: its answer is for another check than the case the engine serves"]
             if attempt.answer is not None:
                 clock.set(attempt.answered or attempt.served)
-                engine.check(Answer.from_data(attempt.answer))
+                engine.score(Answer.from_data(attempt.answer))
             elif attempt.revealed:
                 engine.reveal()
             if len(done) == index + 1 and (problem := compared(index)):
