@@ -45,6 +45,7 @@ def _plain_draw(case, rules, salt):
             best = (miss, distractors, below)
         if miss == 0:
             break
+    assert best is not None
     _miss, distractors, below = best
     chosen = [keyed_rule, *distractors, *rng.sample(shorter, below), *rng.sample(longer, wanted - below)]
     rng.shuffle(chosen)
