@@ -242,7 +242,12 @@ def test_on_a_pty_the_bar_is_drawn_and_wiped_and_standard_output_is_the_same(tmp
 
 
 @pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
-def test_on_a_pty_ctrl_c_during_the_bar_ends_with_one_line_and_no_output(tmp_path, cohort_dir):
+@pytest.mark.parametrize("copies", [1, 6], ids=["in-process", "worker-processes"])
+def test_on_a_pty_ctrl_c_during_the_bar_ends_with_one_line_and_no_output(tmp_path, cohort_dir, copies):
+    for copy in range(1, copies):  # over 16 files, two worker processes re-grade them
+        for name in ("asha", "ben", "erin-forged"):
+            shutil.copy(cohort_dir / f"{name}.json", cohort_dir / f"{name}-{copy}.json")
+    files = 3 * copies
     script = _DRAWN_AT_ONCE.replace(
         "trainer_commands._ProgressLine.AFTER = 0.0",
         """trainer_commands._ProgressLine.AFTER = 0.0
@@ -260,7 +265,7 @@ trainer_commands._ProgressLine.update = update""",
     assert last == b"\n"  # the terminal turns the line's end into "\r\n"
     assert bar.endswith(b"\rpython -m helpers: interrupted; not every line was written")
     drawn = bar.removesuffix(b"\rpython -m helpers: interrupted; not every line was written")
-    assert b" of 3 files re-graded" in drawn and drawn.rsplit(b"\r", 1)[-1].strip() == b""
+    assert f" of {files} files re-graded".encode() in drawn and drawn.rsplit(b"\r", 1)[-1].strip() == b""
 
 
 @pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
