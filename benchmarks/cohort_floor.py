@@ -1,27 +1,39 @@
 #!/usr/bin/env python3
-"""The floor under the trainer's re-grade: what making each case again and its offered reasons cost alone.
+"""Where the trainer's re-grade spends its CPU time: microseconds per attempt, by part.
 
     .venv/bin/python benchmarks/cohort_floor.py DIR            # the progress files in DIR (20 of them)
-    .venv/bin/python benchmarks/cohort_floor.py DIR --files 50
+    .venv/bin/python benchmarks/cohort_floor.py DIR --files 50 --passes 5
 
 Run by hand, never by the test suite, on the files ``cohort_scale.py --keep DIR`` writes (in
-DIR/templates-N). In one process it reads the files, then times (``time.process_time``) two things
-over the same attempts:
+DIR/templates-N). In one process, over the same files, each pass times with
+``time.process_time_ns`` (CPU time, so other work on the machine counts for little):
 
-* ``remake``: each attempt's case made again from its (rule, seed, look-alike kind), with its right
-  answer and deciding rule, and the reasons the drill offered for it: what the re-grade cannot skip
-  (``RemadeCases.case`` and ``RemadeCases.offered``, a fresh instance, so nothing is reused);
-* ``regrade``: the whole re-grade of the same files in one process (``load_cohort(..., workers=1)``,
-  without the verdict cache): reading, the schema check, the re-grade, the engine's replay, the time checks.
+* ``whole``: the whole re-grade, ``load_cohort(files, workers=1)`` without the verdict cache;
+* then each part of it, file by file, in the order the re-grade takes them, with the cases made
+  afresh (the process's :class:`RemadeCases` emptied first, so nothing is carried from the pass before):
 
-It prints the microseconds per attempt of each, and what they come to for 1,000 drills of 1,000
-attempts on two cores with nothing else in the way (CPU seconds / 2).
+  - ``reading``: the bounded read, the strict JSON parse, the schema check, the states rebuilt;
+  - ``remaking``: each attempt's case made again from its (rule, seed, look-alike kind), with its
+    right answer and deciding rules (``RemadeCases.case``): what the re-grade cannot skip;
+  - ``offered``: the reasons the drill offered for each case (``RemadeCases.offered``);
+  - ``regrade``: the re-grade's walk over the attempts, each answer graded (``replay_v3``, its cases made);
+  - ``times``: the time checks (``time_problems``);
+  - ``replay``: the engine's replay of the drill's schedule (``replay_drill``, its cases made);
+  - ``rest``: ``whole`` less the parts in the same pass (the trainee's summary, the copies and names
+    flagged, …; it moves with the machine's load, as the two runs are timed apart).
+
+The cycle collector is set as :func:`load_cohort`'s worker processes set it (where a large cohort
+is re-graded), unless ``--default-gc``. It prints one JSON line per part, the median over
+``--passes`` passes, in µs per attempt and as a share of remaking in the same pass (steadier on a
+busy machine), and the total with what it comes to for 1,000 drills of 1,000 attempts on two cores (CPU seconds / 2).
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -31,8 +43,54 @@ sys.path.insert(0, str(ROOT))
 
 from helpers.teach.cases.generators import load_vocabulary  # noqa: E402
 from helpers.teach.cases.rules import load_rules  # noqa: E402
-from helpers.teach.drill.remade import RemadeCases  # noqa: E402
-from helpers.teach.trainer.cohort import load_cohort, read_progress_file  # noqa: E402
+from helpers.teach.drill.remade import remade_cases  # noqa: E402
+from helpers.teach.drill.replay import replay_drill  # noqa: E402
+from helpers.teach.progress.timing import time_problems  # noqa: E402
+from helpers.teach.trainer.cohort import load_cohort, read_progress_data  # noqa: E402
+from helpers.teach.trainer.regrade import replay_v3  # noqa: E402
+
+PARTS = ("reading", "remaking", "offered", "regrade", "times", "replay")
+
+
+def _one_pass(files: list[Path]) -> tuple[dict[str, int], int]:
+    """CPU nanoseconds of the whole re-grade and of each part, over ``files``; and the attempts."""
+    rules = load_rules()
+    clock = time.process_time_ns
+    remade_cases.cache_clear()
+    start = clock()
+    cohort = load_cohort(files, workers=1)
+    whole = clock() - start
+    assert len(cohort.trainees) == len(files), cohort.unreadable
+    remade_cases.cache_clear()
+    spent = dict.fromkeys(PARTS, 0)
+    attempts = 0
+    for path in files:
+        start = clock()
+        progress, data = read_progress_data(path, rules=rules)
+        spent["reading"] += clock() - start
+        m = progress.mastery
+        attempts += len(m.attempts)
+        cases = remade_cases(load_vocabulary(), tuple(rules))
+        start = clock()
+        for a in m.attempts:
+            cases.case(a.rule, a.seed, a.facet)
+        spent["remaking"] += clock() - start
+        start = clock()
+        for a in m.attempts:
+            cases.offered(a.rule, a.seed, a.facet, f"{m.seed}:{a.number}")
+        spent["offered"] += clock() - start
+        start = clock()
+        replay_v3(progress, data, rules=rules)
+        spent["regrade"] += clock() - start
+        start = clock()
+        time_problems(data)
+        spent["times"] += clock() - start
+        start = clock()
+        replay_drill(progress, rules=rules, cases=cases)
+        spent["replay"] += clock() - start
+    spent["rest"] = whole - sum(spent.values())
+    spent["whole"] = whole
+    return spent, attempts
 
 
 def main() -> None:
@@ -41,41 +99,28 @@ def main() -> None:
     )
     parser.add_argument("folder", type=Path)
     parser.add_argument("--files", type=int, default=20)
+    parser.add_argument("--passes", type=int, default=5, help="passes over the files; the median is shown")
+    parser.add_argument(
+        "--default-gc", action="store_true", help="keep Python's own cycle-collector thresholds"
+    )
     args = parser.parse_args()
+    if not args.default_gc:
+        gc.set_threshold(50_000, 20, 10)  # as helpers.teach.trainer.cohort._worker_start sets it
     files = sorted(args.folder.glob("*.json"))[: args.files]
     if not files:
         parser.error(f"no progress files (*.json) in {args.folder}")
-    rules = tuple(load_rules())
-    asked = []
-    for path in files:
-        mastery = read_progress_file(path).mastery
-        asked += [(a.rule, a.seed, a.facet, f"{mastery.seed}:{a.number}") for a in mastery.attempts]
-    remade = RemadeCases(load_vocabulary(), rules)
-    remade.case(*asked[0][:3])  # the course's words and look-alikes are worked out once per process
-    start = time.process_time()
-    for rule, seed, facet, salt in asked:
-        remade.case(rule, seed, facet)
-        remade.offered(rule, seed, facet, salt)
-    remake = time.process_time() - start
-    start = time.process_time()
-    cohort = load_cohort(files, workers=1)
-    regrade = time.process_time() - start
-    assert len(cohort.trainees) == len(files), cohort.unreadable
-    attempts = len(asked)
-    for name, seconds in (("remake", remake), ("regrade", regrade)):
-        each = seconds / attempts * 1e6
-        print(
-            json.dumps(
-                {
-                    "step": name,
-                    "files": len(files),
-                    "attempts": attempts,
-                    "cpu_seconds": round(seconds, 2),
-                    "us_per_attempt": round(each, 1),
-                    "wall_for_1000x1000_on_2_cores_s": round(each * 1_000_000 / 1e6 / 2, 1),
-                }
-            )
-        )
+    load_cohort(files[:1], workers=1)  # the course's words and look-alikes are worked out once per process
+    passes = [_one_pass(files) for _ in range(args.passes)]
+    attempts = passes[0][1]
+    for part in (*PARTS, "rest", "whole"):
+        each = statistics.median(spent[part] for spent, _ in passes) / attempts / 1e3
+        line = {"part": part, "files": len(files), "attempts": attempts, "passes": args.passes}
+        line["us_per_attempt"] = round(each, 1)
+        # against remaking in the same pass: a load on the machine slows both alike
+        line["to_remaking"] = round(statistics.median(s[part] / s["remaking"] for s, _ in passes), 3)
+        if part == "whole":
+            line["wall_for_1000x1000_on_2_cores_s"] = round(each * 1_000_000 / 1e6 / 2, 1)
+        print(json.dumps(line), flush=True)
 
 
 if __name__ == "__main__":

@@ -56,8 +56,8 @@ def _cohort(
 
     The verdict cache in the trainer's folder (:mod:`helpers.teach.trainer.verdict_cache`) spares the files
     unchanged since the last run, unless ``use_cache`` is false (``--no-cache``). A run that takes
-    more than a couple of seconds shows its progress on standard error when that is a terminal and
-    the output is not ``--json``.
+    more than a couple of seconds shows a progress bar on standard error when that is a terminal
+    (never in a pipe or a file), wiped before anything else is written there; the output is the same.
     """
     from ..teach.trainer.cohort import load_cohort, progress_paths, shown
     from ..teach.views.cohort_views import cohort_csv, cohort_json_lines, cohort_text
@@ -70,7 +70,7 @@ def _cohort(
     from ..teach.trainer.secret import TrainerSecret, TrainerSecretError
     from ..teach.trainer.verdict_cache import VerdictCache
 
-    line = _ProgressLine(streams._STDERR) if not as_json and _stderr_is_terminal() else None
+    line = _ProgressLine(streams._STDERR, width=_terminal_width()) if _stderr_is_terminal() else None
     try:
         if checkouts:
             TrainerSecret.open(trainer_dir)  # refused before any file is read
@@ -113,22 +113,28 @@ def _stderr_is_terminal() -> bool:
 
 
 class _ProgressLine:
-    """Files done of the total and the time left, on one line of a terminal, redrawn in place.
+    """A progress bar on one line of a terminal: files done of the total and the time left, redrawn in place.
 
     Nothing is shown for the first :attr:`AFTER` seconds (a short run prints nothing extra),
-    then at most every :attr:`EVERY` seconds; :meth:`clear` wipes the line before the output.
+    then at most every :attr:`EVERY` seconds; the line is cut to the terminal's ``width`` so it
+    never wraps, and :meth:`clear` wipes it before the output. Hand-written rather than ``rich``:
+    the package depends on nothing to run (``rich`` is in requirements.txt only as the development
+    tools' own dependency, and ``tqdm`` not at all), and one line of text needs no library.
     """
 
     AFTER = 2.0
     EVERY = 0.25
+    #: Cells of the bar itself, ``[#####.....]``, when the terminal has room for it.
+    BAR = 20
 
-    def __init__(self, stream: Any, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, stream: Any, clock: Callable[[], float] = time.monotonic, width: int = 80) -> None:
         self.stream = stream
         self.clock = clock
         self.started = clock()
         self.first: tuple[float, int] | None = None  # when the first update came, and files done then
         self.drawn = 0.0
         self.width = 0
+        self.room = max(width - 1, 1)  # the last column left free: some terminals wrap on it
 
     def update(self, done: int, total: int) -> None:
         now = self.clock()
@@ -140,9 +146,13 @@ class _ProgressLine:
         rate = (done - done_then) / (now - since) if now > since else 0.0
         left = f"about {_duration((total - done) / rate)} left" if rate > 0 else "working out the time left"
         line = f"cohort: {done:,} of {total:,} files re-graded; {left}"
+        if total > 0 and len(line) + self.BAR + 3 <= self.room:
+            filled = self.BAR * min(done, total) // total
+            line = f"[{'#' * filled}{'.' * (self.BAR - filled)}] {line}"
+        line = line[: self.room]
         self.stream.write("\r" + line.ljust(self.width))
         self.stream.flush()
-        self.width = len(line)
+        self.width = max(len(line), self.width)
         self.drawn = now
 
     def clear(self) -> None:
@@ -150,6 +160,14 @@ class _ProgressLine:
             self.stream.write("\r" + " " * self.width + "\r")
             self.stream.flush()
             self.width = 0
+
+
+def _terminal_width() -> int:
+    """The width of the terminal standard error shows on (80 when it cannot be told)."""
+    try:
+        return os.get_terminal_size(sys.stderr.fileno()).columns or 80
+    except (AttributeError, OSError, ValueError):
+        return shutil.get_terminal_size().columns
 
 
 def _duration(seconds: float) -> str:

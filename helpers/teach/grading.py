@@ -306,17 +306,23 @@ def reason_options(case: Case, *, rules: Sequence[Rule] | None = None, salt: str
     low, high = max(0, wanted - len(longer)), min(wanted, len(shorter))
     best: tuple[int, list[Rule], int] | None = None
     for _try in range(6):
-        distractors = rng.sample(also_true, count)
+        distractors = rng.sample(also_true, count) if count else []
         below_true = sum(1 for rule in distractors if lengths[rule.id] < length)
         below = min(max(rank - below_true, low), high)
         miss = abs(below + below_true - rank)
         if best is None or miss < best[0]:
             best = (miss, distractors, below)
-        if miss == 0:
+        if miss == 0 or not count:  # a sample of none draws nothing: every other try would be this one
             break
     assert best is not None
     _miss, distractors, below = best
-    chosen = [keyed_rule, *distractors, *rng.sample(shorter, below), *rng.sample(longer, wanted - below)]
+    others = wanted - below
+    chosen = [
+        keyed_rule,
+        *distractors,
+        *(rng.sample(shorter, below) if below else ()),
+        *(rng.sample(longer, others) if others else ()),
+    ]
     rng.shuffle(chosen)
     return chosen
 

@@ -117,10 +117,32 @@ def test_progress_shows_on_a_terminal_and_is_wiped_before_the_table(monkeypatch,
     assert code == 0 and again == table and piped.getvalue() == ""
 
 
-def test_no_progress_with_json_even_on_a_terminal(monkeypatch, cohort_dir):
+def test_with_json_on_a_terminal_the_bar_shows_on_stderr_and_the_lines_are_the_same(monkeypatch, cohort_dir):
     terminal = _Terminal()
     code, lines = _in_process(monkeypatch, ["cohort", str(cohort_dir), "--json", "--no-cache"], terminal)
-    assert code == 0 and terminal.getvalue() == "" and len(lines.splitlines()) == 3
+    assert code == 0 and "cohort: 3 of 3 files re-graded" in terminal.getvalue()
+    assert terminal.getvalue().endswith("\r") and "\n" not in terminal.getvalue()
+    piped = io.StringIO()
+    code, again = _in_process(monkeypatch, ["cohort", str(cohort_dir), "--json", "--no-cache"], piped)
+    assert code == 0 and again == lines and len(lines.splitlines()) == 3 and piped.getvalue() == ""
+
+
+def test_ctrl_c_while_the_bar_shows_wipes_it_and_ends_with_one_line(monkeypatch, cohort_dir):
+    drawn = trainer_commands._ProgressLine.update
+
+    def interrupted(self, done: int, total: int) -> None:
+        drawn(self, done, total)
+        if done >= 1:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(trainer_commands._ProgressLine, "update", interrupted)
+    terminal = _Terminal()
+    code, table = _in_process(monkeypatch, ["cohort", str(cohort_dir), "--no-cache"], terminal)
+    shown = terminal.getvalue()
+    assert code == 130 and table == ""
+    bar, _, last = shown.rpartition("\r")
+    assert " of 3 files re-graded" in bar and bar.rsplit("\r", 1)[-1].strip() == ""
+    assert last == "python -m helpers: interrupted; not every line was written\n"
 
 
 def test_a_short_run_shows_nothing_and_a_long_one_counts_down():
@@ -138,16 +160,112 @@ def test_a_short_run_shows_nothing_and_a_long_one_counts_down():
     assert stream.getvalue() == ""  # under two seconds: nothing
     clock.now = 104.0
     line.update(8, 10)  # 8 files in 4 s: 2 left take about 1 s
-    assert stream.getvalue() == "\rcohort: 8 of 10 files re-graded; about 1 s left"
+    assert stream.getvalue() == "\r[################....] cohort: 8 of 10 files re-graded; about 1 s left"
     clock.now = 104.1
     line.update(9, 10)
     assert stream.getvalue().count("\r") == 1  # not redrawn more than four times a second
     line.update(10, 10)
+    last = "[####################] cohort: 10 of 10 files re-graded; about 1 s left"
+    assert stream.getvalue().endswith("\r" + last)
     line.clear()
-    assert stream.getvalue().endswith(
-        "\r" + " " * len("cohort: 10 of 10 files re-graded; about 1 s left") + "\r"
-    )
+    assert stream.getvalue().endswith("\r" + last + "\r" + " " * len(last) + "\r")
     assert trainer_commands._duration(75) == "1 min 15 s" and trainer_commands._duration(3720) == "1 h 2 min"
+
+
+@pytest.mark.parametrize("width", [1, 20, 40, 60, 71, 72, 80, 200])
+def test_the_bar_never_wraps_a_terminal_of_any_width(width):
+    stream = _Terminal()
+    ticks = iter(range(1000, 2000, 5))  # five seconds between updates
+    line = trainer_commands._ProgressLine(stream, lambda: float(next(ticks)), width=width)
+    for done in (0, 1, 999, 1000):
+        line.update(done, 1000)
+    drawn = [part for part in stream.getvalue().split("\r") if part]
+    assert drawn and all(len(part) <= max(width - 1, 1) for part in drawn)
+    assert ("[" in drawn[-1]) == (width >= 80)  # the bar only where the words fit beside it
+    assert "1,000 of 1,000" in stream.getvalue() or width < 60
+
+
+def _on_a_pty(tmp_path: Path, script: str, args: list[str]) -> tuple[int, bytes, bytes]:
+    """Run ``script`` (Python, given ``args`` as ``sys.argv[1:]``) with standard error on a pseudo-terminal:
+    its exit status, standard output and what the terminal received."""
+    import pty
+
+    main, side = pty.openpty()
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", script, *args],
+            stdout=subprocess.PIPE,
+            stderr=side,
+            cwd=tmp_path,
+            env={**os.environ, "PYTHONPATH": str(Path(cli.__file__).resolve().parents[2])},
+            timeout=120,
+            check=False,
+        )
+        os.close(side)
+        side = -1
+        seen = b""
+        while True:
+            try:
+                chunk = os.read(main, 4096)
+            except OSError:  # the terminal's other end is closed: all was read
+                break
+            if not chunk:
+                break
+            seen += chunk
+    finally:
+        os.close(main)
+        if side != -1:
+            os.close(side)
+    return done.returncode, done.stdout, seen
+
+
+#: ``cohort`` as a long run draws it: the bar from the first file on, as after the first two seconds.
+_DRAWN_AT_ONCE = """
+import sys
+from helpers.cli import main, trainer_commands
+trainer_commands._ProgressLine.AFTER = 0.0
+sys.exit(main(["cohort", *sys.argv[1:]]))
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
+@pytest.mark.parametrize("output", [[], ["--json"]])
+def test_on_a_pty_the_bar_is_drawn_and_wiped_and_standard_output_is_the_same(tmp_path, cohort_dir, output):
+    args = [str(cohort_dir), "--no-cache", *output]
+    code, out, seen = _on_a_pty(tmp_path, _DRAWN_AT_ONCE, args)
+    assert code == 0 and b"cohort: 3 of 3 files re-graded" in seen and b"] cohort: " in seen
+    assert b"\n" not in seen and seen.rstrip(b"\r").rsplit(b"\r", 1)[-1].strip() == b""
+    piped = subprocess.run(
+        [sys.executable, "-m", "helpers", "cohort", *args], capture_output=True, cwd=tmp_path, check=False
+    )
+    assert piped.returncode == 0 and piped.stderr == b"" and piped.stdout == out
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
+@pytest.mark.parametrize("copies", [1, 6], ids=["in-process", "worker-processes"])
+def test_on_a_pty_ctrl_c_during_the_bar_ends_with_one_line_and_no_output(tmp_path, cohort_dir, copies):
+    for copy in range(1, copies):  # over 16 files, two worker processes re-grade them
+        for name in ("asha", "ben", "erin-forged"):
+            shutil.copy(cohort_dir / f"{name}.json", cohort_dir / f"{name}-{copy}.json")
+    files = 3 * copies
+    script = _DRAWN_AT_ONCE.replace(
+        "trainer_commands._ProgressLine.AFTER = 0.0",
+        """trainer_commands._ProgressLine.AFTER = 0.0
+import os, signal
+drawn = trainer_commands._ProgressLine.update
+def update(self, done, total):
+    drawn(self, done, total)
+    if done == 1:
+        os.kill(os.getpid(), signal.SIGINT)
+trainer_commands._ProgressLine.update = update""",
+    )
+    code, out, seen = _on_a_pty(tmp_path, script, [str(cohort_dir), "--no-cache"])
+    assert code == 130 and out == b""
+    bar, _, last = seen.rpartition(b"\r")
+    assert last == b"\n"  # the terminal turns the line's end into "\r\n"
+    assert bar.endswith(b"\rpython -m helpers: interrupted; not every line was written")
+    drawn = bar.removesuffix(b"\rpython -m helpers: interrupted; not every line was written")
+    assert f" of {files} files re-graded".encode() in drawn and drawn.rsplit(b"\r", 1)[-1].strip() == b""
 
 
 @pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")

@@ -187,8 +187,12 @@ class _CaseEngine:
     # --- time -----------------------------------------------------------------------------
 
     def now(self) -> str:
-        """The current time as progress files write it."""
-        return now_text(self._clock() if self._clock is not None else None)
+        """The current time as progress files write it (as the clock's ``text`` when it keeps one)."""
+        clock = self._clock
+        if clock is None:
+            return now_text()
+        text = getattr(clock, "text", None)  # the trainer's replay: a recorded time, as the file wrote it
+        return text if type(text) is str else now_text(clock())
 
     @property
     def current(self) -> CaseView | None:
@@ -253,6 +257,23 @@ class _CaseEngine:
     def check(self, answer: Answer) -> CheckResult:
         """Grade ``answer``; the first check of a case is scored, later ones only give feedback."""
         current = self._need_open()
+        result, scored, outcome = self._checked(current, answer)
+        return CheckResult(
+            correct=result.correct,
+            text=self._feedback_text(result, outcome, scored),
+            scored=scored,
+            outcome=outcome,
+            mistakes=tuple((m.field, m.message) for m in result.mistakes),
+            rule=current.rule if current.scored is not None else None,
+        )
+
+    def score(self, answer: Answer) -> None:
+        """:meth:`check`, scored the same, without the feedback a trainee reads: the trainer's
+        replay (:mod:`helpers.teach.drill.replay`) checks every recorded answer and reads none."""
+        self._checked(self._need_open(), answer)
+
+    def _checked(self, current: _Open, answer: Answer) -> tuple[Grade, bool, str | None]:
+        """The verdict on ``answer``, whether this check was scored (the first is) and its outcome."""
         if answer.check != current.case.check:
             raise InvalidInputError(
                 f"the answer is for {answer.check!r}, the case is {current.case.check!r}", field="check"
@@ -263,14 +284,7 @@ class _CaseEngine:
         if scored:
             outcome = outcome_of(result.correct, hints=current.hints_used, revealed=current.revealed)
             self._score(outcome, answer, result)
-        return CheckResult(
-            correct=result.correct,
-            text=self._feedback_text(result, outcome, scored),
-            scored=scored,
-            outcome=outcome,
-            mistakes=tuple((m.field, m.message) for m in result.mistakes),
-            rule=current.rule if current.scored is not None else None,
-        )
+        return result, scored, outcome
 
     def reveal(self) -> str:
         """The worked answer as text; before a check, the case is scored as revealed (a miss)."""

@@ -25,13 +25,14 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...core.errors import CheckInputError
 from ..cases.rules import Rule, load_rules
 from ..grading import Answer
-from .mastery import MasteryAttempt, parse_time
+from .mastery import MasteryAttempt, now_text, parse_time
 from .remade import RemadeCases
 
 if TYPE_CHECKING:
@@ -39,18 +40,27 @@ if TYPE_CHECKING:
 
 __all__ = ["replay_drill"]
 
+#: A time in the form progress files write (:func:`~.mastery.now_text`): it reads back as itself.
+_EXACT = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z", re.ASCII)
+
 #: The fields named first when the engine serves another case than the file's.
 _SERVED = ("rule", "seed", "facet")
 
 
 class _Clock:
-    """A fake clock for the engine: it reads whatever recorded time was set last."""
+    """A fake clock for the engine: it reads whatever recorded time was set last.
+
+    ``text`` is that time as progress files write it, which the engine takes as it is
+    (a time in that exact form reads back as itself; any other is written out again).
+    """
 
     def __init__(self) -> None:
         self.at = _dt.datetime(2000, 1, 1, tzinfo=_dt.UTC)
+        self.text = now_text(self.at)
 
     def set(self, text: str) -> None:
         self.at = parse_time(text)
+        self.text = text if _EXACT.fullmatch(text) else now_text(self.at)
 
     def __call__(self) -> _dt.datetime:
         return self.at
@@ -176,7 +186,7 @@ def _replayed(
                 return [f"{where}: its answer is for another check than the case the engine serves"]
             if attempt.answer is not None:
                 clock.set(attempt.answered or attempt.served)
-                engine.check(Answer.from_data(attempt.answer))
+                engine.score(Answer.from_data(attempt.answer))
             elif attempt.revealed:
                 engine.reveal()
             if len(done) == index + 1 and (problem := compared(index)):
