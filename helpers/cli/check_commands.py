@@ -233,13 +233,10 @@ def _missing_spark(options: _DataOptions) -> str | None:
 
 def _missing_parquet() -> str | None:
     """Why Parquet cannot be read here (pyarrow is missing: name the extra), or ``None``."""
-    from ..data.parquet_tables import MissingExtraError, require_pyarrow
+    from ..data.parquet_tables import pyarrow_missing
 
-    try:
-        require_pyarrow()
-    except MissingExtraError as exc:
-        return exc.message
-    return None
+    missing = pyarrow_missing()
+    return None if missing is None else missing.message
 
 
 def _run_check_command(

@@ -100,8 +100,8 @@ real data files (taught in notebooks/05_check_your_data.ipynb)
   --engine auto|python|duckdb|spark
                               auto (the default) runs DuckDB when it is installed
                               (the duckdb extra) and the input is large enough to
-                              gain: rewrites in JSON Lines from 16 MiB or in CSV
-                              from 8 MiB (a file's size, or that much of
+                              gain: rewrites in JSON Lines from 40 MiB or in CSV
+                              from 4 MiB (a file's size, or that much of
                               standard input read ahead), a Parquet table or two
                               Parquet keys from 1 MiB; else the Python route.
                               duckdb runs it whatever the size: JSON Lines and
@@ -200,11 +200,11 @@ _AUTO_DUCKDB_MIB = 1
 
 #: From this many MiB of JSON Lines rewrites (a file, or standard input so far), ``--engine auto``
 #: picks DuckDB (docs/performance.md, "Where auto switches").
-_AUTO_DUCKDB_JSONL_MIB = 16
+_AUTO_DUCKDB_JSONL_MIB = 40
 
 #: From this many MiB of CSV rewrites (a file, or standard input so far), ``--engine auto`` picks
-#: DuckDB (docs/performance.md, "CSV").
-_AUTO_DUCKDB_CSV_MIB = 8
+#: DuckDB (docs/performance.md, "Where auto switches").
+_AUTO_DUCKDB_CSV_MIB = 4
 
 
 #: The answer-key formats of ``sentinels --format`` (``helpers.data.key_formats.KEY_FORMATS``).

@@ -42,7 +42,7 @@ __all__ = ["CHUNK_BYTES", "scope_csv_blocks", "csv_sql", "plain_row"]
 
 #: How many bytes of rows DuckDB judges at a time: DuckDB's working set grows with the chunk (about
 #: 11 MB a MiB) while each query costs about 25 ms of CPU to plan, so 1.5 MiB keeps a run's peak memory
-#: within 1.2x that of a small file at about 3% more CPU than 8 MiB (docs/performance.md, "CSV").
+#: within 1.2x that of a small file at about 3% more CPU than 8 MiB (docs/performance.md, "How each route stays fast").
 CHUNK_BYTES = 3 << 19
 
 #: A plain header row (bytes): the known column names, unquoted, after an optional byte-order mark.

@@ -239,8 +239,8 @@ def test_auto_picks_duckdb_from_its_threshold_and_says_so(tmp_path, capfdbinary,
     monkeypatch.setattr(duckdb_csv, "scope_csv_blocks", counted)
     path = _write(tmp_path / "r.csv", PLAIN * 20 + TRAPS[:3])
     small = run(capfdbinary, "target-scope", str(path), "--format", "csv", "-v")
-    assert calls == [] and check_commands._AUTO_CSV_BYTES == 8 << 20
-    assert small[2].endswith(b"engine: python (--engine auto: 0.0 MB of CSV, below 8 MiB)\n")
+    assert calls == [] and check_commands._AUTO_CSV_BYTES == 4 << 20
+    assert small[2].endswith(b"engine: python (--engine auto: 0.0 MB of CSV, below 4 MiB)\n")
     monkeypatch.setattr(check_commands, "_AUTO_CSV_BYTES", path.stat().st_size)
     big = run(capfdbinary, "target-scope", str(path), "--format", "csv", "--verbose")
     assert calls == [1] and b"engine: duckdb (--engine auto: 0.0 MB of CSV, from " in big[2]

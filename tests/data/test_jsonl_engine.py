@@ -330,9 +330,9 @@ def test_auto_picks_duckdb_from_its_threshold_and_says_so(tmp_path, capfdbinary,
     monkeypatch.setattr(duckdb_lines, "scope_jsonl_blocks", lambda *a, **k: calls.append(1) or real(*a, **k))
     path = _write(tmp_path / "r.jsonl", _corpus_lines()[:200])
     small = run(capfdbinary, "target-scope", str(path), "-v")
-    assert calls == [] and check_commands._AUTO_JSONL_BYTES == 16 << 20
-    assert small[2].endswith(b"python (--engine auto: 0.0 MB of JSON Lines, below 16 MiB)\n") or (
-        b"below 16 MiB" in small[2]
+    assert calls == [] and check_commands._AUTO_JSONL_BYTES == 40 << 20
+    assert small[2].endswith(b"python (--engine auto: 0.0 MB of JSON Lines, below 40 MiB)\n") or (
+        b"below 40 MiB" in small[2]
     )
     monkeypatch.setattr(check_commands, "_AUTO_JSONL_BYTES", path.stat().st_size)
     big = run(capfdbinary, "target-scope", str(path), "--verbose")
