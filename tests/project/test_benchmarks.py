@@ -42,7 +42,10 @@ def test_the_cohort_benchmark_runs_and_the_trainer_reads_its_cohort(tmp_path):
     )
     assert floor.returncode == 0, floor.stderr
     steps = [json.loads(line) for line in floor.stdout.splitlines()]
-    assert [(s["step"], s["files"], s["attempts"]) for s in steps] == [("remake", 2, 24), ("regrade", 2, 24)]
+    parts = ["reading", "remaking", "offered", "regrade", "times", "replay", "rest", "whole"]
+    assert [(s["part"], s["files"], s["attempts"]) for s in steps] == [(part, 2, 24) for part in parts]
+    by_part = {s["part"]: s for s in steps}
+    assert by_part["remaking"]["to_remaking"] == 1.0 and by_part["whole"]["us_per_attempt"] > 0
 
 
 def test_the_engines_benchmark_runs_every_peer_on_the_same_records():
