@@ -46,7 +46,9 @@ _NOT_SOURCE = frozenset(
 def _ignore(folder: str, names: list[str]) -> set[str]:
     ignored = {n for n in names if n == "__pycache__" or n.endswith(".egg-info")}
     if Path(folder) == ROOT:
-        ignored |= _NOT_SOURCE.intersection(names)
+        # Hidden entries at the top (.git, every .venv-X.Y, caches) are never build input, and the
+        # per-Python environments alone are gigabytes to copy.
+        ignored |= _NOT_SOURCE.intersection(names) | {n for n in names if n.startswith(".")}
     return ignored
 
 
