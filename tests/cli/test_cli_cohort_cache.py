@@ -6,6 +6,7 @@ import io
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -200,6 +201,9 @@ def _on_a_pty(tmp_path: Path, script: str, args: list[str]) -> tuple[int, bytes,
             env={**os.environ, "PYTHONPATH": str(Path(cli.__file__).resolve().parents[2])},
             timeout=120,
             check=False,
+            # A job started in the background by a shell without job control inherits Ctrl-C
+            # ignored, and Python keeps it so; these runs stand for a terminal's foreground job.
+            preexec_fn=_default_ctrl_c,
         )
         os.close(side)
         side = -1
@@ -220,6 +224,10 @@ def _on_a_pty(tmp_path: Path, script: str, args: list[str]) -> tuple[int, bytes,
 
 
 #: ``cohort`` as a long run draws it: the bar from the first file on, as after the first two seconds.
+def _default_ctrl_c() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 _DRAWN_AT_ONCE = """
 import sys
 from helpers.cli import main, trainer_commands
