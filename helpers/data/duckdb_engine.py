@@ -108,35 +108,50 @@ def _quote(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
-def _table(con: Any, name: str, path: str, id_columns: Sequence[str], answer: str) -> int | None:
-    """Make view ``name`` of (k1[, k2], a) as text; its row count, or ``None`` if Python must judge.
-
-    One pass over the file proves every row usable: no null or empty ID, no null answer, and no
-    ID twice, by counting the distinct hashes of the IDs (distinct hashes are distinct IDs; only
-    when two hashes meet are the IDs themselves counted, exactly).
-    """
+def _view(con: Any, name: str, path: str, id_columns: Sequence[str], answer: str) -> bool:
+    """Make view ``name`` of (k1[, k2], a) as text; ``False`` if a column is missing or of a type
+    the Python reader judges (it then names it)."""
     rows = con.execute("DESCRIBE SELECT * FROM read_parquet(?)", [path]).fetchall()
     types = {row[0]: row[1] for row in rows}
     wanted = [*id_columns, answer]
     if len(set(wanted)) != len(wanted) or any(types.get(c) not in _TEXT_TYPES for c in wanted):
-        return None
+        return False
     keys = [f"CAST({_quote(c)} AS VARCHAR) AS k{i}" for i, c in enumerate(id_columns, 1)]
     con.execute(
         f"CREATE TEMP VIEW {name} AS SELECT {', '.join(keys)}, CAST({_quote(answer)} AS VARCHAR) AS a "
         f"FROM read_parquet('{path.replace(chr(39), chr(39) * 2)}')"
     )
-    k = ", ".join(f"k{i}" for i in range(1, len(id_columns) + 1))
-    nulls = " OR ".join([*(f"k{i} IS NULL OR k{i} = ''" for i in range(1, len(id_columns) + 1)), "a IS NULL"])
-    count, bad, hashes = _row(
-        con, f"SELECT count(*), count(*) FILTER (WHERE {nulls}), count(DISTINCT hash({k})) FROM {name}"
+    return True
+
+
+def _row_counts(con: Any, names: Sequence[str], width: int) -> list[int | None]:
+    """Each view's row count, or ``None`` where Python must judge it.
+
+    One query over both views (a ``UNION ALL``, whose sides DuckDB scans at once) proves every row
+    usable: no null or empty ID, no null answer, and no ID twice, by counting the distinct hashes of
+    the IDs (distinct hashes are distinct IDs; only when two hashes meet are the IDs themselves
+    counted, exactly).
+    """
+    k = ", ".join(f"k{i}" for i in range(1, width + 1))
+    nulls = " OR ".join([*(f"k{i} IS NULL OR k{i} = ''" for i in range(1, width + 1)), "a IS NULL"])
+    query = " UNION ALL ".join(
+        f"SELECT {n} AS side, count(*), count(*) FILTER (WHERE {nulls}), count(DISTINCT hash({k})) FROM {name}"
+        for n, name in enumerate(names)
     )
-    if bad:
-        return None
-    if hashes != count:  # two IDs share a hash: a repeated ID, or (rarely) two that only hash alike
-        (distinct,) = _row(con, f"SELECT count(*) FROM (SELECT DISTINCT {k} FROM {name})")
-        if distinct != count:
-            return None
-    return int(count)
+    found = {row[0]: row[1:] for row in con.execute(query).fetchall()}
+    counts: list[int | None] = []
+    for n, name in enumerate(names):
+        count, bad, hashes = found[n]
+        if bad:
+            counts.append(None)
+            continue
+        if hashes != count:  # two IDs share a hash: a repeated ID, or (rarely) two that only hash alike
+            (distinct,) = _row(con, f"SELECT count(*) FROM (SELECT DISTINCT {k} FROM {name})")
+            if distinct != count:
+                counts.append(None)
+                continue
+        counts.append(int(count))
+    return counts
 
 
 def check_parquet_keys(
@@ -154,11 +169,13 @@ def check_parquet_keys(
 
     con = connect(threads)
     try:
-        baseline_rows = _table(con, "b", baseline, id_columns, answer_column)
-        if not baseline_rows:  # refused, or empty: the Python route says which
+        if not (
+            _view(con, "b", baseline, id_columns, answer_column)
+            and _view(con, "p", proposed, id_columns, answer_column)
+        ):
             return None
-        proposed_rows = _table(con, "p", proposed, id_columns, answer_column)
-        if proposed_rows is None:
+        baseline_rows, proposed_rows = _row_counts(con, ("b", "p"), len(id_columns))
+        if not baseline_rows or proposed_rows is None:  # refused, or empty: the Python route says which
             return None
         on = " AND ".join(f"b.k{i} = p.k{i}" for i in range(1, len(id_columns) + 1))
         k = ", ".join(f"b.k{i}" for i in range(1, len(id_columns) + 1))

@@ -522,7 +522,7 @@ def test_the_engine_judges_the_keys_itself(tmp_path):
 def test_ids_that_only_hash_alike_are_counted_exactly(tmp_path):
     """The one pass proves no ID repeats by its hashes; where hashes meet, the IDs themselves decide."""
     duckdb = pytest.importorskip("duckdb")
-    from helpers.data.duckdb_engine import _table
+    from helpers.data.duckdb_engine import _row_counts, _view
 
     distinct = write_key(tmp_path / "distinct.parquet", {"S1": "R", "S2": "N", "S3": "R"})
     repeated = tmp_path / "repeated.parquet"
@@ -530,8 +530,10 @@ def test_ids_that_only_hash_alike_are_counted_exactly(tmp_path):
     con = duckdb.connect()
     con.execute("CREATE TEMP MACRO hash(x) AS 0")  # every ID hashes alike
     try:
-        assert _table(con, "d", str(distinct), ["id"], "answer") == 3
-        assert _table(con, "r", str(repeated), ["id"], "answer") is None
+        assert _view(con, "d", str(distinct), ["id"], "answer")
+        assert _view(con, "r", str(repeated), ["id"], "answer")
+        assert _row_counts(con, ("d", "r"), 1) == [3, None]
+        assert _row_counts(con, ("r", "d"), 1) == [None, 3]
     finally:
         con.close()
 
