@@ -189,12 +189,18 @@ def test_the_bar_never_wraps_a_terminal_of_any_width(width):
 def _on_a_pty(tmp_path: Path, script: str, args: list[str]) -> tuple[int, bytes, bytes]:
     """Run ``script`` (Python, given ``args`` as ``sys.argv[1:]``) with standard error on a pseudo-terminal:
     its exit status, standard output and what the terminal received."""
+    return _python_on_a_pty(tmp_path, ["-c", script, *args])
+
+
+def _python_on_a_pty(tmp_path: Path, arguments: list[str]) -> tuple[int, bytes, bytes]:
+    """Run this Python with ``arguments``, standard error on a pseudo-terminal: its exit status,
+    standard output and what the terminal received."""
     import pty
 
     main, side = pty.openpty()
     try:
         done = subprocess.run(
-            [sys.executable, "-c", script, *args],
+            [sys.executable, *arguments],
             stdout=subprocess.PIPE,
             stderr=side,
             cwd=tmp_path,
@@ -278,34 +284,8 @@ trainer_commands._ProgressLine.update = update""",
 
 @pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
 def test_on_a_real_terminal_the_progress_line_leaves_nothing_behind(tmp_path, cohort_dir):
-    import pty
-
-    main, side = pty.openpty()
-    try:
-        done = subprocess.run(
-            [sys.executable, "-m", "helpers", "cohort", str(cohort_dir), "--no-cache"],
-            stdout=subprocess.PIPE,
-            stderr=side,
-            cwd=tmp_path,
-            timeout=120,
-            check=False,
-        )
-        os.close(side)
-        side = -1
-        seen = b""
-        while True:
-            try:
-                chunk = os.read(main, 4096)
-            except OSError:  # the terminal's other end is closed: all was read
-                break
-            if not chunk:
-                break
-            seen += chunk
-    finally:
-        os.close(main)
-        if side != -1:
-            os.close(side)
-    assert done.returncode == 0 and done.stdout.startswith(b"Progress files re-graded")
+    code, out, seen = _python_on_a_pty(tmp_path, ["-m", "helpers", "cohort", str(cohort_dir), "--no-cache"])
+    assert code == 0 and out.startswith(b"Progress files re-graded")
     shown = seen.decode("utf-8")
     assert "\n" not in shown  # no line of its own: at most a progress line, redrawn in place
     assert shown.rstrip("\r").rsplit("\r", 1)[-1].strip() == ""  # and wiped before the table
