@@ -19,11 +19,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.chardiff import visible_id
-from ..core.ordering import sorted_ids
-from .cases import deciding_rule as keyed
-from .cases.filled import Case
-from .cases.rules import GRADED_RULES, Rule, load_rules
+from helpers.core.chardiff import visible_id
+from helpers.core.ordering import sorted_ids
+from helpers.teach.cases import deciding_rule as keyed
+from helpers.teach.cases.filled import Case
+from helpers.teach.cases.rules import GRADED_RULES, Rule, load_rules
 
 __all__ = [
     "Answer",

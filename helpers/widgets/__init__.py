@@ -10,12 +10,12 @@
 Taught in ``01_start_here.ipynb``.
 """
 
-from .checkout import CheckoutWidget
-from .data import DataCheckPanel
-from .exercise import CaseExercise
-from .mastery import MasteryDrill
-from .practice import PracticeDrill
-from .sandbox import SentinelSandbox, TargetScopeSandbox
+from helpers.widgets.checkout import CheckoutWidget
+from helpers.widgets.data import DataCheckPanel
+from helpers.widgets.exercise import CaseExercise
+from helpers.widgets.mastery import MasteryDrill
+from helpers.widgets.practice import PracticeDrill
+from helpers.widgets.sandbox import SentinelSandbox, TargetScopeSandbox
 
 __all__ = [
     "CaseExercise",

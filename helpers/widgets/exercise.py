@@ -11,11 +11,11 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..core.chardiff import visible_id, visible_text
-from ..teach.cases.filled import Case
-from ..teach.cases.rules import Rule
-from ..teach.drill.engine import HOLD_LABELS
-from ..teach.grading import (
+from helpers.core.chardiff import visible_id, visible_text
+from helpers.teach.cases.filled import Case
+from helpers.teach.cases.rules import Rule
+from helpers.teach.drill.engine import HOLD_LABELS
+from helpers.teach.grading import (
     Answer,
     Grade,
     answer_fields,
@@ -25,9 +25,9 @@ from ..teach.grading import (
     hints,
     reason_options,
 )
-from ..teach.html import Html
-from ..teach.html import html as markup
-from ..teach.views.case_html import (
+from helpers.teach.html import Html
+from helpers.teach.html import html as markup
+from helpers.teach.views.case_html import (
     HIDE_SUMMARY,
     REVEAL_SUMMARY,
     esc,
@@ -37,8 +37,18 @@ from ..teach.views.case_html import (
     json_html,
     reveal_html,
 )
-from ..teach.views.reasons import reasons_html, rules_for
-from .base import TextPicture, auto_layout, button, frame, html, id_checkbox, view_markup, wrap_html, wrap_row
+from helpers.teach.views.reasons import reasons_html, rules_for
+from helpers.widgets.base import (
+    TextPicture,
+    auto_layout,
+    button,
+    frame,
+    html,
+    id_checkbox,
+    view_markup,
+    wrap_html,
+    wrap_row,
+)
 
 __all__ = ["CaseExercise", "AnswerControls", "case_widgets", "unset_html"]
 

@@ -34,20 +34,20 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Siz
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...core.chardiff import visible_id
-from ...core.checks import run_check
-from ...core.errors import CheckInputError, InvalidInputError
-from ...core.jsonio import dumps_compact
-from ...core.ordering import sorted_ids
-from ...core.paths import fixtures_dir
-from . import deciding_rule as keyed
-from .deciding_rule import FACETS, INVISIBLE_FACETS, WHITESPACE_CASE_FACETS
-from .lookalike_forms import HOW as _HOW
-from .lookalike_forms import can_form as _can_form
-from .lookalike_forms import formable as _formable
-from .lookalike_forms import lookalike as _lookalike
-from .practice_cases import PracticeCase
-from .vocabulary import AnswerDomain, Vocabulary, load_vocabulary, vocabulary_json
+from helpers.core.chardiff import visible_id
+from helpers.core.checks import run_check
+from helpers.core.errors import CheckInputError, InvalidInputError
+from helpers.core.jsonio import dumps_compact
+from helpers.core.ordering import sorted_ids
+from helpers.core.paths import fixtures_dir
+from helpers.teach.cases import deciding_rule as keyed
+from helpers.teach.cases.deciding_rule import FACETS, INVISIBLE_FACETS, WHITESPACE_CASE_FACETS
+from helpers.teach.cases.lookalike_forms import HOW as _HOW
+from helpers.teach.cases.lookalike_forms import can_form as _can_form
+from helpers.teach.cases.lookalike_forms import formable as _formable
+from helpers.teach.cases.lookalike_forms import lookalike as _lookalike
+from helpers.teach.cases.practice_cases import PracticeCase
+from helpers.teach.cases.vocabulary import AnswerDomain, Vocabulary, load_vocabulary, vocabulary_json
 
 __all__ = [
     "AnswerDomain",
