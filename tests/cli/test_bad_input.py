@@ -31,8 +31,8 @@ from helpers import (
 from helpers.cli import EXIT_BAD_INPUT
 from helpers.core.checks import check_lines, run_check
 from helpers.core.jsonio import JsonLine, iter_json_lines
-from helpers.teach.cases.filled import CSV_COLUMNS, cases_from_csv, cases_from_data
-from helpers.teach.worked_answers import check_worked_answers
+from helpers.trainee.cases.filled import CSV_COLUMNS, cases_from_csv, cases_from_data
+from helpers.trainee.worked_answers import check_worked_answers
 
 HEADER = ",".join(CSV_COLUMNS) + "\n"
 GOOD_ROW = (

@@ -31,9 +31,9 @@ from helpers.core.jsonio import (
     same_on_every_python,
 )
 from helpers.core.jsonwalk import JsonStyle, NotJsonShaped, json_pieces
-from helpers.data.answer_keys import read_answer_key_object
-from helpers.data.fastpath import FAST_JSON, loads_fast
-from helpers.teach.views.case_html import display_json, json_html
+from helpers.team.answer_keys import read_answer_key_object
+from helpers.team.fastpath import FAST_JSON, loads_fast
+from helpers.trainee.views.case_html import display_json, json_html
 
 
 def nested(levels: int, inner: str = '"a"') -> str:

@@ -65,7 +65,7 @@ PRINTABLE_WIDE = ["a", "é", "！", "～", "😀", "𝒜"]  # printable, inside 
 
 def test_the_fast_path_sorts_astral_ids_as_javascript_does():
     """U+1F600 sorts before U+FF01 in UTF-16 order, though its code point is higher."""
-    from helpers.data.fastpath import fast_target_scope
+    from helpers.team.fastpath import fast_target_scope
 
     result = fast_target_scope({"original": ["！", "😀"], "rewritten": []})
     assert result.missing == ("😀", "！")
@@ -76,7 +76,7 @@ def test_the_fast_path_sorts_astral_ids_as_javascript_does():
     rewritten=st.lists(st.sampled_from(PRINTABLE_WIDE), max_size=5),
 )
 def test_the_fast_path_agrees_with_the_exact_route_on_wide_ids(original, rewritten, js_sorted):
-    from helpers.data.fastpath import fast_target_scope
+    from helpers.team.fastpath import fast_target_scope
 
     record = {"original": original, "rewritten": rewritten}
     fast = fast_target_scope(record)

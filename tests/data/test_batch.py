@@ -20,8 +20,8 @@ from helpers.core.outcomes import SEVERITY
 from helpers.core.paths import fixtures_dir
 from helpers.core.sentinels import check_sentinels, check_sentinels_input
 from helpers.core.target_scope import check_target_scope_input
-from helpers.data import fastpath
-from helpers.data.batch import (
+from helpers.team import fastpath
+from helpers.team.batch import (
     BatchSummary,
     TopCounter,
     check_answer_keys,
@@ -33,7 +33,7 @@ from helpers.data.batch import (
     output_line,
     output_object,
 )
-from helpers.data.fastpath import (
+from helpers.team.fastpath import (
     PRESERVED,
     dumps_line,
     fast_answer_key,
@@ -41,7 +41,7 @@ from helpers.data.fastpath import (
     fast_sentinels_input,
     fast_target_scope,
 )
-from helpers.data.reports import (
+from helpers.team.reports import (
     TOP_LOST,
     explain_outcome,
     key_check_json,
@@ -49,8 +49,8 @@ from helpers.data.reports import (
     summary_json,
     summary_text,
 )
-from helpers.data.sources import AnswerKey, Upload
-from helpers.teach.views.batch_chart import _outcome_figure, chart_numbers, outcome_chart
+from helpers.team.sources import AnswerKey, Upload
+from helpers.team.views.batch_chart import _outcome_figure, chart_numbers, outcome_chart
 
 SAMPLE = fixtures_dir() / "sample_data"
 
@@ -723,7 +723,7 @@ _MESSY = (
 
 @given(st.binary(max_size=40).map(lambda raw: raw.replace(b"x", b"\n")), st.integers(1, 9))
 def test_a_stream_read_in_blocks_gives_its_lines_once_each(data, size):
-    from helpers.data import batch
+    from helpers.team import batch
 
     blocks = list(batch._blocks(io.BytesIO(data), size))
     want = data.split(b"\n")
@@ -736,8 +736,8 @@ def test_a_stream_read_in_blocks_gives_its_lines_once_each(data, size):
 @pytest.mark.parametrize("block", [1, 7, 64, 1 << 20])
 @pytest.mark.parametrize("check", ["target-scope", "sentinels"])
 def test_the_block_writer_writes_what_the_line_writer_writes(monkeypatch, block, check):
-    from helpers.data import batch
-    from helpers.data.fastpath import dumps_line
+    from helpers.team import batch
+    from helpers.team.fastpath import dumps_line
 
     found = list(batch.outcomes_jsonl(io.BytesIO(_MESSY), check, source="m.jsonl"))
     expected = [dumps_line(output_object(o)) + b"\n" for o in found]
@@ -761,8 +761,8 @@ def test_the_block_writer_writes_what_the_line_writer_writes(monkeypatch, block,
 @pytest.mark.parametrize("max_failures", [0, 3, 1000])
 @pytest.mark.parametrize("kept", [None, 0, 1])
 def test_the_block_writer_counts_failures_as_the_summary_does(monkeypatch, max_failures, kept):
-    from helpers.data import batch
-    from helpers.data.fastpath import dumps_line
+    from helpers.team import batch
+    from helpers.team.fastpath import dumps_line
 
     if kept is not None:  # how many equal results are shared, and their output lines kept
         monkeypatch.setattr(fastpath, "_RESULTS_MAX", kept)
@@ -814,7 +814,7 @@ def test_the_block_writer_counts_failures_as_the_summary_does(monkeypatch, max_f
 @pytest.mark.parametrize("check", ["target-scope", "sentinels"])
 @pytest.mark.parametrize("carry", [False, True])
 def test_two_processes_write_exactly_what_one_writes(tmp_path, repeat, check, carry):
-    from helpers.data import batch
+    from helpers.team import batch
 
     rng = random.Random(repeat)
     lines = _MESSY.split(b"\n") * repeat
@@ -867,7 +867,7 @@ def test_the_command_line_on_two_processes_writes_the_serial_bytes(tmp_path):
 
 def test_the_two_core_threshold_reads_the_environment(monkeypatch):
     """``EIC_PARALLEL_MIN_BYTES`` sets it; the old ``HELPERS_PARALLEL_MIN_BYTES`` still works for now."""
-    from helpers.data import batch
+    from helpers.team import batch
 
     monkeypatch.delenv("EIC_PARALLEL_MIN_BYTES", raising=False)
     monkeypatch.delenv("HELPERS_PARALLEL_MIN_BYTES", raising=False)
@@ -879,7 +879,7 @@ def test_the_two_core_threshold_reads_the_environment(monkeypatch):
 
 
 def test_merged_top_counts_keep_the_misra_gries_bound():
-    from helpers.data.batch import BatchSummary, merge_summaries
+    from helpers.team.batch import BatchSummary, merge_summaries
 
     first, second = (BatchSummary(check="target-scope", source="x") for _ in range(2))
     for summary in (first, second):
@@ -898,7 +898,7 @@ def test_merged_top_counts_keep_the_misra_gries_bound():
 
 def test_without_matplotlib_the_chart_is_its_numbers_and_a_message(without_matplotlib):
     """The browser edition has no matplotlib: a clear message and the numbers, never a traceback."""
-    from helpers.teach.views.batch_chart import NO_MATPLOTLIB, chart_img_html
+    from helpers.trainee.views.chart import NO_MATPLOTLIB, chart_img_html
 
     summary = check_records(
         io.BytesIO(b'{"original":["a"],"rewritten":[]}\n'), BatchSummary("target-scope", "s")

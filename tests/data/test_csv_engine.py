@@ -81,7 +81,7 @@ def _write(path: Path, rows: list[bytes], *, header: bytes = HEADER, final_newli
 @pytest.fixture
 def small_chunks(monkeypatch):
     """Chunks of a few hundred bytes, so records cross chunk boundaries and many chunks are judged."""
-    from helpers.data import duckdb_csv
+    from helpers.team import duckdb_csv
 
     real = duckdb_csv.scope_csv_blocks
     monkeypatch.setattr(
@@ -110,9 +110,9 @@ def test_the_engine_judges_the_plain_rows_itself():
     """DuckDB judges every plain row and hands on every trap, numbered by its first line: the
     parity above is not the Python route beside itself."""
     from helpers.core.jsonio import JsonLine
-    from helpers.data.batch import Written
-    from helpers.data.duckdb_csv import scope_csv_blocks
-    from helpers.data.scope_csv import iter_scope_csv
+    from helpers.team.batch import Written
+    from helpers.team.duckdb_csv import scope_csv_blocks
+    from helpers.team.scope_csv import iter_scope_csv
 
     rows = [row for row in TRAPS if b"\xff" not in row] + PLAIN
     data = HEADER + b"\n".join(rows) + b"\n"
@@ -227,7 +227,7 @@ def test_the_process_reads_a_pipe_alike_on_every_route(tmp_path):
 
 def test_auto_picks_duckdb_from_its_threshold_and_says_so(tmp_path, capfdbinary, monkeypatch):
     from helpers.cli import check_commands
-    from helpers.data import duckdb_csv
+    from helpers.team import duckdb_csv
 
     calls: list[int] = []
     real = duckdb_csv.scope_csv_blocks
@@ -335,8 +335,8 @@ def test_generated_rows_give_the_python_bytes(tmp_path, capfdbinary, drawn, mode
 @given(drawn=_rows(), size=st.integers(16, 400))
 def test_generated_rows_in_small_chunks_give_the_python_records(drawn, size):
     """In chunks of any size, a record that crosses a chunk's end is read whole, once."""
-    from helpers.data.batch import BatchSummary, check_blocks, check_records
-    from helpers.data.duckdb_csv import scope_csv_blocks
+    from helpers.team.batch import BatchSummary, check_blocks, check_records
+    from helpers.team.duckdb_csv import scope_csv_blocks
 
     data, separator = drawn
     outputs = []
@@ -365,9 +365,9 @@ def test_generated_rows_in_small_chunks_give_the_python_records(drawn, size):
 
 
 def test_a_stream_read_ahead_gives_its_lines_whole():
-    """Standard input that ``auto`` looked at (:class:`~helpers.data.spool.Prefixed`) reads as the
+    """Standard input that ``auto`` looked at (:class:`~helpers.team.spool.Prefixed`) reads as the
     lines of a binary file, a line the look-ahead cut short joined whole."""
-    from helpers.data.spool import Prefixed
+    from helpers.team.spool import Prefixed
 
     data = b"id,original\nr1,a\r\nr2,b\n\nlast"
     for cut in range(len(data) + 1):

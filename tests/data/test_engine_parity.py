@@ -38,7 +38,7 @@ import helpers
 from helpers.cli import main
 from helpers.core.jsonio import loads_strict
 from helpers.core.paths import fixtures_dir
-from helpers.teach.cases.deciding_rule import FACETS, lookalike_kinds
+from helpers.trainee.cases.deciding_rule import FACETS, lookalike_kinds
 
 
 def _installed(module: str) -> bool:
@@ -292,8 +292,8 @@ def test_the_engine_judges_the_rewrites_itself(tmp_path):
     """DuckDB proves the preserved rows, and writes the lines it can: the parity above is not the
     Python route beside itself."""
     pytest.importorskip("duckdb")
-    from helpers.data.batch import Written
-    from helpers.data.duckdb_scope import scope_parquet_blocks
+    from helpers.team.batch import Written
+    from helpers.team.duckdb_scope import scope_parquet_blocks
 
     rows = _scope_corpus()
     path = str(write_scope(tmp_path / "r.parquet", rows, row_group_size=300))
@@ -372,8 +372,8 @@ def test_duckdb_writes_the_lines_of_plain_ids_and_hands_on_the_rest(tmp_path):
     """A line of IDs the Python route writes as they are (DEL, U+2028, non-ASCII, astral) is written
     by DuckDB; one with an ID to escape, or a character in U+E000-U+FFFF, is checked the Python way."""
     pytest.importorskip("duckdb")
-    from helpers.data.batch import Written
-    from helpers.data.duckdb_scope import scope_parquet_blocks
+    from helpers.team.batch import Written
+    from helpers.team.duckdb_scope import scope_parquet_blocks
 
     rows = character_class_rows()
     blocks = scope_parquet_blocks(str(write_scope(tmp_path / "c.parquet", rows)), lines=True)
@@ -417,7 +417,7 @@ def test_generated_rows_give_the_python_bytes(tmp_path_factory, capfdbinary, tab
 @pytest.mark.parametrize("engine", ENGINES)
 def test_long_lists_give_the_python_bytes(engine, tmp_path, capfdbinary):
     """Rows longer than DuckDB compares ID by ID: proved preserved by their sets, or checked the Python way."""
-    from helpers.data.duckdb_scope import SHORT
+    from helpers.team.duckdb_scope import SHORT
 
     ids = [f"t{i}" for i in range(SHORT)] + ["\U0001f600", "\uff21"]
     rows = [
@@ -507,7 +507,7 @@ def test_generated_keys_give_the_python_bytes(engine, mode, tmp_path, capfdbinar
 
 def test_the_engine_judges_the_keys_itself(tmp_path):
     pytest.importorskip("duckdb")
-    from helpers.data.duckdb_engine import check_parquet_keys
+    from helpers.team.duckdb_engine import check_parquet_keys
 
     baseline, proposed = generated_keys(2_000)
     b = write_key(tmp_path / "b.parquet", baseline)
@@ -522,7 +522,7 @@ def test_the_engine_judges_the_keys_itself(tmp_path):
 def test_ids_that_only_hash_alike_are_counted_exactly(tmp_path):
     """The one pass proves no ID repeats by its hashes; where hashes meet, the IDs themselves decide."""
     duckdb = pytest.importorskip("duckdb")
-    from helpers.data.duckdb_engine import _row_counts, _view
+    from helpers.team.duckdb_engine import _row_counts, _view
 
     distinct = write_key(tmp_path / "distinct.parquet", {"S1": "R", "S2": "N", "S3": "R"})
     repeated = tmp_path / "repeated.parquet"
@@ -651,7 +651,7 @@ def test_auto_picks_duckdb_from_its_threshold(tmp_path, capfdbinary, monkeypatch
     """``--engine auto`` hands a Parquet file to DuckDB from the stated size, and only then."""
     pytest.importorskip("duckdb")
     from helpers.cli import check_commands
-    from helpers.data import duckdb_engine, duckdb_scope
+    from helpers.team import duckdb_engine, duckdb_scope
 
     calls: list[str] = []
     for module, name in ((duckdb_scope, "scope_parquet_blocks"), (duckdb_engine, "check_parquet_keys")):

@@ -21,8 +21,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from helpers.core.errors import JSONLoadError
-from helpers.data.inputs import MAX_KEY_BYTES, open_input, open_snapshot
-from helpers.data.key_formats import (
+from helpers.team.inputs import MAX_KEY_BYTES, open_input, open_snapshot
+from helpers.team.key_formats import (
     TREC_SEPARATORS,
     pair_id,
     read_beir_tsv,
@@ -30,8 +30,8 @@ from helpers.data.key_formats import (
     read_parquet_key,
     read_trec_qrels,
 )
-from helpers.data.key_subset import read_sentinel_ids
-from helpers.data.parquet_tables import RowError
+from helpers.team.key_subset import read_sentinel_ids
+from helpers.team.parquet_tables import RowError
 
 
 def lines(data: str | bytes) -> io.BytesIO:
@@ -332,9 +332,9 @@ def test_a_key_over_the_size_limit_is_refused_unread_and_the_flag_raises_it(tmp_
 
 def test_the_notebook_key_reader_has_the_size_limit_too(tmp_path, qrels, monkeypatch):
     """``check_key_files`` (the data checker's widget) refuses a key over the limit unread, path or upload."""
-    from helpers.data import inputs
-    from helpers.data.batch import check_key_files
-    from helpers.data.sources import Upload
+    from helpers.team import inputs
+    from helpers.team.batch import check_key_files
+    from helpers.team.sources import Upload
 
     sparse = tmp_path / "huge.json"  # 513 MB on paper, nothing on disk: refused by its size alone
     with open(sparse, "wb") as handle:
@@ -364,7 +364,7 @@ def test_the_size_limit_must_be_a_positive_number(tmp_path, qrels, value):
 def test_a_key_that_fails_while_it_is_read_is_one_line_and_exit_status_2(tmp_path, qrels, monkeypatch, capfd):
     """An I/O error part-way (a disk going bad, a network file system gone) is named, never a traceback."""
     from helpers import cli
-    from helpers.data import key_formats
+    from helpers.team import key_formats
 
     def failing_reader(stream, **_options):
         raise OSError(5, "Input/output error")

@@ -7,8 +7,8 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from helpers.data.id_display import id_json, id_text, split_pair
-from helpers.data.key_formats import pair_id
+from helpers.team.id_display import id_json, id_text, split_pair
+from helpers.team.key_formats import pair_id
 
 
 def test_look_alike_ids_read_differently_in_a_text_summary(run_cli):

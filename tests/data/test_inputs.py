@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 from helpers.core.outcomes import EXIT_USAGE
-from helpers.data.inputs import names_the_input, open_snapshot, same_file
+from helpers.team.inputs import names_the_input, open_snapshot, same_file
 
 LINE = b'{"original":["a"],"rewritten":["b"]}\n'
 

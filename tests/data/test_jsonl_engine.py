@@ -121,7 +121,7 @@ def _write(path: Path, lines: list[bytes], *, bom: bool = False, final_newline: 
 @pytest.fixture
 def small_chunks(monkeypatch):
     """Chunks of a few KiB, so lines cross chunk boundaries and many chunks are judged."""
-    from helpers.data import duckdb_lines
+    from helpers.team import duckdb_lines
 
     monkeypatch.setattr(duckdb_lines, "CHUNK_BYTES", 4096)
     real = duckdb_lines.scope_jsonl_blocks
@@ -178,8 +178,8 @@ def test_standard_input_gives_the_python_bytes(tmp_path, capfdbinary, monkeypatc
 def test_the_engine_judges_the_lines_itself(tmp_path):
     """DuckDB writes most lines of the corpus itself, and hands on every trap: the parity above
     is not the Python route beside itself."""
-    from helpers.data.batch import Written
-    from helpers.data.duckdb_lines import scope_jsonl_blocks
+    from helpers.team.batch import Written
+    from helpers.team.duckdb_lines import scope_jsonl_blocks
 
     corpus = [line for i, line in enumerate(_corpus_lines()) if i % 4 == 0]
     data = b"\n".join(corpus + TRAPS) + b"\n"
@@ -299,15 +299,15 @@ _RECORD = st.fixed_dictionaries(
 def test_generated_valid_records_give_the_python_bytes(records):
     """Valid JSON (``json.dumps``) of records whose IDs hold every trap: DuckDB judges the plain
     ones; the output of the chunked route equals the Python route's."""
-    from helpers.data.batch import BatchSummary, check_blocks
-    from helpers.data.duckdb_lines import scope_jsonl_blocks
+    from helpers.team.batch import BatchSummary, check_blocks
+    from helpers.team.duckdb_lines import scope_jsonl_blocks
 
     data = b"".join(
         json.dumps(r, ensure_ascii=False).encode("utf-8", "surrogatepass") + b"\n" for r in records
     )
     outputs = []
     for blocks in (None, scope_jsonl_blocks(io.BytesIO(data), chunk_bytes=256)):
-        from helpers.data.batch import _blocks
+        from helpers.team.batch import _blocks
 
         summary = BatchSummary(check="target-scope", source="g", max_failures=0)
         written: list[bytes] = []
@@ -323,7 +323,7 @@ def test_generated_valid_records_give_the_python_bytes(records):
 
 def test_auto_picks_duckdb_from_its_threshold_and_says_so(tmp_path, capfdbinary, monkeypatch):
     from helpers.cli import check_commands
-    from helpers.data import duckdb_lines
+    from helpers.team import duckdb_lines
 
     calls: list[int] = []
     real = duckdb_lines.scope_jsonl_blocks
@@ -365,8 +365,8 @@ def test_without_duckdb_everything_takes_the_python_route(tmp_path, capfdbinary,
 
 def test_a_pipe_is_spooled_and_split_over_two_cores(monkeypatch):
     """A large pipe is copied to a temporary file, which the Python route splits as a named file."""
-    from helpers.data import batch
-    from helpers.data.spool import Prefixed, spool_if_large
+    from helpers.team import batch
+    from helpers.team.spool import Prefixed, spool_if_large
 
     data = b"".join(
         json.dumps({"original": [f"t{i}"], "rewritten": [f"t{i % 7}"]}).encode() + b"\n" for i in range(3000)

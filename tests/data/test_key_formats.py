@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 
 from helpers.cli import parser
 from helpers.core.errors import CheckInputError, JSONLoadError
-from helpers.data.answer_keys import AnswerKey
-from helpers.data.batch import check_answer_keys, check_key_files
-from helpers.data.inputs import DuplicateIDError, SourceFormatError
-from helpers.data.key_formats import (
+from helpers.team.answer_keys import AnswerKey
+from helpers.team.batch import check_answer_keys, check_key_files
+from helpers.team.inputs import DuplicateIDError, SourceFormatError
+from helpers.team.key_formats import (
     KEY_FORMATS,
     pair_id,
     read_beir_tsv,
@@ -27,7 +27,7 @@ from helpers.data.key_formats import (
     read_parquet_key,
     read_trec_qrels,
 )
-from helpers.data.parquet_tables import DuplicateRowError, MissingExtraError, RowError
+from helpers.team.parquet_tables import DuplicateRowError, MissingExtraError, RowError
 
 
 def lines(text: str | bytes) -> io.BytesIO:

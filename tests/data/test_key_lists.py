@@ -1,4 +1,4 @@
-"""Two ``.json`` answer keys compared as lists (``helpers.data.key_lists``) give what the exact route gives.
+"""Two ``.json`` answer keys compared as lists (``helpers.team.key_lists``) give what the exact route gives.
 
 The lists route reads a key as a flat JSON array and walks the proposed key beside the
 baseline; anything it cannot vouch for goes to the exact reader. Each test here checks it
@@ -19,16 +19,16 @@ from hypothesis import strategies as st
 from helpers.core.errors import CheckInputError
 from helpers.core.jsonio import parse_json_line
 from helpers.core.sentinels import SentinelResult, check_sentinels, check_sentinels_input
-from helpers.data.answer_keys import read_answer_key_object
-from helpers.data.batch import check_answer_keys
-from helpers.data.inputs import DuplicateIDError
-from helpers.data.json_keys import check_json_key_texts
-from helpers.data.key_lists import (
+from helpers.team.answer_keys import read_answer_key_object
+from helpers.team.batch import check_answer_keys
+from helpers.team.inputs import DuplicateIDError
+from helpers.team.json_keys import check_json_key_texts
+from helpers.team.key_lists import (
     check_sentinel_record_text,
     compare_key_lists,
     flat_key_lists,
 )
-from helpers.data.reports import key_check_json, key_check_text
+from helpers.team.reports import key_check_json, key_check_text
 from tests.cli.test_cli import output_lines
 from tests.support.budget import examples
 

@@ -11,8 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from helpers.core.paths import fixtures_dir
-from helpers.data.key_formats import read_trec_qrels
-from helpers.data.key_subset import (
+from helpers.team.key_formats import read_trec_qrels
+from helpers.team.key_subset import (
     check_sentinel_subset,
     outside_changes,
     read_sentinel_ids,

@@ -19,8 +19,8 @@ from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers.data.batch import check_answer_keys
-from helpers.data.key_formats import pair_id, read_trec_qrels
+from helpers.team.batch import check_answer_keys
+from helpers.team.key_formats import pair_id, read_trec_qrels
 
 ir_measures = pytest.importorskip("ir_measures")
 

@@ -17,8 +17,8 @@ from helpers.cli.check_commands import _run_check_command
 from helpers.cli.parser import _DataOptions
 from helpers.core.jsonio import dumps_compact
 from helpers.core.paths import fixtures_dir
-from helpers.data.inputs import SourceFormatError
-from helpers.data.scope_tables import iter_scope_parquet
+from helpers.team.inputs import SourceFormatError
+from helpers.team.scope_tables import iter_scope_parquet
 
 LIST_FIELDS = ("original", "rewritten", "unresolved")
 TEXT_FIELDS = ("id", "query", "rewritten_query")
@@ -199,8 +199,8 @@ def test_a_parquet_summary_names_rows_and_a_json_lines_one_names_lines(tmp_path,
 
 
 def test_the_notebook_table_of_a_parquet_file_names_rows(tmp_path):
-    from helpers.data.batch import check_file
-    from helpers.teach.views.batch_html import failures_table
+    from helpers.team.batch import check_file
+    from helpers.team.views.batch_html import failures_table
 
     pq.write_table(
         pa.table({"id": ["r1"], "original": [["a"]], "rewritten": [["b"]]}), tmp_path / "r.parquet"

@@ -15,9 +15,9 @@ from helpers.core.errors import DuplicateKeyError, JSONLoadError
 from helpers.core.jsonio import iter_json_lines, loads_strict
 from helpers.core.jsonio import parse_json_line as parse_line
 from helpers.core.paths import project_root
-from helpers.data import fastpath
-from helpers.data.fastpath import loads_fast, members_and_colons
-from helpers.data.sources import (
+from helpers.team import fastpath
+from helpers.team.fastpath import loads_fast, members_and_colons
+from helpers.team.sources import (
     DuplicateIDError,
     SourceFormatError,
     Upload,
@@ -499,7 +499,7 @@ def test_sample_paths_resolve_from_any_folder(monkeypatch, tmp_path):
 
 
 def test_an_object_key_with_a_number_too_long_to_read_names_it_clearly():
-    from helpers.data.sources import read_answer_key_object
+    from helpers.team.sources import read_answer_key_object
 
     key = read_answer_key_object(b'{"S1":"R",\n"S2":' + b"7" * 5000 + b"}", source="big.json")
     assert [(e.line, e.field, e.detail) for e in key.errors] == [

@@ -24,10 +24,10 @@ import pytest
 import helpers
 from helpers.core.jsonio import dumps_compact
 from helpers.core.paths import fixtures_dir, project_root
-from helpers.data import spark_engine
-from helpers.data.batch import BatchSummary, check_answer_keys, check_records
-from helpers.data.key_formats import read_key
-from helpers.data.reports import key_check_json, key_check_text, key_result_json, summary_json, summary_text
+from helpers.team import spark_engine
+from helpers.team.batch import BatchSummary, check_answer_keys, check_records
+from helpers.team.key_formats import read_key
+from helpers.team.reports import key_check_json, key_check_text, key_result_json, summary_json, summary_text
 
 EVERY = os.environ.get("EIC_ALL_TESTS") == "1"
 
@@ -393,5 +393,5 @@ def test_a_missing_java_is_one_line_naming_what_to_install(tmp_path):
 
 
 def test_the_one_line_path_does_not_import_pyspark():
-    code = "import sys, helpers.cli; sys.exit('pyspark' in sys.modules or 'helpers.data.spark_engine' in sys.modules)"
+    code = "import sys, helpers.cli; sys.exit('pyspark' in sys.modules or 'helpers.team.spark_engine' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", code], cwd=project_root(), timeout=60).returncode == 0

@@ -1,7 +1,7 @@
 """A record's walk from the command line enters each room once.
 
-The command line hands a file to the batch loop (``helpers.data.batch``), which hands each block
-of records to the one place they are read, checked and written (``helpers.data.fastpath``), which
+The command line hands a file to the batch loop (``helpers.team.batch``), which hands each block
+of records to the one place they are read, checked and written (``helpers.team.fastpath``), which
 uses the exact parser, checks and writer of ``helpers.core`` for what it cannot do fast. Traced
 call by call, the loop enters that place once a block, never once a record, and nothing below
 calls back up.
@@ -81,17 +81,17 @@ def test_a_record_enters_each_room_once(tmp_path: Path, capfdbinary, check, line
     into_fastpath = sum(
         n
         for (caller, callee, _), n in steps.items()
-        if (caller, callee) == ("helpers.data.batch", "helpers.data.fastpath")
+        if (caller, callee) == ("helpers.team.batch", "helpers.team.fastpath")
     )
     assert into_fastpath <= 3, steps
     # It reads, checks and writes nothing itself: that is all below the one place.
     for (caller, callee, name), count in steps.items():
-        if caller == "helpers.data.batch" and callee in _RECORD_WORK:
+        if caller == "helpers.team.batch" and callee in _RECORD_WORK:
             names = _RECORD_WORK[callee]
             assert names is not None and name not in names, (caller, callee, name, count)
     # Nothing below the loop calls back into it, and core never calls up into data.
-    assert not [s for s in steps if s[0] == "helpers.data.fastpath" and s[1] == "helpers.data.batch"]
-    assert not [s for s in steps if s[0].startswith("helpers.core.") and s[1].startswith("helpers.data.")]
+    assert not [s for s in steps if s[0] == "helpers.team.fastpath" and s[1] == "helpers.team.batch"]
+    assert not [s for s in steps if s[0].startswith("helpers.core.") and s[1].startswith("helpers.team.")]
     # The one place goes to core for what it cannot do fast: every malformed line, read exactly.
-    exact = steps["helpers.data.fastpath", "helpers.core.jsonio", "parse_json_line"]
+    exact = steps["helpers.team.fastpath", "helpers.core.jsonio", "parse_json_line"]
     assert exact >= 60, steps

@@ -1,7 +1,8 @@
 """The package's layers: imports flow one way, with no cycles, and ``import helpers`` stays cheap.
 
-core ← data ← teach ← widgets, publish ← cli, and inside cli streams ← parser ← the checks' and
-the trainer's commands ← run. The layer rules are import-linter contracts
+core ← trainee ← trainer | team ← cli: the trainee's package imports neither the trainer's nor the
+team's, and those two never import each other; inside cli streams ← parser ← the checks' and the
+trainer's commands ← run. The layer rules are import-linter contracts
 (``[tool.importlinter]`` in pyproject.toml, run by ``python3 tasks.py lint``); the tests here run
 them, prove they catch a wrong import, and keep the two rules import-linter cannot state.
 """
@@ -21,7 +22,7 @@ PACKAGE = ROOT / "helpers"
 LINT_IMPORTS = Path(sys.executable).parent / "lint-imports"
 
 #: The subpackages the layers contract names; a new one would be in no layer, so unchecked.
-LAYERS = {"core", "data", "teach", "widgets", "publish", "cli"}
+LAYERS = {"core", "trainee", "trainer", "team", "cli"}
 #: The modules directly under ``helpers`` (the facade and ``python -m helpers``).
 TOP_MODULES = {"__init__", "__main__"}
 #: The command line's own layers contract, as lint-imports names it when it breaks.
@@ -37,36 +38,26 @@ def _lint_imports(cwd: Path) -> subprocess.CompletedProcess[str]:
 def test_the_import_contracts_hold():
     done = _lint_imports(ROOT)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "Contracts: 11 kept, 0 broken." in done.stdout
+    assert "Contracts: 14 kept, 0 broken." in done.stdout
 
 
 @pytest.mark.parametrize(
     ("module", "line", "broken"),
     [
-        (
-            "core/ordering.py",
-            "from ..teach import cases",
-            "helpers.core is not allowed to import helpers.teach",
-        ),
-        (
-            "data/reports.py",
-            "from ..publish import site",
-            "helpers.data is not allowed to import helpers.publish",
-        ),
-        (
-            "publish/site.py",
-            "from ..widgets import base",
-            "helpers.publish is not allowed to import helpers.widgets",
-        ),
-        ("cli/run.py", "from ..widgets import base", "Nothing imports the widgets BROKEN"),
-        ("cli/parser.py", "def f():\n    from . import run", CLI_BROKEN),
+        ("core/ordering.py", "from helpers.trainee import cases", "helpers.core is not allowed to import helpers.trainee"),
+        ("trainee/grading.py", "from helpers.trainer import secret", "helpers.trainee is not allowed to import helpers.trainer"),
+        ("trainee/drill/engine.py", "from helpers.team import batch", "helpers.trainee is not allowed to import helpers.team"),
+        ("trainer/cohort.py", "from helpers.team import batch", "helpers.trainer is not allowed to import helpers.team"),
+        ("team/reports.py", "from helpers.trainer import secret", "helpers.team is not allowed to import helpers.trainer"),
+        ("cli/run.py", "from helpers.trainee.widgets import base", "Nothing imports the widgets BROKEN"),
+        ("cli/parser.py", "def f():\n    from helpers.cli import run", CLI_BROKEN),
         ("cli/stray.py", "", CLI_BROKEN),  # a new module of the command line in no layer
-        ("teach/cases/rules.py", "from ..drill import engine", "Teaching rooms: views <- trainer"),
-        ("teach/drill/course.py", "from . import replay", "Drill: replay <- engine"),
-        ("teach/drill/stray.py", "", "Drill: replay <- engine"),  # a new module of a room in no layer
-        ("teach/trainer/secret.py", "from . import cohort", "Trainer: cohort <- re-grade"),
-        ("teach/views/case_html.py", "import ipywidgets", "Only widgets import ipywidgets BROKEN"),
-        ("core/ordering.py", "def f():\n    from . import checks", "No import cycles BROKEN"),
+        ("trainee/cases/rules.py", "from helpers.trainee.drill import engine", "The trainee's rooms"),
+        ("trainee/drill/course.py", "from helpers.trainee.drill import replay", "Drill: replay <- engine"),
+        ("trainee/drill/stray.py", "", "Drill: replay <- engine"),  # a new module of a room in no layer
+        ("trainer/secret.py", "from helpers.trainer import cohort", "Trainer: cohort <- re-grade"),
+        ("trainee/views/case_html.py", "import ipywidgets", "Only widgets import ipywidgets BROKEN"),
+        ("core/ordering.py", "def f():\n    from helpers.core import checks", "No import cycles BROKEN"),
     ],
 )
 def test_lint_imports_catches_a_wrong_import(tmp_path, module, line, broken):
@@ -162,7 +153,13 @@ def test_a_command_line_run_loads_no_teaching_code():
         name
         for name in loaded
         if name.startswith(
-            ("helpers.teach", "helpers.widgets", "helpers.publish", "ipywidgets", "matplotlib", "nbconvert")
+            (
+                "helpers.trainee",
+                "helpers.trainer",
+                "ipywidgets",
+                "matplotlib",
+                "nbconvert",
+            )
         )
     ]
     assert heavy == []
@@ -177,11 +174,11 @@ _NOT_FOR_ONE_LINE = (
     "platform",
     "difflib",
     "unicodedata",
-    "helpers.data.outcome_lines",
-    "helpers.data.reports",
-    "helpers.data.id_display",
-    "helpers.data.inputs",
-    "helpers.data.sources",
+    "helpers.team.outcome_lines",
+    "helpers.team.reports",
+    "helpers.team.id_display",
+    "helpers.team.inputs",
+    "helpers.team.sources",
     "helpers.core.chardiff",
     "helpers.core.explain",
     "helpers.core.differences",
@@ -229,7 +226,7 @@ def test_a_long_input_still_takes_the_fast_parser():
 def test_a_public_name_is_loaded_on_first_use():
     loaded = _loaded_after("import helpers\nhelpers.check_target_scope")
     assert "helpers.core.target_scope" in loaded
-    assert "helpers.teach.views.case_html" not in loaded
+    assert "helpers.trainee.views.case_html" not in loaded
 
 
 def test_every_public_name_resolves():

@@ -1,7 +1,7 @@
 """The committed downloads in notebooks/downloads/ match freshly generated ones.
 
 A stale download (the fixtures or the helpers changed, the files did not) fails
-here; regenerate with ``python -m helpers.publish.downloads``.
+here; regenerate with ``python -m tools.publish.downloads``.
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ import pytest
 
 from helpers.core.checks import CHECKS
 from helpers.core.paths import project_root
-from helpers.publish.downloads import (
+from helpers.team.example import example_filename
+from tools.publish.downloads import (
     CHECK_NOTEBOOKS,
     REGENERATE_COMMAND,
     csv_filename,
@@ -25,7 +26,6 @@ from helpers.publish.downloads import (
     stale_downloads,
     write_downloads,
 )
-from helpers.publish.example import example_filename
 
 NOTEBOOKS = project_root() / "notebooks"
 
@@ -77,7 +77,7 @@ def test_stale_missing_and_unknown_downloads_are_reported(tmp_path: Path) -> Non
 
 def test_regenerate_check_mode_passes_on_the_committed_files() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "helpers.publish.downloads", "--check"],
+        [sys.executable, "-m", "tools.publish.downloads", "--check"],
         capture_output=True,
         text=True,
         cwd=project_root(),

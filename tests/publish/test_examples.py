@@ -22,11 +22,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import helpers
-import helpers.publish.example as example_module
+import helpers.team.example as example_module
 from helpers.core.checks import CHECKS, run_check
 from helpers.core.errors import BuildError, CheckInputError, InvalidInputError
-from helpers.publish.downloads import downloads_dir
-from helpers.publish.example import copied_names, example_filename, example_source
+from helpers.team.example import copied_names, example_filename, example_source
+from tools.publish.downloads import downloads_dir
 
 CHECK_NAMES = list(CHECKS)
 

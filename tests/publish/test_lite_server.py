@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers.publish import lite
+from tools.publish import lite
 
 
 @pytest.fixture

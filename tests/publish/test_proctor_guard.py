@@ -24,7 +24,7 @@ import psutil
 import pytest
 from proctor_server import Proctor, running_proctor
 
-from helpers.teach.trainer.secret import TrainerSecret
+from helpers.trainer.secret import TrainerSecret
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "killpg"), reason="the app is served on POSIX")
 

@@ -17,10 +17,13 @@ import nbformat
 import pytest
 
 import helpers
+
+ROOT = Path(__file__).resolve().parents[2]
 from helpers.core.errors import BuildError
 from helpers.core.paths import project_root
-from helpers.publish.downloads import CHECK_NOTEBOOKS, downloads_dir
-from helpers.publish.site import (
+from helpers.trainee.cases.filled import Case
+from tools.publish.downloads import CHECK_NOTEBOOKS, downloads_dir
+from tools.publish.site import (
     SITE_MARKER,
     build_site,
     doc_paths,
@@ -28,7 +31,6 @@ from helpers.publish.site import (
     notebook_paths,
     page_name,
 )
-from helpers.teach.cases.filled import Case
 
 NOTEBOOKS = project_root() / "notebooks"
 DOCS = project_root() / "docs"
@@ -236,7 +238,7 @@ def test_importing_the_builder_loads_neither_widgets_nor_nbconvert() -> None:
         [
             sys.executable,
             "-c",
-            "import sys, helpers.publish.site; print(sorted(m for m in ('ipywidgets', 'nbconvert') if m in sys.modules))",
+            "import sys, tools.publish.site; print(sorted(m for m in ('ipywidgets', 'nbconvert') if m in sys.modules))",
         ],
         capture_output=True,
         text=True,
@@ -249,12 +251,12 @@ def test_importing_the_builder_loads_neither_widgets_nor_nbconvert() -> None:
 def test_the_site_command_builds_into_a_folder(tmp_path: Path) -> None:
     out = tmp_path / "out"
     done = subprocess.run(
-        [sys.executable, "-m", "helpers.publish.site", "-o", str(out)],
+        [sys.executable, "-m", "tools.publish.site", "-o", str(out)],
         capture_output=True,
         text=True,
         timeout=300,
         check=False,
-        cwd=tmp_path,
+        cwd=ROOT,
     )
     assert done.returncode == 0, done.stderr
     assert (out / "index.html").is_file()

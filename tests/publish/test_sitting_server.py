@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from helpers import cli
 from helpers.cli import trainer_commands
-from helpers.publish.sitting_server import (
+from helpers.trainer.serve.sitting_server import (
     HOSTS_ENV,
     SOCKET_FD_ENV,
     TOKEN_ENV,
@@ -196,7 +196,7 @@ def test_a_listener_names_an_ipv6_address_in_brackets():
 
 
 def test_the_token_is_not_passed_to_the_kernels():
-    from helpers.publish import voila_server
+    from helpers.trainer.serve import voila_server
 
     listener = bind_listener()
     env = {
@@ -213,14 +213,14 @@ def test_the_token_is_not_passed_to_the_kernels():
 
 
 def test_the_guard_refuses_before_any_handler_runs():
-    """:func:`helpers.publish.voila_server.guarded` in front of a tornado app whose handlers count their calls."""
+    """:func:`helpers.trainer.serve.voila_server.guarded` in front of a tornado app whose handlers count their calls."""
     import asyncio
     import http.client
     import threading
 
     from tornado import httpserver, web
 
-    from helpers.publish.voila_server import guarded
+    from helpers.trainer.serve.voila_server import guarded
 
     reached: list[str] = []
     refused: list[str] = []

@@ -143,7 +143,7 @@ def test_wheel_ships_every_fixture(installed: Installed) -> None:
 
 
 def test_wheel_ships_the_voila_templates(installed: Installed) -> None:
-    templates = installed.source / "helpers" / "publish" / "app_templates"
+    templates = installed.source / "helpers" / "trainer" / "serve" / "app_templates"
     files = [p for p in templates.rglob("*") if p.is_file() and "__pycache__" not in p.parts]
     assert files, "no Voilà template files in the checkout"
     for path in files:

@@ -9,8 +9,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from helpers.core.ordering import sorted_ids
-from helpers.teach.cases.deciding_rule import reader_form
-from helpers.teach.cases.generators import Vocabulary
+from helpers.trainee.cases.deciding_rule import reader_form
+from helpers.trainee.cases.generators import Vocabulary
 
 Record = dict[str, Any]
 Output = dict[str, Any]

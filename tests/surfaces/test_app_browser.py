@@ -23,8 +23,8 @@ from playwright.sync_api import Page, expect
 
 import helpers
 from helpers.core.paths import project_root
-from helpers.publish.app import CULL_IDLE_SECONDS, CULL_INTERVAL_SECONDS
-from helpers.publish.downloads import downloads_dir
+from helpers.trainer.serve.app import CULL_IDLE_SECONDS, CULL_INTERVAL_SECONDS
+from tools.publish.downloads import downloads_dir
 
 pytestmark = pytest.mark.browser
 
@@ -212,7 +212,7 @@ def test_a_closed_pages_kernel_ends_within_a_minute(app: App) -> None:
 def test_the_check_out_opens_an_uploaded_paper_and_saves_its_answers(app: App, tmp_path) -> None:
     """07 in the app: a file that is no paper is refused in one line; the trainee's own paper, uploaded,
     is sat to the end and its answers saved under the paper's name, with a download to hand in."""
-    from helpers.teach.trainer import checkout as co
+    from helpers.trainer import checkout as co
 
     issued = co.issue_checkout("Kai", count=co.minimum_count(), sequential=False)
     paper_file, key_file, _ = co.write_checkout(issued, tmp_path / "kai-exam.json")

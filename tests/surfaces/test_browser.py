@@ -54,18 +54,25 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 import helpers
 from helpers.core.chardiff import visible_id
-from helpers.teach.cases.filled import Case
-from helpers.teach.cases.rules import load_rules
-from helpers.teach.drill.engine import DEFAULT_DRILL_SEED, DrillSession
-from helpers.teach.grading import Answer, answer_fields, candidate_ids, correct_answer, grade, reason_options
-from helpers.teach.practice import (
+from helpers.trainee.cases.filled import Case
+from helpers.trainee.cases.rules import load_rules
+from helpers.trainee.drill.engine import DEFAULT_DRILL_SEED, DrillSession
+from helpers.trainee.grading import (
+    Answer,
+    answer_fields,
+    candidate_ids,
+    correct_answer,
+    grade,
+    reason_options,
+)
+from helpers.trainee.practice import (
     DEFAULT_PROGRESS_FILE,
     PROGRESS_FORMAT,
     drill_order,
     practice_cases,
 )
-from helpers.teach.views.case_html import HIDE_SUMMARY, REVEAL_SUMMARY, display_json
-from helpers.widgets.mastery import rule_bar
+from helpers.trainee.views.case_html import HIDE_SUMMARY, REVEAL_SUMMARY, display_json
+from helpers.trainee.widgets.mastery import rule_bar
 
 pytestmark = pytest.mark.browser
 expect.set_options(timeout=WIDGET_TIMEOUT_MS)
@@ -826,8 +833,8 @@ MARKUP = '<img src=x onerror="window.__pwned=1">'
 
 _ESCAPING_SETUP = f"""\
 import helpers
-from helpers.teach.cases.filled import Case
-from helpers.widgets import CaseExercise
+from helpers.trainee.cases.filled import Case
+from helpers.trainee.widgets import CaseExercise
 
 MARKUP = {MARKUP!r}
 scope_input = {{"original": [MARKUP, "induction"], "rewritten": ["induction"]}}
@@ -907,7 +914,7 @@ def _expect_nothing_ran(notebook: NotebookPage) -> None:
 
 _LOOKALIKE_SETUP = """\
 import helpers
-from helpers.widgets import CaseExercise
+from helpers.trainee.widgets import CaseExercise
 
 zero = {case.id: case for case in helpers.practice.practice_cases()}
 """
@@ -1083,7 +1090,7 @@ def test_notebook_7_works_a_case(lab: Lab) -> None:
 
 def test_a_check_out_sat_in_jupyterlab_is_graded_by_the_trainer(lab: Lab) -> None:
     """07: every case of the sample paper answered once in the widget, saved, then graded with the key."""
-    from helpers.teach.trainer.checkout import grade_files, load_paper, sample_paper_path
+    from helpers.trainer.checkout import grade_files, load_paper, sample_paper_path
 
     paper = load_paper(sample_paper_path())
     notebook = lab.notebook("07_checkout.ipynb")

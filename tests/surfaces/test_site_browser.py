@@ -7,7 +7,7 @@ import re
 import pytest
 
 import helpers
-from helpers.publish.site import build_site
+from tools.publish.site import build_site
 
 
 @pytest.fixture(scope="module")

@@ -10,8 +10,8 @@ from budget import examples, sampled
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers.teach.cases.deciding_rule import FACETS
-from helpers.teach.cases.generators import GENERATORS, generate, load_vocabulary
+from helpers.trainee.cases.deciding_rule import FACETS
+from helpers.trainee.cases.generators import GENERATORS, generate, load_vocabulary
 
 VOCAB = load_vocabulary()
 SENTINEL_RULES = sorted(r for r, g in GENERATORS.items() if g.check == "sentinels")

@@ -26,13 +26,13 @@ from hypothesis import strategies as st
 import helpers
 from helpers.core.chardiff import BLANK_LOOKING, shows_blank, visible, visible_id, visible_text
 from helpers.core.checks import run_check
-from helpers.data.answer_keys import AnswerKey
-from helpers.data.batch import BatchSummary, check_answer_keys, check_records
-from helpers.data.id_display import id_text
-from helpers.data.reports import key_check_text, summary_text
-from helpers.teach.cases.deciding_rule import CONFUSABLES
-from helpers.teach.trainer.cohort import load_cohort
-from helpers.teach.views.cohort_views import cohort_csv, cohort_table, cohort_text
+from helpers.team.answer_keys import AnswerKey
+from helpers.team.batch import BatchSummary, check_answer_keys, check_records
+from helpers.team.id_display import id_text
+from helpers.team.reports import key_check_text, summary_text
+from helpers.trainee.cases.deciding_rule import CONFUSABLES
+from helpers.trainer.cohort import load_cohort
+from helpers.trainer.views.cohort_views import cohort_csv, cohort_table, cohort_text
 
 #: Unicode 15.1's Default_Ignorable_Code_Point, range by range (DerivedCoreProperties.txt).
 DEFAULT_IGNORABLE = [
@@ -156,7 +156,7 @@ def test_the_trainers_text_csv_and_html_show_names_coded(tmp_path_factory, names
     for name in names:
         shown = visible_text(name)
         assert (shown if len(shown) <= 40 else shown[:30]) in header
-    from helpers.teach.cases.filled import spreadsheet_safe  # the formula guard: a leading "-" gets a "'"
+    from helpers.trainee.cases.filled import spreadsheet_safe  # the formula guard: a leading "-" gets a "'"
 
     assert {row["trainee"] for row in csv.DictReader(io.StringIO(sheet))} == {
         spreadsheet_safe(visible_text(n)) for n in names
@@ -174,7 +174,7 @@ def test_the_hangul_filler_no_longer_prints_as_a_blank_in_the_trainers_table(tmp
 
 @functools.cache
 def _graded_result():
-    from helpers.teach.trainer import checkout as co
+    from helpers.trainer import checkout as co
 
     issued = co.issue_checkout("Asha", count=46, seed=5, issued="2026-12-01T09:00:00Z", sequential=False)
     return co.grade_checkout(co.answers_data(issued.paper, {}), issued.key)
@@ -183,7 +183,7 @@ def _graded_result():
 @settings(max_examples=examples(100), deadline=None)
 @given(IDS)
 def test_a_graded_check_outs_text_and_csv_show_the_name_coded(name):
-    from helpers.teach.trainer import checkout as co
+    from helpers.trainer import checkout as co
 
     result = replace(_graded_result(), trainee=name)
     for output in (co.result_text(result), co.result_csv(result)):

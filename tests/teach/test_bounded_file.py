@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import pytest
 
 from helpers.core.errors import CheckoutFileError
-from helpers.teach.trainer import bounded_file
+from helpers.trainer import bounded_file
 
 
 def test_a_pseudo_file_system_on_the_roots_device_refuses_nothing(monkeypatch, tmp_path) -> None:

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 import helpers
 from helpers import Case, dumps_compact, filled_cases, load_cases
 from helpers.core.paths import filled_cases_csv, filled_cases_json
-from helpers.teach.cases.filled import (
+from helpers.trainee.cases.filled import (
     cases_from_csv,
     cases_from_data,
     cases_to_csv,

@@ -13,11 +13,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from helpers.core.paths import fixtures_dir
-from helpers.teach.confidence import accuracy_lower_bound
-from helpers.teach.trainer.cohort import Cohort, load_cohort
-from helpers.teach.trainer.sample_checkouts import SAMPLE_CHECKOUTS, sample_checkouts
-from helpers.teach.trainer.verified_results import certified_bound
-from helpers.teach.views.cohort_views import cohort_csv, cohort_json_lines, cohort_table, cohort_text
+from helpers.trainee.confidence import accuracy_lower_bound
+from helpers.trainer.cohort import Cohort, load_cohort
+from helpers.trainer.sample_checkouts import SAMPLE_CHECKOUTS, sample_checkouts
+from helpers.trainer.verified_results import certified_bound
+from helpers.trainer.views.cohort_views import cohort_csv, cohort_json_lines, cohort_table, cohort_text
 
 ASHA = "accuracy ≥ 0.88 at 95% confidence, 61 of 64"
 BEN = "accuracy ≥ 0.69 at 95% confidence, 30 of 36"

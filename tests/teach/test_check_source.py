@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers.teach.views.case_html import DECIDING, deciding_functions, evaluator_run, source_block
+from helpers.trainee.views.case_html import DECIDING, deciding_functions, evaluator_run, source_block
 
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 SHOWN_IN = {"target-scope": "02_target_scope.ipynb", "sentinels": "03_sentinel_answer_key.ipynb"}
@@ -38,7 +38,7 @@ def test_the_notebook_shows_the_source_that_runs(check: str) -> None:
 @pytest.mark.parametrize("check", sorted(DECIDING))
 def test_the_evaluator_asserts_every_filled_case(check: str, monkeypatch: pytest.MonkeyPatch) -> None:
     assert json.loads(evaluator_run(check).text)["checked"] == 3
-    import helpers.teach.views.check_source as render
+    import helpers.trainee.views.check_source as render
 
     real = render.run_check
 

@@ -18,11 +18,11 @@ from hypothesis import strategies as st
 from helpers.core.chardiff import visible_id
 from helpers.core.errors import CheckInputError, CheckoutFileError
 from helpers.core.sentinels import check_sentinels
-from helpers.teach.cases.deciding_rule import FACETS
-from helpers.teach.cases.rules import load_rules
-from helpers.teach.grading import Answer, answer_fields, correct_answer
-from helpers.teach.trainer import checkout as co
-from helpers.widgets import CheckoutWidget
+from helpers.trainee.cases.deciding_rule import FACETS
+from helpers.trainee.cases.rules import load_rules
+from helpers.trainee.grading import Answer, answer_fields, correct_answer
+from helpers.trainer import checkout as co
+from helpers.trainer.widgets import CheckoutWidget
 
 RULE_IDS = {rule.id for rule in load_rules()}
 

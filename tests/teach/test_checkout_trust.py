@@ -25,11 +25,11 @@ from signed_checkouts import answer_all, issue, sit
 
 from helpers.core.baselines import revise_baseline
 from helpers.core.errors import CheckInputError, CheckoutFileError
-from helpers.teach.trainer import checkout as co
-from helpers.teach.trainer import ledger as ledger_module
-from helpers.teach.trainer.cohort import load_checkouts, load_cohort
-from helpers.teach.trainer.secret import SECRET_NAME, TrainerSecret, TrainerSecretError
-from helpers.teach.trainer.verified_results import verified_results
+from helpers.trainer import checkout as co
+from helpers.trainer import ledger as ledger_module
+from helpers.trainer.cohort import load_checkouts, load_cohort
+from helpers.trainer.secret import SECRET_NAME, TrainerSecret, TrainerSecretError
+from helpers.trainer.verified_results import verified_results
 
 
 @pytest.fixture
@@ -385,8 +385,8 @@ def test_cohort_counts_only_proctored_check_outs_unless_told_to_accept_others(
 
 
 def test_each_view_says_how_a_check_out_was_sat(tmp_path) -> None:
-    from helpers.teach.trainer.cohort import load_cohort, sample_progress_dir
-    from helpers.teach.views.cohort_views import CSV_FIELDS, cohort_csv, cohort_table, cohort_text
+    from helpers.trainer.cohort import load_cohort, sample_progress_dir
+    from helpers.trainer.views.cohort_views import CSV_FIELDS, cohort_csv, cohort_table, cohort_text
 
     cohort = load_cohort([sample_progress_dir()])
     asha = next(t for t in cohort.trainees if t.name == "Asha")
@@ -498,7 +498,7 @@ def _labels(folder: Path, trainer: TrainerSecret, name: str) -> set[str]:
 
 def test_an_older_pass_handed_in_without_the_newer_fail_does_not_count(tmp_path, trainer):
     """The ledger's newest graded paper decides, whichever result files the cohort is given."""
-    from helpers.teach.trainer.regrade import checkout_reasons
+    from helpers.trainer.regrade import checkout_reasons
 
     papers = tmp_path / "papers"
     passed = sit(trainer, "Asha", papers)
@@ -528,7 +528,7 @@ def test_the_newest_pass_alone_counts_as_it_did(tmp_path, trainer):
     passed = sit(trainer, "Asha", papers, cooldown_hours=0)
     (tmp_path / "r").mkdir()
     (tmp_path / "r" / "asha.json").write_text(json.dumps(passed), encoding="utf-8")
-    from helpers.teach.trainer.regrade import checkout_reasons
+    from helpers.trainer.regrade import checkout_reasons
 
     found, _ = load_checkouts([tmp_path / "r"], trainer=trainer)
     assert (
@@ -610,7 +610,7 @@ def test_the_key_is_written_owner_only_wherever_the_paper_goes(tmp_path, trainer
 
 
 def test_a_pass_while_a_newer_paper_is_still_out_does_not_count_yet(tmp_path, trainer):
-    from helpers.teach.trainer.regrade import checkout_reasons
+    from helpers.trainer.regrade import checkout_reasons
 
     passed = sit(trainer, "Asha", tmp_path / "papers")
     newer, _key = issue(trainer, "Asha", tmp_path / "papers")  # a re-check, not handed in

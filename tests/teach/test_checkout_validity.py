@@ -32,10 +32,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers.core.errors import CheckInputError, CheckoutFileError
-from helpers.teach import confidence
-from helpers.teach.cases.deciding_rule import FACETS
-from helpers.teach.trainer import checkout as co
-from helpers.teach.trainer.sequential import DESIGN, Design, SequentialTest
+from helpers.trainee import confidence
+from helpers.trainee.cases.deciding_rule import FACETS
+from helpers.trainer import checkout as co
+from helpers.trainer.sequential import DESIGN, Design, SequentialTest
 
 SEEDS = range(PAPERS)
 
@@ -102,7 +102,7 @@ def test_a_pass_states_its_operating_characteristic_in_words_and_in_every_format
 def test_the_sitting_serves_every_rule_and_kind_first_and_a_follow_up_after_a_miss():
     issued = paper(5)
     records = {r["label"]: r for r in issued.key["cases"]}
-    from helpers.teach.trainer.sitting import start_sitting
+    from helpers.trainer.sitting import start_sitting
 
     sitting = start_sitting(issued)
     served = []
@@ -128,7 +128,7 @@ def test_the_sitting_serves_every_rule_and_kind_first_and_a_follow_up_after_a_mi
 
 def test_answers_for_cases_never_served_are_refused():
     issued = paper(6)
-    from helpers.teach.trainer.sitting import start_sitting
+    from helpers.trainer.sitting import start_sitting
 
     sitting = start_sitting(issued)
     records = {r["label"]: r for r in issued.key["cases"]}
@@ -149,9 +149,9 @@ def _any_answer(record):
 
 
 def test_a_sitting_answered_faster_than_a_person_reads_is_flagged_in_the_result_and_the_cohort():
-    from helpers.teach.progress.timing import MIN_CASE_SECONDS, MIN_DRILL_SECONDS_PER_CASE
-    from helpers.teach.trainer.regrade import checkout_reasons
-    from helpers.teach.trainer.sitting import start_sitting
+    from helpers.trainee.progress.timing import MIN_CASE_SECONDS, MIN_DRILL_SECONDS_PER_CASE
+    from helpers.trainer.regrade import checkout_reasons
+    from helpers.trainer.sitting import start_sitting
 
     issued = paper(7)
     records = {r["label"]: r for r in issued.key["cases"]}

@@ -10,9 +10,9 @@ import re
 import shutil
 
 from helpers.core.paths import fixtures_dir
-from helpers.teach.cases.rules import load_rules
-from helpers.teach.trainer.cohort import load_cohort
-from helpers.teach.views.cohort_views import (
+from helpers.trainee.cases.rules import load_rules
+from helpers.trainer.cohort import load_cohort
+from helpers.trainer.views.cohort_views import (
     CSV_FIELDS,
     cohort_csv,
     cohort_table,
@@ -95,8 +95,8 @@ def test_mastery_numbers_count_trainees():
 
 
 def test_without_matplotlib_the_cohort_chart_is_its_numbers_and_a_message(without_matplotlib):
-    from helpers.teach.views.batch_chart import NO_MATPLOTLIB
-    from helpers.teach.views.cohort_views import cohort_chart
+    from helpers.trainee.views.chart import NO_MATPLOTLIB
+    from helpers.trainer.views.cohort_views import cohort_chart
 
     chart = cohort_chart(load_cohort([SAMPLES]))
     assert not chart.drawn and repr(chart).startswith(NO_MATPLOTLIB)
@@ -117,7 +117,7 @@ def _dies_in_a_worker(job):
 
 def test_a_broken_worker_pool_falls_back_to_reading_in_this_process(tmp_path, monkeypatch):
     """A worker killed mid-run breaks the pool; the cohort is read here instead, in the same order."""
-    from helpers.teach.trainer import cohort as module
+    from helpers.trainer import cohort as module
 
     folder, died = tmp_path / "cohort", tmp_path / "a worker died"
     folder.mkdir()

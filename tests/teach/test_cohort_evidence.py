@@ -14,12 +14,12 @@ import pytest
 from signed_checkouts import sit
 
 from helpers.core.paths import fixtures_dir
-from helpers.teach.cases.generators import generators_fingerprint
-from helpers.teach.progress.files import trainee_progress_from_data
-from helpers.teach.trainer.cohort import MAX_FILE_BYTES, load_cohort
-from helpers.teach.trainer.regrade import regrade_v3
-from helpers.teach.trainer.secret import TrainerSecret
-from helpers.teach.views.cohort_views import cohort_csv, cohort_json_lines, cohort_table, cohort_text
+from helpers.trainee.cases.generators import generators_fingerprint
+from helpers.trainee.progress.files import trainee_progress_from_data
+from helpers.trainer.cohort import MAX_FILE_BYTES, load_cohort
+from helpers.trainer.regrade import regrade_v3
+from helpers.trainer.secret import TrainerSecret
+from helpers.trainer.views.cohort_views import cohort_csv, cohort_json_lines, cohort_table, cohort_text
 
 SAMPLES = fixtures_dir() / "sample_progress"
 
@@ -273,7 +273,7 @@ def test_a_time_no_review_can_follow_is_refused_and_the_rest_still_shown(tmp_pat
 def test_a_case_seed_out_of_the_drills_sequence_is_named_by_the_regrade():
     """The n-th case of a rule must have seed ``drill seed × 10,000 + n``: another drill's case (same rule,
     a valid seed) is named for what it is, though the engine's replay also notices it."""
-    from helpers.teach.trainer.regrade import replay_v3
+    from helpers.trainer.regrade import replay_v3
 
     data = _ben()
     assert replay_v3(trainee_progress_from_data(data), data).problems == ()

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from forgers import at_rate, drill
 
-from helpers.teach.trainer.cohort import load_cohort
-from helpers.teach.views.cohort_views import cohort_csv, cohort_table, cohort_text, display_width
+from helpers.trainer.cohort import load_cohort
+from helpers.trainer.views.cohort_views import cohort_csv, cohort_table, cohort_text, display_width
 
 
 def _cohort(folder: Path, names: list[str]):

@@ -6,10 +6,10 @@ import re
 
 import pytest
 
-from helpers.teach.cases import deciding_rule as keyed
-from helpers.teach.cases.generators import GENERATORS, generate
-from helpers.teach.cases.rules import project_rules
-from helpers.teach.views.case_html import deciding_rule_block
+from helpers.trainee.cases import deciding_rule as keyed
+from helpers.trainee.cases.generators import GENERATORS, generate
+from helpers.trainee.cases.rules import project_rules
+from helpers.trainee.views.case_html import deciding_rule_block
 
 
 @pytest.mark.parametrize("rule_id", sorted(GENERATORS))

@@ -1,7 +1,7 @@
 """Every generated case is keyed to the decision a team must take, checked by an oracle of its own.
 
 The oracle below reads a case as the seeds and issue 42 state the rules, and shares no code
-with ``helpers.teach.cases.deciding_rule``:
+with ``helpers.trainee.cases.deciding_rule``:
 
 * a missing or changed sentinel holds the key before scoring; new non-sentinel cases are allowed;
 * an approved rubric revision decides a case only when it covers the change exactly: its id, its
@@ -27,9 +27,9 @@ from budget import examples, sampled
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers.teach.cases.generators import GENERATORS, generate, load_vocabulary
-from helpers.teach.grading import grade_reason
-from helpers.teach.trainer import checkout as co
+from helpers.trainee.cases.generators import GENERATORS, generate, load_vocabulary
+from helpers.trainee.grading import grade_reason
+from helpers.trainer import checkout as co
 
 VOCAB = load_vocabulary()
 
@@ -254,7 +254,7 @@ def test_the_issues_drill_case_is_held_and_scores_the_rubric_reason_wrong():
     )
     verdict = oracle(case)
     assert verdict == Verdict("sk-changed", "both", frozenset({"S6"}), "S4")
-    from helpers.teach.cases.deciding_rule import keyed_rule
+    from helpers.trainee.cases.deciding_rule import keyed_rule
 
     assert keyed_rule("sentinels", data, case.context) == "sk-changed"
     (feedback,) = grade_reason(case, "sk-rubric-change")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from helpers.core.errors import CheckInputError
-from helpers.teach.views import engine_runs
+from helpers.team.views import engine_runs
 
 
 @pytest.mark.parametrize("check, status", [("target-scope", 3), ("sentinels", 1)])

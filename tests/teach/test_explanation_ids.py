@@ -28,9 +28,9 @@ from helpers.core.errors import CheckInputError
 from helpers.core.explain import explain
 from helpers.core.ordering import sorted_ids
 from helpers.core.paths import project_root
-from helpers.teach.cases.generators import GENERATORS, generate
-from helpers.teach.views import gallery
-from helpers.teach.views.case_html import check_block, explanation_lines
+from helpers.trainee.cases.generators import GENERATORS, generate
+from helpers.trainee.views import gallery
+from helpers.trainee.views.case_html import check_block, explanation_lines
 
 _ALIAS = re.compile(r"Q([0-9]{3})Z")
 

@@ -22,12 +22,12 @@ from hypothesis import strategies as st
 
 from helpers.core.errors import CheckoutFileError
 from helpers.core.paths import fixtures_dir
-from helpers.teach.grading import answer_fields
-from helpers.teach.trainer import checkout as co
-from helpers.teach.trainer.file_schemas import SCHEMAS, schema_path, schema_problem
-from helpers.teach.trainer.ledger import HEAD_NAME, Ledger
-from helpers.teach.trainer.secret import TrainerSecret
-from helpers.teach.trainer.verdict_cache import CACHE_NAME, VerdictCache
+from helpers.trainee.grading import answer_fields
+from helpers.trainer import checkout as co
+from helpers.trainer.file_schemas import SCHEMAS, schema_path, schema_problem
+from helpers.trainer.ledger import HEAD_NAME, Ledger
+from helpers.trainer.secret import TrainerSecret
+from helpers.trainer.verdict_cache import CACHE_NAME, VerdictCache
 
 SAMPLES = fixtures_dir() / "checkout"
 
@@ -228,9 +228,9 @@ def test_a_signed_ledger_line_the_schema_refuses_is_refused_by_line_and_field(tm
 
 def test_the_schemas_are_compiled_on_first_use_not_at_import():
     code = (
-        "import sys, helpers.teach.trainer.checkout, helpers.teach.trainer.ledger, "
-        "helpers.teach.trainer.verdict_cache\n"
-        "from helpers.teach.trainer.file_schemas import validator\n"
+        "import sys, helpers.trainer.checkout, helpers.trainer.ledger, "
+        "helpers.trainer.verdict_cache\n"
+        "from helpers.trainer.file_schemas import validator\n"
         "assert validator.cache_info().currsize == 0 and 'fastjsonschema' not in sys.modules\n"
         "validator('paper'); validator('paper')\n"
         "assert validator.cache_info().currsize == 1 and validator.cache_info().hits == 1\n"

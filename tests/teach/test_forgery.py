@@ -37,13 +37,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from helpers.core.paths import fixtures_dir
-from helpers.teach.drill.engine import DEFAULT_DRILL_SEED
-from helpers.teach.drill.replay import replay_drill
-from helpers.teach.progress.timing import MIN_CASE_SECONDS, MIN_DRILL_SECONDS_PER_CASE, time_problems
-from helpers.teach.trainer import cohort as module
-from helpers.teach.trainer.cohort import Cohort, load_cohort, read_progress_data
-from helpers.teach.trainer.regrade import checkout_reasons, replay_v3
-from helpers.teach.views.cohort_views import cohort_csv, cohort_json_lines, cohort_table, cohort_text
+from helpers.trainee.drill.engine import DEFAULT_DRILL_SEED
+from helpers.trainee.drill.replay import replay_drill
+from helpers.trainee.progress.timing import MIN_CASE_SECONDS, MIN_DRILL_SECONDS_PER_CASE, time_problems
+from helpers.trainer import cohort as module
+from helpers.trainer.cohort import Cohort, load_cohort, read_progress_data
+from helpers.trainer.regrade import checkout_reasons, replay_v3
+from helpers.trainer.views.cohort_views import cohort_csv, cohort_json_lines, cohort_table, cohort_text
 
 SAMPLES = fixtures_dir() / "sample_progress"
 PASSED = {"passed": True, "verified": True, "practice": False, "proctored": True}

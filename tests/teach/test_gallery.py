@@ -15,10 +15,10 @@ from helpers.core.checks import run_check
 from helpers.core.errors import CheckInputError, InvalidInputError, JSONLoadError
 from helpers.core.jsonio import dumps_compact, loads_strict
 from helpers.core.ordering import sorted_ids
-from helpers.teach.cases.practice_cases import practice_cases
-from helpers.teach.cases.rules import load_rules
-from helpers.teach.grading import grade
-from helpers.teach.views import gallery, mistakes
+from helpers.trainee.cases.practice_cases import practice_cases
+from helpers.trainee.cases.rules import load_rules
+from helpers.trainee.grading import grade
+from helpers.trainee.views import gallery, mistakes
 
 CHECKS = ("target-scope", "sentinels")
 
@@ -302,7 +302,7 @@ def test_whitespace_in_a_changed_answer_shows_in_the_diff() -> None:
 
 
 def test_feedback_for_every_rule_grades_one_generated_case_per_rule() -> None:
-    from helpers.teach.cases.generators import GENERATORS
+    from helpers.trainee.cases.generators import GENERATORS
 
     block = mistakes.feedback_for_every_rule(seed=1)
     assert block.html.startswith("<details><summary>Show the feedback for all")
@@ -475,7 +475,7 @@ def test_the_check_notebooks_fold_every_case_after_the_first() -> None:
 
 
 def test_without_orjson_the_fast_path_says_so_and_still_agrees(monkeypatch: pytest.MonkeyPatch) -> None:
-    from helpers.data import fastpath
+    from helpers.team import fastpath
 
     assert fastpath.FAST_JSON and "orjson is installed here" in gallery.fast_beside_exact("sentinels").text
     monkeypatch.setattr(fastpath, "_orjson", None)

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from helpers.core.chardiff import visible_id
 from helpers.core.errors import InvalidInputError
-from helpers.teach.cases.deciding_rule import FACETS, INVISIBLE_FACETS, WHITESPACE_CASE_FACETS, keyed_rule
-from helpers.teach.cases.generators import (
+from helpers.trainee.cases.deciding_rule import FACETS, INVISIBLE_FACETS, WHITESPACE_CASE_FACETS, keyed_rule
+from helpers.trainee.cases.generators import (
     GENERATORS,
     case_shape,
     generate,
@@ -27,7 +27,7 @@ from helpers.teach.cases.generators import (
     generators_fingerprint,
     load_vocabulary,
 )
-from helpers.teach.cases.rules import load_rules
+from helpers.trainee.cases.rules import load_rules
 
 RULES = {rule.id: rule for rule in load_rules()}
 VOCAB = load_vocabulary()
@@ -360,7 +360,7 @@ def test_bad_arguments_are_refused_with_a_clear_message(call, message):
 
 
 def _vocabulary_file() -> dict:
-    from helpers.teach.cases.vocabulary import vocabulary_json
+    from helpers.trainee.cases.vocabulary import vocabulary_json
 
     return json.loads(vocabulary_json().read_text(encoding="utf-8"))
 
@@ -420,7 +420,7 @@ def test_a_broken_answer_domain_is_named(tmp_path, change, message):
 
 
 def test_the_vocabulary_has_no_lookalikes_within_a_list():
-    from helpers.teach.cases.deciding_rule import lookalike_kind
+    from helpers.trainee.cases.deciding_rule import lookalike_kind
 
     for name in ("topics", "sentinel_ids", "case_ids"):
         words = getattr(VOCAB, name)

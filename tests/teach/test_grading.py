@@ -1,4 +1,4 @@
-"""The answer's stored form and the one scoring rule (helpers/teach/grading.py)."""
+"""The answer's stored form and the one scoring rule (helpers/trainee/grading.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from helpers.teach.grading import Answer, outcome_of
+from helpers.trainee.grading import Answer, outcome_of
 
 ids = st.frozensets(st.text(max_size=6), max_size=5)
 answers = st.builds(

@@ -6,7 +6,7 @@ and format braces). Both are parsed with :mod:`html.parser`; the sequence of (ta
 names) must be the same, and no ``<script`` may appear. The ``h0.`` prefix keeps every drawn ID
 distinct in the benign and the hostile run alike, so both take the same path through the checks.
 Views whose only input is a fixture or the project's own code (the edge-case galleries,
-:func:`~helpers.teach.views.check_source.source_block`, the engine runs) are covered by the
+:func:`~helpers.trainee.views.check_source.source_block`, the engine runs) are covered by the
 byte-for-byte notebook outputs instead. A second check reads the views' source: markup is made
 only by ``html()``, ``html_join()`` and the escapers, never by an f-string, ``+``, ``%`` or
 ``str.format``.
@@ -34,26 +34,20 @@ from helpers.core.checks import run_check
 from helpers.core.errors import InvalidInputError
 from helpers.core.paths import project_root
 from helpers.core.target_scope import check_target_scope
-from helpers.data.answer_keys import read_answer_key_object
-from helpers.data.batch import BatchSummary, check_answer_keys, check_records
-from helpers.teach.cases.deciding_rule import keyed_rule
-from helpers.teach.cases.practice_cases import PracticeCase
-from helpers.teach.cases.rules import load_rules
-from helpers.teach.drill.course import Progress, drill_order
-from helpers.teach.grading import Answer, grade
-from helpers.teach.html import Html, HtmlBlock
-from helpers.teach.trainer.cohort import load_cohort
-from helpers.teach.views import (
-    batch_chart,
-    batch_html,
-    cohort_views,
-    inputs,
-    mistakes,
-    practice_tables,
-    reasons,
-)
-from helpers.teach.views import case_html as ch
-from helpers.teach.views.gallery import fixed_records
+from helpers.team.answer_keys import read_answer_key_object
+from helpers.team.batch import BatchSummary, check_answer_keys, check_records
+from helpers.team.views import batch_chart, batch_html
+from helpers.trainee.cases.deciding_rule import keyed_rule
+from helpers.trainee.cases.practice_cases import PracticeCase
+from helpers.trainee.cases.rules import load_rules
+from helpers.trainee.drill.course import Progress, drill_order
+from helpers.trainee.grading import Answer, grade
+from helpers.trainee.html import Html, HtmlBlock
+from helpers.trainee.views import case_html as ch
+from helpers.trainee.views import inputs, mistakes, practice_tables, reasons
+from helpers.trainee.views.gallery import fixed_records
+from helpers.trainer.cohort import load_cohort
+from helpers.trainer.views import cohort_views
 
 #: Pieces a hostile string is made of: markup, attribute breakers, entities, bidi controls,
 #: invisible characters, lone surrogates and ``str.format`` fields. No backtick: feedback text

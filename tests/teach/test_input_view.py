@@ -1,5 +1,5 @@
 """A case's input before answering: two keys as tables sorted by ID, two lists as lists, side by side,
-and nothing that marks a difference (:mod:`helpers.teach.views.inputs`)."""
+and nothing that marks a difference (:mod:`helpers.trainee.views.inputs`)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 import helpers
 from helpers.core.chardiff import visible_id
 from helpers.core.ordering import sorted_ids
-from helpers.teach.views.inputs import input_view
+from helpers.trainee.views.inputs import input_view
 
 IDS = st.text(alphabet="Ss12AaZz\u0430\u200b \u3164", min_size=1, max_size=4)
 KEYS = st.dictionaries(IDS, st.text(alphabet="RAyes \u00e9", max_size=4), max_size=6)
@@ -82,7 +82,7 @@ def test_an_input_of_another_shape_shows_as_json():
 
 
 def test_a_context_key_is_a_table_too_and_the_rest_stays_json():
-    from helpers.teach.views.inputs import context_view
+    from helpers.trainee.views.inputs import context_view
 
     block = context_view({"earlier_key": {"S2": "A", "S10": "B"}, "revision": {"id": "S2", "from": "A"}})
     assert "<caption>earlier key (2 IDs, sorted by ID)</caption>" in block.html

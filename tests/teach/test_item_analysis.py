@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from helpers.teach.trainer.item_analysis import FirstAttempt, item_analysis, item_table_text
+from helpers.trainer.item_analysis import FirstAttempt, item_analysis, item_table_text
 
 F = FirstAttempt
 SMALL = [

@@ -2,7 +2,7 @@
 
 The classifier and the "why not" predicates below are written here from the rule
 statements in ``fixtures/rules.json``; they share no code with
-``helpers.teach.cases.deciding_rule``, so an error in one shows as a disagreement.
+``helpers.trainee.cases.deciding_rule``, so an error in one shows as a disagreement.
 """
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import helpers
-from helpers.teach.cases import deciding_rule as keyed
-from helpers.teach.cases.generators import GENERATORS, generate, load_vocabulary
-from helpers.teach.cases.practice_cases import practice_cases
-from helpers.teach.cases.rules import load_rules
-from helpers.teach.grading import (
+from helpers.trainee.cases import deciding_rule as keyed
+from helpers.trainee.cases.generators import GENERATORS, generate, load_vocabulary
+from helpers.trainee.cases.practice_cases import practice_cases
+from helpers.trainee.cases.rules import load_rules
+from helpers.trainee.grading import (
     FILLED_CASE_RULES,
     REASON_OPTIONS,
     TRUE_DISTRACTORS,
@@ -326,7 +326,7 @@ def test_a_left_out_id_names_the_rule_of_its_kind(rule_id, field, rule_named):
     """Leaving every ID of one field out draws feedback naming the rule of that kind, never the ID."""
     from dataclasses import replace
 
-    from helpers.teach.grading import correct_answer
+    from helpers.trainee.grading import correct_answer
 
     for case in many(rule_id)[:200]:
         right = correct_answer(case)

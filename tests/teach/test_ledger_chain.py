@@ -13,8 +13,8 @@ from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers.teach.trainer.ledger import HEAD_NAME, LEDGER_NAME, Ledger
-from helpers.teach.trainer.secret import TrainerSecret, TrainerSecretError
+from helpers.trainer.ledger import HEAD_NAME, LEDGER_NAME, Ledger
+from helpers.trainer.secret import TrainerSecret, TrainerSecretError
 
 
 def _opened(paper: str) -> dict[str, str]:
@@ -128,7 +128,7 @@ def test_the_ledger_and_its_head_are_owner_only_whatever_the_umask(tmp_path):
 
 
 def test_a_head_that_could_not_be_written_lags_and_the_next_line_catches_it_up(tmp_path, monkeypatch):
-    from helpers.teach.trainer import ledger as ledger_module
+    from helpers.trainer import ledger as ledger_module
 
     _secret, ledger = _ledger(tmp_path / "t", 2)
     real = ledger_module.write_atomically

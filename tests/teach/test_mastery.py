@@ -18,10 +18,10 @@ from trainees import _blind_answer
 
 from helpers.core.errors import ProgressFileError
 from helpers.core.paths import fixtures_dir
-from helpers.teach.cases.rules import load_rules
-from helpers.teach.drill.engine import DrillSession
-from helpers.teach.grading import Answer
-from helpers.teach.progress.files import (
+from helpers.trainee.cases.rules import load_rules
+from helpers.trainee.drill.engine import DrillSession
+from helpers.trainee.grading import Answer
+from helpers.trainee.progress.files import (
     TraineeProgress,
     _plain_attempt,
     _schema_problem,
@@ -166,7 +166,7 @@ def _plain_schema():
 def test_the_compiled_schema_judges_every_file_as_the_schema_file_does(changes):
     import fastjsonschema
 
-    from helpers.teach.progress.files import schema_validator
+    from helpers.trainee.progress.files import schema_validator
 
     plain = _plain_schema()
     data = json.loads(json.dumps(_CHEN))
@@ -270,8 +270,8 @@ def test_a_second_window_saving_the_same_drill_is_not_silently_lost(tmp_path):
 
 _SAVER = """
 import sys, time
-from helpers.teach.progress.files import TraineeProgress, save_trainee_progress
-from helpers.teach.drill.engine import DrillSession
+from helpers.trainee.progress.files import TraineeProgress, save_trainee_progress
+from helpers.trainee.drill.engine import DrillSession
 from helpers.core.errors import ProgressFileError
 p = TraineeProgress(DrillSession.start(seed=int(sys.argv[2]), trainee=sys.argv[2]).record())
 while time.time() < float(sys.argv[3]):

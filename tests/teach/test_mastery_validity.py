@@ -18,15 +18,15 @@ from mastery_trainees import PROFILES, SEEDS, TARGETS, share_completing, slippin
 from trainees import Clock
 
 from helpers.core.errors import InvalidInputError
-from helpers.teach.drill.engine import DEFAULT_DRILL_SEED, DrillSession
-from helpers.teach.drill.mastery import (
+from helpers.trainee.drill.engine import DEFAULT_DRILL_SEED, DrillSession
+from helpers.trainee.drill.mastery import (
     MASTERY_MODEL,
     MASTERY_STREAK,
     Mastery,
     MasteryAttempt,
     replay_schedule,
 )
-from helpers.teach.progress.files import (
+from helpers.trainee.progress.files import (
     TraineeProgress,
     load_trainee_progress,
     save_trainee_progress,
@@ -152,7 +152,7 @@ def test_from_attempts_applies_the_drill_s_model() -> None:
 
 def test_every_drill_starts_from_a_fresh_seed_kept_in_the_file(monkeypatch: pytest.MonkeyPatch) -> None:
     drawn = iter([41_234, 7, -1])
-    monkeypatch.setattr("helpers.teach.drill.engine.secrets.randbelow", lambda n: next(drawn) % n)
+    monkeypatch.setattr("helpers.trainee.drill.engine.secrets.randbelow", lambda n: next(drawn) % n)
     first, second, last = DrillSession.start(), DrillSession.start(), DrillSession.start()
     assert (first.mastery.seed, second.mastery.seed) == (241_234, 200_007)
     assert last.mastery.seed == Mastery.MAX_SEED  # the widest a fresh seed goes

@@ -17,8 +17,8 @@ from version1_files import write_version1
 import helpers
 from helpers.core.errors import InvalidInputError, ProgressFileError
 from helpers.core.paths import project_root
-from helpers.teach.grading import Answer, candidate_ids, correct_answer, grade
-from helpers.teach.practice import (
+from helpers.trainee.grading import Answer, candidate_ids, correct_answer, grade
+from helpers.trainee.practice import (
     DEFAULT_DRILL_SEED,
     DEFAULT_PROGRESS_FILE,
     GRADED_RULES,
@@ -282,7 +282,7 @@ def test_a_practice_id_that_repeats_a_filled_case_is_refused(tmp_path, monkeypat
     data["cases"][0]["id"] = "lost-comparison"
     copy = tmp_path / "practice_cases.json"
     copy.write_text(json.dumps(data), encoding="utf-8")
-    monkeypatch.setattr("helpers.teach.cases.practice_cases.practice_cases_json", lambda: copy)
+    monkeypatch.setattr("helpers.trainee.cases.practice_cases.practice_cases_json", lambda: copy)
     with pytest.raises(InvalidInputError, match='"lost-comparison" is also a filled case'):
         practice_cases()
 
@@ -311,7 +311,7 @@ def test_practice_cases_round_trip_through_their_json():
 def test_filled_cases_still_round_trip_through_json_and_csv():
     """The filled-case machinery the practice loader reuses is unchanged by it."""
     from helpers.core.paths import filled_cases_json
-    from helpers.teach.cases.filled import cases_from_csv, cases_to_csv, cases_to_data
+    from helpers.trainee.cases.filled import cases_from_csv, cases_to_csv, cases_to_data
 
     filled = helpers.filled_cases()
     assert cases_to_data(filled) == json.loads(filled_cases_json().read_text(encoding="utf-8"))
@@ -629,7 +629,7 @@ def test_attempts_serialise_as_the_file_stores_them():
 
 
 def test_the_worked_answer_guard_covers_the_practice_cases():
-    from helpers.teach.worked_answers import check_worked_answers, worked_answer_key, worked_cases
+    from helpers.trainee.worked_answers import check_worked_answers, worked_answer_key, worked_cases
 
     keys = worked_answer_key(worked_cases())
     assert {case.key for case in CASES} <= set(keys)
@@ -639,7 +639,7 @@ def test_the_worked_answer_guard_covers_the_practice_cases():
 
 
 def test_an_edited_practice_answer_is_caught_by_the_guard(fixtures_copy):
-    from helpers.teach.worked_answers import check_worked_answers
+    from helpers.trainee.worked_answers import check_worked_answers
 
     path = fixtures_copy / "practice_cases.json"
     data = json.loads(path.read_text(encoding="utf-8"))

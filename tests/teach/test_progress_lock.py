@@ -18,16 +18,16 @@ import pytest
 
 from helpers.core.errors import ProgressFileError
 from helpers.core.paths import project_root
-from helpers.teach.cases.rules import load_rules
-from helpers.teach.drill.engine import DrillSession
-from helpers.teach.progress import lock as progress_lock
-from helpers.teach.progress.files import (
+from helpers.trainee.cases.rules import load_rules
+from helpers.trainee.drill.engine import DrillSession
+from helpers.trainee.progress import lock as progress_lock
+from helpers.trainee.progress.files import (
     TraineeProgress,
     load_trainee_progress,
     new_attempt_path,
     save_trainee_progress,
 )
-from helpers.teach.progress.lock import lock_path
+from helpers.trainee.progress.lock import lock_path
 
 RULES = load_rules()
 
@@ -48,9 +48,9 @@ def stalled(*args, **kwargs):
     return real(*args, **kwargs)
 files.write_atomically = stalled
 from helpers.core.errors import ProgressFileError
-from helpers.teach.drill.engine import DrillSession
-from helpers.teach.progress.files import TraineeProgress, save_trainee_progress
-from helpers.teach.cases.rules import load_rules
+from helpers.trainee.drill.engine import DrillSession
+from helpers.trainee.progress.files import TraineeProgress, save_trainee_progress
+from helpers.trainee.cases.rules import load_rules
 progress = TraineeProgress(DrillSession.start(seed=2, trainee="first").record())
 try:
     save_trainee_progress(progress, sys.argv[1])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from helpers.teach.progress.paths import shown_path
+from helpers.trainee.progress.paths import shown_path
 
 
 def _escaped_one_by_one(text: str) -> str:

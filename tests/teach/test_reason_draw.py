@@ -1,6 +1,6 @@
 """The reasons offered are drawn exactly as the plain six-try draw gives them, shortcuts and all.
 
-:func:`helpers.teach.grading.reason_options` skips draws of no rules (they take nothing from the
+:func:`helpers.trainee.grading.reason_options` skips draws of no rules (they take nothing from the
 random stream); the cases, the reasons each drill offered and so every progress file depend on the
 draw, so it is held here to the plain draw it replaced, over generated cases of every rule.
 """
@@ -11,10 +11,10 @@ from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers.teach import grading
-from helpers.teach.cases import deciding_rule as keyed
-from helpers.teach.cases.generators import GENERATORS, generate
-from helpers.teach.cases.rules import load_rules
+from helpers.trainee import grading
+from helpers.trainee.cases import deciding_rule as keyed
+from helpers.trainee.cases.generators import GENERATORS, generate
+from helpers.trainee.cases.rules import load_rules
 
 RULES = tuple(load_rules())
 

@@ -6,10 +6,10 @@ from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers.teach.cases.generators import GENERATORS, generate, load_vocabulary
-from helpers.teach.cases.rules import load_rules
-from helpers.teach.drill.remade import RemadeCases
-from helpers.teach.grading import Answer, candidate_ids, correct_answer, grade, reason_options
+from helpers.trainee.cases.generators import GENERATORS, generate, load_vocabulary
+from helpers.trainee.cases.rules import load_rules
+from helpers.trainee.drill.remade import RemadeCases
+from helpers.trainee.grading import Answer, candidate_ids, correct_answer, grade, reason_options
 
 RULES = tuple(load_rules())
 VOCAB = load_vocabulary()

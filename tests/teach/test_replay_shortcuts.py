@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 from trainees import _blind_answer
 
 from helpers.core.errors import InvalidInputError
-from helpers.teach.drill.engine import DrillSession
-from helpers.teach.drill.mastery import now_text, parse_time
-from helpers.teach.drill.replay import _Clock
-from helpers.teach.grading import Answer
+from helpers.trainee.drill.engine import DrillSession
+from helpers.trainee.drill.mastery import now_text, parse_time
+from helpers.trainee.drill.replay import _Clock
+from helpers.trainee.grading import Answer
 
 _MOMENTS = st.datetimes(
     min_value=dt.datetime(1, 1, 1), max_value=dt.datetime(9999, 12, 31, 23, 59, 59), timezones=st.just(dt.UTC)

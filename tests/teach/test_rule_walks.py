@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from helpers.teach.views import rule_walks
+from helpers.trainer.views import rule_walks
 
 
 def _line(text: str, pattern: str) -> str:

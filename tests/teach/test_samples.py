@@ -11,7 +11,7 @@ import json
 import pytest
 from sample_progress import FOLDER, sample_checkout, samples, text
 
-from helpers.teach.trainer.checkout import sample_paper_path
+from helpers.trainer.checkout import sample_paper_path
 
 HINT = "the course changed: remake the samples with .venv/bin/python tests/support/sample_progress.py"
 

@@ -1,4 +1,4 @@
-"""The drill's sequential test (helpers.teach.drill.sequential): its boundary, its monotonicity, its
+"""The drill's sequential test (helpers.trainee.drill.sequential): its boundary, its monotonicity, its
 operating characteristic worked exactly, and the drill's decision resting on it."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers.core.errors import HelpersError, InvalidInputError
-from helpers.teach.drill import sequential
-from helpers.teach.drill.mastery import OUTCOMES, Mastery, MasteryAttempt
+from helpers.trainee.drill import sequential
+from helpers.trainee.drill.mastery import OUTCOMES, Mastery, MasteryAttempt
 
 counts = st.integers(0, 400)
 

@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 from trainees import Clock, _blind_answer
 
 from helpers.core.errors import InvalidInputError, ProgressFileError
-from helpers.teach.cases.deciding_rule import keyed_rule
-from helpers.teach.drill.engine import CaseView, DrillSession
-from helpers.teach.drill.mastery import (
+from helpers.trainee.cases.deciding_rule import keyed_rule
+from helpers.trainee.drill.engine import CaseView, DrillSession
+from helpers.trainee.drill.mastery import (
     FACET_STREAK,
     FACET_STREAK_MAX,
     FACET_STREAKS,
@@ -30,8 +30,8 @@ from helpers.teach.drill.mastery import (
     MasteryAttempt,
     now_text,
 )
-from helpers.teach.grading import Answer
-from helpers.teach.progress.files import (
+from helpers.trainee.grading import Answer
+from helpers.trainee.progress.files import (
     TraineeProgress,
     load_trainee_progress,
     save_trainee_progress,
@@ -186,7 +186,7 @@ def test_review_is_spaced_in_days_and_a_due_rule_is_served_first() -> None:
 def test_fsrs_never_schedules_a_review_sooner_than_a_day_so_due_may_skip_recent_cards(reviews) -> None:
     """``Mastery.due`` works out no card for a rule reviewed less than a day ago: FSRS with no
     learning steps never schedules a review sooner. This holds that fact to the scheduler itself."""
-    from helpers.teach.drill import mastery as mastery_module
+    from helpers.trainee.drill import mastery as mastery_module
 
     moment = dt.datetime(2026, 12, 1, 9, tzinfo=dt.UTC)
     card = None

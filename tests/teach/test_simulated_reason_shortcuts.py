@@ -3,7 +3,7 @@
 They build every list, flag and action right and pick the reason among the
 options true of the case: the first shown, or the least specific
 (``tests/support/shortcut_trainees.py``). They drive the real
-:class:`~helpers.teach.drill.engine.DrillSession` and the real
+:class:`~helpers.trainee.drill.engine.DrillSession` and the real
 ``issue_checkout``/``grade_checkout``. Three drill seeds and 20 papers in the
 fast loop; ten seeds and 200 papers with ``--all``.
 """
@@ -16,7 +16,7 @@ import pytest
 from shortcut_trainees import PICKS, checkout_answers, drill_strategy
 from trainees import HORIZON, SEEDS, run
 
-from helpers.teach.trainer import checkout as co
+from helpers.trainer import checkout as co
 
 PAPERS = range(200) if os.environ.get("EIC_ALL_TESTS") == "1" else range(20)
 

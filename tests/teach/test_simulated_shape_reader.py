@@ -1,7 +1,7 @@
 """A trainee who answers from which blocks a case shows never completes the drill or passes.
 
 Query wording, an earlier key, an ``unresolved`` field and a rubric revision
-appear on cases of other rules too (``helpers.teach.cases.generators._with_decoys``),
+appear on cases of other rules too (``helpers.trainee.cases.generators._with_decoys``),
 so reading the case's shape instead of its content fails. The trainee is
 otherwise perfect (``tests/support/shortcut_trainees.py``). Three drill seeds and
 20 papers in the fast loop; ten seeds and 200 papers with ``--all``.
@@ -14,8 +14,8 @@ import os
 from shortcut_trainees import shape_checkout_answers, shape_drill_strategy
 from trainees import HORIZON, SEEDS, run
 
-from helpers.teach.cases.generators import GENERATORS, generate
-from helpers.teach.trainer import checkout as co
+from helpers.trainee.cases.generators import GENERATORS, generate
+from helpers.trainer import checkout as co
 
 PAPERS = range(200) if os.environ.get("EIC_ALL_TESTS") == "1" else range(20)
 BLOCKS = {"unresolved": "ts-unresolved", "query": "ts-query-unvalidated"}

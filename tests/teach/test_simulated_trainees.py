@@ -24,7 +24,7 @@ from trainees import (
     run,
 )
 
-from helpers.teach.cases.generators import GENERATORS
+from helpers.trainee.cases.generators import GENERATORS
 
 # --- the evidence ------------------------------------------------------------------------------------
 

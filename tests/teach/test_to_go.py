@@ -1,4 +1,4 @@
-"""The drill's one progress line and its estimate of cases to go (:mod:`helpers.teach.drill.to_go`),
+"""The drill's one progress line and its estimate of cases to go (:mod:`helpers.trainee.drill.to_go`),
 measured against simulated trainees driving the real drill engine."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ import pytest
 from mastery_trainees import SEEDS, perfect, slipping
 from trainees import Clock
 
-from helpers.teach.drill import sequential
-from helpers.teach.drill.engine import DrillSession
-from helpers.teach.drill.mastery import Mastery
-from helpers.teach.drill.to_go import cases_to_go, progress_line, record_to_go
+from helpers.trainee.drill import sequential
+from helpers.trainee.drill.engine import DrillSession
+from helpers.trainee.drill.mastery import Mastery
+from helpers.trainee.drill.to_go import cases_to_go, progress_line, record_to_go
 
 
 def _walk(strategy, seed: int, limit: int) -> tuple[list[int], list[str], DrillSession]:

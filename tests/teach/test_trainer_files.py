@@ -20,10 +20,10 @@ from signed_checkouts import answer_all
 
 from helpers.core.errors import CheckoutFileError
 from helpers.core.paths import fixtures_dir
-from helpers.teach.trainer import checkout as co
-from helpers.teach.trainer import proctoring
-from helpers.teach.trainer.secret import TrainerSecret
-from helpers.teach.trainer.verdict_cache import CACHE_NAME
+from helpers.trainer import checkout as co
+from helpers.trainer import proctoring
+from helpers.trainer.secret import TrainerSecret
+from helpers.trainer.verdict_cache import CACHE_NAME
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="file modes are POSIX")
 
@@ -137,7 +137,7 @@ def test_a_failed_prepare_that_cannot_remove_its_folder_names_it(tmp_path, monke
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
 @pytest.mark.parametrize("name", ["ledger.jsonl", "trainer-secret.json"])
 def test_a_fifo_in_place_of_the_ledger_or_the_secret_is_refused_in_one_line(tmp_path, name):
-    from helpers.teach.trainer.secret import SECRET_NAME
+    from helpers.trainer.secret import SECRET_NAME
 
     folder = tmp_path / "trainer"
     TrainerSecret.open(folder, create=True)

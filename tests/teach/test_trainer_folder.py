@@ -9,7 +9,7 @@ import platformdirs
 import platformdirs.macos
 import pytest
 
-from helpers.teach.trainer.secret import PROJECT_DIR, TrainerSecretError, default_trainer_dir
+from helpers.trainer.secret import PROJECT_DIR, TrainerSecretError, default_trainer_dir
 
 
 def test_linux_and_the_browser_edition_keep_the_xdg_folder(tmp_path):

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-import helpers.teach.trainer.cohort as module
+import helpers.trainer.cohort as module
 from helpers.core.paths import fixtures_dir
-from helpers.teach.cases.generators import generators_fingerprint
-from helpers.teach.trainer.cohort import load_cohort
-from helpers.teach.trainer.secret import TrainerSecret
-from helpers.teach.trainer.verdict_cache import CACHE_NAME, VerdictCache, grading_sources
-from helpers.teach.views.cohort_views import cohort_csv, cohort_json_lines, cohort_table, cohort_text
+from helpers.trainee.cases.generators import generators_fingerprint
+from helpers.trainer.cohort import load_cohort
+from helpers.trainer.secret import TrainerSecret
+from helpers.trainer.verdict_cache import CACHE_NAME, VerdictCache, grading_sources
+from helpers.trainer.views.cohort_views import cohort_csv, cohort_json_lines, cohort_table, cohort_text
 
 SAMPLES = fixtures_dir() / "sample_progress"
 

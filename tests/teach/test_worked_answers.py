@@ -11,7 +11,7 @@ import pytest
 
 from helpers import BaselineError, load_baseline
 from helpers.core.paths import fixtures_dir, worked_answers_baseline
-from helpers.teach.worked_answers import (
+from helpers.trainee.worked_answers import (
     check_worked_answers,
     rebaseline_worked_answers,
     worked_answer_key,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import ipywidgets as w
 import pytest
 
-from helpers.teach.grading import correct_answer
-from helpers.widgets import CaseExercise
+from helpers.trainee.grading import correct_answer
+from helpers.trainee.widgets import CaseExercise
 
 
 def test_a_raising_button_callback_reaches_the_test():
@@ -27,6 +27,6 @@ def test_a_broken_grade_fails_the_check_click(filled, monkeypatch):
         raise RuntimeError("grade broke")
 
     exercise.set_answer(correct_answer(filled[0]))  # a complete answer: Check grades it
-    monkeypatch.setattr("helpers.widgets.exercise.grade", broken)
+    monkeypatch.setattr("helpers.trainee.widgets.exercise.grade", broken)
     with pytest.raises(RuntimeError, match="grade broke"):
         exercise.check_button.click()

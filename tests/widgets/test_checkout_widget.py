@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from helpers.teach.trainer import checkout as co
-from helpers.widgets import CheckoutWidget
+from helpers.trainer import checkout as co
+from helpers.trainer.widgets import CheckoutWidget
 
 
 def upload(name: str, data: bytes) -> tuple[dict, ...]:

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from helpers.widgets.data import DataCheckPanel
+from helpers.team.widgets.data import DataCheckPanel
 
 
 def upload(name: str, data: bytes) -> tuple[dict, ...]:

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 from trainees import _blind_answer
 
-from helpers.teach.trainer.cohort import load_cohort
-from helpers.widgets import MasteryDrill
-from helpers.widgets.mastery import DEFAULT_MASTERY_FILE
+from helpers.trainee.widgets import MasteryDrill
+from helpers.trainee.widgets.mastery import DEFAULT_MASTERY_FILE
+from helpers.trainer.cohort import load_cohort
 
 NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "04_practice.ipynb"
 
@@ -38,7 +38,7 @@ def _run_shipped_cell(folder: Path, monkeypatch: pytest.MonkeyPatch) -> MasteryD
     """Run 04's drill cell as a trainee's kernel would, in ``folder``; return the drill it shows."""
     monkeypatch.chdir(folder)
     namespace: dict[str, object] = {}
-    exec("import helpers\nfrom helpers.widgets import MasteryDrill, PracticeDrill", namespace)
+    exec("import helpers\nfrom helpers.trainee.widgets import MasteryDrill, PracticeDrill", namespace)
     exec(_shipped_drill_cell(), namespace)
     drill = namespace["mastery"]
     assert isinstance(drill, MasteryDrill)
@@ -119,8 +119,8 @@ def test_two_trainees_of_the_shipped_set_course_are_not_copies(tmp_path, monkeyp
     Its file starts no drill (0 drill cases), so the cohort reads it as "set course only" and never
     as a copy, however many trainees share the order.
     """
-    from helpers.teach.grading import correct_answer
-    from helpers.widgets import PracticeDrill
+    from helpers.trainee.grading import correct_answer
+    from helpers.trainee.widgets import PracticeDrill
 
     cohort = tmp_path / "cohort"
     cohort.mkdir()

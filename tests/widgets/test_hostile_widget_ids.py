@@ -24,15 +24,16 @@ from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers.teach.cases.filled import Case
-from helpers.teach.drill.engine import CaseView
-from helpers.teach.grading import Answer
-from helpers.teach.trainer import checkout as co
-from helpers.teach.trainer.cohort import Cohort, load_cohort, sample_progress_dir
-from helpers.teach.views.cohort_views import cohort_table, hardest_table, item_table
-from helpers.widgets import CaseExercise, CheckoutWidget
-from helpers.widgets.case_area import CaseArea
-from helpers.widgets.mastery import MasteryDrill
+from helpers.trainee.cases.filled import Case
+from helpers.trainee.drill.engine import CaseView
+from helpers.trainee.grading import Answer
+from helpers.trainee.widgets import CaseExercise
+from helpers.trainee.widgets.case_area import CaseArea
+from helpers.trainee.widgets.mastery import MasteryDrill
+from helpers.trainer import checkout as co
+from helpers.trainer.cohort import Cohort, load_cohort, sample_progress_dir
+from helpers.trainer.views.cohort_views import cohort_table, hardest_table, item_table
+from helpers.trainer.widgets import CheckoutWidget
 
 #: Pieces a hostile ID is made of; each is paired with a benign piece of its own.
 HOSTILE = (

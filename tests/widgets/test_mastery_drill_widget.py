@@ -14,11 +14,12 @@ from pathlib import Path
 import pytest
 from trainees import _blind_answer
 
-from helpers.teach.drill.mastery import FACET_STREAK, MASTERY_STREAK
-from helpers.teach.grading import Answer, answer_fields, correct_answer
-from helpers.teach.progress.files import load_trainee_progress
-from helpers.widgets import DataCheckPanel, MasteryDrill, PracticeDrill
-from helpers.widgets.progress_transfer import LITE_SAVE_NOTE
+from helpers.team.widgets import DataCheckPanel
+from helpers.trainee.drill.mastery import FACET_STREAK, MASTERY_STREAK
+from helpers.trainee.grading import Answer, answer_fields, correct_answer
+from helpers.trainee.progress.files import load_trainee_progress
+from helpers.trainee.widgets import MasteryDrill, PracticeDrill
+from helpers.trainee.widgets.progress_transfer import LITE_SAVE_NOTE
 
 
 def _started(drill: MasteryDrill) -> MasteryDrill:

@@ -16,11 +16,11 @@ from hypothesis import strategies as st
 
 import helpers
 from helpers.core.chardiff import visible_id
-from helpers.teach.cases.filled import Case
-from helpers.teach.cases.generators import GENERATORS, generate
-from helpers.teach.cases.practice_cases import practice_cases
-from helpers.teach.cases.rules import load_rules
-from helpers.teach.grading import (
+from helpers.trainee.cases.filled import Case
+from helpers.trainee.cases.generators import GENERATORS, generate
+from helpers.trainee.cases.practice_cases import practice_cases
+from helpers.trainee.cases.rules import load_rules
+from helpers.trainee.grading import (
     REASON_OPTIONS,
     Answer,
     candidate_ids,
@@ -30,7 +30,7 @@ from helpers.teach.grading import (
     hints,
     reason_options,
 )
-from helpers.widgets import CaseExercise
+from helpers.trainee.widgets import CaseExercise
 
 RULES = load_rules()
 RULE_BY_ID = {rule.id: rule for rule in RULES}
@@ -171,7 +171,7 @@ def test_every_rule_has_a_not_here_sentence() -> None:
 
 
 def test_a_reason_no_rule_has_gets_the_plain_sentence() -> None:
-    from helpers.teach.grading import grade_reason
+    from helpers.trainee.grading import grade_reason
 
     case = helpers.get_case("lost-comparison")
     (unknown,) = grade_reason(case, "ts-retired", RULES)

@@ -10,8 +10,8 @@ import ipywidgets as w
 import pytest
 
 from helpers.core.errors import InvalidInputError
-from helpers.teach.grading import Answer, correct_answer
-from helpers.teach.practice import (
+from helpers.trainee.grading import Answer, correct_answer
+from helpers.trainee.practice import (
     DEFAULT_DRILL_SEED,
     DEFAULT_PROGRESS_FILE,
     PracticeCase,
@@ -20,8 +20,8 @@ from helpers.teach.practice import (
     practice_cases,
     rule_scores,
 )
-from helpers.teach.progress.files import load_trainee_progress
-from helpers.widgets.practice import PracticeDrill
+from helpers.trainee.progress.files import load_trainee_progress
+from helpers.trainee.widgets.practice import PracticeDrill
 
 CASES = practice_cases()
 RULES = load_rules()
@@ -370,7 +370,7 @@ def test_an_odd_path_is_refused_with_a_message_not_a_traceback(tmp_path, path, s
 
 def test_scores_are_rounded_not_truncated():
     """2 of 3 is 67%, 1 of 3 is 33%, 1 of 8 is 13% (half up)."""
-    from helpers.teach.drill.course import Attempt, Progress
+    from helpers.trainee.drill.course import Attempt, Progress
 
     def progress(right: int, done: int) -> Progress:
         keys = tuple(f"k{i}" for i in range(done))

@@ -18,12 +18,12 @@ import ipywidgets as w
 import pytest
 from ipywidgets.widgets import widget as widget_module
 
-from helpers.teach.grading import Answer, correct_answer
-from helpers.teach.trainer import checkout as co
-from helpers.teach.trainer.proctoring import open_sitting, prepare_sitting
-from helpers.teach.trainer.secret import TrainerSecret
-from helpers.widgets import CheckoutWidget
-from helpers.widgets.proctored import ProctoredCheckoutWidget
+from helpers.trainee.grading import Answer, correct_answer
+from helpers.trainer import checkout as co
+from helpers.trainer.proctoring import open_sitting, prepare_sitting
+from helpers.trainer.secret import TrainerSecret
+from helpers.trainer.widgets import CheckoutWidget
+from helpers.trainer.widgets.proctored import ProctoredCheckoutWidget
 
 ANSWERED = 3  # cases answered before the hostile messages
 

@@ -20,20 +20,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers.core.errors import CheckoutFileError
-from helpers.teach.grading import Answer, correct_answer
-from helpers.teach.trainer import checkout as co
-from helpers.teach.trainer import proctoring
-from helpers.teach.trainer.cohort import load_checkouts
-from helpers.teach.trainer.ledger import Ledger
-from helpers.teach.trainer.proctoring import (
+from helpers.trainee.grading import Answer, correct_answer
+from helpers.trainer import checkout as co
+from helpers.trainer import proctoring
+from helpers.trainer.cohort import load_checkouts
+from helpers.trainer.ledger import Ledger
+from helpers.trainer.proctoring import (
     ProctoredSitting,
     grade_sitting,
     open_sitting,
     prepare_sitting,
 )
-from helpers.teach.trainer.secret import TrainerSecret
-from helpers.teach.trainer.sitting import Sitting
-from helpers.widgets.proctored import ProctoredCheckoutWidget, proctored_page
+from helpers.trainer.secret import TrainerSecret
+from helpers.trainer.sitting import Sitting
+from helpers.trainer.widgets.proctored import ProctoredCheckoutWidget, proctored_page
 
 
 @pytest.fixture

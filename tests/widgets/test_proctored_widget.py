@@ -8,12 +8,12 @@ import pytest
 from signed_checkouts import answer_all
 
 from helpers.core.errors import CheckoutFileError
-from helpers.publish.proctor import proctor_command, proctor_notebook
-from helpers.teach.trainer import checkout as co
-from helpers.teach.trainer.cohort import load_checkouts
-from helpers.teach.trainer.proctoring import SITTING_ENV, TRAINER_ENV, open_sitting, prepare_sitting
-from helpers.teach.trainer.secret import TrainerSecret
-from helpers.widgets.proctored import ProctoredCheckoutWidget, proctored_page
+from helpers.trainer import checkout as co
+from helpers.trainer.cohort import load_checkouts
+from helpers.trainer.proctoring import SITTING_ENV, TRAINER_ENV, open_sitting, prepare_sitting
+from helpers.trainer.secret import TrainerSecret
+from helpers.trainer.serve.proctor import proctor_command, proctor_notebook
+from helpers.trainer.widgets.proctored import ProctoredCheckoutWidget, proctored_page
 
 
 @pytest.fixture
@@ -68,7 +68,7 @@ def test_a_proctored_paper_is_sat_once_handed_in_and_counted_as_proctored(tmp_pa
 
 
 def test_a_hand_in_that_failed_part_way_can_be_tried_again(tmp_path, trainer, monkeypatch):
-    from helpers.teach.trainer import proctoring
+    from helpers.trainer import proctoring
 
     sitting = open_sitting(prepare_sitting("Asha", trainer), trainer)
     widget = ProctoredCheckoutWidget(sitting)

@@ -14,8 +14,8 @@ import pytest
 from trainees import _blind_answer
 
 import helpers
-from helpers.teach.grading import Answer, Grade, correct_answer
-from helpers.widgets import CaseExercise, MasteryDrill, PracticeDrill
+from helpers.trainee.grading import Answer, Grade, correct_answer
+from helpers.trainee.widgets import CaseExercise, MasteryDrill, PracticeDrill
 
 FLAG = {"target-scope": "preserved", "sentinels": "intact"}
 TICK = {"target-scope": "Hold", "sentinels": "Refuse"}

@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 
 import helpers
 from helpers.core.chardiff import visible_id, visible_text
-from helpers.teach.cases.filled import Case
-from helpers.teach.grading import Answer, correct_answer
-from helpers.widgets import CaseExercise
+from helpers.trainee.cases.filled import Case
+from helpers.trainee.grading import Answer, correct_answer
+from helpers.trainee.widgets import CaseExercise
 
 ZERO = next(case for case in helpers.practice.practice_cases() if case.id == "zero-width-target")
 CAFE = next(case for case in helpers.practice.practice_cases() if case.id == "decomposed-sentinel-id")
@@ -196,7 +196,7 @@ BLANKS = (
 
 @pytest.mark.parametrize("char", sorted(BLANKS), ids=lambda c: f"U+{ord(c):04X}")
 def test_a_checkbox_label_codes_each_blank_looking_character(char: str) -> None:
-    from helpers.widgets.base import id_checkbox
+    from helpers.trainee.widgets.base import id_checkbox
 
     box = id_checkbox(f"pay{char}roll", "missing")
     assert char not in box.description and f"⟨U+{ord(char):04X}⟩" in box.description

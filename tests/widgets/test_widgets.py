@@ -12,17 +12,17 @@ from hypothesis import strategies as st
 
 import helpers
 from helpers.core.chardiff import visible_id
-from helpers.teach.cases.filled import Case
-from helpers.teach.grading import Answer, candidate_ids, correct_answer, grade
-from helpers.teach.views.case_html import (
+from helpers.trainee.cases.filled import Case
+from helpers.trainee.grading import Answer, candidate_ids, correct_answer, grade
+from helpers.trainee.views.case_html import (
     HIDE_SUMMARY,
     REVEAL_SUMMARY,
     details_html,
     display_json,
     reveal_html,
 )
-from helpers.widgets import CaseExercise, SentinelSandbox, TargetScopeSandbox
-from helpers.widgets.base import view_markup, wrap_html
+from helpers.trainee.widgets import CaseExercise, SentinelSandbox, TargetScopeSandbox
+from helpers.trainee.widgets.base import view_markup, wrap_html
 
 FILLED = helpers.filled_cases()
 
@@ -426,8 +426,8 @@ def test_sentinel_grading_is_correct_exactly_when_the_answer_matches(
 def test_reason_options_read_name_first_and_fold_what_each_rule_says() -> None:
     """Each reason is a radio button first, then the rule's short name, then its id; what each rule
     says is folded away under the options, in the order shown (which is shuffled per case)."""
-    from helpers.teach.cases.rules import load_rules
-    from helpers.teach.html import STYLE
+    from helpers.trainee.cases.rules import load_rules
+    from helpers.trainee.html import STYLE
 
     by_id = {rule.id: rule for rule in load_rules()}
     exercise = CaseExercise(helpers.get_case("new-target"))

@@ -146,11 +146,11 @@ MODULES = (
     "helpers/core/outcomes.py",
     "helpers/core/checks.py",
     "helpers/core/baselines.py",
-    "helpers/data/fastpath.py",
-    "helpers/teach/grading.py",
-    "helpers/teach/cases/filled.py",
-    "helpers/teach/html.py",
-    "helpers/teach/views/case_html.py",
+    "helpers/team/fastpath.py",
+    "helpers/trainee/grading.py",
+    "helpers/trainee/cases/filled.py",
+    "helpers/trainee/html.py",
+    "helpers/trainee/views/case_html.py",
 )
 
 #: A module every notebook runs: if the coverage map says none does, the tracer is broken.
@@ -197,7 +197,7 @@ SUITE = [*SUITE_OPTIONS, "tests", "notebooks"]
 
 #: Files committed but generated from the mutated modules, and the command that regenerates them.
 DOWNLOADS = "notebooks/downloads"
-REGENERATE = ["-m", "helpers.publish.downloads"]
+REGENERATE = ["-m", "tools.publish.downloads"]
 
 #: Verdicts: what happened to each mutant. Only the last three are tested mutants.
 NOT_TESTED = ("equivalent", "unchanged", "invalid", "never-run")
@@ -961,7 +961,7 @@ def check_coverage(coverage: CoverageMap, what: str = "notebook") -> None:
 def _regenerate(copy: Path, shim: Path, timeout: float, committed: Mapping[Path, bytes]) -> str:
     """Regenerate the committed downloads from the mutated source, as whoever made the change would.
 
-    They copy helper code (``helpers.publish.downloads``), so a mutant there makes them stale, and
+    They copy helper code (``tools.publish.downloads``), so a mutant there makes them stale, and
     a stale download fails ``tests/publish/test_site.py`` too, not only the ignored test_downloads.py: a
     catch that says nothing about behaviour. ``unchanged``, ``regenerated`` or ``failed`` (then
     the committed files are put back and the suite runs with them).

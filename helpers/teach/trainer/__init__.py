@@ -1,1 +1,0 @@
-"""The trainer's side: the secret and ledger, the check-out, the re-grade, the cohort, and item analysis."""

@@ -1,0 +1,1 @@
+"""What the trainee's notebooks show: case HTML, galleries, typical mistakes, tables and the shared chart."""

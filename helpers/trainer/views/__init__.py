@@ -1,0 +1,1 @@
+"""What the trainer's notebooks show: the cohort's tables and charts."""
