@@ -835,7 +835,7 @@ class KeyCheck:
 
 
 def check_answer_keys(baseline: AnswerKey, proposed: AnswerKey, *, pairs: bool | None = None) -> KeyCheck:
-    """Run the sentinel check on two answer keys read by :mod:`helpers.sources`.
+    """Run the sentinel check on two answer keys read by :mod:`helpers.team.sources`.
 
     ``pairs`` (whether the IDs are qrels judgements) defaults to what the baseline's
     format says; a Parquet key read with two ID columns is one. Taught in

@@ -1,7 +1,7 @@
 """Reports of a batch run: plain text for people and JSON for pipelines.
 
 Every failure is explained in one line; a changed sentinel answer is shown as a
-character-level diff (:func:`helpers.chardiff.diff_text`), so a trailing space
+character-level diff (:func:`helpers.core.chardiff.diff_text`), so a trailing space
 or a zero-width character is visible. Long ID lists are cut to a few IDs and
 "and N more". The HTML tables are in :mod:`helpers.team.views.batch_html`, the
 chart in :mod:`helpers.team.views.batch_chart`.

@@ -1,4 +1,4 @@
-"""Reading real data files, gathered as ``helpers.sources``: JSON Lines, CSV and answer keys.
+"""Reading real data files, gathered as ``helpers.team.sources``: JSON Lines, CSV and answer keys.
 
 * :mod:`~helpers.team.inputs`: paths, uploads, the shipped sample, and each file's format.
 * :mod:`~helpers.team.scope_csv`: target-scope rewrites from CSV.

@@ -1,4 +1,4 @@
-"""Practice beyond the filled cases, gathered as ``helpers.practice``.
+"""Practice beyond the filled cases, gathered as ``helpers.trainee.practice``.
 
 The names come from :mod:`~helpers.trainee.cases.rules` (the rules),
 :mod:`~helpers.trainee.cases.practice_cases` (the cases and their rules),

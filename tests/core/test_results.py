@@ -11,6 +11,9 @@ from hypothesis import strategies as st
 
 import helpers
 from helpers.core.chardiff import char_diff, diff_text
+from helpers.trainee import grading
+from helpers.trainee.cases.filled import get_case
+from helpers.trainee.views import case_html, mistakes
 
 RESULTS = {
     "target scope": lambda: helpers.check_target_scope(["a", "b"], ["a", "c"]),
@@ -19,15 +22,13 @@ RESULTS = {
     ),
     "sentinels": lambda: helpers.check_sentinels({"S1": "R", "S2": "A"}, {"S1": "S"}),
     "diff piece": lambda: char_diff("R", "S")[0],
-    "answer": lambda: helpers.grading.Answer("target-scope", missing=frozenset({"a"}), flag=False),
-    "grade": lambda: helpers.grading.grade(
-        helpers.get_case("lost-comparison"), helpers.grading.Answer("target-scope", flag=True)
-    ),
-    "mistake": lambda: helpers.mistakes.typical_mistakes(helpers.get_case("lost-comparison"))[0],
-    "feedback": lambda: helpers.grading.grade(
-        helpers.get_case("lost-comparison"), helpers.grading.Answer("target-scope", flag=True)
+    "answer": lambda: grading.Answer("target-scope", missing=frozenset({"a"}), flag=False),
+    "grade": lambda: grading.grade(get_case("lost-comparison"), grading.Answer("target-scope", flag=True)),
+    "mistake": lambda: mistakes.typical_mistakes(get_case("lost-comparison"))[0],
+    "feedback": lambda: grading.grade(
+        get_case("lost-comparison"), grading.Answer("target-scope", flag=True)
     ).mistakes[0],
-    "shown block": lambda: helpers.render.HtmlBlock("<p>x</p>", "x"),
+    "shown block": lambda: case_html.HtmlBlock("<p>x</p>", "x"),
 }
 
 

@@ -44,11 +44,31 @@ def test_the_import_contracts_hold():
 @pytest.mark.parametrize(
     ("module", "line", "broken"),
     [
-        ("core/ordering.py", "from helpers.trainee import cases", "helpers.core is not allowed to import helpers.trainee"),
-        ("trainee/grading.py", "from helpers.trainer import secret", "helpers.trainee is not allowed to import helpers.trainer"),
-        ("trainee/drill/engine.py", "from helpers.team import batch", "helpers.trainee is not allowed to import helpers.team"),
-        ("trainer/cohort.py", "from helpers.team import batch", "helpers.trainer is not allowed to import helpers.team"),
-        ("team/reports.py", "from helpers.trainer import secret", "helpers.team is not allowed to import helpers.trainer"),
+        (
+            "core/ordering.py",
+            "from helpers.trainee import cases",
+            "helpers.core is not allowed to import helpers.trainee",
+        ),
+        (
+            "trainee/grading.py",
+            "from helpers.trainer import secret",
+            "helpers.trainee is not allowed to import helpers.trainer",
+        ),
+        (
+            "trainee/drill/engine.py",
+            "from helpers.team import batch",
+            "helpers.trainee is not allowed to import helpers.team",
+        ),
+        (
+            "trainer/cohort.py",
+            "from helpers.team import batch",
+            "helpers.trainer is not allowed to import helpers.team",
+        ),
+        (
+            "team/reports.py",
+            "from helpers.trainer import secret",
+            "helpers.team is not allowed to import helpers.trainer",
+        ),
         ("cli/run.py", "from helpers.trainee.widgets import base", "Nothing imports the widgets BROKEN"),
         ("cli/parser.py", "def f():\n    from helpers.cli import run", CLI_BROKEN),
         ("cli/stray.py", "", CLI_BROKEN),  # a new module of the command line in no layer

@@ -25,7 +25,9 @@ import helpers
 import helpers.team.example as example_module
 from helpers.core.checks import CHECKS, run_check
 from helpers.core.errors import BuildError, CheckInputError, InvalidInputError
+from helpers.core.jsonio import dumps_compact
 from helpers.team.example import copied_names, example_filename, example_source
+from helpers.trainee.cases.filled import Case
 from tools.publish.downloads import downloads_dir
 
 CHECK_NAMES = list(CHECKS)
@@ -91,7 +93,7 @@ def test_example_imports_only_the_standard_library(check: str) -> None:
     assert imported <= set(sys.stdlib_module_names) | {"__future__"}
 
 
-def _flip_flag(case: helpers.Case) -> helpers.Case:
+def _flip_flag(case: Case) -> Case:
     expected = dict(case.expected)
     flag = list(expected)[-1]
     expected[flag] = not expected[flag]
@@ -293,7 +295,7 @@ def test_sentinels_example_agrees_with_the_helpers(examples, record) -> None:
 )
 def test_the_examples_compact_json_agrees(examples, value) -> None:
     for check in CHECK_NAMES:
-        assert examples[check].dumps_compact(value) == helpers.dumps_compact(value)
+        assert examples[check].dumps_compact(value) == dumps_compact(value)
 
 
 @pytest.mark.parametrize("check", CHECK_NAMES)

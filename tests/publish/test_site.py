@@ -17,11 +17,10 @@ import nbformat
 import pytest
 
 import helpers
-
-ROOT = Path(__file__).resolve().parents[2]
 from helpers.core.errors import BuildError
 from helpers.core.paths import project_root
 from helpers.trainee.cases.filled import Case
+from helpers.trainee.views import case_html
 from tools.publish.downloads import CHECK_NOTEBOOKS, downloads_dir
 from tools.publish.site import (
     SITE_MARKER,
@@ -32,6 +31,7 @@ from tools.publish.site import (
     page_name,
 )
 
+ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = project_root() / "notebooks"
 DOCS = project_root() / "docs"
 
@@ -284,7 +284,7 @@ def _notebook(path: Path, cells: list, title: str = "# A scratch notebook") -> P
     return path
 
 
-def _shown(block: helpers.render.HtmlBlock, count: int = 1):
+def _shown(block: case_html.HtmlBlock, count: int = 1):
     cell = nbformat.v4.new_code_cell("shown", execution_count=count)
     cell.outputs = [
         nbformat.v4.new_output(
@@ -302,9 +302,9 @@ def test_markup_in_a_case_stays_escaped(tmp_path: Path) -> None:
     _notebook(
         source / "01_markup.ipynb",
         [
-            _shown(helpers.render.worked_answer(MARKUP_CASE), 1),
-            _shown(helpers.render.cases_table([MARKUP_CASE]), 2),
-            _shown(helpers.render.supplied_input(MARKUP_CASE), 3),
+            _shown(case_html.worked_answer(MARKUP_CASE), 1),
+            _shown(case_html.cases_table([MARKUP_CASE]), 2),
+            _shown(case_html.supplied_input(MARKUP_CASE), 3),
         ],
         title="# The `<b>` case & more",
     )
@@ -455,9 +455,9 @@ def test_look_alike_ids_read_distinctly_on_the_site(tmp_path: Path) -> None:
     source = tmp_path / "notebooks"
     source.mkdir()
     blocks = [
-        helpers.render.cases_table([case]),
-        helpers.render.supplied_input(case),
-        helpers.render.worked_answer(case),
+        case_html.cases_table([case]),
+        case_html.supplied_input(case),
+        case_html.worked_answer(case),
     ]
     _notebook(source / "01_lookalikes.ipynb", [_shown(block, i + 1) for i, block in enumerate(blocks)])
     build_site(tmp_path / "site", notebooks_dir=source)

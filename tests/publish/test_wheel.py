@@ -22,6 +22,8 @@ from pathlib import Path
 import pytest
 
 import helpers
+from helpers.team import sources
+from helpers.trainee import practice
 
 Done = subprocess.CompletedProcess[str]
 ROOT = Path(__file__).resolve().parents[2]
@@ -174,10 +176,10 @@ print(json.dumps({
     "purelib": sysconfig.get_paths()["purelib"],
     "fixtures": str(fixtures_dir()),
     "cases": [c.id for c in helpers.filled_cases()],
-    "rules": [r.id for r in helpers.practice.load_rules()],
-    "practice": [c.id for c in helpers.practice.practice_cases()],
-    "sample": str(helpers.sources.sample_data("rewrites.jsonl")),
-    "sample_lines": len(helpers.sources.sample_data("rewrites.jsonl").read_text("utf-8").splitlines()),
+    "rules": [r.id for r in helpers.trainee.practice.load_rules()],
+    "practice": [c.id for c in helpers.trainee.practice.practice_cases()],
+    "sample": str(helpers.team.sources.sample_data("rewrites.jsonl")),
+    "sample_lines": len(helpers.team.sources.sample_data("rewrites.jsonl").read_text("utf-8").splitlines()),
     "path": sys.path,
 }))
 """
@@ -194,12 +196,12 @@ def test_installed_package_reads_its_own_fixtures(installed: Installed) -> None:
     # The same data as the checkout's (read in this process, from the checkout).
     assert found["cases"] == [c.id for c in helpers.filled_cases()]
     assert len(found["cases"]) == 6
-    assert found["rules"] == [r.id for r in helpers.practice.load_rules()]
-    assert found["practice"] == [c.id for c in helpers.practice.practice_cases()]
+    assert found["rules"] == [r.id for r in practice.load_rules()]
+    assert found["practice"] == [c.id for c in practice.practice_cases()]
     assert found["rules"] and found["practice"]
     sample = Path(found["sample"]).resolve()
     assert sample == fixtures / "sample_data" / "rewrites.jsonl"
-    expected_lines = helpers.sources.sample_data("rewrites.jsonl").read_text("utf-8").splitlines()
+    expected_lines = sources.sample_data("rewrites.jsonl").read_text("utf-8").splitlines()
     assert found["sample_lines"] == len(expected_lines) > 0
 
 

@@ -54,7 +54,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 import helpers
 from helpers.core.chardiff import visible_id
-from helpers.trainee.cases.filled import Case
+from helpers.trainee.cases.filled import Case, get_case
 from helpers.trainee.cases.rules import load_rules
 from helpers.trainee.drill.engine import DEFAULT_DRILL_SEED, DrillSession
 from helpers.trainee.grading import (
@@ -855,9 +855,9 @@ def test_markup_in_case_ids_renders_as_text(lab: Lab) -> None:
         [
             _ESCAPING_SETUP,
             "CaseExercise(scope)",
-            "helpers.render.worked_answer(scope)",
+            "helpers.trainee.views.case_html.worked_answer(scope)",
             "CaseExercise(key)",
-            "helpers.render.worked_answer(key)",
+            "helpers.trainee.views.case_html.worked_answer(key)",
         ],
     )
     notebook = lab.notebook("scratch_escaping.ipynb")
@@ -916,7 +916,7 @@ _LOOKALIKE_SETUP = """\
 import helpers
 from helpers.trainee.widgets import CaseExercise
 
-zero = {case.id: case for case in helpers.practice.practice_cases()}
+zero = {case.id: case for case in helpers.trainee.practice.practice_cases()}
 """
 
 
@@ -929,11 +929,11 @@ def test_look_alike_ids_read_distinctly_in_jupyterlab(lab: Lab) -> None:
         lab.root / "scratch_lookalikes.ipynb",
         [
             _LOOKALIKE_SETUP,
-            'helpers.render.supplied_input(zero["zero-width-target"])',
+            'helpers.trainee.views.case_html.supplied_input(zero["zero-width-target"])',
             'CaseExercise(zero["zero-width-target"])',
             'CaseExercise(zero["decomposed-sentinel-id"])',
-            'helpers.render.worked_answer(zero["zero-width-target"])',
-            'helpers.render.check_block("target-scope", {"original": ["$x^2$"], "rewritten": ["$y$"]})',
+            'helpers.trainee.views.case_html.worked_answer(zero["zero-width-target"])',
+            'helpers.trainee.views.case_html.check_block("target-scope", {"original": ["$x^2$"], "rewritten": ["$y$"]})',
         ],
     )
     notebook = lab.notebook("scratch_lookalikes.ipynb")
@@ -977,7 +977,7 @@ def test_one_case_worked_with_the_keyboard_alone(lab: Lab) -> None:
     Every stop has a name that makes sense alone, and the focus ring is clearly visible.
     """
     notebook = lab.notebook("01_start_here.ipynb")
-    case = helpers.get_case("reordered-targets")
+    case = get_case("reordered-targets")
     widget = ExerciseWidget(notebook, case, lab.report, label="the example case")
     page = notebook.page
     widget.root.get_by_role("checkbox", name="missing: induction", exact=True).focus()
@@ -1062,7 +1062,7 @@ def test_notebook_7_works_a_case(lab: Lab) -> None:
         opened = NotebookPage(name, page)
         opened.menu("Edit", "editmenu:clear-all")
         opened.menu("Run", "runmenu:run-all")
-        case = helpers.get_case("new-target")
+        case = get_case("new-target")
         exercise = page.locator(".eic-exercise").filter(
             has=page.locator(".widget-html-content").filter(has_text=re.compile(r"Your answer for Case 3\b"))
         )

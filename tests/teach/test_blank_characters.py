@@ -23,7 +23,6 @@ from forgers import at_rate, drill
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import helpers
 from helpers.core.chardiff import BLANK_LOOKING, shows_blank, visible, visible_id, visible_text
 from helpers.core.checks import run_check
 from helpers.team.answer_keys import AnswerKey
@@ -31,6 +30,8 @@ from helpers.team.batch import BatchSummary, check_answer_keys, check_records
 from helpers.team.id_display import id_text
 from helpers.team.reports import key_check_text, summary_text
 from helpers.trainee.cases.deciding_rule import CONFUSABLES
+from helpers.trainee.cases.filled import get_case
+from helpers.trainee.views import case_html
 from helpers.trainer.cohort import load_cohort
 from helpers.trainer.views.cohort_views import cohort_csv, cohort_table, cohort_text
 
@@ -105,20 +106,20 @@ def test_distinct_ids_render_distinct_and_never_raw_in_case_outputs(ids):
     original, rewritten = ids[: len(ids) // 2 + 1], ids[len(ids) // 2 :]
     scope = {"original": original, "rewritten": rewritten}
     key = {"baseline": {i: "A" for i in original}, "proposed": {i: i for i in rewritten}}
-    base = helpers.get_case("new-target")
+    base = get_case("new-target")
     for check, record in (("target-scope", scope), ("sentinels", key)):
         case = replace(
-            base if check == "target-scope" else helpers.get_case("sentinel-missing"),
+            base if check == "target-scope" else get_case("sentinel-missing"),
             id=ids[0],
             input=record,
             expected=run_check(check, record).as_dict(),
         )
         blocks = {
-            "supplied_input": helpers.render.supplied_input(case),
-            "cases_table": helpers.render.cases_table([case]),
-            "inputs_table": helpers.render.inputs_table([case]),
-            "worked_answer": helpers.render.worked_answer(case),
-            "check_block": helpers.render.check_block(check, record),
+            "supplied_input": case_html.supplied_input(case),
+            "cases_table": case_html.cases_table([case]),
+            "inputs_table": case_html.inputs_table([case]),
+            "worked_answer": case_html.worked_answer(case),
+            "check_block": case_html.check_block(check, record),
         }
         for name, block in blocks.items():
             for output in (block.text, block._repr_html_()):

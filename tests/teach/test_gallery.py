@@ -11,14 +11,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import helpers
+from helpers.core import chardiff
 from helpers.core.checks import run_check
 from helpers.core.errors import CheckInputError, InvalidInputError, JSONLoadError
 from helpers.core.jsonio import dumps_compact, loads_strict
 from helpers.core.ordering import sorted_ids
+from helpers.team.views import batch_html
+from helpers.trainee import grading
+from helpers.trainee.cases import generators
+from helpers.trainee.cases.filled import Case, get_case, load_cases
 from helpers.trainee.cases.practice_cases import practice_cases
 from helpers.trainee.cases.rules import load_rules
 from helpers.trainee.grading import grade
-from helpers.trainee.views import gallery, mistakes
+from helpers.trainee.views import case_html, gallery, mistakes
 
 CHECKS = ("target-scope", "sentinels")
 
@@ -146,12 +151,12 @@ def test_everything_put_into_html_is_escaped(tmp_path: Path, monkeypatch: pytest
     assert "&lt;script&gt;w&lt;/script&gt;" in html
 
 
-def _all_cases() -> list[helpers.Case]:
+def _all_cases() -> list[Case]:
     return [*helpers.filled_cases(), *practice_cases()]
 
 
 @pytest.mark.parametrize("case", _all_cases(), ids=lambda case: case.id)
-def test_every_typical_mistake_is_graded_wrong_without_leaking_the_answer(case: helpers.Case) -> None:
+def test_every_typical_mistake_is_graded_wrong_without_leaking_the_answer(case: Case) -> None:
     found = mistakes.typical_mistakes(case)
     assert found
     expected_ids = {i for name in ("missing", "added", "changed") for i in case.expected.get(name, [])}
@@ -161,7 +166,7 @@ def test_every_typical_mistake_is_graded_wrong_without_leaking_the_answer(case: 
         ticked = mistake.answer.missing | mistake.answer.second
         for finding in result.mistakes:
             for unticked in expected_ids - ticked:
-                assert f"`{helpers.chardiff.visible_id(unticked)}`" not in finding.message
+                assert f"`{helpers.core.chardiff.visible_id(unticked)}`" not in finding.message
 
 
 def test_the_mistakes_table_shows_feedback_and_first_hint() -> None:
@@ -181,7 +186,7 @@ def test_a_fixed_result_is_shown_as_fixed_and_an_editable_one_is_not() -> None:
         helpers.check_target_scope(["a"], ["a"], unresolved=["x"]),
         helpers.check_sentinels({"S1": "A"}, {}),
     ):
-        text = repr(helpers.render.fixed_result(result))
+        text = repr(case_html.fixed_result(result))
         assert "✔ Changing" in text and "✔ Two equal copies count as one" in text and "✘" not in text
         assert text.startswith(f"{type(result).__name__} ({result.outcome}, ")
 
@@ -195,7 +200,7 @@ def test_a_fixed_result_is_shown_as_fixed_and_an_editable_one_is_not() -> None:
             return {"missing": list(self.missing)}
 
     loose = Editable(("a",))
-    text = repr(helpers.render.fixed_result(loose))
+    text = repr(case_html.fixed_result(loose))
     assert "✘ `missing` could be changed afterwards." in text and "✘ It cannot go in a set at all" in text
     assert loose.missing == ("a",)  # the attempt is undone
 
@@ -249,12 +254,12 @@ def test_load_baseline_and_baseline_from_data_agree(tmp_path: Path) -> None:
 
 
 def test_attempt_shows_a_refusal_or_the_result(tmp_path: Path) -> None:
-    refused = helpers.render.attempt(
+    refused = case_html.attempt(
         helpers.revise_baseline, tmp_path / "b.json", {"S1": "A"}, reason=" ", retained_dir=tmp_path / "r"
     )
     assert repr(refused) == "Refused: a baseline revision needs a non-empty reason"
     assert not (tmp_path / "b.json").exists()
-    done = helpers.render.attempt(
+    done = case_html.attempt(
         helpers.revise_baseline,
         tmp_path / "b.json",
         {"S1": "A"},
@@ -283,7 +288,7 @@ def test_long_lines_are_shown_by_their_ends_and_repeats_are_checked(
 
 def test_the_notation_table_shows_each_string_unambiguously() -> None:
     examples = gallery.notation_examples()
-    shown = [helpers.chardiff.visible_id(text) for text, _why in examples]
+    shown = [chardiff.visible_id(text) for text, _why in examples]
     assert len(set(shown)) == len(shown)
     text = repr(gallery.notation_table())
     assert "co⟨U+2010⟩op  |  co‐op  |  U+2010 HYPHEN" in text
@@ -320,7 +325,7 @@ def test_whole_files_are_read_or_refused_naming_file_and_line() -> None:
 
 
 def test_the_exit_status_table_gives_each_status_from_a_real_result() -> None:
-    text = repr(helpers.report_html.exit_status_table())
+    text = repr(batch_html.exit_status_table())
     assert text.splitlines()[:3] == [
         "0: every record passed (e.g. a preserved rewrite)",
         "1: a check failed (e.g. a key with a sentinel missing)",
@@ -331,13 +336,13 @@ def test_the_exit_status_table_gives_each_status_from_a_real_result() -> None:
 
 
 def test_the_first_typical_mistake_is_the_blank_answer_and_its_hint_is_for_the_first_finding() -> None:
-    case = helpers.generators.generate("ts-lost", 1)
+    case = generators.generate("ts-lost", 1)
     found = mistakes.typical_mistakes(case)
     assert found[0].label == "Left everything unset"
-    assert found[0].answer == helpers.grading.Answer(case.check)
+    assert found[0].answer == grading.Answer(case.check)
     result = grade(case, found[0].answer, ask_reason=True)
     assert [m.field for m in result.mistakes] == ["missing", "preserved", "reason"]
-    ladder = helpers.grading.hints(case)
+    ladder = grading.hints(case)
     statement = {rule.id: rule.statement for rule in load_rules()}["ts-lost"]
     assert ladder[2] == f"Hint 3 of 3, the rule that decides this case: ts-lost. {statement}"
     for target in case.expected["missing"]:
@@ -345,19 +350,19 @@ def test_the_first_typical_mistake_is_the_blank_answer_and_its_hint_is_for_the_f
 
 
 def test_the_id_left_out_is_the_last_in_order_so_the_hint_names_that_one() -> None:
-    case = helpers.generators.generate("ts-lost", 1)
+    case = generators.generate("ts-lost", 1)
     expected = sorted_ids(case.expected["missing"])
     assert len(expected) > 1
     (mistake,) = [m for m in mistakes.typical_mistakes(case) if m.label.startswith("Left out")]
     assert mistake.label == f"Left out the last of {len(expected)} IDs in `missing`"
     assert mistake.answer.missing == frozenset(expected[:-1])
     # The ladder is the case's, whatever the answer: it never names the ID left out.
-    ladder = helpers.grading.hints(case)
+    ladder = grading.hints(case)
     assert all(expected[-1] not in rung for rung in ladder)
 
 
 def test_one_wrongly_ticked_id_of_each_kind_gets_its_own_message() -> None:
-    case = helpers.get_case("new-target")
+    case = get_case("new-target")
     labels = [m.label for m in mistakes.typical_mistakes(case) if m.label.startswith("Also ticked")]
     # `induction` is in both lists; `payroll` only in the rewrite: two kinds for `missing`.
     assert labels == [
@@ -404,7 +409,7 @@ def test_each_case_file_reads_as_load_cases_reads_it(tmp_path: Path) -> None:
         path = tmp_path / name
         path.write_text(text, encoding="utf-8", newline="")
         try:
-            read = helpers.load_cases(path)
+            read = load_cases(path)
         except CheckInputError as exc:
             message = str(exc).replace(str(path), name)
             assert f"{title} ({name})\n  ✘ Refused: {message}" in block.text
@@ -447,7 +452,7 @@ def test_a_case_whose_worked_answer_is_wrong_shows_what_the_check_gives() -> Non
         'expects {"missing":[],"added":[],"preserved":true}: '
         '✘ the check gives {"missing":["b"],"added":[],"preserved":false}'
     ) in text
-    case = helpers.get_case("lost-comparison")
+    case = get_case("lost-comparison")
     reordered = dict(reversed(list(case.expected.items())))
     assert not case.agrees_with(reordered) and case.agrees_with(dict(case.expected))
 

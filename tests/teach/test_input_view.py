@@ -9,9 +9,10 @@ from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import helpers
 from helpers.core.chardiff import visible_id
 from helpers.core.ordering import sorted_ids
+from helpers.trainee.cases.filled import get_case
+from helpers.trainee.views import case_html
 from helpers.trainee.views.inputs import input_view
 
 IDS = st.text(alphabet="Ss12AaZz\u0430\u200b \u3164", min_size=1, max_size=4)
@@ -41,8 +42,8 @@ def test_each_key_is_a_table_sorted_by_id_that_does_not_depend_on_the_other(base
 
 
 def test_the_tables_sit_side_by_side_and_the_json_is_one_click_away():
-    case = helpers.get_case("sentinel-mutated")
-    block = helpers.render.supplied_input(case)
+    case = get_case("sentinel-mutated")
+    block = case_html.supplied_input(case)
     assert (
         '<div class="eic-sides"><div class="eic-side"><table class="eic-key"><caption>baseline' in block.html
     )

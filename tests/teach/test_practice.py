@@ -17,6 +17,7 @@ from version1_files import write_version1
 import helpers
 from helpers.core.errors import InvalidInputError, ProgressFileError
 from helpers.core.paths import project_root
+from helpers.trainee.cases.filled import Case
 from helpers.trainee.grading import Answer, candidate_ids, correct_answer, grade
 from helpers.trainee.practice import (
     DEFAULT_DRILL_SEED,
@@ -305,7 +306,7 @@ def test_practice_cases_round_trip_through_their_json():
     assert {"cases": [case.to_data() for case in CASES]} == data
     again = practice_cases_from_data({"cases": [case.to_data() for case in CASES]}, rules=RULES)
     assert again == CASES
-    assert all(isinstance(case, helpers.Case) for case in again)
+    assert all(isinstance(case, Case) for case in again)
 
 
 def test_filled_cases_still_round_trip_through_json_and_csv():
@@ -650,7 +651,7 @@ def test_an_edited_practice_answer_is_caught_by_the_guard(fixtures_copy):
 
 def test_practice_case_is_a_case_with_rules():
     case = CASES[0]
-    assert isinstance(case, PracticeCase) and isinstance(case, helpers.Case)
+    assert isinstance(case, PracticeCase) and isinstance(case, Case)
     assert case.key == f"{case.check}/{case.id}"
     assert list(case.to_data()) == [
         "check",

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 import helpers
 from helpers.core.chardiff import visible_id
-from helpers.trainee.cases.filled import Case
+from helpers.trainee.cases.filled import Case, get_case
 from helpers.trainee.cases.generators import GENERATORS, generate
 from helpers.trainee.cases.practice_cases import practice_cases
 from helpers.trainee.cases.rules import load_rules
@@ -124,7 +124,7 @@ def test_the_hint_ladder_goes_method_then_where_then_the_rule(case: Case) -> Non
 
 
 def test_hint_three_names_the_rule_then_points_to_the_worked_answer() -> None:
-    case = helpers.get_case("lost-comparison")
+    case = get_case("lost-comparison")
     exercise = CaseExercise(case)
     exercise.flag.value = False
     shown = [exercise.hint() for _ in range(3)]
@@ -150,7 +150,7 @@ def test_the_reason_offers_the_right_rules_and_distractors_from_the_same_check(c
 
 
 def test_a_wrong_reason_gets_one_sentence_on_why_that_rule_does_not_apply() -> None:
-    case = helpers.get_case("reordered-targets")
+    case = get_case("reordered-targets")
     exercise = CaseExercise(case)
     wrong = next(r for r in exercise.choices if r.id != "ts-order")
     exercise.set_answer(Answer(case.check, flag=True, reason=wrong.id))
@@ -173,7 +173,7 @@ def test_every_rule_has_a_not_here_sentence() -> None:
 def test_a_reason_no_rule_has_gets_the_plain_sentence() -> None:
     from helpers.trainee.grading import grade_reason
 
-    case = helpers.get_case("lost-comparison")
+    case = get_case("lost-comparison")
     (unknown,) = grade_reason(case, "ts-retired", RULES)
     assert (
         unknown.message

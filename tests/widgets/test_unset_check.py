@@ -13,7 +13,7 @@ from dataclasses import replace
 import pytest
 from trainees import _blind_answer
 
-import helpers
+from helpers.trainee.cases.filled import get_case
 from helpers.trainee.grading import Answer, Grade, correct_answer
 from helpers.trainee.widgets import CaseExercise, MasteryDrill, PracticeDrill
 
@@ -53,7 +53,7 @@ def _partial(case, parts: dict) -> Answer:
 @pytest.mark.parametrize("case_id", ["lost-comparison", "sentinel-missing"])
 @pytest.mark.parametrize("parts", PARTLY)
 def test_the_exercise_names_what_is_unset_and_grades_nothing(case_id: str, parts: dict) -> None:
-    case = helpers.get_case(case_id)
+    case = get_case(case_id)
     graded: list[Grade] = []
     exercise = CaseExercise(case, on_graded=graded.append)
     answer = _partial(case, parts)
@@ -70,7 +70,7 @@ def test_the_exercise_names_what_is_unset_and_grades_nothing(case_id: str, parts
 
 
 def test_an_exercise_without_a_reason_question_asks_only_for_the_flag() -> None:
-    case = helpers.get_case("lost-comparison")
+    case = get_case("lost-comparison")
     exercise = CaseExercise(case, ask_reason=False)
     exercise.check_button.click()
     assert "Still unset: preserved (true or false, or tick Hold)." in exercise.feedback.value

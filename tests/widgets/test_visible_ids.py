@@ -14,14 +14,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import helpers
 from helpers.core.chardiff import visible_id, visible_text
+from helpers.trainee import practice
 from helpers.trainee.cases.filled import Case
 from helpers.trainee.grading import Answer, correct_answer
+from helpers.trainee.views import case_html
 from helpers.trainee.widgets import CaseExercise
 
-ZERO = next(case for case in helpers.practice.practice_cases() if case.id == "zero-width-target")
-CAFE = next(case for case in helpers.practice.practice_cases() if case.id == "decomposed-sentinel-id")
+ZERO = next(case for case in practice.practice_cases() if case.id == "zero-width-target")
+CAFE = next(case for case in practice.practice_cases() if case.id == "decomposed-sentinel-id")
 SURROGATE = chr(0xD800)
 
 
@@ -61,13 +62,13 @@ def test_visible_id_examples(raw: str, shown: str) -> None:
     assert visible_id(raw) == shown
 
 
-def _surfaces(case: Case) -> dict[str, helpers.render.HtmlBlock]:
+def _surfaces(case: Case) -> dict[str, case_html.HtmlBlock]:
     return {
-        "cases_table": helpers.render.cases_table([case]),
-        "supplied_input": helpers.render.supplied_input(case),
-        "worked_answer": helpers.render.worked_answer(case),
-        "run_cases": helpers.render.run_cases([case]),
-        "check_block": helpers.render.check_block(case.check, case.input),
+        "cases_table": case_html.cases_table([case]),
+        "supplied_input": case_html.supplied_input(case),
+        "worked_answer": case_html.worked_answer(case),
+        "run_cases": case_html.run_cases([case]),
+        "check_block": case_html.check_block(case.check, case.input),
     }
 
 

@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 
 import helpers
 from helpers.core.chardiff import visible_id
-from helpers.trainee.cases.filled import Case
+from helpers.trainee.cases.filled import Case, get_case
 from helpers.trainee.grading import Answer, candidate_ids, correct_answer, grade
+from helpers.trainee.views import case_html
 from helpers.trainee.views.case_html import (
     HIDE_SUMMARY,
     REVEAL_SUMMARY,
@@ -197,7 +198,7 @@ WRONG_ANSWERS = [
 
 @pytest.mark.parametrize(("case_id", "answer", "field", "rule", "message"), WRONG_ANSWERS)
 def test_each_wrong_answer_gets_its_own_feedback(case_id, answer, field, rule, message) -> None:
-    case = helpers.get_case(case_id)
+    case = get_case(case_id)
     built = Answer(
         case.check,
         missing=frozenset(answer.get("missing", ())),
@@ -240,7 +241,7 @@ def test_reveal_works_before_any_answer_and_matches_the_details_block(case: Case
 
 
 def test_changing_the_answer_clears_stale_feedback() -> None:
-    case = helpers.get_case("new-target")
+    case = get_case("new-target")
     exercise = CaseExercise(case)
     _work(exercise, correct_answer(case))
     assert "Fully correct" in exercise.feedback.value
@@ -252,7 +253,7 @@ def test_changing_the_answer_clears_stale_feedback() -> None:
 
 
 def test_the_widget_announces_its_feedback_and_a_table_does_not() -> None:
-    case = helpers.get_case("new-target")
+    case = get_case("new-target")
     exercise = CaseExercise(case)
     exercise.check_button.click()
     assert 'role="alert"' in exercise.feedback.value and "Still unset" in exercise.feedback.value
@@ -260,11 +261,11 @@ def test_the_widget_announces_its_feedback_and_a_table_does_not() -> None:
     assert 'role="status" aria-live="polite"' in exercise.feedback.value
     _work(exercise, correct_answer(case))
     assert 'role="status" aria-live="polite"' in exercise.feedback.value
-    assert "role=" not in helpers.render.feedback_html(False, [("added", "x")], live=False)
+    assert "role=" not in case_html.feedback_html(False, [("added", "x")], live=False)
 
 
 def test_on_graded_callback_receives_each_grade() -> None:
-    case = helpers.get_case("sentinel-missing")
+    case = get_case("sentinel-missing")
     seen = []
     exercise = CaseExercise(case, on_graded=seen.append)
     exercise.check_button.click()  # nothing set: nothing graded
@@ -276,7 +277,7 @@ def test_on_graded_callback_receives_each_grade() -> None:
 
 
 def test_text_repr_reflects_the_controls() -> None:
-    exercise = CaseExercise(helpers.get_case("new-target"))
+    exercise = CaseExercise(get_case("new-target"))
     exercise.second_boxes["payroll"].value = True
     exercise.flag.value = False
     text = exercise._repr_mimebundle_()["text/plain"]
@@ -430,7 +431,7 @@ def test_reason_options_read_name_first_and_fold_what_each_rule_says() -> None:
     from helpers.trainee.html import STYLE
 
     by_id = {rule.id: rule for rule in load_rules()}
-    exercise = CaseExercise(helpers.get_case("new-target"))
+    exercise = CaseExercise(get_case("new-target"))
     ids = [rule_id for _text, rule_id in exercise.reason.options]
     assert [text for text, _id in exercise.reason.options] == [f"{by_id[i].name} ({i})" for i in ids]
     notes = exercise.inputs.reason_notes.value

@@ -15,7 +15,7 @@ loads from CDNs, shows each widget as its stored text picture, and removes CSS
 comments (the only place the stock CSS names URLs). The builder then refuses
 any page that would still load something from elsewhere. Outputs are written
 as the helpers rendered them, and the helpers escape every string
-(:mod:`helpers.render`).
+(:mod:`helpers.trainee.views.case_html`).
 
 Not check logic; it publishes the notebooks, starting with ``01_start_here.ipynb``.
 """

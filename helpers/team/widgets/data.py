@@ -1,6 +1,6 @@
 """Check your own data: a file path or an upload, a progress bar, the summary, a chart, the failures.
 
-The panel only calls the helpers (:mod:`helpers.batch`, :mod:`helpers.reports`);
+The panel only calls the helpers (:mod:`helpers.team.batch`, :mod:`helpers.team.reports`);
 every result is written into HTML and image widgets by setting ``.value``, so
 it works the same with or without a front end. Taught in ``05_check_your_data.ipynb``.
 """

@@ -18,7 +18,7 @@ from helpers.trainee.cases.fixture_fields import text_field as _text
 
 __all__ = ["Rule", "GRADED_RULES", "rules_json", "load_rules", "rules_from_data", "project_rules"]
 
-#: Rule ids that :func:`helpers.grading.grade` can name in its feedback. The
+#: Rule ids that :func:`helpers.trainee.grading.grade` can name in its feedback. The
 #: other rules in ``fixtures/rules.json`` are about context no widget mistake
 #: can show (the query's wording, a non-sentinel's history, a rubric change):
 #: a wrong answer on a case that exercises one of them counts as missing it.

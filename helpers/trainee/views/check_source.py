@@ -1,7 +1,7 @@
 """The check itself, as the notebooks show it: the source of the functions that decide each check,
 the seed's evaluator run over the filled cases, and the rules that hold for one input.
 
-Re-exported by :mod:`helpers.trainee.views.case_html` (``helpers.render``). Taught in
+Re-exported by :mod:`helpers.trainee.views.case_html` (``helpers.trainee.views.case_html``). Taught in
 ``02_target_scope.ipynb`` and ``03_sentinel_answer_key.ipynb`` ("The check itself", "Which rule decides").
 """
 

@@ -3,7 +3,7 @@
 Each mistake is made from the case's right answer (one ID left out, one ID too
 many, the flag the wrong way, a hold where the check runs or the other way
 round, a reason that does not apply), plus the answer with everything left unset,
-and graded by :func:`helpers.grading.grade`, so the feedback shown is the feedback the
+and graded by :func:`helpers.trainee.grading.grade`, so the feedback shown is the feedback the
 widgets give (the unset answer excepted: Check in a widget names what is unset and grades
 nothing; the grader reads it so when a check-out case is sent that way after its warning). Taught in
 ``02_target_scope.ipynb`` and ``03_sentinel_answer_key.ipynb`` ("Wrong answers,
