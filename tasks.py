@@ -113,7 +113,7 @@ PYTHONS = (
 #: What ``test --python`` runs when given no test arguments: every test of the code itself, on
 #: two workers, without the browser, the notebooks, the publishing tests (the site, the wheel)
 #: or the project's own checks (lint, drift, the servers), which need only one Python.
-PYTHON_TESTS = ("tests/core", "tests/data", "tests/teach", "tests/cli", "tests/widgets")
+PYTHON_TESTS = ("tests/core", "tests/trainee", "tests/trainer", "tests/team", "tests/cli")
 
 
 def find_python(version: str, places: tuple[str, ...]) -> Path | None:

@@ -8,7 +8,7 @@ tries the functions here. Each one either returns exactly what the exact
 function would return, or ``None`` ("cannot vouch for this input"), and the
 caller then uses the exact function. Bad input therefore always gets the exact
 error message, and a fast path can never turn bad input into a pass.
-``tests/data/test_batch.py`` compares both routes on random input.
+``tests/team/test_batch.py`` compares both routes on random input.
 
 Strict JSON, fast. ``orjson`` parses about four times faster than the standard
 library, but silently keeps the last of two equal keys in an object.
@@ -528,7 +528,7 @@ def answers_are_strings(text: bytes, record: dict[str, Any]) -> bool:
     and every value of its objects, none of those values is a number, ``true``, ``false`` or
     ``null``. Object keys are always strings. Scans of the bytes (three at ``memchr``'s speed and
     a count of the quotes) stand in for a look at each of millions of values.
-    ``tests/data/test_batch.py`` tries it on every kind of value.
+    ``tests/team/test_batch.py`` tries it on every kind of value.
     """
     if b"\\" in text or b"[" in text:
         return False

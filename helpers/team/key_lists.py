@@ -57,7 +57,7 @@ def flat_key_lists(data: bytes) -> tuple[list[str], list[str]] | None:
     of ``data`` was inside a string and no string changed; each ``null`` sits between the two
     commas its own comma became, so the colons and commas of ``data`` alternate: ``data`` is the
     object ``{id: answer, ...}`` of those strings, in that order. Repeated IDs are not looked for
-    here. ``tests/data/test_key_lists.py`` checks this against the exact reader on random keys.
+    here. ``tests/team/test_key_lists.py`` checks this against the exact reader on random keys.
     """
     if data[:3] == _BOM:
         data = data[3:]

@@ -1,6 +1,6 @@
 """The checks with one rule broken each: a generated case for a rule must change its outcome under its broken check.
 
-Test oracles only (``tests/teach/test_generators.py``), so they live with the tests, not in the package.
+Test oracles only (``tests/trainee/cases/test_generators.py``), so they live with the tests, not in the package.
 """
 
 from __future__ import annotations

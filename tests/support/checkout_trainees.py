@@ -9,7 +9,7 @@ Cyrillic letters (reading the case through a fold that makes them invisible, the
 working the check on what they saw), never holding or refusing. The sitting's
 ``result()`` grades the answers file with
 :func:`~helpers.trainer.checkout.grade_checkout`, so the verdict is the one a
-trainer would get. :func:`pass_rate` is what ``tests/teach/test_checkout_validity.py``
+trainer would get. :func:`pass_rate` is what ``tests/trainer/test_checkout_validity.py``
 asserts and ``benchmarks/checkout_validity.py`` prints.
 """
 

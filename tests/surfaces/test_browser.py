@@ -111,7 +111,7 @@ class WrongAnswer:
         )
 
 
-#: One wrong answer per filled case, from the table in tests/widgets/test_widgets.py, which
+#: One wrong answer per filled case, from the table in tests/trainee/widgets/test_widgets.py, which
 #: checks the same feedback without a browser.
 WRONG_ANSWERS: dict[str, WrongAnswer] = {
     "lost-comparison": WrongAnswer(

@@ -10,10 +10,10 @@ mutant, on ``--jobs`` workers each with its own copy:
 1. strict nbval over the notebooks that execute a line of the mutated statement (the innermost
    statement around it; a compound one with its whole body): does a stored output change? A
    mutant no notebook reaches is "not reached": not caught by the notebooks.
-2. if not, the whole non-browser suite (without ``tests/publish/test_downloads.py``, so a mutant
+2. if not, the whole non-browser suite (without ``tests/tools/test_downloads.py``, so a mutant
    caught only because a committed download went stale does not count; for the same reason
    the downloads, which copy helper code, are first regenerated from the mutated source, as
-   ``tests/publish/test_site.py`` refuses stale ones too). With
+   ``tests/tools/test_site.py`` refuses stale ones too). With
    ``--suite-coverage``, only the test files that execute the statement (a map of each test
    file is recorded instead of the baseline); faster, but not the default.
 
@@ -189,7 +189,7 @@ SUITE_OPTIONS = [
     "--nbval-sanitize-with",
     "tests/nbval_sanitize.cfg",
     "--ignore",
-    "tests/publish/test_downloads.py",
+    "tests/tools/test_downloads.py",
     "--ignore",
     "tests/project/test_mutation_runner.py",
 ]
@@ -962,7 +962,7 @@ def _regenerate(copy: Path, shim: Path, timeout: float, committed: Mapping[Path,
     """Regenerate the committed downloads from the mutated source, as whoever made the change would.
 
     They copy helper code (``tools.publish.downloads``), so a mutant there makes them stale, and
-    a stale download fails ``tests/publish/test_site.py`` too, not only the ignored test_downloads.py: a
+    a stale download fails ``tests/tools/test_site.py`` too, not only the ignored test_downloads.py: a
     catch that says nothing about behaviour. ``unchanged``, ``regenerated`` or ``failed`` (then
     the committed files are put back and the suite runs with them).
     """

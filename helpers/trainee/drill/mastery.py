@@ -346,7 +346,7 @@ def _review(card: Any, index: int, unaided: bool, moment: _dt.datetime) -> Any:
 _YEAR_ONE = _dt.datetime(1, 1, 1, tzinfo=_dt.UTC)
 _SECOND = _dt.timedelta(seconds=1)
 #: The shortest interval, in seconds, FSRS schedules with no learning or relearning steps: a whole day
-#: (``Scheduler._next_interval`` is at least 1 day; ``tests/teach/test_mastery.py`` holds it).
+#: (``Scheduler._next_interval`` is at least 1 day; ``tests/trainee/drill/test_mastery.py`` holds it).
 _LEAST_INTERVAL = 86_400
 
 

@@ -7,7 +7,7 @@ offered for it and the verdict on each answer, so both take them from one
 :class:`RemadeCases`: each case is made once, by the generators, each answer graded
 once, by :func:`helpers.trainee.grading.grade`, and both get the same ones. Nothing
 here decides a verdict of its own: the right answer is the one :func:`correct_answer`
-gives, which ``grade`` marks fully correct (``tests/teach/test_remade.py`` holds it).
+gives, which ``grade`` marks fully correct (``tests/trainee/drill/test_remade.py`` holds it).
 Taught in ``06_trainer.ipynb``.
 """
 

@@ -19,7 +19,7 @@ from helpers.trainee.widgets import MasteryDrill
 from helpers.trainee.widgets.mastery import DEFAULT_MASTERY_FILE
 from helpers.trainer.cohort import load_cohort
 
-NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "04_practice.ipynb"
+NOTEBOOK = Path(__file__).resolve().parents[3] / "notebooks" / "04_practice.ipynb"
 
 
 def _shipped_drill_cell() -> str:

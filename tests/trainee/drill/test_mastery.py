@@ -295,7 +295,7 @@ def test_two_processes_saving_at_the_same_moment_never_both_report_saved(tmp_pat
                 [sys.executable, "-c", _SAVER, str(path), str(n), go],
                 stdout=subprocess.PIPE,
                 text=True,
-                cwd=Path(__file__).resolve().parents[2],
+                cwd=Path(__file__).resolve().parents[3],
             )
             for n in (1, 2)
         ]

@@ -10,7 +10,7 @@ import pytest
 
 from helpers.trainee.views.case_html import DECIDING, deciding_functions, evaluator_run, source_block
 
-NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
+NOTEBOOKS = Path(__file__).resolve().parents[3] / "notebooks"
 SHOWN_IN = {"target-scope": "02_target_scope.ipynb", "sentinels": "03_sentinel_answer_key.ipynb"}
 
 

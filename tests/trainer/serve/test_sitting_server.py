@@ -2,7 +2,7 @@
 
 The socket is bound before the link is printed, on a free port or ``--port`` (a taken one is
 refused in one line, and nothing is issued); the link carries a fresh token of 256 bits; the
-Host and Origin check admits only the served address. ``tests/publish/test_proctor_guard.py``
+Host and Origin check admits only the served address. ``tests/trainer/serve/test_proctor_guard.py``
 runs the real server.
 """
 
