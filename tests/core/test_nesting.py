@@ -17,14 +17,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from helpers import JSONLoadError, check_target_scope, loads_strict
-from helpers.core.errors import InvalidInputError, describe_value, escape_surrogates
+from helpers import check_target_scope
+from helpers.core.errors import InvalidInputError, JSONLoadError, describe_value, escape_surrogates
 from helpers.core.jsonio import (
     MAX_NESTING,
     NO_STACK_LEFT,
     TOO_DEEP,
     LimitedText,
     loads_document,
+    loads_strict,
     nesting_cut,
     nesting_depth,
     parse_json_line,

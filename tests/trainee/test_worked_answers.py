@@ -9,7 +9,8 @@ import sys
 
 import pytest
 
-from helpers import BaselineError, load_baseline
+from helpers import load_baseline
+from helpers.core.errors import BaselineError
 from helpers.core.paths import fixtures_dir, worked_answers_baseline
 from helpers.trainee.worked_answers import (
     check_worked_answers,

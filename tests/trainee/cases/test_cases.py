@@ -12,7 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import helpers
-from helpers import Case, dumps_compact, filled_cases, load_cases
+from helpers import Case, filled_cases
+from helpers.core.jsonio import dumps_compact
 from helpers.core.paths import filled_cases_csv, filled_cases_json
 from helpers.trainee.cases.filled import (
     cases_from_csv,
@@ -20,6 +21,7 @@ from helpers.trainee.cases.filled import (
     cases_to_csv,
     cases_to_data,
     from_spreadsheet_safe,
+    load_cases,
     spreadsheet_safe,
 )
 
