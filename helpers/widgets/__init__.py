@@ -7,22 +7,53 @@
 * :class:`CheckoutWidget`: sit a check-out paper, one try per case (``07_checkout.ipynb``).
 * :class:`DataCheckPanel`: check a whole file, by path or upload (``05_check_your_data.ipynb``).
 
-Taught in ``01_start_here.ipynb``.
+Each widget is loaded on first use (PEP 562), so a notebook that imports one
+widget loads only that widget's modules. Taught in ``01_start_here.ipynb``.
 """
 
-from .checkout import CheckoutWidget
-from .data import DataCheckPanel
-from .exercise import CaseExercise
-from .mastery import MasteryDrill
-from .practice import PracticeDrill
-from .sandbox import SentinelSandbox, TargetScopeSandbox
+from __future__ import annotations
 
-__all__ = [
-    "CaseExercise",
-    "CheckoutWidget",
-    "DataCheckPanel",
-    "MasteryDrill",
-    "PracticeDrill",
-    "SentinelSandbox",
-    "TargetScopeSandbox",
-]
+import importlib
+
+# ``typing`` is not imported at run time, to keep the import cheap;
+# mypy is told this constant is true (``always_true`` in pyproject.toml).
+TYPE_CHECKING = False
+
+#: Public name → module that defines it.
+_EXPORTS: dict[str, str] = {
+    "CaseExercise": "helpers.widgets.exercise",
+    "CheckoutWidget": "helpers.widgets.checkout",
+    "DataCheckPanel": "helpers.widgets.data",
+    "MasteryDrill": "helpers.widgets.mastery",
+    "PracticeDrill": "helpers.widgets.practice",
+    "SentinelSandbox": "helpers.widgets.sandbox",
+    "TargetScopeSandbox": "helpers.widgets.sandbox",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    try:
+        module_name = _EXPORTS[name]
+    except KeyError:
+        raise AttributeError(f"module 'helpers.widgets' has no attribute {name!r}") from None
+    value = getattr(importlib.import_module(module_name), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_EXPORTS})
+
+
+if TYPE_CHECKING:  # what the lazy names are, for type checkers and editors
+    from typing import Any
+
+    from .checkout import CheckoutWidget as CheckoutWidget
+    from .data import DataCheckPanel as DataCheckPanel
+    from .exercise import CaseExercise as CaseExercise
+    from .mastery import MasteryDrill as MasteryDrill
+    from .practice import PracticeDrill as PracticeDrill
+    from .sandbox import SentinelSandbox as SentinelSandbox
+    from .sandbox import TargetScopeSandbox as TargetScopeSandbox
