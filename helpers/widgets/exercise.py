@@ -7,14 +7,22 @@ case in ``02_target_scope.ipynb`` and ``03_sentinel_answer_key.ipynb``.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
 
+from helpers.teach.answers import HOLD_LABELS
+from helpers.teach.html import esc, esc_id, json_html
+from helpers.teach.views.answer_html import (
+    HIDE_SUMMARY,
+    REVEAL_SUMMARY,
+    feedback_html,
+    hint_html,
+    reveal_html,
+)
+
 from ..core.chardiff import visible_id, visible_text
-from ..teach.cases.filled import Case
 from ..teach.cases.rules import Rule
-from ..teach.drill.engine import HOLD_LABELS
 from ..teach.grading import (
     Answer,
     Grade,
@@ -27,18 +35,11 @@ from ..teach.grading import (
 )
 from ..teach.html import Html
 from ..teach.html import html as markup
-from ..teach.views.case_html import (
-    HIDE_SUMMARY,
-    REVEAL_SUMMARY,
-    esc,
-    esc_id,
-    feedback_html,
-    hint_html,
-    json_html,
-    reveal_html,
-)
 from ..teach.views.reasons import reasons_html, rules_for
 from .base import TextPicture, auto_layout, button, frame, html, id_checkbox, view_markup, wrap_html, wrap_row
+
+if TYPE_CHECKING:  # a case is only read here; its loader comes in when a case is loaded
+    from helpers.teach.cases.filled import Case
 
 __all__ = ["CaseExercise", "AnswerControls", "case_widgets", "unset_html"]
 

@@ -148,9 +148,14 @@ MODULES = (
     "helpers/core/baselines.py",
     "helpers/data/fastpath.py",
     "helpers/teach/grading.py",
+    "helpers/teach/answers.py",
+    "helpers/teach/feedback.py",
+    "helpers/teach/reason_question.py",
+    "helpers/teach/hints.py",
     "helpers/teach/cases/filled.py",
     "helpers/teach/html.py",
     "helpers/teach/views/case_html.py",
+    "helpers/teach/views/answer_html.py",
 )
 
 #: A module every notebook runs: if the coverage map says none does, the tracer is broken.
