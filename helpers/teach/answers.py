@@ -130,7 +130,7 @@ def candidate_ids(case: Case) -> list[str]:
 
 
 def correct_answer(case: Case) -> Answer:
-    """The answer that :func:`grade` marks fully correct for ``case``, reason included."""
+    """The answer that :func:`helpers.teach.grading.grade` marks fully correct for ``case``, reason included."""
     expected = case.expected
     first, second, flag = answer_fields(case.check)
     right = decisive_rules(case)

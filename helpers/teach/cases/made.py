@@ -71,7 +71,7 @@ Maker = Callable[[random.Random, Vocabulary, str | None], Made]
 class Generator:
     """A rule's case generator and the look-alike kinds it makes.
 
-    ``facets`` lists the kinds :func:`generate` can be asked for with ``facet=``
+    ``facets`` lists the kinds :func:`helpers.teach.cases.generators.generate` can be asked for with ``facet=``
     (empty for a rule that is not about look-alikes). Taught in ``04_practice.ipynb``.
     """
 
