@@ -95,49 +95,49 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:  # what the lazy names are, for type checkers and editors
     from typing import Any
 
-    from .core import chardiff as chardiff
-    from .core.baselines import Baseline as Baseline
-    from .core.baselines import load_baseline as load_baseline
-    from .core.baselines import revise_baseline as revise_baseline
-    from .core.errors import BaselineError as BaselineError
-    from .core.errors import CheckInputError as CheckInputError
-    from .core.errors import DuplicateKeyError as DuplicateKeyError
-    from .core.errors import EmptyBaselineError as EmptyBaselineError
-    from .core.errors import HelpersError as HelpersError
-    from .core.errors import InvalidInputError as InvalidInputError
-    from .core.errors import JSONLoadError as JSONLoadError
-    from .core.jsonio import dumps_compact as dumps_compact
-    from .core.jsonio import load_json_file as load_json_file
-    from .core.jsonio import loads_strict as loads_strict
-    from .core.sentinels import SentinelResult as SentinelResult
-    from .core.sentinels import check_sentinels as check_sentinels
-    from .core.sentinels import check_sentinels_input as check_sentinels_input
-    from .core.target_scope import NeedsStaffLabels as NeedsStaffLabels
-    from .core.target_scope import TargetScopeResult as TargetScopeResult
-    from .core.target_scope import check_target_scope as check_target_scope
-    from .core.target_scope import check_target_scope_input as check_target_scope_input
-    from .data import batch as batch
-    from .data import key_formats as key_formats
-    from .data import key_subset as key_subset
-    from .data import reports as reports
-    from .data import sources as sources
-    from .teach import grading as grading
-    from .teach import practice as practice
-    from .teach import worked_answers as worked_answers
-    from .teach.cases import generators as generators
-    from .teach.cases.filled import Case as Case
-    from .teach.cases.filled import filled_cases as filled_cases
-    from .teach.cases.filled import get_case as get_case
-    from .teach.cases.filled import load_cases as load_cases
-    from .teach.drill import mastery as mastery
-    from .teach.trainer import checkout as checkout
-    from .teach.trainer import cohort as cohort
-    from .teach.trainer import item_analysis as item_analysis
-    from .teach.views import batch_chart as chart  # noqa: F401 - the public name predates the module's
-    from .teach.views import batch_html as report_html  # noqa: F401 - the public name predates the module's
-    from .teach.views import case_html as render  # noqa: F401 - the public name predates the module's
-    from .teach.views import cohort_views as cohort_views
-    from .teach.views import engine_runs as engine_runs
-    from .teach.views import gallery as gallery
-    from .teach.views import mistakes as mistakes
-    from .teach.views import rule_walks as rule_walks
+    from helpers.core import chardiff as chardiff
+    from helpers.core.baselines import Baseline as Baseline
+    from helpers.core.baselines import load_baseline as load_baseline
+    from helpers.core.baselines import revise_baseline as revise_baseline
+    from helpers.core.errors import BaselineError as BaselineError
+    from helpers.core.errors import CheckInputError as CheckInputError
+    from helpers.core.errors import DuplicateKeyError as DuplicateKeyError
+    from helpers.core.errors import EmptyBaselineError as EmptyBaselineError
+    from helpers.core.errors import HelpersError as HelpersError
+    from helpers.core.errors import InvalidInputError as InvalidInputError
+    from helpers.core.errors import JSONLoadError as JSONLoadError
+    from helpers.core.jsonio import dumps_compact as dumps_compact
+    from helpers.core.jsonio import load_json_file as load_json_file
+    from helpers.core.jsonio import loads_strict as loads_strict
+    from helpers.core.sentinels import SentinelResult as SentinelResult
+    from helpers.core.sentinels import check_sentinels as check_sentinels
+    from helpers.core.sentinels import check_sentinels_input as check_sentinels_input
+    from helpers.core.target_scope import NeedsStaffLabels as NeedsStaffLabels
+    from helpers.core.target_scope import TargetScopeResult as TargetScopeResult
+    from helpers.core.target_scope import check_target_scope as check_target_scope
+    from helpers.core.target_scope import check_target_scope_input as check_target_scope_input
+    from helpers.data import batch as batch
+    from helpers.data import key_formats as key_formats
+    from helpers.data import key_subset as key_subset
+    from helpers.data import reports as reports
+    from helpers.data import sources as sources
+    from helpers.teach import grading as grading
+    from helpers.teach import practice as practice
+    from helpers.teach import worked_answers as worked_answers
+    from helpers.teach.cases import generators as generators
+    from helpers.teach.cases.filled import Case as Case
+    from helpers.teach.cases.filled import filled_cases as filled_cases
+    from helpers.teach.cases.filled import get_case as get_case
+    from helpers.teach.cases.filled import load_cases as load_cases
+    from helpers.teach.drill import mastery as mastery
+    from helpers.teach.trainer import checkout as checkout
+    from helpers.teach.trainer import cohort as cohort
+    from helpers.teach.trainer import item_analysis as item_analysis
+    from helpers.teach.views import batch_chart as chart  # noqa: F401 - the public name predates the module's
+    from helpers.teach.views import batch_html as report_html  # noqa: F401 - the public name predates the module's
+    from helpers.teach.views import case_html as render  # noqa: F401 - the public name predates the module's
+    from helpers.teach.views import cohort_views as cohort_views
+    from helpers.teach.views import engine_runs as engine_runs
+    from helpers.teach.views import gallery as gallery
+    from helpers.teach.views import mistakes as mistakes
+    from helpers.teach.views import rule_walks as rule_walks

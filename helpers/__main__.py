@@ -1,6 +1,6 @@
 """``python -m helpers``: see :mod:`helpers.cli`."""
 
-from .cli.run import end_process
+from helpers.cli.run import end_process
 
 if __name__ == "__main__":
     end_process()

@@ -14,8 +14,8 @@ and the trainer's commands ← run): :mod:`~helpers.cli.streams`,
 
 from __future__ import annotations
 
-from ..core.outcomes import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_HELD, EXIT_PASS, EXIT_USAGE
-from .run import main
+from helpers.cli.run import main
+from helpers.core.outcomes import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_HELD, EXIT_PASS, EXIT_USAGE
 
 __all__ = [
     "main",

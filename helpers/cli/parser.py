@@ -10,8 +10,8 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..core.checks import CHECKS
-from . import streams
+from helpers.cli import streams
+from helpers.core.checks import CHECKS
 
 if TYPE_CHECKING:
     import argparse
@@ -215,7 +215,7 @@ def _size(text: str) -> int:
     """``--max-bytes``: a size such as ``64MB``."""
     import argparse
 
-    from ..teach.trainer.bounded_file import parse_size
+    from helpers.teach.trainer.bounded_file import parse_size
 
     try:
         return parse_size(text)
@@ -657,7 +657,7 @@ def _argparse() -> Any:
 
         def format_help(self) -> str:
             if self.epilog and _DIFFERENCES in self.epilog:
-                from ..core.differences import help_text
+                from helpers.core.differences import help_text
 
                 self.epilog = self.epilog.replace(_DIFFERENCES, help_text())
             return super().format_help()

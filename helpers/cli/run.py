@@ -11,12 +11,18 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from ..core.checks import CHECKS
-from ..core.outcomes import EXIT_INTERRUPTED, EXIT_PASS, EXIT_USAGE
-from . import streams
-from .check_commands import _export_csv, _export_example, _rebaseline, _run_check_command, _run_key_command
-from .parser import _data_options, _parser
-from .streams import _claim_standard_streams, _OutputFailed, _silence
+from helpers.cli import streams
+from helpers.cli.check_commands import (
+    _export_csv,
+    _export_example,
+    _rebaseline,
+    _run_check_command,
+    _run_key_command,
+)
+from helpers.cli.parser import _data_options, _parser
+from helpers.cli.streams import _claim_standard_streams, _OutputFailed, _silence
+from helpers.core.checks import CHECKS
+from helpers.core.outcomes import EXIT_INTERRUPTED, EXIT_PASS, EXIT_USAGE
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -121,17 +127,17 @@ def _main(argv: Sequence[str] | None) -> int:
     if args.command == "export-example":
         return _export_example(args.check, args.output)
     if args.command == "practice":
-        from .trainer_commands import _practice_generate
+        from helpers.cli.trainer_commands import _practice_generate
 
         return _practice_generate(args.rule, args.seed, args.count)
     if args.command == "checkout":
-        from .trainer_commands import _checkout_grade, _checkout_issue, _checkout_proctor
+        from helpers.cli.trainer_commands import _checkout_grade, _checkout_issue, _checkout_proctor
 
         if args.checkout_command == "proctor":
             return _checkout_proctor(args)
         return _checkout_issue(args) if args.checkout_command == "issue" else _checkout_grade(args)
     if args.command == "cohort":
-        from .trainer_commands import _cohort
+        from helpers.cli.trainer_commands import _cohort
 
         return _cohort(
             args.paths,

@@ -16,11 +16,11 @@ import stat
 import sys
 from typing import IO, TYPE_CHECKING, Any
 
-from ..core.errors import HelpersError
-from ..core.outcomes import EXIT_PASS, EXIT_USAGE
+from helpers.core.errors import HelpersError
+from helpers.core.outcomes import EXIT_PASS, EXIT_USAGE
 
 if TYPE_CHECKING:
-    from ..core.files import PendingFile
+    from helpers.core.files import PendingFile
 
 
 class _Unclosed:
@@ -52,7 +52,7 @@ def _open_results(path: str) -> Any:
     the run finishes (:class:`~helpers.core.files.PendingFile`), so an interrupted or
     failed run never leaves a partial file; a device or a pipe is written as it goes.
     """
-    from ..core.files import PendingFile
+    from helpers.core.files import PendingFile
 
     target = os.path.realpath(path)
     try:
@@ -113,7 +113,7 @@ def _write_text(text: str, output: str | None, command: str) -> int:
 
 def _write_new_text(text: str, output: str, command: str, *, force: bool) -> int:
     """Write ``text`` to a new file ``output`` atomically; an existing one is replaced only with ``force``."""
-    from ..core.files import write_atomically
+    from helpers.core.files import write_atomically
 
     try:
         write_atomically(output, text, replace=force)

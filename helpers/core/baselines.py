@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import BaselineError, CheckInputError, describe_value
-from .files import PendingFile, write_atomically
-from .jsonio import load_json_file, loads_document
-from .validation import require_answer_key
+from helpers.core.errors import BaselineError, CheckInputError, describe_value
+from helpers.core.files import PendingFile, write_atomically
+from helpers.core.jsonio import load_json_file, loads_document
+from helpers.core.validation import require_answer_key
 
 __all__ = [
     "Baseline",

@@ -9,13 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
-from .errors import CheckInputError, InvalidInputError, describe_value, error_object
-from .outcomes import EXIT_BAD_INPUT, code_for
-from .sentinels import SentinelResult, check_sentinels_input
-from .target_scope import NeedsStaffLabels, TargetScopeResult, check_target_scope_input
+from helpers.core.errors import CheckInputError, InvalidInputError, describe_value, error_object
+from helpers.core.outcomes import EXIT_BAD_INPUT, code_for
+from helpers.core.sentinels import SentinelResult, check_sentinels_input
+from helpers.core.target_scope import NeedsStaffLabels, TargetScopeResult, check_target_scope_input
 
 if TYPE_CHECKING:
-    from .jsonio import JsonLine
+    from helpers.core.jsonio import JsonLine
 
 __all__ = [
     "CheckName",

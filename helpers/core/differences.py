@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .paths import fixtures_dir, project_root
+from helpers.core.paths import fixtures_dir, project_root
 
 __all__ = [
     "differences_json",

@@ -15,8 +15,8 @@ import re
 import reprlib
 from typing import Any
 
-from .error_root import HelpersError
-from .jsonwalk import JsonStyle, NotJsonShaped, json_pieces
+from helpers.core.error_root import HelpersError
+from helpers.core.jsonwalk import JsonStyle, NotJsonShaped, json_pieces
 
 __all__ = [
     "HelpersError",

@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .chardiff import describe_change, diff_text
-from .ordering import sorted_ids
-from .sentinels import SentinelResult
-from .target_scope import NeedsStaffLabels, TargetScopeResult
+from helpers.core.chardiff import describe_change, diff_text
+from helpers.core.ordering import sorted_ids
+from helpers.core.sentinels import SentinelResult
+from helpers.core.target_scope import NeedsStaffLabels, TargetScopeResult
 
 __all__ = ["explain_target_scope", "explain_sentinels", "explain"]
 

@@ -19,8 +19,14 @@ from itertools import accumulate
 from pathlib import Path
 from typing import IO, Any
 
-from .errors import CheckInputError, DuplicateKeyError, HelpersError, JSONLoadError, escape_surrogates
-from .jsonwalk import JsonStyle, NotJsonShaped, json_pieces
+from helpers.core.errors import (
+    CheckInputError,
+    DuplicateKeyError,
+    HelpersError,
+    JSONLoadError,
+    escape_surrogates,
+)
+from helpers.core.jsonwalk import JsonStyle, NotJsonShaped, json_pieces
 
 __all__ = [
     "MAX_NESTING",

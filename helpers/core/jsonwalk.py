@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
-from .error_root import HelpersError
+from helpers.core.error_root import HelpersError
 
 __all__ = ["JsonStyle", "NotJsonShaped", "json_pieces"]
 

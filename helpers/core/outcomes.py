@@ -23,8 +23,8 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from .errors import error_object
-from .target_scope import NeedsStaffLabels
+from helpers.core.errors import error_object
+from helpers.core.target_scope import NeedsStaffLabels
 
 __all__ = [
     "EXIT_PASS",

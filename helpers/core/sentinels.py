@@ -18,9 +18,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from .errors import EmptyBaselineError
-from .ordering import sorted_ids
-from .validation import require_answer_key, require_record
+from helpers.core.errors import EmptyBaselineError
+from helpers.core.ordering import sorted_ids
+from helpers.core.validation import require_answer_key, require_record
 
 __all__ = [
     "SentinelResult",

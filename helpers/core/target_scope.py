@@ -18,8 +18,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from .ordering import sorted_ids
-from .validation import require_id_list, require_record
+from helpers.core.ordering import sorted_ids
+from helpers.core.validation import require_id_list, require_record
 
 __all__ = [
     "TargetScopeResult",

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .errors import InvalidInputError, describe_value
+from helpers.core.errors import InvalidInputError, describe_value
 
 __all__ = ["require_id_list", "require_answer_key", "require_record"]
 

@@ -12,13 +12,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from ..core.errors import (
-    CheckInputError,
-    DuplicateKeyError,
-    JSONLoadError,
-    describe_value,
-)
-from ..core.jsonio import (
+from helpers.core.errors import CheckInputError, DuplicateKeyError, JSONLoadError, describe_value
+from helpers.core.jsonio import (
     LimitedText,
     NestingTooDeep,
     RepeatedKey,
@@ -28,8 +23,8 @@ from ..core.jsonio import (
     skip_space,
     value_error_message,
 )
-from .fastpath import fast_answer_key, loads_fast
-from .inputs import DuplicateIDError, KeyFormat, key_format_for
+from helpers.data.fastpath import fast_answer_key, loads_fast
+from helpers.data.inputs import DuplicateIDError, KeyFormat, key_format_for
 
 __all__ = ["AnswerKey", "load_answer_key", "read_answer_key_object", "read_answer_key_lines"]
 

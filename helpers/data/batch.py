@@ -33,11 +33,11 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any
 
-from ..core.checks import CHECKS
-from ..core.errors import CheckInputError, JSONLoadError, error_object
-from ..core.jsonio import JsonLine
-from ..core.ordering import utf16_key
-from ..core.outcomes import (
+from helpers.core.checks import CHECKS
+from helpers.core.errors import CheckInputError, JSONLoadError, error_object
+from helpers.core.jsonio import JsonLine
+from helpers.core.ordering import utf16_key
+from helpers.core.outcomes import (
     EXIT_BAD_INPUT,
     EXIT_FAILED,
     EXIT_HELD,
@@ -48,9 +48,9 @@ from ..core.outcomes import (
     output_object,
     worst_code,
 )
-from ..core.sentinels import SentinelResult, check_sentinels
-from ..core.target_scope import TargetScopeResult
-from .fastpath import (
+from helpers.core.sentinels import SentinelResult, check_sentinels
+from helpers.core.target_scope import TargetScopeResult
+from helpers.data.fastpath import (
     FAST_CHECKS,
     PRESERVED_LINE,
     Records,
@@ -64,7 +64,7 @@ from .fastpath import (
 Outcome = tuple[int, int, Any, Any, Any]
 
 if TYPE_CHECKING:  # read lazily, so a command-line run of JSON Lines never loads them
-    from .sources import AnswerKey, InputFile, KeyFormat, ScopeFormat
+    from helpers.data.sources import AnswerKey, InputFile, KeyFormat, ScopeFormat
 
 __all__ = [
     "Outcome",
@@ -139,7 +139,7 @@ def outcomes(records: Iterable[JsonLine], check: str) -> Iterator[Outcome]:
 
 
 def _explain(check: str, outcome: Outcome) -> str:
-    from .outcome_lines import explain_outcome
+    from helpers.data.outcome_lines import explain_outcome
 
     return explain_outcome(check, outcome)
 
@@ -416,7 +416,7 @@ def _blocks(stream: Any, size: int | None = None) -> Iterator[list[bytes]]:
 
 def _record_blocks(records: Iterable[JsonLine]) -> Iterator[list[JsonLine]]:
     """Parsed records in blocks; a reader's :class:`~helpers.data.inputs.SourceFormatError` (a bad header) is one bad record."""
-    from .inputs import SourceFormatError
+    from helpers.data.inputs import SourceFormatError
 
     batch: list[JsonLine] = []
     try:
@@ -743,11 +743,11 @@ def check_records(
 
     def rows() -> Iterator[JsonLine]:
         if format == "parquet":
-            from .scope_tables import iter_scope_parquet
+            from helpers.data.scope_tables import iter_scope_parquet
 
             yield from iter_scope_parquet(stream, source=summary.source)
         else:
-            from .scope_csv import iter_scope_csv
+            from helpers.data.scope_csv import iter_scope_csv
 
             yield from iter_scope_csv(stream, source=summary.source, list_separator=list_separator)
 
@@ -768,7 +768,7 @@ def check_file(
     The format defaults to the one the name gives (``.jsonl``/``.ndjson`` or ``.csv``).
     Taught in ``05_check_your_data.ipynb``.
     """
-    from .sources import open_input, scope_format_for
+    from helpers.data.sources import open_input, scope_format_for
 
     stream, name, size = open_input(item)
     with stream:
@@ -842,7 +842,7 @@ def check_answer_keys(baseline: AnswerKey, proposed: AnswerKey, *, pairs: bool |
     ``05_check_your_data.ipynb``.
     """
     if pairs is None:
-        from .id_display import PAIR_FORMATS
+        from helpers.data.id_display import PAIR_FORMATS
 
         pairs = baseline.format in PAIR_FORMATS
     errors = [*baseline.errors, *proposed.errors]
@@ -881,9 +881,9 @@ def check_key_files(
     anything but a regular file (:class:`~helpers.core.errors.JSONLoadError`).
     Taught in ``05_check_your_data.ipynb``.
     """
-    from .inputs import MAX_KEY_BYTES
-    from .key_formats import read_key
-    from .sources import key_format_for, open_input
+    from helpers.data.inputs import MAX_KEY_BYTES
+    from helpers.data.key_formats import read_key
+    from helpers.data.sources import key_format_for, open_input
 
     keys = []
     for item in (baseline, proposed):

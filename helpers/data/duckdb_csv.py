@@ -33,10 +33,10 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from .batch import EngineBlock, _record_blocks
-from .duckdb_lines import _BATCH_ROWS, _column
-from .duckdb_scope import _literal, _run, judged_sql
-from .inputs import SCOPE_CSV_OPTIONAL, SCOPE_CSV_REQUIRED
+from helpers.data.batch import EngineBlock, _record_blocks
+from helpers.data.duckdb_lines import _BATCH_ROWS, _column
+from helpers.data.duckdb_scope import _literal, _run, judged_sql
+from helpers.data.inputs import SCOPE_CSV_OPTIONAL, SCOPE_CSV_REQUIRED
 
 __all__ = ["CHUNK_BYTES", "scope_csv_blocks", "csv_sql", "plain_row"]
 
@@ -176,7 +176,7 @@ def scope_csv_blocks(
     counts the records the Python route read (``"python"``) and all records (``"lines"``).
     Taught in ``05_check_your_data.ipynb``.
     """
-    from .scope_csv import iter_scope_csv
+    from helpers.data.scope_csv import iter_scope_csv
 
     if tally is None:
         tally = {}
@@ -186,7 +186,7 @@ def scope_csv_blocks(
     first = chunks.next()
     header = _plain_header(first[0] if first else b"", source) if _usable_separator(list_separator) else None
     if header is None or first is None:  # the Python route reads it all, from the first byte
-        from .spool import Prefixed
+        from helpers.data.spool import Prefixed
 
         whole = Prefixed((first[0] if first else b"") + chunks.pending, stream)
         chunks.pending = b""
@@ -202,8 +202,8 @@ def _plain_header(data: bytes, source: str) -> list[str] | None:
     """The header row at the start of ``data`` when it is plain and valid, else ``None``."""
     import csv
 
-    from .inputs import SourceFormatError
-    from .scope_csv import read_header
+    from helpers.data.inputs import SourceFormatError
+    from helpers.data.scope_csv import read_header
 
     found = _HEADER.match(data)
     if found is None:
@@ -229,7 +229,7 @@ def _judged_blocks(
     import numpy as np
     import pyarrow as pa
 
-    from .duckdb_engine import connect
+    from helpers.data.duckdb_engine import connect
 
     data, final = first
     cut = data.index(b"\n") + 1
@@ -342,7 +342,7 @@ def _python_records(
     """The records the Python route reads from line ``first`` of the chunk on, for as long as
     each next record starts at a line of ``py`` (DuckDB's lines for the Python route): the
     records, the line each starts at, and the line after the last."""
-    from .scope_csv import csv_rows
+    from helpers.data.scope_csv import csv_rows
 
     count = len(ends)
     raws = (data[(ends[j - 1] if j else 0) : ends[j]] for j in range(first, count))

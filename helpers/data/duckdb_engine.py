@@ -17,11 +17,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..core.ordering import sorted_ids
-from ..core.sentinels import SentinelResult
+from helpers.core.ordering import sorted_ids
+from helpers.core.sentinels import SentinelResult
 
 if TYPE_CHECKING:  # read when a key pair is checked: choosing an engine imports neither
-    from .batch import KeyCheck
+    from helpers.data.batch import KeyCheck
 
 __all__ = ["DUCKDB_EXTRA", "MEMORY_LIMIT", "Connection", "connect", "duckdb_missing", "check_parquet_keys"]
 
@@ -163,9 +163,9 @@ def check_parquet_keys(
     """
     import duckdb
 
-    from .answer_keys import AnswerKey
-    from .batch import KeyCheck
-    from .key_formats import pair_id
+    from helpers.data.answer_keys import AnswerKey
+    from helpers.data.batch import KeyCheck
+    from helpers.data.key_formats import pair_id
 
     con = connect(threads)
     try:

@@ -33,8 +33,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from .batch import EngineBlock
-from .duckdb_scope import _literal, _run, judged_sql
+from helpers.data.batch import EngineBlock
+from helpers.data.duckdb_scope import _literal, _run, judged_sql
 
 __all__ = ["CHUNK_BYTES", "PLAIN_RECORD", "scope_jsonl_blocks", "lines_sql"]
 
@@ -178,7 +178,7 @@ def scope_jsonl_blocks(
     import numpy as np
     import pyarrow as pa
 
-    from .duckdb_engine import connect
+    from helpers.data.duckdb_engine import connect
 
     con = connect(threads)
     sql = lines_sql("chunk", lines=lines)

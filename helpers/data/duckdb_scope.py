@@ -34,9 +34,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ..core.jsonio import JsonLine
-from .batch import Written
-from .scope_tables import SCOPE_TABLE_OPTIONAL, SCOPE_TABLE_REQUIRED
+from helpers.core.jsonio import JsonLine
+from helpers.data.batch import Written
+from helpers.data.scope_tables import SCOPE_TABLE_OPTIONAL, SCOPE_TABLE_REQUIRED
 
 __all__ = ["SHORT", "PLAIN_PATTERN", "scope_parquet_blocks", "scope_sql", "judged_sql"]
 
@@ -191,7 +191,7 @@ def scope_parquet_blocks(
     """
     import duckdb
 
-    from .duckdb_engine import connect
+    from helpers.data.duckdb_engine import connect
 
     con = connect(threads)
     source = _literal(path)

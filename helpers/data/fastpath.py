@@ -48,13 +48,13 @@ import operator
 from collections.abc import Callable, Iterable, Sequence
 from itertools import compress, count
 
-from ..core.checks import CHECKS
-from ..core.errors import CheckInputError
-from ..core.jsonio import MAX_NESTING, dumps_compact, dumps_compact_deep, parse_json_line
-from ..core.ordering import sorted_ids
-from ..core.outcomes import CARRIED, EXIT_BAD_INPUT, EXIT_PASS, code_for, output_object
-from ..core.sentinels import SentinelResult
-from ..core.target_scope import NeedsStaffLabels, TargetScopeResult
+from helpers.core.checks import CHECKS
+from helpers.core.errors import CheckInputError
+from helpers.core.jsonio import MAX_NESTING, dumps_compact, dumps_compact_deep, parse_json_line
+from helpers.core.ordering import sorted_ids
+from helpers.core.outcomes import CARRIED, EXIT_BAD_INPUT, EXIT_PASS, code_for, output_object
+from helpers.core.sentinels import SentinelResult
+from helpers.core.target_scope import NeedsStaffLabels, TargetScopeResult
 
 # ``typing`` is not imported at run time (a one-line run does without it); mypy is told this
 # constant is true (``always_true`` in pyproject.toml).
@@ -589,7 +589,7 @@ _LISTS_MIN = 1 << 17
 
 
 def _record_as_lists(text: bytes) -> tuple[dict[str, str], SentinelResult] | None:
-    from .key_lists import check_sentinel_record_text
+    from helpers.data.key_lists import check_sentinel_record_text
 
     return check_sentinel_record_text(text)
 

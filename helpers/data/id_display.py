@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..core.chardiff import visible_id
+from helpers.core.chardiff import visible_id
 
 __all__ = [
     "PAIR_FORMATS",
@@ -73,7 +73,7 @@ def id_text(ident: Any, *, pairs: bool = False) -> str:
     'q1 d·7'
     """
     if not isinstance(ident, str):
-        from ..core.errors import describe_value
+        from helpers.core.errors import describe_value
 
         return describe_value(ident)
     pair = split_pair(ident) if pairs else None

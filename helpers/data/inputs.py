@@ -13,12 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Literal
 
-from ..core.chardiff import visible_text
-from ..core.errors import (
-    JSONLoadError,
-    describe_value,
-)
-from ..core.paths import fixtures_dir, project_root
+from helpers.core.chardiff import visible_text
+from helpers.core.errors import JSONLoadError, describe_value
+from helpers.core.paths import fixtures_dir, project_root
 
 __all__ = [
     "Upload",

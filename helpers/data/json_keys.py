@@ -7,9 +7,9 @@ Taught in ``05_check_your_data.ipynb``.
 
 from __future__ import annotations
 
-from .answer_keys import AnswerKey, read_answer_key_object
-from .batch import KeyCheck, check_answer_keys
-from .key_lists import KEY_LISTS_MIN, compare_key_lists, flat_key_lists
+from helpers.data.answer_keys import AnswerKey, read_answer_key_object
+from helpers.data.batch import KeyCheck, check_answer_keys
+from helpers.data.key_lists import KEY_LISTS_MIN, compare_key_lists, flat_key_lists
 
 __all__ = ["check_json_key_texts"]
 

@@ -36,11 +36,11 @@ from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import IO, Any
 
-from ..core.chardiff import visible_text
-from ..core.errors import CheckInputError, JSONLoadError, describe_value
-from ..core.jsonio import dumps_compact, parse_json_line
-from .answer_keys import AnswerKey, load_answer_key
-from .inputs import DuplicateIDError, KeyFormat, SourceFormatError
+from helpers.core.chardiff import visible_text
+from helpers.core.errors import CheckInputError, JSONLoadError, describe_value
+from helpers.core.jsonio import dumps_compact, parse_json_line
+from helpers.data.answer_keys import AnswerKey, load_answer_key
+from helpers.data.inputs import DuplicateIDError, KeyFormat, SourceFormatError
 
 __all__ = [
     "KEY_FORMATS",
@@ -186,7 +186,7 @@ class _Collector:
             wanted = {ident for ident, _ in self.repeats}
             first = {ident: self.lines[i] for i, ident in enumerate(key.answers) if ident in wanted}
             if self.rows:
-                from .parquet_tables import DuplicateRowError
+                from helpers.data.parquet_tables import DuplicateRowError
 
                 key.errors += [
                     DuplicateRowError(ident, source=key.source, row=number, first_row=first[ident])
@@ -351,7 +351,7 @@ def _table_text(value: Any, column: str, row: int, source: str, *, empty_ok: boo
         return str(value)
     if isinstance(value, str) and (value or empty_ok):
         return value
-    from .parquet_tables import RowError
+    from helpers.data.parquet_tables import RowError
 
     what = "null" if value is None else describe_value(value)
     expected = "a string or an integer" if empty_ok else "a non-empty string or an integer"
@@ -381,7 +381,7 @@ def read_parquet_key(
     holds the key, not the table. Needs the ``parquet`` extra (pyarrow). Taught in
     ``05_check_your_data.ipynb``.
     """
-    from .parquet_tables import RowError, column_names, open_parquet
+    from helpers.data.parquet_tables import RowError, column_names, open_parquet
 
     if len(id_columns) not in (1, 2):
         raise ValueError("give one ID column, or two (query and document) for a qrels table")

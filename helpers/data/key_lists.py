@@ -21,10 +21,10 @@ import json
 import operator
 from itertools import compress, count
 
-from ..core.errors import CheckInputError
-from ..core.jsonio import loads_strict
-from ..core.ordering import sorted_ids
-from ..core.sentinels import SentinelResult
+from helpers.core.errors import CheckInputError
+from helpers.core.jsonio import loads_strict
+from helpers.core.ordering import sorted_ids
+from helpers.core.sentinels import SentinelResult
 
 __all__ = [
     "KEY_LISTS_MIN",

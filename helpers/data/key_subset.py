@@ -13,12 +13,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.errors import CheckInputError, JSONLoadError
-from ..core.ordering import sorted_ids
-from .answer_keys import AnswerKey
-from .batch import KeyCheck, check_answer_keys
-from .id_display import id_text
-from .inputs import DuplicateIDError, InputFile, KeyFormat
+from helpers.core.errors import CheckInputError, JSONLoadError
+from helpers.core.ordering import sorted_ids
+from helpers.data.answer_keys import AnswerKey
+from helpers.data.batch import KeyCheck, check_answer_keys
+from helpers.data.id_display import id_text
+from helpers.data.inputs import DuplicateIDError, InputFile, KeyFormat
 
 __all__ = [
     "SentinelIDs",
@@ -71,8 +71,8 @@ def _pair_line(text: str) -> tuple[str | None, str | None]:
     those at the start and end of the line ignored. Three fields are a BEIR line
     only when single tabs separate them, as BEIR writes it.
     """
-    from .id_display import split_pair
-    from .key_formats import TREC_SEPARATORS, pair_id, trec_fields
+    from helpers.data.id_display import split_pair
+    from helpers.data.key_formats import TREC_SEPARATORS, pair_id, trec_fields
 
     if text.startswith("["):
         pair = split_pair(text)
@@ -184,7 +184,7 @@ def check_sentinel_subset(
     Taught in ``05_check_your_data.ipynb``.
     """
     if pairs is None:
-        from .id_display import PAIR_FORMATS
+        from helpers.data.id_display import PAIR_FORMATS
 
         pairs = baseline.format in PAIR_FORMATS
     lines: list[int | None] = [*sentinels.lines] or [None] * len(sentinels.ids)
@@ -228,8 +228,8 @@ def check_subset_files(
 
     Taught in ``05_check_your_data.ipynb``.
     """
-    from .inputs import MAX_KEY_BYTES, open_input
-    from .key_formats import read_key
+    from helpers.data.inputs import MAX_KEY_BYTES, open_input
+    from helpers.data.key_formats import read_key
 
     keys = []
     for item in (baseline, proposed):
@@ -254,8 +254,8 @@ def subset_check_json(subset: SubsetCheck, *, limit: int = 20) -> dict[str, Any]
     with its first ``limit`` IDs), or is ``null`` when the check could not run.
     Taught in ``05_check_your_data.ipynb``.
     """
-    from .id_display import ids_json
-    from .reports import key_check_json
+    from helpers.data.id_display import ids_json
+    from helpers.data.reports import key_check_json
 
     data = key_check_json(subset.check, limit=limit)
     data["baseline"]["ids"] = subset.baseline_ids
@@ -279,9 +279,9 @@ def subset_check_text(subset: SubsetCheck, *, limit: int = 20) -> str:
 
     Taught in ``05_check_your_data.ipynb``.
     """
-    from .id_display import ids_text
-    from .outcome_lines import count_text
-    from .reports import key_check_text
+    from helpers.data.id_display import ids_text
+    from helpers.data.outcome_lines import count_text
+    from helpers.data.reports import key_check_text
 
     lines = key_check_text(subset.check, limit=limit).splitlines()
     lines[0] = lines[0].replace(

@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..core.chardiff import diff_text
-from ..core.errors import CheckInputError, JSONLoadError
-from ..core.sentinels import SentinelResult
-from ..core.target_scope import NeedsStaffLabels, TargetScopeResult
-from .id_display import id_text
-from .id_display import ids_text as _ids_text
+from helpers.core.chardiff import diff_text
+from helpers.core.errors import CheckInputError, JSONLoadError
+from helpers.core.sentinels import SentinelResult
+from helpers.core.target_scope import NeedsStaffLabels, TargetScopeResult
+from helpers.data.id_display import id_text
+from helpers.data.id_display import ids_text as _ids_text
 
 __all__ = ["IDS_SHOWN", "Outcome", "count_text", "ids_text", "explain_outcome"]
 

@@ -12,9 +12,9 @@ import io
 from collections.abc import Iterator, Sequence
 from typing import IO, Any
 
-from ..core.chardiff import visible_text
-from ..core.errors import CheckInputError, JSONLoadError, describe_value
-from .inputs import SourceFormatError
+from helpers.core.chardiff import visible_text
+from helpers.core.errors import CheckInputError, JSONLoadError, describe_value
+from helpers.data.inputs import SourceFormatError
 
 __all__ = [
     "PARQUET_EXTRA",

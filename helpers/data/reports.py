@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.chardiff import diff_text
-from ..core.checks import CHECK_TITLES
-from ..core.errors import CheckInputError, JSONLoadError
-from ..core.outcomes import EXIT_MEANINGS
-from .batch import BAD_INPUT, BatchSummary, Failure, KeyCheck
-from .id_display import id_json, id_text, ids_json, ids_text
-from .outcome_lines import IDS_SHOWN, count_text, explain_outcome
+from helpers.core.chardiff import diff_text
+from helpers.core.checks import CHECK_TITLES
+from helpers.core.errors import CheckInputError, JSONLoadError
+from helpers.core.outcomes import EXIT_MEANINGS
+from helpers.data.batch import BAD_INPUT, BatchSummary, Failure, KeyCheck
+from helpers.data.id_display import id_json, id_text, ids_json, ids_text
+from helpers.data.outcome_lines import IDS_SHOWN, count_text, explain_outcome
 
 __all__ = [
     "summary_rows",

@@ -13,14 +13,10 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from ..core.errors import (
-    CheckInputError,
-    JSONLoadError,
-    describe_value,
-)
-from ..core.jsonio import JsonLine, loads_strict
-from .fastpath import loads_fast
-from .inputs import SCOPE_CSV_OPTIONAL, SCOPE_CSV_REQUIRED, SourceFormatError
+from helpers.core.errors import CheckInputError, JSONLoadError, describe_value
+from helpers.core.jsonio import JsonLine, loads_strict
+from helpers.data.fastpath import loads_fast
+from helpers.data.inputs import SCOPE_CSV_OPTIONAL, SCOPE_CSV_REQUIRED, SourceFormatError
 
 __all__ = ["iter_scope_csv"]
 

@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import IO, Any
 
-from ..core.errors import describe_value
-from ..core.jsonio import JsonLine
-from .inputs import SourceFormatError
-from .parquet_tables import RowError, column_names, iter_rows, open_parquet
+from helpers.core.errors import describe_value
+from helpers.core.jsonio import JsonLine
+from helpers.data.inputs import SourceFormatError
+from helpers.data.parquet_tables import RowError, column_names, iter_rows, open_parquet
 
 __all__ = ["SCOPE_TABLE_REQUIRED", "SCOPE_TABLE_OPTIONAL", "iter_scope_parquet"]
 

@@ -12,10 +12,10 @@ and line, and reading goes on past it. Taught in ``05_check_your_data.ipynb``.
 
 from __future__ import annotations
 
-from . import answer_keys, inputs, scope_csv
-from .answer_keys import *  # noqa: F403 - the names are answer_keys.__all__
-from .inputs import *  # noqa: F403 - the names are inputs.__all__
-from .scope_csv import *  # noqa: F403 - the names are scope_csv.__all__
+from helpers.data import answer_keys, inputs, scope_csv
+from helpers.data.answer_keys import *  # noqa: F403 - the names are answer_keys.__all__
+from helpers.data.inputs import *  # noqa: F403 - the names are inputs.__all__
+from helpers.data.scope_csv import *  # noqa: F403 - the names are scope_csv.__all__
 
 __all__: list[str] = []
 __all__ += inputs.__all__

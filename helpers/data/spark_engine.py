@@ -38,13 +38,13 @@ import shutil
 from collections.abc import Callable, Iterator, Sequence
 from typing import IO, Any
 
-from ..core.error_root import HelpersError
-from ..core.ordering import sorted_ids
-from ..core.outcomes import EXIT_PASS, code_for
-from ..core.sentinels import SentinelResult
-from ..core.target_scope import NeedsStaffLabels, TargetScopeResult
-from .answer_keys import AnswerKey
-from .batch import PRESERVED_LINE, BatchSummary, KeyCheck, check_blocks, output_line
+from helpers.core.error_root import HelpersError
+from helpers.core.ordering import sorted_ids
+from helpers.core.outcomes import EXIT_PASS, code_for
+from helpers.core.sentinels import SentinelResult
+from helpers.core.target_scope import NeedsStaffLabels, TargetScopeResult
+from helpers.data.answer_keys import AnswerKey
+from helpers.data.batch import PRESERVED_LINE, BatchSummary, KeyCheck, check_blocks, output_line
 
 __all__ = [
     "SPARK_EXTRA",
@@ -195,7 +195,7 @@ def check_parquet_keys(
     from py4j.protocol import Py4JError
     from pyspark.errors import PySparkException
 
-    from .key_formats import pair_id
+    from helpers.data.key_formats import pair_id
 
     try:
         sides = [_key_frame(spark, path, id_columns, answer_column) for path in (baseline, proposed)]

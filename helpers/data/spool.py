@@ -10,7 +10,7 @@ import stat
 from collections.abc import Iterator
 from typing import Any
 
-from .batch import BLOCK_SIZE, _min_bytes
+from helpers.data.batch import BLOCK_SIZE, _min_bytes
 
 __all__ = ["Prefixed", "SPOOL_FROM", "read_at_least", "spool_if_large"]
 

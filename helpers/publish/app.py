@@ -29,8 +29,8 @@ import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from ..core.error_root import HelpersError
-from ..core.paths import project_root
+from helpers.core.error_root import HelpersError
+from helpers.core.paths import project_root
 
 __all__ = [
     "TEMPLATE",

@@ -20,10 +20,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..core.checks import CHECK_TITLES, CHECKS
-from ..core.paths import project_root
-from ..teach.cases.filled import cases_to_csv, filled_cases
-from .example import CHECK_NOTEBOOKS, example_filename, example_source
+from helpers.core.checks import CHECK_TITLES, CHECKS
+from helpers.core.paths import project_root
+from helpers.publish.example import CHECK_NOTEBOOKS, example_filename, example_source
+from helpers.teach.cases.filled import cases_to_csv, filled_cases
 
 __all__ = [
     "Download",

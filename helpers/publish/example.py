@@ -24,10 +24,10 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import Any
 
-from ..core import error_root, errors, jsonio, jsonwalk, ordering, sentinels, target_scope, validation
-from ..core.checks import require_check_name
-from ..core.errors import BuildError
-from ..teach.cases.filled import Case, filled_cases
+from helpers.core import error_root, errors, jsonio, jsonwalk, ordering, sentinels, target_scope, validation
+from helpers.core.checks import require_check_name
+from helpers.core.errors import BuildError
+from helpers.teach.cases.filled import Case, filled_cases
 
 __all__ = [
     "CHECK_NOTEBOOKS",

@@ -18,7 +18,7 @@ from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelMana
 from tornado import web
 from traitlets import Integer
 
-from .app import DEFAULT_MAX_KERNELS
+from helpers.publish.app import DEFAULT_MAX_KERNELS
 
 __all__ = ["CappedKernelManager", "busy_message", "admits"]
 

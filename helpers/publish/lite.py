@@ -45,9 +45,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from ..core.error_root import HelpersError
-from ..core.errors import BuildError
-from ..core.paths import project_root
+from helpers.core.error_root import HelpersError
+from helpers.core.errors import BuildError
+from helpers.core.paths import project_root
 
 __all__ = [
     "PYODIDE_VERSION",

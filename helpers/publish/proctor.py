@@ -19,9 +19,9 @@ import json
 import tempfile
 from pathlib import Path
 
-from ..teach.trainer.proctoring import SITTING_ENV, TRAINER_ENV
-from .app import voila_command, voila_environment
-from .sitting_server import Listener, serve_environment
+from helpers.publish.app import voila_command, voila_environment
+from helpers.publish.sitting_server import Listener, serve_environment
+from helpers.teach.trainer.proctoring import SITTING_ENV, TRAINER_ENV
 
 __all__ = [
     "NOTEBOOK_NAME",

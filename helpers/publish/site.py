@@ -33,10 +33,10 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any, ClassVar
 
-from ..core.errors import BuildError
-from ..core.paths import project_root
-from ..teach.html import Html, html_join
-from ..teach.html import html as markup
+from helpers.core.errors import BuildError
+from helpers.core.paths import project_root
+from helpers.teach.html import Html, html_join
+from helpers.teach.html import html as markup
 
 __all__ = [
     "SitePage",
@@ -435,7 +435,7 @@ def _index_html(
 
 
 def _download_labels(folder: Path) -> list[tuple[str, str]]:
-    from .downloads import downloads
+    from helpers.publish.downloads import downloads
 
     known = [(item.filename, item.label) for item in downloads()]
     order = {name: index for index, (name, _label) in enumerate(known)}
@@ -510,7 +510,7 @@ def build_site(out_dir: Path, *, notebooks_dir: Path | None = None, docs_dir: Pa
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m helpers.publish.site [-o DIR]``: build the site (default ``site/``)."""
-    from .downloads import REGENERATE_COMMAND, stale_downloads
+    from helpers.publish.downloads import REGENERATE_COMMAND, stale_downloads
 
     parser = argparse.ArgumentParser(
         prog="python -m helpers.publish.site",

@@ -22,7 +22,7 @@ import socket
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ..core.error_root import HelpersError
+from helpers.core.error_root import HelpersError
 
 __all__ = [
     "LOOPBACK",

@@ -24,7 +24,7 @@ import sys
 from collections.abc import MutableMapping, Sequence
 from typing import Any
 
-from .sitting_server import HOSTS_ENV, SOCKET_FD_ENV, TOKEN_ENV, admitted
+from helpers.publish.sitting_server import HOSTS_ENV, SOCKET_FD_ENV, TOKEN_ENV, admitted
 
 __all__ = ["set_xsrf_cookie", "guarded", "main"]
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 
-from ..core.errors import CheckInputError, describe_value
+from helpers.core.errors import CheckInputError, describe_value
 
 __all__ = ["accuracy_lower_bound", "largest_passing_misses"]
 

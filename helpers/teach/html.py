@@ -19,10 +19,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, LiteralString
 
-from ..core.chardiff import visible_id, visible_text
-from ..core.errors import escape_surrogates
-from ..core.jsonio import dumps_compact
-from ..core.jsonwalk import JsonStyle, json_pieces
+from helpers.core.chardiff import visible_id, visible_text
+from helpers.core.errors import escape_surrogates
+from helpers.core.jsonio import dumps_compact
+from helpers.core.jsonwalk import JsonStyle, json_pieces
 
 __all__ = [
     "Html",

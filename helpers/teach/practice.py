@@ -11,14 +11,14 @@ Taught in ``04_practice.ipynb``.
 
 from __future__ import annotations
 
-from .cases.practice_cases import (
+from helpers.teach.cases.practice_cases import (
     PracticeCase,
     load_practice_cases,
     practice_cases,
     practice_cases_from_data,
     practice_cases_json,
 )
-from .cases.rules import (
+from helpers.teach.cases.rules import (
     GRADED_RULES,
     Rule,
     load_rules,
@@ -26,7 +26,7 @@ from .cases.rules import (
     rules_from_data,
     rules_json,
 )
-from .drill.course import (
+from helpers.teach.drill.course import (
     DEFAULT_DRILL_SEED,
     PROGRESS_FORMAT,
     PROGRESS_VERSION,
@@ -37,14 +37,9 @@ from .drill.course import (
     rule_scores,
     rules_missed,
 )
-from .progress.paths import DEFAULT_PROGRESS_FILE
-from .progress.version1 import load_progress, progress_from_data
-from .views.practice_tables import (
-    coverage,
-    coverage_table,
-    rules_table,
-    summary,
-)
+from helpers.teach.progress.paths import DEFAULT_PROGRESS_FILE
+from helpers.teach.progress.version1 import load_progress, progress_from_data
+from helpers.teach.views.practice_tables import coverage, coverage_table, rules_table, summary
 
 __all__ = [
     "Rule",

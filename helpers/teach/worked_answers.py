@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from ..core.baselines import Baseline, load_baseline, revise_baseline
-from ..core.paths import fixtures_dir
-from ..core.sentinels import SentinelResult, check_sentinels
-from .cases.filled import Case, load_cases
-from .practice import load_practice_cases, load_rules
+from helpers.core.baselines import Baseline, load_baseline, revise_baseline
+from helpers.core.paths import fixtures_dir
+from helpers.core.sentinels import SentinelResult, check_sentinels
+from helpers.teach.cases.filled import Case, load_cases
+from helpers.teach.practice import load_practice_cases, load_rules
 
 __all__ = [
     "worked_cases",

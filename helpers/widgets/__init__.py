@@ -50,10 +50,10 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:  # what the lazy names are, for type checkers and editors
     from typing import Any
 
-    from .checkout import CheckoutWidget as CheckoutWidget
-    from .data import DataCheckPanel as DataCheckPanel
-    from .exercise import CaseExercise as CaseExercise
-    from .mastery import MasteryDrill as MasteryDrill
-    from .practice import PracticeDrill as PracticeDrill
-    from .sandbox import SentinelSandbox as SentinelSandbox
-    from .sandbox import TargetScopeSandbox as TargetScopeSandbox
+    from helpers.widgets.checkout import CheckoutWidget as CheckoutWidget
+    from helpers.widgets.data import DataCheckPanel as DataCheckPanel
+    from helpers.widgets.exercise import CaseExercise as CaseExercise
+    from helpers.widgets.mastery import MasteryDrill as MasteryDrill
+    from helpers.widgets.practice import PracticeDrill as PracticeDrill
+    from helpers.widgets.sandbox import SentinelSandbox as SentinelSandbox
+    from helpers.widgets.sandbox import TargetScopeSandbox as TargetScopeSandbox

@@ -15,10 +15,10 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..core.chardiff import visible_id
-from ..core.errors import escape_surrogates
-from ..teach.html import STYLE, Html, esc, esc_id
-from ..teach.html import html as markup
+from helpers.core.chardiff import visible_id
+from helpers.core.errors import escape_surrogates
+from helpers.teach.html import STYLE, Html, esc, esc_id
+from helpers.teach.html import html as markup
 
 __all__ = [
     "TextPicture",

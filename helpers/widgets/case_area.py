@@ -14,12 +14,12 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..teach.cases.rules import Rule
-from ..teach.drill.engine import CaseView
-from ..teach.grading import Answer
-from ..teach.html import Html, html_join, prose
-from ..teach.html import html as markup
-from ..teach.views.case_html import (
+from helpers.teach.cases.rules import Rule
+from helpers.teach.drill.engine import CaseView
+from helpers.teach.grading import Answer
+from helpers.teach.html import Html, html_join, prose
+from helpers.teach.html import html as markup
+from helpers.teach.views.case_html import (
     HIDE_SUMMARY,
     REVEAL_SUMMARY,
     esc,
@@ -28,9 +28,9 @@ from ..teach.views.case_html import (
     json_html,
     reveal_html,
 )
-from ..teach.views.inputs import context_view, input_view
-from .base import NO_HTML, html, view_markup, wrap_html, wrap_row
-from .exercise import AnswerControls, case_widgets, unset_html
+from helpers.teach.views.inputs import context_view, input_view
+from helpers.widgets.base import NO_HTML, html, view_markup, wrap_html, wrap_row
+from helpers.widgets.exercise import AnswerControls, case_widgets, unset_html
 
 __all__ = ["CaseArea", "OUTCOME_NOTES"]
 

@@ -18,11 +18,11 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..core.errors import CheckInputError, CheckoutFileError
-from ..teach.grading import Answer, candidate_ids
-from ..teach.html import Html, html_join
-from ..teach.html import html as markup
-from ..teach.trainer.checkout import (
+from helpers.core.errors import CheckInputError, CheckoutFileError
+from helpers.teach.grading import Answer, candidate_ids
+from helpers.teach.html import Html, html_join
+from helpers.teach.html import html as markup
+from helpers.teach.trainer.checkout import (
     CheckoutSitting,
     answers_file_name,
     load_paper,
@@ -30,11 +30,20 @@ from ..teach.trainer.checkout import (
     paper_files,
     paper_from_bytes,
 )
-from ..teach.views.case_html import esc, supplied_input
-from ..teach.views.inputs import context_view
-from ..teach.views.reasons import reason_label
-from .base import TextPicture, auto_layout, button, frame, html, view_markup, wide_style, wrap_html
-from .exercise import AnswerControls
+from helpers.teach.views.case_html import esc, supplied_input
+from helpers.teach.views.inputs import context_view
+from helpers.teach.views.reasons import reason_label
+from helpers.widgets.base import (
+    TextPicture,
+    auto_layout,
+    button,
+    frame,
+    html,
+    view_markup,
+    wide_style,
+    wrap_html,
+)
+from helpers.widgets.exercise import AnswerControls
 
 __all__ = ["CheckoutWidget"]
 

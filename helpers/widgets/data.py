@@ -9,16 +9,25 @@ from __future__ import annotations
 
 import ipywidgets as w
 
-from ..core.errors import CheckInputError
-from ..data.batch import BatchSummary, KeyCheck, check_file, check_key_files
-from ..data.sources import InputFile, Upload
-from ..teach.html import Html
-from ..teach.html import html as markup
-from ..teach.views.batch_chart import chart_img_html, outcome_chart
-from ..teach.views.batch_html import failures_table, key_check_table, summary_table
-from ..teach.views.case_html import error_html, esc
-from .base import TextPicture, button, frame, html, view_markup, wide_style, wrap_html, wrap_row
-from .progress_transfer import in_browser_edition
+from helpers.core.errors import CheckInputError
+from helpers.data.batch import BatchSummary, KeyCheck, check_file, check_key_files
+from helpers.data.sources import InputFile, Upload
+from helpers.teach.html import Html
+from helpers.teach.html import html as markup
+from helpers.teach.views.batch_chart import chart_img_html, outcome_chart
+from helpers.teach.views.batch_html import failures_table, key_check_table, summary_table
+from helpers.teach.views.case_html import error_html, esc
+from helpers.widgets.base import (
+    TextPicture,
+    button,
+    frame,
+    html,
+    view_markup,
+    wide_style,
+    wrap_html,
+    wrap_row,
+)
+from helpers.widgets.progress_transfer import in_browser_edition
 
 __all__ = ["DataCheckPanel", "LITE_DATA_NOTE"]
 

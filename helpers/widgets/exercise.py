@@ -11,19 +11,10 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
 
+from helpers.core.chardiff import visible_id, visible_text
 from helpers.teach.answers import HOLD_LABELS
-from helpers.teach.html import esc, esc_id, json_html
-from helpers.teach.views.answer_html import (
-    HIDE_SUMMARY,
-    REVEAL_SUMMARY,
-    feedback_html,
-    hint_html,
-    reveal_html,
-)
-
-from ..core.chardiff import visible_id, visible_text
-from ..teach.cases.rules import Rule
-from ..teach.grading import (
+from helpers.teach.cases.rules import Rule
+from helpers.teach.grading import (
     Answer,
     Grade,
     answer_fields,
@@ -33,10 +24,27 @@ from ..teach.grading import (
     hints,
     reason_options,
 )
-from ..teach.html import Html
-from ..teach.html import html as markup
-from ..teach.views.reasons import reasons_html, rules_for
-from .base import TextPicture, auto_layout, button, frame, html, id_checkbox, view_markup, wrap_html, wrap_row
+from helpers.teach.html import Html, esc, esc_id, json_html
+from helpers.teach.html import html as markup
+from helpers.teach.views.answer_html import (
+    HIDE_SUMMARY,
+    REVEAL_SUMMARY,
+    feedback_html,
+    hint_html,
+    reveal_html,
+)
+from helpers.teach.views.reasons import reasons_html, rules_for
+from helpers.widgets.base import (
+    TextPicture,
+    auto_layout,
+    button,
+    frame,
+    html,
+    id_checkbox,
+    view_markup,
+    wrap_html,
+    wrap_row,
+)
 
 if TYPE_CHECKING:  # a case is only read here; its loader comes in when a case is loaded
     from helpers.teach.cases.filled import Case

@@ -16,15 +16,15 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..core.errors import ProgressFileError
-from ..teach.cases.rules import Rule, load_rules
-from ..teach.drill.engine import CaseView, DrillSession
-from ..teach.drill.mastery import MASTERY_STREAK, now_text
-from ..teach.drill.to_go import progress_line
-from ..teach.grading import Answer
-from ..teach.html import Html
-from ..teach.html import html as markup
-from ..teach.progress.files import (
+from helpers.core.errors import ProgressFileError
+from helpers.teach.cases.rules import Rule, load_rules
+from helpers.teach.drill.engine import CaseView, DrillSession
+from helpers.teach.drill.mastery import MASTERY_STREAK, now_text
+from helpers.teach.drill.to_go import progress_line
+from helpers.teach.grading import Answer
+from helpers.teach.html import Html
+from helpers.teach.html import html as markup
+from helpers.teach.progress.files import (
     TraineeProgress,
     load_trainee_progress,
     new_attempt_path,
@@ -32,15 +32,22 @@ from ..teach.progress.files import (
     trainee_progress_from_data,
     trainee_progress_to_data,
 )
-from ..teach.progress.paths import shown_path
-from ..teach.views.case_html import (
-    esc,
+from helpers.teach.progress.paths import shown_path
+from helpers.teach.views.case_html import esc
+from helpers.widgets.base import (
+    TextPicture,
+    button,
+    frame,
+    html,
+    progress_path_box,
+    wide_style,
+    wrap_html,
+    wrap_row,
 )
-from .base import TextPicture, button, frame, html, progress_path_box, wide_style, wrap_html, wrap_row
-from .case_area import CaseArea
-from .exercise import AnswerControls
-from .mastery_bars import bars_html, cases_worded
-from .progress_transfer import ProgressTransfer
+from helpers.widgets.case_area import CaseArea
+from helpers.widgets.exercise import AnswerControls
+from helpers.widgets.mastery_bars import bars_html, cases_worded
+from helpers.widgets.progress_transfer import ProgressTransfer
 
 __all__ = ["MasteryDrill", "DEFAULT_MASTERY_FILE", "rule_bar", "FACET_NAMES"]
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..teach.drill import sequential
-from ..teach.drill.mastery import FACET_STREAK, FACET_STREAKS, Mastery
-from ..teach.drill.to_go import progress_line
-from ..teach.html import Html, esc, html_join
-from ..teach.html import html as markup
+from helpers.teach.drill import sequential
+from helpers.teach.drill.mastery import FACET_STREAK, FACET_STREAKS, Mastery
+from helpers.teach.drill.to_go import progress_line
+from helpers.teach.html import Html, esc, html_join
+from helpers.teach.html import html as markup
 
 __all__ = ["bars_html", "cases_worded"]
 

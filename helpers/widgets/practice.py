@@ -14,25 +14,25 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..core.checks import require_check_name
-from ..core.errors import InvalidInputError, ProgressFileError
-from ..teach.cases.practice_cases import PracticeCase, practice_cases
-from ..teach.cases.rules import Rule, load_rules
-from ..teach.drill.course import DEFAULT_DRILL_SEED, Progress
-from ..teach.drill.engine import CourseSession, DrillSession
-from ..teach.drill.mastery import Mastery
-from ..teach.html import Html, esc
-from ..teach.html import html as markup
-from ..teach.progress.files import (
+from helpers.core.checks import require_check_name
+from helpers.core.errors import InvalidInputError, ProgressFileError
+from helpers.teach.cases.practice_cases import PracticeCase, practice_cases
+from helpers.teach.cases.rules import Rule, load_rules
+from helpers.teach.drill.course import DEFAULT_DRILL_SEED, Progress
+from helpers.teach.drill.engine import CourseSession, DrillSession
+from helpers.teach.drill.mastery import Mastery
+from helpers.teach.html import Html, esc
+from helpers.teach.html import html as markup
+from helpers.teach.progress.files import (
     TraineeProgress,
     load_trainee_progress,
     save_trainee_progress,
     trainee_progress_from_data,
     trainee_progress_to_data,
 )
-from ..teach.progress.paths import DEFAULT_PROGRESS_FILE, shown_path
-from ..teach.views.practice_tables import summary
-from .base import (
+from helpers.teach.progress.paths import DEFAULT_PROGRESS_FILE, shown_path
+from helpers.teach.views.practice_tables import summary
+from helpers.widgets.base import (
     TextPicture,
     button,
     frame,
@@ -43,8 +43,8 @@ from .base import (
     wrap_html,
     wrap_row,
 )
-from .case_area import CaseArea
-from .progress_transfer import ProgressTransfer
+from helpers.widgets.case_area import CaseArea
+from helpers.widgets.progress_transfer import ProgressTransfer
 
 __all__ = ["PracticeDrill"]
 

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.error_root import HelpersError
-from ..teach.html import Html, esc
-from ..teach.html import html as markup
-from ..teach.trainer.proctoring import ProctoredSitting, sitting_from_environment
-from .base import frame, html, wrap_html
-from .checkout import CheckoutWidget
+from helpers.core.error_root import HelpersError
+from helpers.teach.html import Html, esc
+from helpers.teach.html import html as markup
+from helpers.teach.trainer.proctoring import ProctoredSitting, sitting_from_environment
+from helpers.widgets.base import frame, html, wrap_html
+from helpers.widgets.checkout import CheckoutWidget
 
 __all__ = ["ProctoredCheckoutWidget", "proctored_page"]
 

@@ -16,11 +16,11 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..core.errors import JSONLoadError, ProgressFileError
-from ..core.jsonio import loads_strict
-from ..teach.html import Html, esc
-from ..teach.html import html as markup
-from .base import html, wrap_html, wrap_row
+from helpers.core.errors import JSONLoadError, ProgressFileError
+from helpers.core.jsonio import loads_strict
+from helpers.teach.html import Html, esc
+from helpers.teach.html import html as markup
+from helpers.widgets.base import html, wrap_html, wrap_row
 
 __all__ = ["in_browser_edition", "LITE_SAVE_NOTE", "ProgressTransfer"]
 

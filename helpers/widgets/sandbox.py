@@ -11,10 +11,10 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..core.errors import CheckInputError
-from ..core.jsonio import dumps_compact, loads_strict
-from ..teach.views.case_html import check_block, error_html
-from .base import TextPicture, frame, html, view_markup, wrap_html
+from helpers.core.errors import CheckInputError
+from helpers.core.jsonio import dumps_compact, loads_strict
+from helpers.teach.views.case_html import check_block, error_html
+from helpers.widgets.base import TextPicture, frame, html, view_markup, wrap_html
 
 __all__ = ["TargetScopeSandbox", "SentinelSandbox"]
 

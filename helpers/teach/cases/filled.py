@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...core.checks import CheckResult, require_check_name, run_check
-from ...core.errors import CheckInputError, InvalidInputError, JSONLoadError, describe_value
-from ...core.jsonio import dumps_compact, load_json_file, loads_strict
-from ...core.paths import filled_cases_json
+from helpers.core.checks import CheckResult, require_check_name, run_check
+from helpers.core.errors import CheckInputError, InvalidInputError, JSONLoadError, describe_value
+from helpers.core.jsonio import dumps_compact, load_json_file, loads_strict
+from helpers.core.paths import filled_cases_json
 
 __all__ = [
     "Case",

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ...core.errors import InvalidInputError
+from helpers.core.errors import InvalidInputError
 
 __all__ = ["text_field"]
 

@@ -14,8 +14,8 @@ import random
 import unicodedata
 from collections.abc import Mapping
 
-from . import deciding_rule as keyed
-from .deciding_rule import CONFUSABLES
+from helpers.teach.cases import deciding_rule as keyed
+from helpers.teach.cases.deciding_rule import CONFUSABLES
 
 __all__ = ["HOW", "HOMOGLYPH_WEIGHTS", "forms", "can_form", "formable", "lookalike"]
 

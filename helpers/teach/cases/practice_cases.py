@@ -10,13 +10,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...core.checks import require_check_name
-from ...core.errors import InvalidInputError, describe_value
-from ...core.jsonio import load_json_file
-from ...core.paths import fixtures_dir
-from .deciding_rule import facets as keyed_facets
-from .filled import CSV_COLUMNS, Case, cases_from_data, filled_cases
-from .rules import Rule, load_rules
+from helpers.core.checks import require_check_name
+from helpers.core.errors import InvalidInputError, describe_value
+from helpers.core.jsonio import load_json_file
+from helpers.core.paths import fixtures_dir
+from helpers.teach.cases.deciding_rule import facets as keyed_facets
+from helpers.teach.cases.filled import CSV_COLUMNS, Case, cases_from_data, filled_cases
+from helpers.teach.cases.rules import Rule, load_rules
 
 __all__ = [
     "PracticeCase",

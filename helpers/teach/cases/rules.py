@@ -10,10 +10,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...core.errors import InvalidInputError, describe_value
-from ...core.jsonio import load_json_file
-from ...core.paths import fixtures_dir
-from .fixture_fields import text_field as _text
+from helpers.core.errors import InvalidInputError, describe_value
+from helpers.core.jsonio import load_json_file
+from helpers.core.paths import fixtures_dir
+from helpers.teach.cases.fixture_fields import text_field as _text
 
 __all__ = ["Rule", "GRADED_RULES", "rules_json", "load_rules", "rules_from_data", "project_rules"]
 

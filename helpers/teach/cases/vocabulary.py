@@ -20,10 +20,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...core.errors import InvalidInputError
-from ...core.jsonio import load_json_file
-from ...core.paths import fixtures_dir
-from .deciding_rule import differs_only_in_case_or_space, differs_only_invisibly, lookalike_kind
+from helpers.core.errors import InvalidInputError
+from helpers.core.jsonio import load_json_file
+from helpers.core.paths import fixtures_dir
+from helpers.teach.cases.deciding_rule import (
+    differs_only_in_case_or_space,
+    differs_only_invisibly,
+    lookalike_kind,
+)
 
 __all__ = ["AnswerDomain", "Vocabulary", "vocabulary_json", "load_vocabulary"]
 

@@ -10,10 +10,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...core.errors import InvalidInputError, describe_value
-from ..cases.practice_cases import PracticeCase
-from ..cases.rules import GRADED_RULES, Rule
-from ..grading import Grade
+from helpers.core.errors import InvalidInputError, describe_value
+from helpers.teach.cases.practice_cases import PracticeCase
+from helpers.teach.cases.rules import GRADED_RULES, Rule
+from helpers.teach.grading import Grade
 
 __all__ = [
     "Attempt",

@@ -31,12 +31,16 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from ...core.chardiff import visible_text
-from ...core.errors import InvalidInputError
-from ..cases.generators import GENERATORS, generate
-from ..cases.practice_cases import PracticeCase, practice_cases
-from ..cases.rules import Rule, load_rules
-from ..grading import (
+from helpers.core.chardiff import visible_text
+from helpers.core.errors import InvalidInputError
+from helpers.teach.cases.generators import GENERATORS, generate
+from helpers.teach.cases.practice_cases import PracticeCase, practice_cases
+from helpers.teach.cases.rules import Rule, load_rules
+from helpers.teach.drill.course import DEFAULT_DRILL_SEED, Attempt, Progress
+from helpers.teach.drill.mastery import Mastery, MasteryAttempt, drill_facets, now_text
+from helpers.teach.drill.record import DrillRecord
+from helpers.teach.drill.remade import RemadeCases
+from helpers.teach.grading import (
     Answer,
     Grade,
     answer_fields,
@@ -47,11 +51,7 @@ from ..grading import (
     outcome_of,
     reason_options,
 )
-from ..html import display_json
-from .course import DEFAULT_DRILL_SEED, Attempt, Progress
-from .mastery import Mastery, MasteryAttempt, drill_facets, now_text
-from .record import DrillRecord
-from .remade import RemadeCases
+from helpers.teach.html import display_json
 
 __all__ = [
     "CaseView",

@@ -50,8 +50,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from ...core.errors import InvalidInputError
-from . import sequential
+from helpers.core.errors import InvalidInputError
+from helpers.teach.drill import sequential
 
 __all__ = [
     "MASTERY_MODEL",
@@ -136,7 +136,7 @@ def _parse_time_text(text: str) -> _dt.datetime:
 @functools.cache
 def _makes(rule: str) -> tuple[str, ...]:
     """The look-alike kinds ``rule``'s case generator can make (none for a rule it does not know)."""
-    from ..cases.generators import GENERATORS
+    from helpers.teach.cases.generators import GENERATORS
 
     generator = GENERATORS.get(rule)
     return tuple(generator.facets) if generator is not None else ()
@@ -759,7 +759,7 @@ class Mastery:
 def drill_facets(rules: Sequence[str]) -> list[str]:
     """The look-alike kinds a drill over ``rules`` must show: those their generators can make, in
     :data:`helpers.teach.cases.deciding_rule.FACETS` order (what :meth:`DrillSession.start` uses)."""
-    from ..cases.deciding_rule import FACETS
+    from helpers.teach.cases.deciding_rule import FACETS
 
     makes = {facet for rule in rules for facet in _makes(rule)}
     return [facet for facet in FACETS if facet in makes]

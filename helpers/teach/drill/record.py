@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .mastery import Mastery, drill_facets, now_text
+from helpers.teach.drill.mastery import Mastery, drill_facets, now_text
 
 __all__ = ["DrillRecord"]
 

@@ -17,9 +17,9 @@ import functools
 from dataclasses import dataclass
 from typing import Any
 
-from ..cases.generators import Vocabulary, generate
-from ..cases.rules import Rule
-from ..grading import Answer, Grade, correct_answer, decisive_rules, grade, reason_options
+from helpers.teach.cases.generators import Vocabulary, generate
+from helpers.teach.cases.rules import Rule
+from helpers.teach.grading import Answer, Grade, correct_answer, decisive_rules, grade, reason_options
 
 __all__ = ["Made", "RemadeCases", "remade_cases"]
 

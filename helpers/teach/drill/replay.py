@@ -29,14 +29,14 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ...core.errors import CheckInputError
-from ..cases.rules import Rule, load_rules
-from ..grading import Answer
-from .mastery import MasteryAttempt, now_text, parse_time
-from .remade import RemadeCases
+from helpers.core.errors import CheckInputError
+from helpers.teach.cases.rules import Rule, load_rules
+from helpers.teach.drill.mastery import MasteryAttempt, now_text, parse_time
+from helpers.teach.drill.remade import RemadeCases
+from helpers.teach.grading import Answer
 
 if TYPE_CHECKING:
-    from .engine import DrillSession
+    from helpers.teach.drill.engine import DrillSession
 
 __all__ = ["replay_drill"]
 
@@ -105,7 +105,7 @@ def replay_drill(
     engine the cases the re-grade already made again (the same ones the generators give).
     Taught in ``06_trainer.ipynb``.
     """
-    from .engine import DrillSession
+    from helpers.teach.drill.engine import DrillSession
 
     rules = list(rules) if rules is not None else load_rules()
     recorded = list(progress.mastery.attempts)

@@ -23,7 +23,7 @@ import functools
 import math
 from fractions import Fraction
 
-from ...core.errors import InvalidInputError
+from helpers.core.errors import InvalidInputError
 
 __all__ = [
     "P0",

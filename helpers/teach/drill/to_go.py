@@ -9,8 +9,8 @@ Taught in ``04_practice.ipynb``.
 
 from __future__ import annotations
 
-from . import sequential
-from .mastery import MASTERY_STREAK, Mastery, _makes
+from helpers.teach.drill import sequential
+from helpers.teach.drill.mastery import MASTERY_STREAK, Mastery, _makes
 
 __all__ = ["cases_to_go", "record_to_go", "progress_line"]
 

@@ -46,18 +46,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...core.errors import InvalidInputError, JSONLoadError, ProgressFileError, describe_value
-from ...core.jsonio import load_json_file, loads_strict
-from ...core.paths import fixtures_dir
-from ..cases.generators import generators_fingerprint
-from ..cases.practice_cases import PracticeCase, practice_cases
-from ..cases.rules import Rule, load_rules
-from ..drill.course import PROGRESS_FORMAT, Progress
-from ..drill.mastery import MASTERY_MODEL, Mastery, MasteryAttempt, now_text
-from ..drill.record import DrillRecord
-from .lock import progress_path, refusing_os_errors, save_lock, write_progress_text
-from .paths import shown_path
-from .version1 import progress_from_data
+from helpers.core.errors import InvalidInputError, JSONLoadError, ProgressFileError, describe_value
+from helpers.core.jsonio import load_json_file, loads_strict
+from helpers.core.paths import fixtures_dir
+from helpers.teach.cases.generators import generators_fingerprint
+from helpers.teach.cases.practice_cases import PracticeCase, practice_cases
+from helpers.teach.cases.rules import Rule, load_rules
+from helpers.teach.drill.course import PROGRESS_FORMAT, Progress
+from helpers.teach.drill.mastery import MASTERY_MODEL, Mastery, MasteryAttempt, now_text
+from helpers.teach.drill.record import DrillRecord
+from helpers.teach.progress.lock import progress_path, refusing_os_errors, save_lock, write_progress_text
+from helpers.teach.progress.paths import shown_path
+from helpers.teach.progress.version1 import progress_from_data
 
 __all__ = [
     "PROGRESS_V3",

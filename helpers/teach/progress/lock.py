@@ -32,9 +32,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ...core.errors import ProgressFileError
-from ...core.files import write_atomically
-from .paths import path_problem, shown_path
+from helpers.core.errors import ProgressFileError
+from helpers.core.files import write_atomically
+from helpers.teach.progress.paths import path_problem, shown_path
 
 __all__ = [
     "WAIT_SECONDS",

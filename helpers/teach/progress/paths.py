@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ...core.errors import printable
+from helpers.core.errors import printable
 
 __all__ = ["DEFAULT_PROGRESS_FILE", "shown_path", "path_problem"]
 

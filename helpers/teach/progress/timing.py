@@ -25,8 +25,8 @@ import datetime as _dt
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from ...core.errors import InvalidInputError
-from ..drill.mastery import parse_time
+from helpers.core.errors import InvalidInputError
+from helpers.teach.drill.mastery import parse_time
 
 __all__ = [
     "MIN_CASE_SECONDS",

@@ -13,11 +13,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ...core.errors import JSONLoadError, ProgressFileError, describe_value
-from ...core.jsonio import loads_strict
-from ..cases.practice_cases import PracticeCase, practice_cases
-from ..cases.rules import Rule, load_rules
-from ..drill.course import (
+from helpers.core.errors import JSONLoadError, ProgressFileError, describe_value
+from helpers.core.jsonio import loads_strict
+from helpers.teach.cases.practice_cases import PracticeCase, practice_cases
+from helpers.teach.cases.rules import Rule, load_rules
+from helpers.teach.drill.course import (
     ATTEMPT_FIELDS,
     ATTEMPT_OPTIONAL_FIELDS,
     PROGRESS_FORMAT,
@@ -25,8 +25,8 @@ from ..drill.course import (
     Attempt,
     Progress,
 )
-from ..drill.mastery import OUTCOMES
-from .paths import DEFAULT_PROGRESS_FILE, path_problem, shown_path
+from helpers.teach.drill.mastery import OUTCOMES
+from helpers.teach.progress.paths import DEFAULT_PROGRESS_FILE, path_problem, shown_path
 
 __all__ = ["load_progress", "progress_from_data"]
 

@@ -16,8 +16,8 @@ import os
 import stat
 from pathlib import Path
 
-from ...core.errors import CheckoutFileError
-from ..progress.paths import shown_path
+from helpers.core.errors import CheckoutFileError
+from helpers.teach.progress.paths import shown_path
 
 __all__ = ["MAX_CHECKOUT_BYTES", "read_bounded", "read_within", "parse_size"]
 

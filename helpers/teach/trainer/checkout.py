@@ -60,25 +60,25 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from ...core.baselines import baseline_from_data, revise_baseline
-from ...core.chardiff import visible_text
-from ...core.errors import CheckInputError, CheckoutFileError, JSONLoadError, describe_value
-from ...core.files import PendingFile, write_atomically
-from ...core.jsonio import dumps_compact, loads_document
-from ...core.paths import fixtures_dir
-from ...core.sentinels import check_sentinels
-from .. import grading
-from ..cases import generators
-from ..cases.deciding_rule import FACETS, approved_change, unapproved_faults
-from ..cases.deciding_rule import facets as deciding_kinds
-from ..cases.filled import spreadsheet_safe
-from ..cases.practice_cases import PracticeCase
-from ..cases.rules import Rule, load_rules
-from ..confidence import accuracy_lower_bound
-from ..grading import Answer, answer_fields, decisive_rules
-from .bounded_file import MAX_CHECKOUT_BYTES, read_bounded
-from .file_schemas import check_schema, schema_problem
-from .sequential import DESIGN, Schedule, Slot, operating_characteristic_words
+from helpers.core.baselines import baseline_from_data, revise_baseline
+from helpers.core.chardiff import visible_text
+from helpers.core.errors import CheckInputError, CheckoutFileError, JSONLoadError, describe_value
+from helpers.core.files import PendingFile, write_atomically
+from helpers.core.jsonio import dumps_compact, loads_document
+from helpers.core.paths import fixtures_dir
+from helpers.core.sentinels import check_sentinels
+from helpers.teach import grading
+from helpers.teach.cases import generators
+from helpers.teach.cases.deciding_rule import FACETS, approved_change, unapproved_faults
+from helpers.teach.cases.deciding_rule import facets as deciding_kinds
+from helpers.teach.cases.filled import spreadsheet_safe
+from helpers.teach.cases.practice_cases import PracticeCase
+from helpers.teach.cases.rules import Rule, load_rules
+from helpers.teach.confidence import accuracy_lower_bound
+from helpers.teach.grading import Answer, answer_fields, decisive_rules
+from helpers.teach.trainer.bounded_file import MAX_CHECKOUT_BYTES, read_bounded
+from helpers.teach.trainer.file_schemas import check_schema, schema_problem
+from helpers.teach.trainer.sequential import DESIGN, Schedule, Slot, operating_characteristic_words
 
 __all__ = [
     "CHECKOUT_SEEDS",
@@ -588,7 +588,7 @@ def write_checkout(
     ``practice`` (a paper from a chosen seed) and ``proctored`` are recorded in the
     key, the paper and the ledger. Taught in ``07_checkout.ipynb``.
     """
-    from .ledger import COOLDOWN_HOURS, Ledger
+    from helpers.teach.trainer.ledger import COOLDOWN_HOURS, Ledger
 
     paper_path = Path(paper_path)
     if key_path is None:
@@ -1206,7 +1206,7 @@ def too_fast(seconds: Sequence[float]) -> str:
     cases under :data:`~helpers.teach.progress.timing.MIN_DRILL_SECONDS_PER_CASE` on average: the
     thresholds the drill's evidence is held to.
     """
-    from ..progress.timing import MIN_CASE_SECONDS, MIN_DRILL_SECONDS_PER_CASE
+    from helpers.teach.progress.timing import MIN_CASE_SECONDS, MIN_DRILL_SECONDS_PER_CASE
 
     if not seconds:
         return ""
@@ -1334,7 +1334,7 @@ def grade_files(
     writes it to disk there: if that raises, nothing is recorded). Raises ``CheckoutFileError`` (nothing graded) or
     :class:`helpers.teach.trainer.secret.TrainerSecretError` (the ledger cannot be used).
     """
-    from .ledger import Ledger
+    from helpers.teach.trainer.ledger import Ledger
 
     key = load_key(key_path, baseline, trainer=trainer, max_bytes=max_bytes)
     try:

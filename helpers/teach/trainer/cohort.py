@@ -41,23 +41,30 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...core.chardiff import visible_id
-from ...core.errors import JSONLoadError, ProgressFileError
-from ...core.jsonio import loads_strict
-from ...core.parent_death import die_with_parent
-from ...core.paths import fixtures_dir
-from ..cases.deciding_rule import reader_form
-from ..cases.generators import generators_fingerprint
-from ..cases.rules import Rule, load_rules
-from ..drill.mastery import MASTERY_STREAK, RuleState
-from ..progress.files import PROGRESS_V3, TraineeProgress, trainee_progress_from_data
-from ..progress.paths import shown_path
-from .bounded_file import read_within
-from .item_analysis import FirstAttempt, ItemStats, item_analysis
-from .regrade import REGRADERS, Regrader, checkout_reasons, evidence_problems, regrade_v3, replay_v3
+from helpers.core.chardiff import visible_id
+from helpers.core.errors import JSONLoadError, ProgressFileError
+from helpers.core.jsonio import loads_strict
+from helpers.core.parent_death import die_with_parent
+from helpers.core.paths import fixtures_dir
+from helpers.teach.cases.deciding_rule import reader_form
+from helpers.teach.cases.generators import generators_fingerprint
+from helpers.teach.cases.rules import Rule, load_rules
+from helpers.teach.drill.mastery import MASTERY_STREAK, RuleState
+from helpers.teach.progress.files import PROGRESS_V3, TraineeProgress, trainee_progress_from_data
+from helpers.teach.progress.paths import shown_path
+from helpers.teach.trainer.bounded_file import read_within
+from helpers.teach.trainer.item_analysis import FirstAttempt, ItemStats, item_analysis
+from helpers.teach.trainer.regrade import (
+    REGRADERS,
+    Regrader,
+    checkout_reasons,
+    evidence_problems,
+    regrade_v3,
+    replay_v3,
+)
 
 if TYPE_CHECKING:
-    from .verdict_cache import VerdictCache
+    from helpers.teach.trainer.verdict_cache import VerdictCache
 
 __all__ = [
     "MAX_FILE_BYTES",
@@ -492,9 +499,9 @@ def load_checkouts(
     issued and not graded yet), the result given says so (``superseded_by``) and does not count. Raises :class:`helpers.teach.trainer.secret.TrainerSecretError` when the
     secret or the ledger cannot be used.
     """
-    from .ledger import Ledger
-    from .secret import TrainerSecret
-    from .verified_results import counting_result, newest_paper, verified_results
+    from helpers.teach.trainer.ledger import Ledger
+    from helpers.teach.trainer.secret import TrainerSecret
+    from helpers.teach.trainer.verified_results import counting_result, newest_paper, verified_results
 
     secret = trainer if trainer is not None else TrainerSecret.open(trainer_dir)
     results, refused = verified_results(paths, secret)

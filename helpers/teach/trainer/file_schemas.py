@@ -15,9 +15,9 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ...core.errors import CheckoutFileError, describe_value
-from ...core.jsonio import load_json_file
-from ...core.paths import fixtures_dir
+from helpers.core.errors import CheckoutFileError, describe_value
+from helpers.core.jsonio import load_json_file
+from helpers.core.paths import fixtures_dir
 
 __all__ = ["SCHEMAS", "schema_path", "validator", "schema_problem", "check_schema"]
 

@@ -40,11 +40,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...core.errors import CheckInputError, CheckoutFileError, describe_value
-from ...core.files import write_atomically
-from ..progress.paths import shown_path
-from .file_schemas import schema_problem
-from .secret import TrainerSecret, TrainerSecretError
+from helpers.core.errors import CheckInputError, CheckoutFileError, describe_value
+from helpers.core.files import write_atomically
+from helpers.teach.progress.paths import shown_path
+from helpers.teach.trainer.file_schemas import schema_problem
+from helpers.teach.trainer.secret import TrainerSecret, TrainerSecretError
 
 __all__ = [
     "LEDGER_NAME",
@@ -154,7 +154,7 @@ class Ledger:
         Raises :class:`TrainerSecretError` naming the first line that shows the change: a line edited,
         removed, added or moved, or lines cut from the end (fewer than ``ledger-head.json`` records).
         """
-        from .bounded_file import read_bounded
+        from helpers.teach.trainer.bounded_file import read_bounded
 
         head = self._read_head()
         if not os.path.lexists(self.path):
@@ -225,7 +225,7 @@ class Ledger:
 
     def _read_head(self) -> tuple[int, str] | None:
         """The head's (line count, last line's digest), or None when there is none; a bad one is refused."""
-        from .bounded_file import read_bounded
+        from helpers.teach.trainer.bounded_file import read_bounded
 
         if not os.path.lexists(self.head_path):
             return None
@@ -276,7 +276,7 @@ class Ledger:
     def locked(self) -> Iterator[LedgerState]:
         """The ledger's state read under its lock; :meth:`append` only inside this."""
         if sys.platform == "emscripten":  # the browser edition: flock is a stub there
-            from ..progress.lock import save_lock
+            from helpers.teach.progress.lock import save_lock
 
             with save_lock(self.path):
                 yield self.read()

@@ -33,11 +33,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...core.errors import CheckoutFileError
-from ...core.files import write_atomically
-from ..grading import Answer
-from .bounded_file import read_bounded
-from .checkout import (
+from helpers.core.errors import CheckoutFileError
+from helpers.core.files import write_atomically
+from helpers.teach.grading import Answer
+from helpers.teach.trainer.bounded_file import read_bounded
+from helpers.teach.trainer.checkout import (
     CheckoutResult,
     CheckoutSitting,
     SignedCheckoutResult,
@@ -48,9 +48,9 @@ from .checkout import (
     load_paper,
     write_checkout,
 )
-from .ledger import Ledger
-from .owner_only import FILE_MODE, owner_folder, remove_made
-from .secret import TrainerSecret
+from helpers.teach.trainer.ledger import Ledger
+from helpers.teach.trainer.owner_only import FILE_MODE, owner_folder, remove_made
+from helpers.teach.trainer.secret import TrainerSecret
 
 __all__ = [
     "SITTING_ENV",
@@ -204,7 +204,7 @@ class ProctoredSitting:
 
 
 def _fresh_sitting(paper: Mapping[str, Any], key: Mapping[str, Any] | None) -> Any:
-    from .sitting import Sitting
+    from helpers.teach.trainer.sitting import Sitting
 
     if key is not None and key.get("sequential"):
         return Sitting(paper, key)

@@ -16,16 +16,16 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from ...core.errors import CheckInputError, describe_value
-from ..cases.generators import load_vocabulary
-from ..cases.rules import Rule, load_rules
-from ..drill.mastery import Mastery, MasteryAttempt, RuleState
-from ..drill.remade import remade_cases
-from ..drill.replay import replay_drill
-from ..grading import Answer, outcome_of
-from ..progress.files import TraineeProgress
-from ..progress.timing import time_problems
-from .item_analysis import FirstAttempt
+from helpers.core.errors import CheckInputError, describe_value
+from helpers.teach.cases.generators import load_vocabulary
+from helpers.teach.cases.rules import Rule, load_rules
+from helpers.teach.drill.mastery import Mastery, MasteryAttempt, RuleState
+from helpers.teach.drill.remade import remade_cases
+from helpers.teach.drill.replay import replay_drill
+from helpers.teach.grading import Answer, outcome_of
+from helpers.teach.progress.files import TraineeProgress
+from helpers.teach.progress.timing import time_problems
+from helpers.teach.trainer.item_analysis import FirstAttempt
 
 if TYPE_CHECKING:
     pass

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..grading import Answer, correct_answer
+from helpers.teach.grading import Answer, correct_answer
 
 __all__ = ["SAMPLE_CHECKOUTS", "SampleCheckouts", "sample_checkouts"]
 
@@ -36,8 +36,8 @@ class SampleCheckouts:
 def _answers(paper: Mapping[str, Any], key: Mapping[str, Any], misses: int) -> dict[str, Any]:
     """A sequential sitting answered case by case (40 s a case): every case keyed right, but the next
     action wrong on cases 6, 12, 18, … (``misses`` of them), whichever cases the rule serves there."""
-    from . import checkout as co
-    from .sitting import Sitting
+    from helpers.teach.trainer import checkout as co
+    from helpers.teach.trainer.sitting import Sitting
 
     ticks = iter(range(0, 10**7, 20))
     sitting = Sitting(paper, key, clock=lambda: float(next(ticks)))
@@ -62,8 +62,8 @@ def sample_checkouts(folder: str | Path, trainees: Mapping[str, int] = SAMPLE_CH
     ``results/`` (one signed result per trainee). An existing file is never replaced.
     Taught in ``06_trainer.ipynb``.
     """
-    from . import checkout as co
-    from .secret import TrainerSecret
+    from helpers.teach.trainer import checkout as co
+    from helpers.teach.trainer.secret import TrainerSecret
 
     folder = Path(folder)
     trainer = TrainerSecret.open(folder / "trainer", create=True)

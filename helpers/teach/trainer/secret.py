@@ -33,10 +33,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...core.error_root import HelpersError
-from ...core.errors import CheckoutFileError, describe_value
-from ..progress.paths import shown_path
-from .owner_only import FILE_MODE, owner_folder
+from helpers.core.error_root import HelpersError
+from helpers.core.errors import CheckoutFileError, describe_value
+from helpers.teach.progress.paths import shown_path
+from helpers.teach.trainer.owner_only import FILE_MODE, owner_folder
 
 __all__ = [
     "PROJECT_DIR",

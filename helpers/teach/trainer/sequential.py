@@ -36,7 +36,7 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from ...core.errors import CheckInputError, describe_value
+from helpers.core.errors import CheckInputError, describe_value
 
 __all__ = [
     "Design",

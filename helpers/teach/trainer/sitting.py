@@ -28,9 +28,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...core.errors import CheckInputError
-from ..grading import Answer
-from .checkout import (
+from helpers.core.errors import CheckInputError
+from helpers.teach.grading import Answer
+from helpers.teach.trainer.checkout import (
     CheckoutResult,
     Issued,
     answers_data,

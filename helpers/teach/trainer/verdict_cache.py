@@ -29,10 +29,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ...core.files import write_atomically
-from ..progress.paths import shown_path
-from .file_schemas import schema_problem
-from .secret import SECRET_NAME, TrainerSecret, trainer_dir
+from helpers.core.files import write_atomically
+from helpers.teach.progress.paths import shown_path
+from helpers.teach.trainer.file_schemas import schema_problem
+from helpers.teach.trainer.secret import SECRET_NAME, TrainerSecret, trainer_dir
 
 __all__ = ["CACHE_NAME", "CACHE_FORMAT", "MAX_ENTRIES", "VerdictCache", "helpers_version"]
 
@@ -76,7 +76,7 @@ def helpers_version() -> str:
     """The helpers' version and a digest of their grading code and data: a re-grade by other code is another key."""
     from importlib import metadata
 
-    from ...core.paths import fixtures_dir
+    from helpers.core.paths import fixtures_dir
 
     try:
         version = metadata.version("eval-integrity-helpers")

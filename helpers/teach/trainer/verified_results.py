@@ -26,12 +26,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...core.errors import CheckoutFileError, describe_value
-from ..confidence import accuracy_lower_bound
-from ..progress.paths import shown_path
-from .bounded_file import MAX_CHECKOUT_BYTES
-from .ledger import GradedPaper, IssuedPaper, Ledger, LedgerState
-from .secret import TrainerSecret
+from helpers.core.errors import CheckoutFileError, describe_value
+from helpers.teach.confidence import accuracy_lower_bound
+from helpers.teach.progress.paths import shown_path
+from helpers.teach.trainer.bounded_file import MAX_CHECKOUT_BYTES
+from helpers.teach.trainer.ledger import GradedPaper, IssuedPaper, Ledger, LedgerState
+from helpers.teach.trainer.secret import TrainerSecret
 
 __all__ = [
     "VerifiedResult",
@@ -128,7 +128,7 @@ def verified_results(
 
     Raises :class:`helpers.teach.trainer.secret.TrainerSecretError` when the ledger cannot be read.
     """
-    from .checkout import load_result
+    from helpers.teach.trainer.checkout import load_result
 
     state = Ledger(trainer).read()
     found: list[VerifiedResult] = []

@@ -11,9 +11,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...data.batch import BatchSummary
-from ...data.reports import TOP_LOST, summary_rows
-from ..html import Html, html
+from helpers.data.batch import BatchSummary
+from helpers.data.reports import TOP_LOST, summary_rows
+from helpers.teach.html import Html, html
 
 __all__ = ["NO_MATPLOTLIB", "Chart", "chart_numbers", "chart_img_html", "outcome_chart"]
 

@@ -5,14 +5,14 @@ Every string placed in HTML is escaped. Taught in ``05_check_your_data.ipynb``.
 
 from __future__ import annotations
 
-from ...core.checks import CHECK_TITLES
-from ...core.errors import describe_value
-from ...core.outcomes import EXIT_BAD_INPUT, EXIT_MEANINGS, EXIT_USAGE, SEVERITY, code_for, worst_code
-from ...core.sentinels import check_sentinels
-from ...core.target_scope import check_target_scope
-from ...data.batch import BatchSummary, KeyCheck
-from ...data.reports import counts_text, failure_where, key_check_text, percent, summary_rows
-from ..html import Html, HtmlBlock, html, html_join
+from helpers.core.checks import CHECK_TITLES
+from helpers.core.errors import describe_value
+from helpers.core.outcomes import EXIT_BAD_INPUT, EXIT_MEANINGS, EXIT_USAGE, SEVERITY, code_for, worst_code
+from helpers.core.sentinels import check_sentinels
+from helpers.core.target_scope import check_target_scope
+from helpers.data.batch import BatchSummary, KeyCheck
+from helpers.data.reports import counts_text, failure_where, key_check_text, percent, summary_rows
+from helpers.teach.html import Html, HtmlBlock, html, html_join
 
 __all__ = ["summary_table", "failures_table", "key_check_table", "exit_status_table"]
 

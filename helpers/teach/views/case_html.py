@@ -16,16 +16,16 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from ...core.chardiff import visible_id, visible_text
-from ...core.checks import run_check
-from ...core.errors import CheckInputError
-from ...core.explain import explain
-from ...core.jsonio import loads_strict
-from ...core.ordering import sorted_ids
-from ...core.sentinels import SentinelResult
-from ...core.target_scope import NeedsStaffLabels, TargetScopeResult
-from ..cases.filled import Case
-from ..html import (
+from helpers.core.chardiff import visible_id, visible_text
+from helpers.core.checks import run_check
+from helpers.core.errors import CheckInputError
+from helpers.core.explain import explain
+from helpers.core.jsonio import loads_strict
+from helpers.core.ordering import sorted_ids
+from helpers.core.sentinels import SentinelResult
+from helpers.core.target_scope import NeedsStaffLabels, TargetScopeResult
+from helpers.teach.cases.filled import Case
+from helpers.teach.html import (
     STYLE,
     Html,
     HtmlBlock,
@@ -39,7 +39,7 @@ from ..html import (
     prose,
     scroll_region,
 )
-from .answer_html import (
+from helpers.teach.views.answer_html import (
     HIDE_SUMMARY,
     REVEAL_SUMMARY,
     feedback_html,
@@ -48,8 +48,14 @@ from .answer_html import (
     ticked_html,
     verdict_text,
 )
-from .check_source import DECIDING, deciding_functions, deciding_rule_block, evaluator_run, source_block
-from .inputs import context_view, input_view
+from helpers.teach.views.check_source import (
+    DECIDING,
+    deciding_functions,
+    deciding_rule_block,
+    evaluator_run,
+    source_block,
+)
+from helpers.teach.views.inputs import context_view, input_view
 
 __all__ = [
     "HtmlBlock",

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ...core.checks import run_check
-from ...core.jsonio import dumps_compact
-from ..html import Html, HtmlBlock, display_json, html, html_join, json_html, prose, scroll_region
+from helpers.core.checks import run_check
+from helpers.core.jsonio import dumps_compact
+from helpers.teach.html import Html, HtmlBlock, display_json, html, html_join, json_html, prose, scroll_region
 
 __all__ = ["DECIDING", "deciding_functions", "source_block", "evaluator_run", "deciding_rule_block"]
 
@@ -65,7 +65,7 @@ def evaluator_run(check: str) -> HtmlBlock:
     Raises ``AssertionError`` naming the case when an output differs from the
     seed's expected object, key order included. Taught in ``02_target_scope.ipynb``.
     """
-    from ..cases.filled import filled_cases
+    from helpers.teach.cases.filled import filled_cases
 
     cases = filled_cases(check)
     for case in cases:
@@ -86,8 +86,8 @@ def deciding_rule_block(
     but do not settle the output. Taught in ``02_target_scope.ipynb`` and
     ``03_sentinel_answer_key.ipynb`` ("Which rule decides").
     """
-    from ..cases import deciding_rule as keyed
-    from ..cases.rules import project_rules
+    from helpers.teach.cases import deciding_rule as keyed
+    from helpers.teach.cases.rules import project_rules
 
     context = context or {}
     decides = keyed.keyed_rule(check, record, context)

@@ -14,15 +14,15 @@ import unicodedata
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from ...core.chardiff import visible_text
-from ..cases.filled import spreadsheet_safe
-from ..drill.mastery import RuleState
-from ..html import Html, HtmlBlock, esc, html, html_join
-from ..trainer.cohort import NAME_SHOWN, Cohort, Trainee, shown
-from ..trainer.item_analysis import item_table_text
+from helpers.core.chardiff import visible_text
+from helpers.teach.cases.filled import spreadsheet_safe
+from helpers.teach.drill.mastery import RuleState
+from helpers.teach.html import Html, HtmlBlock, esc, html, html_join
+from helpers.teach.trainer.cohort import NAME_SHOWN, Cohort, Trainee, shown
+from helpers.teach.trainer.item_analysis import item_table_text
 
 if TYPE_CHECKING:
-    from ..trainer.verified_results import CertifiedBound
+    from helpers.teach.trainer.verified_results import CertifiedBound
 
 
 __all__ = [
@@ -81,7 +81,7 @@ def _mark(status: str) -> str:
 
 def _certified(t: Trainee) -> CertifiedBound | None:
     """The bound the trainee's verified check-out certifies, from its signed counts; None without one."""
-    from ..trainer.verified_results import certified_bound
+    from helpers.teach.trainer.verified_results import certified_bound
 
     return certified_bound(t.checkout)
 
@@ -373,7 +373,7 @@ def item_table(cohort: Cohort) -> HtmlBlock:
 
 def item_chart(cohort: Cohort) -> Any:
     """A bar per rule: its facility at the first attempt; its numbers and a message without matplotlib."""
-    from .batch_chart import NO_MATPLOTLIB, Chart
+    from helpers.teach.views.batch_chart import NO_MATPLOTLIB, Chart
 
     stats = cohort.items()
     text = "\n".join(f"{s.rule}: facility {s.facility:.0%}{' (flag)' if s.flagged else ''}" for s in stats)
@@ -442,7 +442,7 @@ def mastery_numbers(cohort: Cohort) -> list[tuple[str, int, int]]:
 
 def cohort_chart(cohort: Cohort) -> Any:
     """A bar per rule: how many trainees mastered it; its numbers and a message without matplotlib."""
-    from .batch_chart import NO_MATPLOTLIB, Chart
+    from helpers.teach.views.batch_chart import NO_MATPLOTLIB, Chart
 
     numbers = mastery_numbers(cohort)
     text = "\n".join(f"{rule}: {done} mastered, {rest} not yet" for rule, done, rest in numbers)

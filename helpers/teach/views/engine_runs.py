@@ -8,9 +8,9 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from ...core.errors import CheckInputError
-from ...core.paths import fixtures_dir
-from ..html import HtmlBlock, html
+from helpers.core.errors import CheckInputError
+from helpers.core.paths import fixtures_dir
+from helpers.teach.html import HtmlBlock, html
 
 #: The two sample commands, run from ``fixtures/sample_data`` so the output names files, not paths.
 SAMPLES: dict[str, tuple[str, ...]] = {

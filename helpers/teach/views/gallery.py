@@ -17,25 +17,25 @@ from dataclasses import replace as dataclass_replace
 from pathlib import Path
 from typing import Any
 
-from ...core.baselines import baseline_from_data
-from ...core.chardiff import char_diff, char_name, visible_id, visible_text
-from ...core.checks import CHECKS, require_check_name, run_check
-from ...core.errors import CheckInputError, InvalidInputError
-from ...core.jsonio import (
+from helpers.core.baselines import baseline_from_data
+from helpers.core.chardiff import char_diff, char_name, visible_id, visible_text
+from helpers.core.checks import CHECKS, require_check_name, run_check
+from helpers.core.errors import CheckInputError, InvalidInputError
+from helpers.core.jsonio import (
     dumps_compact,
     iter_json_lines,
     load_json_file,
     loads_document,
     parse_json_line,
 )
-from ...core.paths import fixtures_dir
-from ...core.validation import require_record
-from ...data.batch import error_object, outcomes_jsonl, output_object
-from ...data.fastpath import FAST_JSON, dumps_line, fast_sentinels_input, fast_target_scope, loads_fast
-from ..cases.filled import Case, cases_from_csv, cases_from_data, cases_to_csv
-from ..cases.fixture_fields import text_field
-from ..html import Html, html, html_join
-from .case_html import (
+from helpers.core.paths import fixtures_dir
+from helpers.core.validation import require_record
+from helpers.data.batch import error_object, outcomes_jsonl, output_object
+from helpers.data.fastpath import FAST_JSON, dumps_line, fast_sentinels_input, fast_target_scope, loads_fast
+from helpers.teach.cases.filled import Case, cases_from_csv, cases_from_data, cases_to_csv
+from helpers.teach.cases.fixture_fields import text_field
+from helpers.teach.html import Html, html, html_join
+from helpers.teach.views.case_html import (
     HtmlBlock,
     counts_once,
     display_json,
@@ -778,8 +778,8 @@ def fixed_answers() -> HtmlBlock:
 
     Taught in ``04_practice.ipynb``.
     """
-    from ..cases.filled import filled_cases
-    from ..grading import Answer, grade
+    from helpers.teach.cases.filled import filled_cases
+    from helpers.teach.grading import Answer, grade
 
     case = filled_cases("target-scope")[0]
     answer = Answer(case.check, flag=True)

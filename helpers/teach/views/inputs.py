@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...core.chardiff import visible_id
-from ...core.ordering import sorted_ids
-from ..html import Html, HtmlBlock, display_json, esc_id, html, html_join, json_html
+from helpers.core.chardiff import visible_id
+from helpers.core.ordering import sorted_ids
+from helpers.teach.html import Html, HtmlBlock, display_json, esc_id, html, html_join, json_html
 
 __all__ = ["SIDES", "input_view", "context_view", "sides_of"]
 

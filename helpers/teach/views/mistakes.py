@@ -15,13 +15,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from ...core.chardiff import visible_id, visible_text
-from ...core.ordering import sorted_ids
-from ..cases.filled import Case, filled_cases
-from ..cases.generators import GENERATORS, generate
-from ..cases.practice_cases import practice_cases
-from ..cases.rules import load_rules
-from ..grading import (
+from helpers.core.chardiff import visible_id, visible_text
+from helpers.core.ordering import sorted_ids
+from helpers.teach.cases.filled import Case, filled_cases
+from helpers.teach.cases.generators import GENERATORS, generate
+from helpers.teach.cases.practice_cases import practice_cases
+from helpers.teach.cases.rules import load_rules
+from helpers.teach.grading import (
     Answer,
     answer_fields,
     candidate_ids,
@@ -31,8 +31,8 @@ from ..grading import (
     hints,
     reason_options,
 )
-from ..html import Html, html, html_join
-from .case_html import (
+from helpers.teach.html import Html, html, html_join
+from helpers.teach.views.case_html import (
     HtmlBlock,
     display_json,
     esc_id,

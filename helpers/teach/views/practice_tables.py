@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from ...core.checks import CHECK_TITLES, require_check_name
-from ..cases.practice_cases import PracticeCase
-from ..cases.rules import Rule
-from ..drill.course import Progress, rule_scores
-from ..html import Html, html, html_join
-from .case_html import HtmlBlock, esc_id, scroll_region
+from helpers.core.checks import CHECK_TITLES, require_check_name
+from helpers.teach.cases.practice_cases import PracticeCase
+from helpers.teach.cases.rules import Rule
+from helpers.teach.drill.course import Progress, rule_scores
+from helpers.teach.html import Html, html, html_join
+from helpers.teach.views.case_html import HtmlBlock, esc_id, scroll_region
 
 __all__ = ["coverage", "coverage_table", "rules_table", "summary"]
 

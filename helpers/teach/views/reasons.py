@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..cases.rules import Rule, load_rules
-from ..html import Html, html, html_join, prose
+from helpers.teach.cases.rules import Rule, load_rules
+from helpers.teach.html import Html, html, html_join, prose
 
 __all__ = ["REASON_NOTES_SUMMARY", "rules_for", "reason_label", "reasons_html", "reasons_lines"]
 

@@ -31,11 +31,11 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from ...core.checks import run_check
-from ...core.errors import CheckInputError, HelpersError
-from ..cases.deciding_rule import keyed_rule
-from ..drill.mastery import MASTERY_STREAK, Mastery, MasteryAttempt
-from ..grading import Answer
+from helpers.core.checks import run_check
+from helpers.core.errors import CheckInputError, HelpersError
+from helpers.teach.cases.deciding_rule import keyed_rule
+from helpers.teach.drill.mastery import MASTERY_STREAK, Mastery, MasteryAttempt
+from helpers.teach.grading import Answer
 
 __all__ = [
     "drill_scoring",
@@ -139,7 +139,7 @@ def drill_scoring(seed: int = 5) -> str:
     streak afterwards. Taught in ``04_practice.ipynb`` ("How a case is scored,
     shown").
     """
-    from ..drill.engine import DrillSession
+    from helpers.teach.drill.engine import DrillSession
 
     clock = _Clock()
     session = DrillSession.start(seed=seed, check="target-scope", clock=clock)
@@ -204,7 +204,7 @@ def drill_scoring(seed: int = 5) -> str:
 
 
 def _sample(name: str) -> dict[str, Any]:
-    from ..trainer.cohort import sample_progress_dir
+    from helpers.teach.trainer.cohort import sample_progress_dir
 
     data: dict[str, Any] = json.loads((sample_progress_dir() / name).read_text(encoding="utf-8"))
     return data
@@ -212,8 +212,8 @@ def _sample(name: str) -> dict[str, Any]:
 
 def _problems(data: Mapping[str, Any]) -> list[str]:
     """What the trainer's re-grade finds in one progress object (read as a file would be)."""
-    from ..progress.files import trainee_progress_from_data
-    from ..trainer.cohort import regrade_v3
+    from helpers.teach.progress.files import trainee_progress_from_data
+    from helpers.teach.trainer.cohort import regrade_v3
 
     progress = trainee_progress_from_data(data, source="the file")
     return regrade_v3(progress, data)
@@ -224,7 +224,7 @@ def evidence_refusals() -> str:
 
     Taught in ``06_trainer.ipynb`` ("Evidence the trainer refuses, shown").
     """
-    from ..trainer.cohort import load_cohort
+    from helpers.teach.trainer.cohort import load_cohort
 
     ben = _sample("ben.json")
     lines = [f"Ben's file as saved: {len(_problems(ben))} problems"]
@@ -265,7 +265,7 @@ def evidence_refusals() -> str:
         lines.append(f"A path no file can have ({name}): listed, not read: {reason}")
 
     newer = {**ben, "version": ben["version"] + 1}
-    from ..progress.files import trainee_progress_from_data
+    from helpers.teach.progress.files import trainee_progress_from_data
 
     try:
         trainee_progress_from_data(newer, source="ben.json")
@@ -279,7 +279,7 @@ def first_attempts_only() -> str:
 
     Taught in ``06_trainer.ipynb`` ("Evidence the trainer refuses, shown").
     """
-    from ..trainer.item_analysis import GROUP_SHARE, FirstAttempt, item_analysis, item_table_text
+    from helpers.teach.trainer.item_analysis import GROUP_SHARE, FirstAttempt, item_analysis, item_table_text
 
     right = {"A": "rrrrrr", "B": "wrrrrr", "C": "rrrrww", "D": "wrrrww", "E": "rrwwww", "F": "wwwwww"}
     rules = [f"rule-{n}" for n in range(6)]
@@ -305,7 +305,7 @@ def readiness_reasons() -> str:
 
     Taught in ``06_trainer.ipynb`` ("Evidence the trainer refuses, shown").
     """
-    from ..trainer.cohort import checkout_reasons, load_cohort, sample_progress_dir
+    from helpers.teach.trainer.cohort import checkout_reasons, load_cohort, sample_progress_dir
 
     results: list[tuple[str, dict[str, Any] | None, bool]] = [
         ("no check-out", None, False),
@@ -352,8 +352,8 @@ def readiness_reasons() -> str:
 
 
 def _right(record: Mapping[str, Any]) -> tuple[Answer, str]:
-    from ..grading import correct_answer
-    from ..trainer.checkout import _case
+    from helpers.teach.grading import correct_answer
+    from helpers.teach.trainer.checkout import _case
 
     a = correct_answer(_case(record))
     return Answer(a.check, a.missing, a.second, a.flag, a.hold, record["rule"]), record["action"]
@@ -361,7 +361,7 @@ def _right(record: Mapping[str, Any]) -> tuple[Answer, str]:
 
 def _graded(issued: Any, wrong: Callable[[Mapping[str, Any]], bool]) -> Any:
     """The paper answered fully right except the cases ``wrong`` picks, which get one field wrong."""
-    from ..trainer.checkout import answers_data, grade_checkout
+    from helpers.teach.trainer.checkout import answers_data, grade_checkout
 
     given = {}
     for record in issued.key["cases"]:
@@ -372,7 +372,7 @@ def _graded(issued: Any, wrong: Callable[[Mapping[str, Any]], bool]) -> Any:
 
 def _sat(issued: Any, wrong: Callable[[Mapping[str, Any]], bool]) -> Any:
     """A sequential sitting of ``issued``, case by case, fully right except where ``wrong`` picks (40 s a case)."""
-    from ..trainer.sitting import start_sitting
+    from helpers.teach.trainer.sitting import start_sitting
 
     ticks = iter(range(0, 10**7, 20))
     sitting = start_sitting(issued, clock=lambda: float(next(ticks)))
@@ -389,8 +389,8 @@ def checkout_verdicts(seed: int = 1) -> str:
 
     Taught in ``07_checkout.ipynb`` ("What a pass needs, shown").
     """
-    from ..trainer.checkout import issue_checkout, result_text
-    from ..trainer.sequential import operating_characteristic_words
+    from helpers.teach.trainer.checkout import issue_checkout, result_text
+    from helpers.teach.trainer.sequential import operating_characteristic_words
 
     issued = issue_checkout("Sample trainee", seed=seed, issued=_ISSUED)
     cases = issued.key["cases"]
@@ -430,7 +430,7 @@ def key_edits_refused(seed: int = 1) -> str:
 
     Taught in ``07_checkout.ipynb`` ("What a pass needs, shown").
     """
-    from ..trainer.checkout import (
+    from helpers.teach.trainer.checkout import (
         CheckoutFileError,
         CheckoutSitting,
         issue_checkout,
@@ -438,7 +438,7 @@ def key_edits_refused(seed: int = 1) -> str:
         write_answers,
         write_checkout,
     )
-    from ..trainer.secret import TrainerSecret
+    from helpers.teach.trainer.secret import TrainerSecret
 
     issued = issue_checkout("Sample trainee", seed=seed, issued=_ISSUED)
     lines = []
