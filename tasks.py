@@ -648,13 +648,13 @@ def _signal_group(group: int, number: int) -> None:
 def site(extra: list[str]) -> None:
     """Render the validated notebooks, as stored, to a static offline site in site/."""
     setup()
-    _run(BIN / "python", "-m", "helpers.publish.site", *extra, cwd=ROOT)
+    _run(BIN / "python", "-m", "tools.publish.site", *extra, cwd=ROOT)
 
 
 def app(extra: list[str]) -> None:
     """Open the notebooks as a code-free app (Voila), serving only on this machine; stopped by :func:`run_server`."""
     setup()
-    code = run_server([BIN / "python", "-m", "helpers.publish.app", *extra], "the app")
+    code = run_server([BIN / "python", "-m", "helpers.trainer.serve.app", *extra], "the app")
     if code:
         raise SystemExit(code)
 
@@ -665,7 +665,7 @@ def lite(extra: list[str]) -> None:
     Run by :func:`run_server`, so a stop signal ends the build or the server with it.
     """
     setup()
-    code = run_server([BIN / "python", "-m", "helpers.publish.lite", *extra], "the browser edition")
+    code = run_server([BIN / "python", "-m", "tools.publish.lite", *extra], "the browser edition")
     if code:
         raise SystemExit(code)
 

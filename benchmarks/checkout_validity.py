@@ -5,7 +5,7 @@
     .venv/bin/python benchmarks/checkout_validity.py --sittings 100  # fewer
     .venv/bin/python benchmarks/checkout_validity.py --only 0.85 0.95 perfect
 
-Run by hand, never by the test suite (``tests/teach/test_checkout_validity.py``
+Run by hand, never by the test suite (``tests/trainer/test_checkout_validity.py``
 asserts the same targets under ``--all``). Each profile of
 ``tests/support/checkout_trainees.py`` sits the keys of seeds 0..N-1, issued by
 ``issue_checkout`` and sat case by case through ``start_sitting`` (the sequential

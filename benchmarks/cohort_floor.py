@@ -41,13 +41,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from helpers.teach.cases.generators import load_vocabulary  # noqa: E402
-from helpers.teach.cases.rules import load_rules  # noqa: E402
-from helpers.teach.drill.remade import remade_cases  # noqa: E402
-from helpers.teach.drill.replay import replay_drill  # noqa: E402
-from helpers.teach.progress.timing import time_problems  # noqa: E402
-from helpers.teach.trainer.cohort import load_cohort, read_progress_data  # noqa: E402
-from helpers.teach.trainer.regrade import replay_v3  # noqa: E402
+from helpers.trainee.cases.generators import load_vocabulary  # noqa: E402
+from helpers.trainee.cases.rules import load_rules  # noqa: E402
+from helpers.trainee.drill.remade import remade_cases  # noqa: E402
+from helpers.trainee.drill.replay import replay_drill  # noqa: E402
+from helpers.trainee.progress.timing import time_problems  # noqa: E402
+from helpers.trainer.cohort import load_cohort, read_progress_data  # noqa: E402
+from helpers.trainer.regrade import replay_v3  # noqa: E402
 
 PARTS = ("reading", "remaking", "offered", "regrade", "times", "replay")
 
@@ -105,7 +105,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     if not args.default_gc:
-        gc.set_threshold(50_000, 20, 10)  # as helpers.teach.trainer.cohort._worker_start sets it
+        gc.set_threshold(50_000, 20, 10)  # as helpers.trainer.cohort._worker_start sets it
     files = sorted(args.folder.glob("*.json"))[: args.files]
     if not files:
         parser.error(f"no progress files (*.json) in {args.folder}")

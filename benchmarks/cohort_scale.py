@@ -7,7 +7,7 @@
 
 Run by hand, never by the test suite. The cohort is written into a temporary
 folder: each trainee drills with a fixed-seed simulated learner (right about
-85% of the time) through :class:`helpers.teach.drill.engine.DrillSession`, so every
+85% of the time) through :class:`helpers.trainee.drill.engine.DrillSession`, so every
 attempt is a genuine generated case with an honestly graded verdict, saved as a
 version 3 file. By default every trainee has a drill of their own (its own seed, as
 real trainees' fresh seeds give): the headline figure. ``--templates N`` copies N
@@ -46,9 +46,9 @@ sys.path.insert(0, str(ROOT / "tests" / "support"))
 
 from trainees import _blind_answer  # noqa: E402
 
-from helpers.teach.drill.engine import DrillSession  # noqa: E402
-from helpers.teach.grading import Answer  # noqa: E402
-from helpers.teach.progress.files import TraineeProgress, trainee_progress_to_data  # noqa: E402
+from helpers.trainee.drill.engine import DrillSession  # noqa: E402
+from helpers.trainee.grading import Answer  # noqa: E402
+from helpers.trainee.progress.files import TraineeProgress, trainee_progress_to_data  # noqa: E402
 
 
 def _drill(seed: int, attempts: int) -> dict:
@@ -166,7 +166,7 @@ def _cohort_figures(folder: Path, args: argparse.Namespace, templates: int | Non
 
 def _rerun_figures(folder: Path, args: argparse.Namespace) -> dict:
     """A first run fills the cache; one new trainee's file is added; the second run is measured."""
-    from helpers.teach.trainer.secret import TrainerSecret
+    from helpers.trainer.secret import TrainerSecret
 
     with tempfile.TemporaryDirectory() as trainer:
         TrainerSecret.open(trainer, create=True)

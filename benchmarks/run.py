@@ -167,7 +167,7 @@ def _rss_kb() -> int:
 
 def _parse_lines(path: str) -> int:
     from helpers.core.jsonio import parse_json_line as parse_line
-    from helpers.data.fastpath import loads_fast
+    from helpers.team.fastpath import loads_fast
 
     count = 0
     with open(path, "rb") as stream:
@@ -190,7 +190,7 @@ def _parse_lines_stdlib(path: str) -> int:
 
 def _parse_keys(baseline: str, proposed: str) -> int:
     from helpers.core.jsonio import load_json_file
-    from helpers.data.fastpath import loads_fast
+    from helpers.team.fastpath import loads_fast
 
     sizes = 0
     for path in (baseline, proposed):
@@ -206,7 +206,7 @@ def _parse_keys_stdlib(baseline: str, proposed: str) -> int:
 
 
 def _check_lines(path: str) -> int:
-    from helpers.data.batch import BatchSummary, check_records
+    from helpers.team.batch import BatchSummary, check_records
 
     summary = BatchSummary("target-scope", path)
     with open(path, "rb") as stream:
@@ -215,7 +215,7 @@ def _check_lines(path: str) -> int:
 
 
 def _check_keys(baseline: str, proposed: str) -> int:
-    from helpers.data.batch import check_key_files
+    from helpers.team.batch import check_key_files
 
     result = check_key_files(baseline, proposed)
     assert result.result is not None, result.errors[:3]
@@ -234,9 +234,9 @@ WORK = {
 
 def worker(kind: str, mode: str, paths: list[str]) -> None:
     """Run one measurement; print its wall and CPU seconds, peak and starting memory, and result."""
-    import helpers.data.batch
-    import helpers.data.fastpath
-    import helpers.data.reports  # noqa: F401
+    import helpers.team.batch
+    import helpers.team.fastpath
+    import helpers.team.reports  # noqa: F401
 
     start_rss = _rss_kb()
     began, began_cpu = time.perf_counter(), time.process_time()

@@ -8,7 +8,7 @@ Run by hand, never by the test suite. Each trainee is right with probability p o
 every case, independently. The drill is the real ``DrillSession`` on the branch it
 runs on (``tests/support/mastery_trainees.py``: cases until "complete", at most
 ``--limit``); the check-out is the real sequential sitting (``tests/support/checkout_trainees.py``).
-A failed check-out is sat again after the cooldown (12 hours, ``helpers.teach.trainer.ledger``), so
+A failed check-out is sat again after the cooldown (12 hours, ``helpers.trainer.ledger``), so
 the expected sittings are 1 / P(pass), the expected check-out cases are the failed
 sittings' mean length times (1 / P(pass) - 1) plus a passing sitting's, and the expected
 wait is 12 hours times (1 / P(pass) - 1). Targets (issue 43): a perfect trainee at most
@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT / "tests" / "support"))
 import checkout_trainees as ct  # noqa: E402
 import mastery_trainees as mt  # noqa: E402
 
-from helpers.teach.trainer.ledger import COOLDOWN_HOURS  # noqa: E402
+from helpers.trainer.ledger import COOLDOWN_HOURS  # noqa: E402
 
 
 def main() -> None:

@@ -11,7 +11,7 @@ The package is layered, imports flowing one way:
 
 Every public name is loaded on first use (PEP 562), so ``import helpers`` is
 cheap and a command-line run never loads the teaching code. Widgets live in
-:mod:`helpers.widgets`, the only subpackage that imports ipywidgets.
+:mod:`helpers.trainee.widgets`, the only subpackage that imports ipywidgets.
 """
 
 from __future__ import annotations
@@ -25,32 +25,32 @@ TYPE_CHECKING = False
 #: Public name → (module, attribute); an attribute of ``None`` means the module itself.
 _EXPORTS: dict[str, tuple[str, str | None]] = {
     # modules
-    "batch": ("helpers.data.batch", None),
+    "batch": ("helpers.team.batch", None),
     "chardiff": ("helpers.core.chardiff", None),
-    "chart": ("helpers.teach.views.batch_chart", None),
-    "checkout": ("helpers.teach.trainer.checkout", None),
-    "cohort": ("helpers.teach.trainer.cohort", None),
-    "cohort_views": ("helpers.teach.views.cohort_views", None),
-    "engine_runs": ("helpers.teach.views.engine_runs", None),
-    "gallery": ("helpers.teach.views.gallery", None),
-    "generators": ("helpers.teach.cases.generators", None),
-    "mastery": ("helpers.teach.drill.mastery", None),
-    "grading": ("helpers.teach.grading", None),
-    "key_formats": ("helpers.data.key_formats", None),
-    "key_subset": ("helpers.data.key_subset", None),
-    "item_analysis": ("helpers.teach.trainer.item_analysis", None),
-    "mistakes": ("helpers.teach.views.mistakes", None),
-    "practice": ("helpers.teach.practice", None),
-    "render": ("helpers.teach.views.case_html", None),
-    "report_html": ("helpers.teach.views.batch_html", None),
-    "reports": ("helpers.data.reports", None),
-    "rule_walks": ("helpers.teach.views.rule_walks", None),
-    "sources": ("helpers.data.sources", None),
-    "worked_answers": ("helpers.teach.worked_answers", None),
+    "chart": ("helpers.team.views.batch_chart", None),
+    "checkout": ("helpers.trainer.checkout", None),
+    "cohort": ("helpers.trainer.cohort", None),
+    "cohort_views": ("helpers.trainer.views.cohort_views", None),
+    "engine_runs": ("helpers.team.views.engine_runs", None),
+    "gallery": ("helpers.trainee.views.gallery", None),
+    "generators": ("helpers.trainee.cases.generators", None),
+    "mastery": ("helpers.trainee.drill.mastery", None),
+    "grading": ("helpers.trainee.grading", None),
+    "key_formats": ("helpers.team.key_formats", None),
+    "key_subset": ("helpers.team.key_subset", None),
+    "item_analysis": ("helpers.trainer.item_analysis", None),
+    "mistakes": ("helpers.trainee.views.mistakes", None),
+    "practice": ("helpers.trainee.practice", None),
+    "render": ("helpers.trainee.views.case_html", None),
+    "report_html": ("helpers.team.views.batch_html", None),
+    "reports": ("helpers.team.reports", None),
+    "rule_walks": ("helpers.trainer.views.rule_walks", None),
+    "sources": ("helpers.team.sources", None),
+    "worked_answers": ("helpers.trainee.worked_answers", None),
     # names
     "Baseline": ("helpers.core.baselines", "Baseline"),
     "BaselineError": ("helpers.core.errors", "BaselineError"),
-    "Case": ("helpers.teach.cases.filled", "Case"),
+    "Case": ("helpers.trainee.cases.filled", "Case"),
     "CheckInputError": ("helpers.core.errors", "CheckInputError"),
     "DuplicateKeyError": ("helpers.core.errors", "DuplicateKeyError"),
     "EmptyBaselineError": ("helpers.core.errors", "EmptyBaselineError"),
@@ -65,10 +65,10 @@ _EXPORTS: dict[str, tuple[str, str | None]] = {
     "check_target_scope": ("helpers.core.target_scope", "check_target_scope"),
     "check_target_scope_input": ("helpers.core.target_scope", "check_target_scope_input"),
     "dumps_compact": ("helpers.core.jsonio", "dumps_compact"),
-    "filled_cases": ("helpers.teach.cases.filled", "filled_cases"),
-    "get_case": ("helpers.teach.cases.filled", "get_case"),
+    "filled_cases": ("helpers.trainee.cases.filled", "filled_cases"),
+    "get_case": ("helpers.trainee.cases.filled", "get_case"),
     "load_baseline": ("helpers.core.baselines", "load_baseline"),
-    "load_cases": ("helpers.teach.cases.filled", "load_cases"),
+    "load_cases": ("helpers.trainee.cases.filled", "load_cases"),
     "load_json_file": ("helpers.core.jsonio", "load_json_file"),
     "loads_strict": ("helpers.core.jsonio", "loads_strict"),
     "revise_baseline": ("helpers.core.baselines", "revise_baseline"),
@@ -116,28 +116,28 @@ if TYPE_CHECKING:  # what the lazy names are, for type checkers and editors
     from helpers.core.target_scope import TargetScopeResult as TargetScopeResult
     from helpers.core.target_scope import check_target_scope as check_target_scope
     from helpers.core.target_scope import check_target_scope_input as check_target_scope_input
-    from helpers.data import batch as batch
-    from helpers.data import key_formats as key_formats
-    from helpers.data import key_subset as key_subset
-    from helpers.data import reports as reports
-    from helpers.data import sources as sources
-    from helpers.teach import grading as grading
-    from helpers.teach import practice as practice
-    from helpers.teach import worked_answers as worked_answers
-    from helpers.teach.cases import generators as generators
-    from helpers.teach.cases.filled import Case as Case
-    from helpers.teach.cases.filled import filled_cases as filled_cases
-    from helpers.teach.cases.filled import get_case as get_case
-    from helpers.teach.cases.filled import load_cases as load_cases
-    from helpers.teach.drill import mastery as mastery
-    from helpers.teach.trainer import checkout as checkout
-    from helpers.teach.trainer import cohort as cohort
-    from helpers.teach.trainer import item_analysis as item_analysis
-    from helpers.teach.views import batch_chart as chart  # noqa: F401 - the public name predates the module's
-    from helpers.teach.views import batch_html as report_html  # noqa: F401 - the public name predates the module's
-    from helpers.teach.views import case_html as render  # noqa: F401 - the public name predates the module's
-    from helpers.teach.views import cohort_views as cohort_views
-    from helpers.teach.views import engine_runs as engine_runs
-    from helpers.teach.views import gallery as gallery
-    from helpers.teach.views import mistakes as mistakes
-    from helpers.teach.views import rule_walks as rule_walks
+    from helpers.team import batch as batch
+    from helpers.team import key_formats as key_formats
+    from helpers.team import key_subset as key_subset
+    from helpers.team import reports as reports
+    from helpers.team import sources as sources
+    from helpers.trainee import grading as grading
+    from helpers.trainee import practice as practice
+    from helpers.trainee import worked_answers as worked_answers
+    from helpers.trainee.cases import generators as generators
+    from helpers.trainee.cases.filled import Case as Case
+    from helpers.trainee.cases.filled import filled_cases as filled_cases
+    from helpers.trainee.cases.filled import get_case as get_case
+    from helpers.trainee.cases.filled import load_cases as load_cases
+    from helpers.trainee.drill import mastery as mastery
+    from helpers.trainee.views import batch_chart as chart  # noqa: F401 - the public name predates the module's
+    from helpers.trainee.views import batch_html as report_html  # noqa: F401 - the public name predates the module's
+    from helpers.trainee.views import case_html as render  # noqa: F401 - the public name predates the module's
+    from helpers.trainee.views import cohort_views as cohort_views
+    from helpers.trainee.views import engine_runs as engine_runs
+    from helpers.trainee.views import gallery as gallery
+    from helpers.trainee.views import mistakes as mistakes
+    from helpers.trainee.views import rule_walks as rule_walks
+    from helpers.trainer import checkout as checkout
+    from helpers.trainer import cohort as cohort
+    from helpers.trainer import item_analysis as item_analysis

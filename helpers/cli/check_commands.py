@@ -41,7 +41,7 @@ def _engine_refusal(check: str, options: _DataOptions, keys: bool) -> str | None
     """Why ``--engine duckdb`` cannot take this input (one line), or ``None``."""
     if options.engine != "duckdb":
         return None
-    from helpers.data.duckdb_engine import duckdb_missing
+    from helpers.team.duckdb_engine import duckdb_missing
 
     if (missing := duckdb_missing()) is not None:
         return missing
@@ -65,7 +65,7 @@ def _engine_refusal(check: str, options: _DataOptions, keys: bool) -> str | None
 
 def _auto_picks_duckdb(paths: Sequence[str | None]) -> bool:
     """``--engine auto``: true when the files together reach the threshold and DuckDB is installed."""
-    from helpers.data.duckdb_engine import duckdb_missing
+    from helpers.team.duckdb_engine import duckdb_missing
 
     try:
         size = sum(os.stat(f).st_size for f in paths if f)
@@ -105,7 +105,7 @@ def _jsonl_engine(
     if options.engine == "duckdb":
         _note(note, f"duckdb (--engine duckdb{': CSV' if options.format == 'csv' else ''})")
         return True, stream
-    from helpers.data.duckdb_engine import duckdb_missing
+    from helpers.team.duckdb_engine import duckdb_missing
 
     if duckdb_missing() is not None:
         _note(note, "python (--engine auto: DuckDB is not installed)")
@@ -115,7 +115,7 @@ def _jsonl_engine(
         _note(note, "python (--engine auto: standard input is a terminal, read as it is typed)")
         return False, stream
     if size is None:  # a pipe: its first bytes say whether it is large
-        from helpers.data.spool import Prefixed, read_at_least
+        from helpers.team.spool import Prefixed, read_at_least
 
         prefix = read_at_least(stream, mib << 20)
         stream, large = Prefixed(prefix, stream), len(prefix) >= mib << 20
@@ -142,7 +142,7 @@ def _engine_scope_blocks(
         duck, stream = _jsonl_engine(file, stream, options, note, _AUTO_CSV_BYTES >> 20)
         if not duck:
             return None, stream
-        from helpers.data.duckdb_csv import scope_csv_blocks
+        from helpers.team.duckdb_csv import scope_csv_blocks
 
         source = "<stdin>" if file is None or file == "-" else file
         csv_blocks = scope_csv_blocks(
@@ -157,7 +157,7 @@ def _engine_scope_blocks(
         duck, stream = _jsonl_engine(file, stream, options, note, _AUTO_JSONL_BYTES >> 20)
         if not duck:
             return None, stream
-        from helpers.data.duckdb_lines import scope_jsonl_blocks
+        from helpers.team.duckdb_lines import scope_jsonl_blocks
 
         return scope_jsonl_blocks(stream, lines=options.summary is None, tally=tally), stream
     if file is None or file == "-":
@@ -166,7 +166,7 @@ def _engine_scope_blocks(
     if options.engine == "auto" and not _auto_picks_duckdb([file]):
         _note(note, f"python (--engine auto: Parquet below {_AUTO_DUCKDB_MIB} MiB, or DuckDB not installed)")
         return None, stream
-    from helpers.data.duckdb_scope import scope_parquet_blocks
+    from helpers.team.duckdb_scope import scope_parquet_blocks
 
     blocks = scope_parquet_blocks(file, lines=options.summary is None)
     if blocks is None:
@@ -188,7 +188,7 @@ def _engine_key_check(options: _DataOptions, err: IO[str]) -> Any:
     assert options.baseline is not None and options.proposed is not None
     assert options.answer_column is not None
     if options.engine == "spark":
-        from helpers.data import spark_engine
+        from helpers.team import spark_engine
 
         _note(note, "spark (--engine spark)")
         return spark_engine.check_parquet_keys(
@@ -198,7 +198,7 @@ def _engine_key_check(options: _DataOptions, err: IO[str]) -> Any:
             answer_column=options.answer_column,
             master=options.spark_master,
         )
-    from helpers.data.duckdb_engine import check_parquet_keys
+    from helpers.team.duckdb_engine import check_parquet_keys
 
     if options.engine == "auto" and not _auto_picks_duckdb([options.baseline, options.proposed]):
         _note(
@@ -220,14 +220,14 @@ def _missing_spark(options: _DataOptions) -> str | None:
     """With ``--engine spark``: why Spark cannot run here (pyspark or Java is missing), or ``None``."""
     if options.engine != "spark":
         return None
-    from helpers.data.spark_engine import spark_missing
+    from helpers.team.spark_engine import spark_missing
 
     return spark_missing()
 
 
 def _missing_parquet() -> str | None:
     """Why Parquet cannot be read here (pyarrow is missing: name the extra), or ``None``."""
-    from helpers.data.parquet_tables import pyarrow_missing
+    from helpers.team.parquet_tables import pyarrow_missing
 
     missing = pyarrow_missing()
     return None if missing is None else missing.message
@@ -240,10 +240,10 @@ def _run_check_command(
     err: IO[str],
     options: _DataOptions | None = None,
 ) -> int:
-    from helpers.data.batch import BatchSummary, check_records, record_unit
+    from helpers.team.batch import BatchSummary, check_records, record_unit
 
     if streams._ENDS_PROCESS:
-        from helpers.data.fastpath import end_with_process
+        from helpers.team.fastpath import end_with_process
 
         end_with_process()
     options = options or _DataOptions()
@@ -267,7 +267,7 @@ def _run_check_command(
         stream: Any = _Unclosed(sys.stdin.buffer)
         source = "<stdin>"
     else:
-        from helpers.data.inputs import open_snapshot
+        from helpers.team.inputs import open_snapshot
 
         try:
             stream = open_snapshot(file)  # a regular file is read as far as it went at the start
@@ -278,7 +278,7 @@ def _run_check_command(
     results: Any = None
     held = None
     if options.results is not None:
-        from helpers.data.inputs import names_the_input
+        from helpers.team.inputs import names_the_input
 
         if names_the_input(options.results, stream, None if file in (None, "-") else file):
             what = "the input file" if source != "<stdin>" else "the standard input"
@@ -317,12 +317,12 @@ def _run_check_command(
             and options.format == "jsonl"
             and options.summary is None
         ):
-            from helpers.data.spool import spool_if_large
+            from helpers.team.spool import spool_if_large
 
             stream = spool_if_large(stream)  # a large pipe is split over two cores, as a file is
         engine_summary = None
         if engine_blocks is not None:
-            from helpers.data.batch import check_blocks
+            from helpers.team.batch import check_blocks
 
             check_blocks(
                 engine_blocks,
@@ -338,7 +338,7 @@ def _run_check_command(
                     f"the Python route checked {handed:,}",
                 )
         elif options.engine == "spark":
-            from helpers.data.spark_engine import check_scope_file
+            from helpers.team.spark_engine import check_scope_file
 
             try:
                 engine_summary = check_scope_file(
@@ -371,11 +371,11 @@ def _run_check_command(
         if results is not None:
             results.discard()
     if options.summary == "text":
-        from helpers.data.reports import summary_text
+        from helpers.team.reports import summary_text
 
         out.write(summary_text(summary).encode("utf-8", "backslashreplace"))
     elif options.summary == "json":
-        from helpers.data.reports import summary_json
+        from helpers.team.reports import summary_json
 
         out.write(dumps_compact_deep(summary_json(summary)).encode("utf-8") + b"\n")
     out.flush()
@@ -389,10 +389,10 @@ def _run_check_command(
 
 def _run_key_command(options: _DataOptions, out: IO[bytes], err: IO[str]) -> int:
     """``sentinels --baseline FILE --proposed FILE``: compare two answer-key files."""
-    from helpers.data.batch import check_answer_keys
-    from helpers.data.id_display import PAIR_FORMATS
-    from helpers.data.key_formats import read_key
-    from helpers.data.sources import SourceFormatError, key_format_for
+    from helpers.team.batch import check_answer_keys
+    from helpers.team.id_display import PAIR_FORMATS
+    from helpers.team.key_formats import read_key
+    from helpers.team.sources import SourceFormatError, key_format_for
 
     prog = "python -m helpers sentinels"
     if options.key_format == "parquet" and (missing := _missing_parquet()) is not None:
@@ -413,7 +413,7 @@ def _run_key_command(options: _DataOptions, out: IO[bytes], err: IO[str]) -> int
         return _write_key_check(engine_check, options, out, err)
     keys: list[Any] = []
     sentinels: Any = None
-    # Two .json keys are read as bytes and compared by helpers.data.key_lists (as lists when they allow).
+    # Two .json keys are read as bytes and compared by helpers.team.key_lists (as lists when they allow).
     as_text = (
         options.sentinels is None
         and not options.id_columns
@@ -431,7 +431,7 @@ def _run_key_command(options: _DataOptions, out: IO[bytes], err: IO[str]) -> int
                 "use --format (or --key-format) json or jsonl, or name another format\n"
             )
             return EXIT_USAGE
-        from helpers.data.inputs import open_snapshot
+        from helpers.team.inputs import open_snapshot
 
         try:  # a FIFO, a device or /proc is refused unread; so is a file over --max-file-mb
             stream = open_snapshot(file, max_bytes=int(options.max_file_mb * 2**20))
@@ -442,7 +442,7 @@ def _run_key_command(options: _DataOptions, out: IO[bytes], err: IO[str]) -> int
         with stream:
             try:
                 if len(keys) == 2:
-                    from helpers.data.key_subset import read_sentinel_ids
+                    from helpers.team.key_subset import read_sentinel_ids
 
                     pairs = len(options.id_columns) == 2 or keys[0].format in PAIR_FORMATS
                     sentinels = read_sentinel_ids(stream, source=file, pairs=pairs)
@@ -465,7 +465,7 @@ def _run_key_command(options: _DataOptions, out: IO[bytes], err: IO[str]) -> int
     if options.sentinels is not None:
         return _write_subset_check(keys[0], keys[1], sentinels, options, out, err)
     if as_text:
-        from helpers.data.json_keys import check_json_key_texts
+        from helpers.team.json_keys import check_json_key_texts
 
         result = check_json_key_texts(
             keys[0], keys[1], sources=(options.baseline or "", options.proposed or "")
@@ -477,7 +477,7 @@ def _run_key_command(options: _DataOptions, out: IO[bytes], err: IO[str]) -> int
 
 def _names_json(file: str | None, options: _DataOptions) -> bool:
     """True when ``file`` is read as a ``.json`` answer key (by ``--format`` or its name)."""
-    from helpers.data.sources import SourceFormatError, key_format_for
+    from helpers.team.sources import SourceFormatError, key_format_for
 
     if file is None:
         return False
@@ -488,8 +488,8 @@ def _names_json(file: str | None, options: _DataOptions) -> bool:
 
 
 def _write_key_check(result: Any, options: _DataOptions, out: IO[bytes], err: IO[str]) -> int:
-    """Write a :class:`~helpers.data.batch.KeyCheck` as result lines or a summary."""
-    from helpers.data.reports import key_check_json, key_check_text, key_error_object, key_result_json
+    """Write a :class:`~helpers.team.batch.KeyCheck` as result lines or a summary."""
+    from helpers.team.reports import key_check_json, key_check_text, key_error_object, key_result_json
 
     if options.summary is None:
         if result.result is not None:
@@ -512,8 +512,8 @@ def _write_subset_check(
     baseline: Any, proposed: Any, sentinels: Any, options: _DataOptions, out: IO[bytes], err: IO[str]
 ) -> int:
     """``--sentinels FILE``: check only the listed sentinels; a summary counts the other changes."""
-    from helpers.data.key_subset import check_sentinel_subset, subset_check_json, subset_check_text
-    from helpers.data.reports import key_error_object, key_result_json
+    from helpers.team.key_subset import check_sentinel_subset, subset_check_json, subset_check_text
+    from helpers.team.reports import key_error_object, key_result_json
 
     subset = check_sentinel_subset(
         baseline, proposed, sentinels, pairs=True if len(options.id_columns) == 2 else None
@@ -538,7 +538,7 @@ def _write_subset_check(
 
 
 def _rebaseline(reason: str, fixtures: str | None, err: IO[str]) -> int:
-    from helpers.teach.worked_answers import rebaseline_worked_answers
+    from helpers.trainee.worked_answers import rebaseline_worked_answers
 
     try:
         from pathlib import Path
@@ -560,12 +560,12 @@ def _rebaseline(reason: str, fixtures: str | None, err: IO[str]) -> int:
 
 
 def _export_csv(check: str | None, output: str | None) -> int:
-    from helpers.teach.cases.filled import cases_to_csv, filled_cases
+    from helpers.trainee.cases.filled import cases_to_csv, filled_cases
 
     return _write_text(cases_to_csv(filled_cases(check)), output, "export-csv")
 
 
 def _export_example(check: str, output: str | None) -> int:
-    from helpers.publish.example import example_source
+    from helpers.team.example import example_source
 
     return _write_text(example_source(check), output, "export-example")

@@ -165,7 +165,7 @@ output options
 """
 
 
-#: ``--max-file-mb``'s default: helpers.data.inputs.MAX_KEY_BYTES, in MB.
+#: ``--max-file-mb``'s default: helpers.team.inputs.MAX_KEY_BYTES, in MB.
 _MAX_FILE_MB = 512.0
 
 
@@ -207,7 +207,7 @@ _AUTO_DUCKDB_JSONL_MIB = 40
 _AUTO_DUCKDB_CSV_MIB = 4
 
 
-#: The answer-key formats of ``sentinels --format`` (``helpers.data.key_formats.KEY_FORMATS``).
+#: The answer-key formats of ``sentinels --format`` (``helpers.team.key_formats.KEY_FORMATS``).
 _KEY_FORMATS = ("json", "jsonl", "trec-qrels", "beir-tsv", "lm-eval-samples", "parquet")
 
 
@@ -215,7 +215,7 @@ def _size(text: str) -> int:
     """``--max-bytes``: a size such as ``64MB``."""
     import argparse
 
-    from helpers.teach.trainer.bounded_file import parse_size
+    from helpers.trainer.bounded_file import parse_size
 
     try:
         return parse_size(text)

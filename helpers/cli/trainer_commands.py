@@ -19,12 +19,12 @@ from helpers.cli.streams import _write_new_text, _write_text
 from helpers.core.errors import CheckInputError
 from helpers.core.jsonio import dumps_compact
 from helpers.core.outcomes import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_PASS, EXIT_USAGE
-from helpers.data.inputs import same_file
+from helpers.team.inputs import same_file
 
 
 def _practice_generate(rule: str, seed: int, count: int) -> int:
     """``practice generate``: fresh practice cases as JSON Lines (taught in ``04_practice.ipynb``)."""
-    from helpers.teach.cases.generators import GENERATORS, generate_many, generated_case_data
+    from helpers.trainee.cases.generators import GENERATORS, generate_many, generated_case_data
 
     if rule != "all" and rule not in GENERATORS:
         streams._STDERR.write(
@@ -54,21 +54,21 @@ def _cohort(
 ) -> int:
     """``cohort``: the trainer's table over progress files, re-graded (taught in ``06_trainer.ipynb``).
 
-    The verdict cache in the trainer's folder (:mod:`helpers.teach.trainer.verdict_cache`) spares the files
+    The verdict cache in the trainer's folder (:mod:`helpers.trainer.verdict_cache`) spares the files
     unchanged since the last run, unless ``use_cache`` is false (``--no-cache``). A run that takes
     more than a couple of seconds shows a progress bar on standard error when that is a terminal
     (never in a pipe or a file), wiped before anything else is written there; the output is the same.
     """
-    from helpers.teach.trainer.cohort import load_cohort, progress_paths, shown
-    from helpers.teach.views.cohort_views import cohort_csv, cohort_json_lines, cohort_text
+    from helpers.trainer.cohort import load_cohort, progress_paths, shown
+    from helpers.trainer.views.cohort_views import cohort_csv, cohort_json_lines, cohort_text
 
     files = progress_paths(paths)
     if csv_path is not None and any(same_file(str(f), csv_path) for f in files if os.path.lexists(f)):
         streams._STDERR.write(f"python -m helpers cohort: --csv {csv_path} is one of the progress files\n")
         return EXIT_USAGE
-    from helpers.teach.cases.generators import generators_fingerprint
-    from helpers.teach.trainer.secret import TrainerSecret, TrainerSecretError
-    from helpers.teach.trainer.verdict_cache import VerdictCache
+    from helpers.trainee.cases.generators import generators_fingerprint
+    from helpers.trainer.secret import TrainerSecret, TrainerSecretError
+    from helpers.trainer.verdict_cache import VerdictCache
 
     line = _ProgressLine(streams._STDERR, width=_terminal_width()) if _stderr_is_terminal() else None
     try:
@@ -187,7 +187,7 @@ def _surrogates(text: str) -> bool:
 
 def _trainer(args: Any, command: str, *, create: bool = False) -> Any:
     """The trainer's secret for ``args.trainer_dir``; None after one line on standard error."""
-    from helpers.teach.trainer.secret import TrainerSecret, TrainerSecretError
+    from helpers.trainer.secret import TrainerSecret, TrainerSecretError
 
     try:
         return TrainerSecret.open(args.trainer_dir, create=create)
@@ -199,8 +199,8 @@ def _trainer(args: Any, command: str, *, create: bool = False) -> Any:
 def _checkout_issue(args: Any) -> int:
     """``checkout issue``: a check-out paper for one trainee, and its key (taught in ``07_checkout.ipynb``)."""
     from helpers.core.errors import CheckoutFileError
-    from helpers.teach.trainer.checkout import issue_checkout, new_paper_id, write_checkout
-    from helpers.teach.trainer.secret import TrainerSecretError
+    from helpers.trainer.checkout import issue_checkout, new_paper_id, write_checkout
+    from helpers.trainer.secret import TrainerSecretError
 
     if _surrogates(args.trainee):
         streams._STDERR.write(
@@ -216,7 +216,7 @@ def _checkout_issue(args: Any) -> int:
     except CheckInputError as exc:
         streams._STDERR.write(f"python -m helpers checkout issue: {exc.message}\n")
         return EXIT_USAGE
-    from helpers.teach.trainer.secret import SECRET_NAME, trainer_dir
+    from helpers.trainer.secret import SECRET_NAME, trainer_dir
 
     new_secret = not os.path.lexists(trainer_dir(args.trainer_dir) / SECRET_NAME)
     trainer = _trainer(args, "checkout issue", create=True)
@@ -258,7 +258,7 @@ def _checkout_issue(args: Any) -> int:
 def _checkout_proctor(args: Any) -> int:
     """``checkout proctor``: one proctored paper for one trainee, served through Voilà at the link printed."""
     from helpers.core.errors import CheckoutFileError
-    from helpers.teach.trainer.secret import TrainerSecretError
+    from helpers.trainer.secret import TrainerSecretError
 
     if (args.sitting is None) == (args.trainee is None):
         streams._STDERR.write(
@@ -272,9 +272,9 @@ def _checkout_proctor(args: Any) -> int:
         )
         return EXIT_USAGE
     try:
-        from helpers.publish.proctor import proctor_command, proctor_environment, write_proctor_notebook
-        from helpers.publish.sitting_server import LOOPBACK, ServeAddressError, bind_listener, new_token
-        from helpers.teach.trainer.proctoring import prepare_sitting, resumable_sitting
+        from helpers.trainer.proctoring import prepare_sitting, resumable_sitting
+        from helpers.trainer.serve.proctor import proctor_command, proctor_environment, write_proctor_notebook
+        from helpers.trainer.serve.sitting_server import LOOPBACK, ServeAddressError, bind_listener, new_token
     except ImportError as exc:
         streams._STDERR.write(f"python -m helpers checkout proctor: needs the app extra (voila): {exc}\n")
         return EXIT_USAGE
@@ -339,9 +339,9 @@ def _checkout_grade(args: Any) -> int:
     import json
 
     from helpers.core.errors import CheckoutFileError
-    from helpers.teach.trainer.bounded_file import MAX_CHECKOUT_BYTES
-    from helpers.teach.trainer.checkout import grade_files, key_baseline_path, result_csv, result_text
-    from helpers.teach.trainer.secret import TrainerSecretError
+    from helpers.trainer.bounded_file import MAX_CHECKOUT_BYTES
+    from helpers.trainer.checkout import grade_files, key_baseline_path, result_csv, result_text
+    from helpers.trainer.secret import TrainerSecretError
 
     if args.sitting is not None:
         if args.answers is not None or args.key is not None or args.baseline is not None:
@@ -376,7 +376,7 @@ def _checkout_grade(args: Any) -> int:
         return EXIT_USAGE
     try:
         if args.sitting is not None:
-            from helpers.teach.trainer.proctoring import grade_sitting
+            from helpers.trainer.proctoring import grade_sitting
 
             result = grade_sitting(args.sitting, trainer)
         else:

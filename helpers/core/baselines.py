@@ -5,7 +5,7 @@ A baseline file is ``{"version": N, "revised_on": "YYYY-MM-DD", "reason": "...",
 in place: :func:`revise_baseline` copies the current file into a retained
 folder, then writes version N+1 with the reason for the change.
 
-The project guards its own worked answers this way: see :mod:`helpers.worked_answers`.
+The project guards its own worked answers this way: see :mod:`helpers.trainee.worked_answers`.
 Taught in ``03_sentinel_answer_key.ipynb`` ("An authorised rubric change").
 """
 

@@ -59,7 +59,7 @@ def run_check(name: str, record: Mapping[str, Any]) -> CheckResult:
 def check_lines(check: str, lines: Iterable[JsonLine]) -> Iterable[tuple[dict[str, Any], int]]:
     """Yield ``(output object, exit code)`` for each parsed JSON line.
 
-    The reference the command line never calls: :mod:`helpers.data.batch` streams the same
+    The reference the command line never calls: :mod:`helpers.team.batch` streams the same
     results faster, and its tests compare the two.
     """
     for line in lines:

@@ -12,27 +12,27 @@ from pathlib import Path
 import pytest
 
 from helpers import (
-    BaselineError,
-    DuplicateKeyError,
-    EmptyBaselineError,
-    InvalidInputError,
-    JSONLoadError,
     check_sentinels,
     check_sentinels_input,
     check_target_scope,
     check_target_scope_input,
     filled_cases,
     load_baseline,
-    load_cases,
     load_json_file,
-    loads_strict,
     revise_baseline,
 )
 from helpers.cli import EXIT_BAD_INPUT
 from helpers.core.checks import check_lines, run_check
-from helpers.core.jsonio import JsonLine, iter_json_lines
-from helpers.teach.cases.filled import CSV_COLUMNS, cases_from_csv, cases_from_data
-from helpers.teach.worked_answers import check_worked_answers
+from helpers.core.errors import (
+    BaselineError,
+    DuplicateKeyError,
+    EmptyBaselineError,
+    InvalidInputError,
+    JSONLoadError,
+)
+from helpers.core.jsonio import JsonLine, iter_json_lines, loads_strict
+from helpers.trainee.cases.filled import CSV_COLUMNS, cases_from_csv, cases_from_data, load_cases
+from helpers.trainee.worked_answers import check_worked_answers
 
 HEADER = ",".join(CSV_COLUMNS) + "\n"
 GOOD_ROW = (

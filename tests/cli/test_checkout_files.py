@@ -21,8 +21,8 @@ import pytest
 from signed_checkouts import answer_all
 
 from helpers.core.errors import CheckoutFileError
-from helpers.teach.trainer import checkout as co
-from helpers.teach.trainer.secret import TrainerSecret
+from helpers.trainer import checkout as co
+from helpers.trainer.secret import TrainerSecret
 
 
 def _one_line(out: subprocess.CompletedProcess[bytes]) -> str:

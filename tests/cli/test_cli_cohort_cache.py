@@ -16,8 +16,8 @@ import pytest
 from helpers import cli
 from helpers.cli import trainer_commands
 from helpers.core.paths import fixtures_dir
-from helpers.teach.trainer.secret import TrainerSecret
-from helpers.teach.trainer.verdict_cache import CACHE_NAME
+from helpers.trainer.secret import TrainerSecret
+from helpers.trainer.verdict_cache import CACHE_NAME
 
 SAMPLES = fixtures_dir() / "sample_progress"
 

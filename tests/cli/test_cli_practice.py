@@ -8,7 +8,7 @@ import json
 import shutil
 
 from helpers.core.paths import fixtures_dir
-from helpers.teach.cases.generators import GENERATORS, generate, generated_case_data
+from helpers.trainee.cases.generators import GENERATORS, generate, generated_case_data
 
 SAMPLES = fixtures_dir() / "sample_progress"
 

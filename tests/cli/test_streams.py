@@ -345,12 +345,12 @@ def test_ctrl_c_while_orjson_is_imported_exits_130_with_one_line(tmp_path):
 
 
 #: Runs ``python -m helpers`` with a handshake around the moment the input's size is taken: once
-#: :func:`helpers.data.inputs.open_snapshot` has opened the file and taken its size, the run writes
+#: :func:`helpers.team.inputs.open_snapshot` has opened the file and taken its size, the run writes
 #: ``taken`` to one pipe and waits for a byte on another before it reads a line. The test appends in
 #: between, so the appended lines are in the file before any of it is read, on every run.
 _SNAPSHOT_HANDSHAKE = """
 import os, runpy, sys
-import helpers.data.inputs as inputs
+import helpers.team.inputs as inputs
 taken, go = int(sys.argv.pop(1)), int(sys.argv.pop(1))
 real = inputs.open_snapshot
 def open_snapshot(path, **options):

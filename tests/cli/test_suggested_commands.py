@@ -21,7 +21,7 @@ from signed_checkouts import answer_all
 
 from helpers import cli
 from helpers.cli import trainer_commands
-from helpers.teach.trainer import checkout as co
+from helpers.trainer import checkout as co
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -262,7 +262,7 @@ def test_an_own_machine_pass_suggests_accept_unproctored_and_it_counts_it(run: R
     from signed_checkouts import sit
 
     from helpers.core.paths import fixtures_dir
-    from helpers.teach.trainer.secret import TrainerSecret
+    from helpers.trainer.secret import TrainerSecret
 
     trainer = TrainerSecret.open(run.tmp / "trainer", create=True)
     results = run.tmp / "results"

@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from helpers import BaselineError, load_baseline
+from helpers import load_baseline
 from helpers.cli import main
 from helpers.core.baselines import revise_baseline
+from helpers.core.errors import BaselineError
 from helpers.core.paths import project_root
 
 

@@ -8,8 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from helpers import DuplicateKeyError, JSONLoadError, dumps_compact, load_json_file, loads_strict
-from helpers.core.jsonio import iter_json_lines, loads_document, parse_json_line
+from helpers import load_json_file
+from helpers.core.errors import DuplicateKeyError, JSONLoadError
+from helpers.core.jsonio import dumps_compact, iter_json_lines, loads_document, loads_strict, parse_json_line
 
 
 def lines_of(data: bytes):

@@ -17,23 +17,24 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from helpers import JSONLoadError, check_target_scope, loads_strict
-from helpers.core.errors import InvalidInputError, describe_value, escape_surrogates
+from helpers import check_target_scope
+from helpers.core.errors import InvalidInputError, JSONLoadError, describe_value, escape_surrogates
 from helpers.core.jsonio import (
     MAX_NESTING,
     NO_STACK_LEFT,
     TOO_DEEP,
     LimitedText,
     loads_document,
+    loads_strict,
     nesting_cut,
     nesting_depth,
     parse_json_line,
     same_on_every_python,
 )
 from helpers.core.jsonwalk import JsonStyle, NotJsonShaped, json_pieces
-from helpers.data.answer_keys import read_answer_key_object
-from helpers.data.fastpath import FAST_JSON, loads_fast
-from helpers.teach.views.case_html import display_json, json_html
+from helpers.team.answer_keys import read_answer_key_object
+from helpers.team.fastpath import FAST_JSON, loads_fast
+from helpers.trainee.views.case_html import display_json, json_html
 
 
 def nested(levels: int, inner: str = '"a"') -> str:

@@ -11,6 +11,9 @@ from hypothesis import strategies as st
 
 import helpers
 from helpers.core.chardiff import char_diff, diff_text
+from helpers.trainee import grading
+from helpers.trainee.cases.filled import get_case
+from helpers.trainee.views import case_html, mistakes
 
 RESULTS = {
     "target scope": lambda: helpers.check_target_scope(["a", "b"], ["a", "c"]),
@@ -19,15 +22,13 @@ RESULTS = {
     ),
     "sentinels": lambda: helpers.check_sentinels({"S1": "R", "S2": "A"}, {"S1": "S"}),
     "diff piece": lambda: char_diff("R", "S")[0],
-    "answer": lambda: helpers.grading.Answer("target-scope", missing=frozenset({"a"}), flag=False),
-    "grade": lambda: helpers.grading.grade(
-        helpers.get_case("lost-comparison"), helpers.grading.Answer("target-scope", flag=True)
-    ),
-    "mistake": lambda: helpers.mistakes.typical_mistakes(helpers.get_case("lost-comparison"))[0],
-    "feedback": lambda: helpers.grading.grade(
-        helpers.get_case("lost-comparison"), helpers.grading.Answer("target-scope", flag=True)
+    "answer": lambda: grading.Answer("target-scope", missing=frozenset({"a"}), flag=False),
+    "grade": lambda: grading.grade(get_case("lost-comparison"), grading.Answer("target-scope", flag=True)),
+    "mistake": lambda: mistakes.typical_mistakes(get_case("lost-comparison"))[0],
+    "feedback": lambda: grading.grade(
+        get_case("lost-comparison"), grading.Answer("target-scope", flag=True)
     ).mistakes[0],
-    "shown block": lambda: helpers.render.HtmlBlock("<p>x</p>", "x"),
+    "shown block": lambda: case_html.HtmlBlock("<p>x</p>", "x"),
 }
 
 
@@ -65,7 +66,7 @@ PRINTABLE_WIDE = ["a", "é", "！", "～", "😀", "𝒜"]  # printable, inside 
 
 def test_the_fast_path_sorts_astral_ids_as_javascript_does():
     """U+1F600 sorts before U+FF01 in UTF-16 order, though its code point is higher."""
-    from helpers.data.fastpath import fast_target_scope
+    from helpers.team.fastpath import fast_target_scope
 
     result = fast_target_scope({"original": ["！", "😀"], "rewritten": []})
     assert result.missing == ("😀", "！")
@@ -76,7 +77,7 @@ def test_the_fast_path_sorts_astral_ids_as_javascript_does():
     rewritten=st.lists(st.sampled_from(PRINTABLE_WIDE), max_size=5),
 )
 def test_the_fast_path_agrees_with_the_exact_route_on_wide_ids(original, rewritten, js_sorted):
-    from helpers.data.fastpath import fast_target_scope
+    from helpers.team.fastpath import fast_target_scope
 
     record = {"original": original, "rewritten": rewritten}
     fast = fast_target_scope(record)

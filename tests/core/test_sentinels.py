@@ -8,14 +8,8 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from helpers import (
-    EmptyBaselineError,
-    InvalidInputError,
-    SentinelResult,
-    check_sentinels,
-    check_sentinels_input,
-)
-from helpers.core.errors import CheckInputError
+from helpers import SentinelResult, check_sentinels, check_sentinels_input
+from helpers.core.errors import CheckInputError, EmptyBaselineError, InvalidInputError
 
 TRICKY_IDS = ["S1", "S2", "s1", "S1 ", "C2", "é", "e\u0301", "😀", "\ue000", "\uffff", "10", "2"]
 id_strings = st.one_of(

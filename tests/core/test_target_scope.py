@@ -8,14 +8,8 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from helpers import (
-    InvalidInputError,
-    NeedsStaffLabels,
-    TargetScopeResult,
-    check_target_scope,
-    check_target_scope_input,
-)
-from helpers.core.errors import CheckInputError
+from helpers import NeedsStaffLabels, TargetScopeResult, check_target_scope, check_target_scope_input
+from helpers.core.errors import CheckInputError, InvalidInputError
 
 # IDs that collide often and sort differently in JavaScript and Python:
 # emoji (surrogate pairs in UTF-16) against U+E000..U+FFFF, look-alikes,

@@ -297,13 +297,13 @@ def _unresolved_references() -> list[str]:
 
 def test_the_reference_resolver_tells_a_real_name_from_a_stale_one():
     assert _resolves("~helpers.core.errors.InvalidInputError", None)
-    assert _resolves(".regrade", "helpers.teach.trainer.cohort")
-    assert _resolves("DrillSession", "helpers.teach.drill.engine")
-    assert _resolves("Mastery.from_attempts", "helpers.teach.drill.mastery")
+    assert _resolves(".regrade", "helpers.trainer.cohort")
+    assert _resolves("DrillSession", "helpers.trainee.drill.engine")
+    assert _resolves("Mastery.from_attempts", "helpers.trainee.drill.mastery")
     assert _resolves("helpers.check_target_scope", None)  # a lazy public name
     assert not _resolves("~helpers.errors.InvalidInputError", None)
     assert not _resolves("helpers.fastpath", None)
-    assert not _resolves("no_such_function", "helpers.teach.drill.mastery")
+    assert not _resolves("no_such_function", "helpers.trainee.drill.mastery")
 
 
 def test_every_helpers_reference_in_docstrings_and_docs_resolves():

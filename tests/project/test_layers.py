@@ -46,17 +46,17 @@ def test_the_import_contracts_hold():
         (
             "core/ordering.py",
             "from ..teach import cases",
-            "helpers.core is not allowed to import helpers.teach",
+            "helpers.core is not allowed to import helpers.trainee",
         ),
         (
             "data/reports.py",
             "from ..publish import site",
-            "helpers.data is not allowed to import helpers.publish",
+            "helpers.team is not allowed to import helpers.publish",
         ),
         (
             "publish/site.py",
             "from ..widgets import base",
-            "helpers.publish is not allowed to import helpers.widgets",
+            "helpers.publish is not allowed to import helpers.trainee.widgets",
         ),
         ("cli/run.py", "from ..widgets import base", "Nothing imports the widgets BROKEN"),
         ("cli/parser.py", "def f():\n    from . import run", CLI_BROKEN),
@@ -162,7 +162,14 @@ def test_a_command_line_run_loads_no_teaching_code():
         name
         for name in loaded
         if name.startswith(
-            ("helpers.teach", "helpers.widgets", "helpers.publish", "ipywidgets", "matplotlib", "nbconvert")
+            (
+                "helpers.trainee",
+                "helpers.trainee.widgets",
+                "helpers.publish",
+                "ipywidgets",
+                "matplotlib",
+                "nbconvert",
+            )
         )
     ]
     assert heavy == []
@@ -177,11 +184,11 @@ _NOT_FOR_ONE_LINE = (
     "platform",
     "difflib",
     "unicodedata",
-    "helpers.data.outcome_lines",
-    "helpers.data.reports",
-    "helpers.data.id_display",
-    "helpers.data.inputs",
-    "helpers.data.sources",
+    "helpers.team.outcome_lines",
+    "helpers.team.reports",
+    "helpers.team.id_display",
+    "helpers.team.inputs",
+    "helpers.team.sources",
     "helpers.core.chardiff",
     "helpers.core.explain",
     "helpers.core.differences",
@@ -229,7 +236,7 @@ def test_a_long_input_still_takes_the_fast_parser():
 def test_a_public_name_is_loaded_on_first_use():
     loaded = _loaded_after("import helpers\nhelpers.check_target_scope")
     assert "helpers.core.target_scope" in loaded
-    assert "helpers.teach.views.case_html" not in loaded
+    assert "helpers.trainee.views.case_html" not in loaded
 
 
 def test_every_public_name_resolves():

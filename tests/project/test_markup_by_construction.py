@@ -1,4 +1,4 @@
-"""Markup is built only through :mod:`helpers.teach.html`: no module makes HTML from a value by hand.
+"""Markup is built only through :mod:`helpers.trainee.html`: no module makes HTML from a value by hand.
 
 The guard reads every module under ``helpers/`` (one test per module, so ``-k`` picks some)
 and fails on the four ways a value reaches markup unescaped: an f-string whose literal text
@@ -23,17 +23,17 @@ PACKAGE = ROOT / "helpers"
 
 #: The builder itself: it defines the one escaping path (``Html``, ``html``, ``html_join``, the
 #: escapers and the style sheet), so it is the one module allowed to assemble markup by hand.
-BUILDER = "helpers/teach/html.py"
+BUILDER = "helpers/trainee/html.py"
 
 #: The only functions outside the builder that may call ``Html(...)`` on a non-literal, and why.
 HTML_CALL_EXCEPTIONS = {
     # The site's reference pages: mistune's own output, rendered with escape=True.
-    ("helpers/publish/site.py", "_rendered"),
+    ("tools/publish/site.py", "_rendered"),
     # Feedback text already escaped: spans of it, cut at backticks (which no entity holds), are put
     # inside a literal <code> element.
-    ("helpers/teach/views/answer_html.py", "_ticked"),
+    ("helpers/trainee/views/answer_html.py", "_ticked"),
     # Pygments' highlighted source: Pygments escapes the code it highlights.
-    ("helpers/teach/views/check_source.py", "source_block"),
+    ("helpers/trainee/views/check_source.py", "source_block"),
 }
 
 #: Every element name of HTML (the living standard, with the obsolete ones a browser still parses).
@@ -354,10 +354,10 @@ def test_the_guard_lets_text_and_the_builder_pass(source: str) -> None:
 
 def test_the_exceptions_hold_only_in_their_module_and_function() -> None:
     source = "def _rendered(value):\n    return Html(value)\n"
-    assert not findings(source, "helpers/publish/site.py")
-    assert findings(source, "helpers/widgets/checkout.py")
-    assert findings("def other(value):\n    return Html(value)\n", "helpers/publish/site.py")
-    assert findings("x = Html(value)\n", "helpers/publish/site.py")
+    assert not findings(source, "tools/publish/site.py")
+    assert findings(source, "helpers/trainer/widgets/checkout.py")
+    assert findings("def other(value):\n    return Html(value)\n", "tools/publish/site.py")
+    assert findings("x = Html(value)\n", "tools/publish/site.py")
 
 
 def test_the_builder_module_may_assemble_markup() -> None:

@@ -432,7 +432,7 @@ def test_the_suite_files_are_those_pytest_collects_less_the_ignored(tmp_path):
         "tests/test_a.py",
         "tests/sub/test_b.py",
         "tests/helper.py",
-        "tests/publish/test_downloads.py",
+        "tests/tools/test_downloads.py",
         "tests/project/test_mutation_runner.py",
     ):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)

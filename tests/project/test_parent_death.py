@@ -102,7 +102,7 @@ _COHORT = r"""
 import json, os, sys, time
 from pathlib import Path
 import psutil
-from helpers.teach.trainer import cohort
+from helpers.trainer import cohort
 
 def slow(job):
     time.sleep(600)

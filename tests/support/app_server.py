@@ -2,7 +2,7 @@
 
 Used by ``tests/surfaces/test_app_browser.py`` and ``tests/surfaces/test_app_kernel_cap.py``. Voilà serves a
 scratch copy of ``notebooks/`` on 127.0.0.1 on a free port, with the launcher's own command
-line (:func:`helpers.publish.app.voila_command`), and is stopped by its PID (then its
+line (:func:`helpers.trainer.serve.app.voila_command`), and is stopped by its PID (then its
 process group, its kernels) when the test is done, pass or fail.
 """
 
@@ -24,7 +24,7 @@ import pytest
 from lab_session import stop_process
 
 from helpers.core.paths import project_root
-from helpers.publish.app import DEFAULT_MAX_KERNELS, voila_command, voila_environment
+from helpers.trainer.serve.app import DEFAULT_MAX_KERNELS, voila_command, voila_environment
 
 #: How long Voilà may take to answer its first request.
 START_SECONDS = 90

@@ -1,6 +1,6 @@
 """axe-core in the browser tests: WCAG 2.1 A and AA rules on the project's own HTML and widgets.
 
-Used by ``tests/surfaces/test_browser.py``, ``tests/publish/test_site.py`` and ``tests/surfaces/test_app_browser.py``.
+Used by ``tests/surfaces/test_browser.py``, ``tests/tools/test_site.py`` and ``tests/surfaces/test_app_browser.py``.
 The npm package ``axe-core`` (pinned: :data:`AXE_VERSION`) is installed once with the
 ordinary npm client into the git-ignored ``artifacts/axe/`` folder; nothing is fetched
 while a page is tested (the script is injected from disk).

@@ -1,6 +1,6 @@
 """The checks with one rule broken each: a generated case for a rule must change its outcome under its broken check.
 
-Test oracles only (``tests/teach/test_generators.py``), so they live with the tests, not in the package.
+Test oracles only (``tests/trainee/cases/test_generators.py``), so they live with the tests, not in the package.
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from helpers.core.ordering import sorted_ids
-from helpers.teach.cases.deciding_rule import reader_form
-from helpers.teach.cases.generators import Vocabulary
+from helpers.trainee.cases.deciding_rule import reader_form
+from helpers.trainee.cases.generators import Vocabulary
 
 Record = dict[str, Any]
 Output = dict[str, Any]

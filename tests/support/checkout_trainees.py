@@ -1,15 +1,15 @@
 """Simulated trainees for the check-out: each sits real papers and the real grader marks them.
 
-A key comes from :func:`helpers.teach.trainer.sitting.issue_checkout`; the trainee
-sits it through the headless contract (:func:`~helpers.teach.trainer.sitting.start_sitting`,
+A key comes from :func:`helpers.trainer.sitting.issue_checkout`; the trainee
+sits it through the headless contract (:func:`~helpers.trainer.sitting.start_sitting`,
 ``next_case()`` until None, ``answer(...)``), answering each case from the key record
 (what a trainee who reads the case rightly would answer) and slipping by a profile:
 uniformly, always on one rule, blind to one look-alike kind or to the eight common
 Cyrillic letters (reading the case through a fold that makes them invisible, then
 working the check on what they saw), never holding or refusing. The sitting's
 ``result()`` grades the answers file with
-:func:`~helpers.teach.trainer.checkout.grade_checkout`, so the verdict is the one a
-trainer would get. :func:`pass_rate` is what ``tests/teach/test_checkout_validity.py``
+:func:`~helpers.trainer.checkout.grade_checkout`, so the verdict is the one a
+trainer would get. :func:`pass_rate` is what ``tests/trainer/test_checkout_validity.py``
 asserts and ``benchmarks/checkout_validity.py`` prints.
 """
 
@@ -26,11 +26,11 @@ from trainees import BLIND_SPOTS
 
 from helpers.core.checks import run_check
 from helpers.core.errors import CheckInputError
-from helpers.teach.cases.deciding_rule import FACETS, keyed_rule
-from helpers.teach.cases.rules import load_rules
-from helpers.teach.grading import Answer, answer_fields, candidate_ids, correct_answer
-from helpers.teach.trainer import checkout as co
-from helpers.teach.trainer.sitting import start_sitting
+from helpers.trainee.cases.deciding_rule import FACETS, keyed_rule
+from helpers.trainee.cases.rules import load_rules
+from helpers.trainee.grading import Answer, answer_fields, candidate_ids, correct_answer
+from helpers.trainer import checkout as co
+from helpers.trainer.sitting import start_sitting
 
 #: Sittings per profile with ``--all`` (``EIC_ALL_TESTS=1``); the fast loop samples a few.
 PAPERS = 400 if os.environ.get("EIC_ALL_TESTS") == "1" else 4
@@ -41,7 +41,7 @@ ISSUED = "2026-12-01T09:00:00Z"
 Answerer = Callable[[Mapping[str, Any], Mapping[str, Any], random.Random], tuple[Answer, str | None]]
 
 _NO_BREAK = "\u00a0\u2007\u202f"
-#: Each look-alike kind, and how a reader blind to it reads a string (independent of helpers.teach.cases.deciding_rule).
+#: Each look-alike kind, and how a reader blind to it reads a string (independent of helpers.trainee.cases.deciding_rule).
 FOLDS: dict[str, Callable[[str], str]] = {
     **BLIND_SPOTS,
     "no-break-space": lambda s: "".join(" " if c in _NO_BREAK else c for c in s.strip(_NO_BREAK)),

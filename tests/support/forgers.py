@@ -21,12 +21,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from trainees import _blind_answer, every_hint
 
-from helpers.teach.cases.generators import generate, generators_fingerprint
-from helpers.teach.cases.rules import load_rules
-from helpers.teach.drill.engine import DrillSession
-from helpers.teach.drill.mastery import Mastery
-from helpers.teach.grading import Answer, correct_answer, decisive_rules
-from helpers.teach.progress.files import TraineeProgress, trainee_progress_from_data, trainee_progress_to_data
+from helpers.trainee.cases.generators import generate, generators_fingerprint
+from helpers.trainee.cases.rules import load_rules
+from helpers.trainee.drill.engine import DrillSession
+from helpers.trainee.drill.mastery import Mastery
+from helpers.trainee.grading import Answer, correct_answer, decisive_rules
+from helpers.trainee.progress.files import (
+    TraineeProgress,
+    trainee_progress_from_data,
+    trainee_progress_to_data,
+)
 
 SAVED = "2026-12-01T18:00:00Z"
 RULE_IDS = [rule.id for rule in load_rules()]

@@ -45,7 +45,7 @@ from lab_session import (  # noqa: E402  (tests/support/ on the path first, for 
 from playwright.sync_api import BrowserContext, Playwright, Route, sync_playwright  # noqa: E402
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError  # noqa: E402
 
-from helpers.publish.lite import LITE_MARKER, LiteServer, build_lite, default_cache_dir  # noqa: E402
+from tools.publish.lite import LITE_MARKER, LiteServer, build_lite, default_cache_dir  # noqa: E402
 
 #: Done: the kernel is idle, nothing is queued, and every code cell ran or an error showed;
 #: the same for half a second (the kernel goes idle between cells).

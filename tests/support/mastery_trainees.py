@@ -4,14 +4,14 @@
   probability ``1 - p`` (drawn from its own seeded stream) it slips: it keeps the
   lists and the flag but picks another of the offered reasons, so the case is wrong.
 * :func:`partly_blind` cannot tell ``blind`` of the 44 confusable letters
-  (:data:`helpers.teach.cases.deciding_rule.CONFUSABLES`) from their Latin twins, and sees the others;
+  (:data:`helpers.trainee.cases.deciding_rule.CONFUSABLES`) from their Latin twins, and sees the others;
   which ones it sees is drawn from the seed. Everything else it reads exactly.
 * :func:`blind_to` cannot tell the given letters from their Latin twins: :data:`COMMON_CYRILLIC`, the
   eight lower-case Cyrillic letters real spoofed text uses most, in the profiles.
 
-:func:`completion` drives the real :class:`~helpers.teach.drill.engine.DrillSession` with
+:func:`completion` drives the real :class:`~helpers.trainee.drill.engine.DrillSession` with
 the fake clock of ``trainees.py`` and returns the case at which the drill completed,
-or None. Each trainee sees only what a :class:`~helpers.teach.drill.engine.CaseView` shows.
+or None. Each trainee sees only what a :class:`~helpers.trainee.drill.engine.CaseView` shows.
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ from collections.abc import Callable
 
 from trainees import Clock, Strategy, _blind_answer
 
-from helpers.teach.cases.deciding_rule import CONFUSABLES
-from helpers.teach.drill.engine import CaseView, DrillSession
-from helpers.teach.grading import Answer
+from helpers.trainee.cases.deciding_rule import CONFUSABLES
+from helpers.trainee.drill.engine import CaseView, DrillSession
+from helpers.trainee.grading import Answer
 
 #: Seeds per profile: every one under ``--all``, the first few in the fast loop.
 ALL_SEEDS = range(200)

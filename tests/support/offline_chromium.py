@@ -1,6 +1,6 @@
 """Chromium for the site and app browser tests, with the network cut off and watched.
 
-Used by ``tests/publish/test_site.py`` and ``tests/surfaces/test_app_browser.py``. The browser
+Used by ``tests/tools/test_site.py`` and ``tests/surfaces/test_app_browser.py``. The browser
 comes from :func:`lab_session.chromium_executable`: Debian's ``/usr/bin/chromium``
 (browser downloads are impossible here); locally a missing browser skips the
 test with the install command, and under ``CI=true`` it fails.

@@ -3,7 +3,7 @@
 ``python -m helpers checkout proctor --trainee NAME --trainer-dir DIR``, on the free port it
 chooses (or ``--port P``), in its own process group, stopped by its PID when the test is done,
 pass or fail. Its address and token are read from the link it prints. Used by
-``tests/surfaces/test_proctor_browser.py`` and ``tests/publish/test_proctor_guard.py``. The
+``tests/surfaces/test_proctor_browser.py`` and ``tests/trainer/serve/test_proctor_guard.py``. The
 readiness probe asks for a file without the token, which the app refuses, so it never opens
 the paper's one sitting itself.
 """

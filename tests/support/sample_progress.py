@@ -21,9 +21,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from trainees import BLIND_SPOTS, _blind_answer
 
 from helpers.core.paths import fixtures_dir
-from helpers.teach.drill.engine import DrillSession
-from helpers.teach.grading import Answer
-from helpers.teach.progress.files import TraineeProgress, trainee_progress_to_data
+from helpers.trainee.drill.engine import DrillSession
+from helpers.trainee.grading import Answer
+from helpers.trainee.progress.files import TraineeProgress, trainee_progress_to_data
 
 FOLDER = fixtures_dir() / "sample_progress"
 SAVED = "2026-11-30T12:00:00Z"
@@ -108,7 +108,7 @@ def samples() -> dict[str, dict[str, Any]]:
 
 def sample_checkout() -> Any:
     """The sample check-out paper and its key (seed 7, issued on a fixed day)."""
-    from helpers.teach.trainer.checkout import issue_checkout
+    from helpers.trainer.checkout import issue_checkout
 
     return issue_checkout("Sample trainee", seed=7, issued="2026-12-01T09:00:00Z", count=56, sequential=False)
 
@@ -122,7 +122,7 @@ def main() -> None:
     import shutil
     import tempfile
 
-    from helpers.teach.trainer.checkout import sample_paper_path, write_checkout
+    from helpers.trainer.checkout import sample_paper_path, write_checkout
 
     for name, data in samples().items():
         (FOLDER / name).write_text(text(data), encoding="utf-8")

@@ -2,9 +2,9 @@
 
 Each builds the right lists, flag and hold (as the perfect trainee of
 ``trainees.py`` does) and picks the reason by a shortcut over the options that
-are true of the case (:func:`helpers.teach.cases.deciding_rule.applies`): the first true one
+are true of the case (:func:`helpers.trainee.cases.deciding_rule.applies`): the first true one
 shown, or the least specific true one (the last in the order
-:func:`helpers.teach.cases.deciding_rule.keyed_rule` tries the rules). Where several rules are
+:func:`helpers.trainee.cases.deciding_rule.keyed_rule` tries the rules). Where several rules are
 true, the reason item offers a less specific one beside the keyed rule, so these
 trainees must never complete the drill, and must fail the check-out.
 """
@@ -16,9 +16,9 @@ from typing import Any
 
 from trainees import _blind_answer, _split
 
-from helpers.teach.cases.deciding_rule import applies
-from helpers.teach.drill.engine import CaseView
-from helpers.teach.grading import Answer
+from helpers.trainee.cases.deciding_rule import applies
+from helpers.trainee.drill.engine import CaseView
+from helpers.trainee.grading import Answer
 
 #: The order keyed_rule tries the rules in, most specific first (its docstring, written out).
 SPECIFICITY: dict[str, tuple[str, ...]] = {
@@ -95,8 +95,8 @@ def drill_strategy(pick: Pick) -> Callable[[Any, CaseView], Answer]:
 
 def checkout_answers(paper: Mapping[str, Any], key: Mapping[str, Any], pick: Pick) -> dict[str, Any]:
     """An answers file for a check-out paper: the right output and action, the reason by ``pick``."""
-    from helpers.teach.grading import correct_answer
-    from helpers.teach.trainer import checkout
+    from helpers.trainee.grading import correct_answer
+    from helpers.trainer import checkout
 
     given: dict[str, tuple[Answer, str | None]] = {}
     for shown, record in zip(paper["cases"], key["cases"], strict=True):
@@ -141,8 +141,8 @@ def shape_drill_strategy(_session: Any, view: CaseView) -> Answer:
 
 def shape_checkout_answers(paper: Mapping[str, Any], key: Mapping[str, Any]) -> dict[str, Any]:
     """An answers file from the shape reader: the key's action, the rest from the blocks shown."""
-    from helpers.teach.grading import correct_answer
-    from helpers.teach.trainer import checkout
+    from helpers.trainee.grading import correct_answer
+    from helpers.trainer import checkout
 
     given: dict[str, tuple[Answer, str | None]] = {}
     for shown, record in zip(paper["cases"], key["cases"], strict=True):

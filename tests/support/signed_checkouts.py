@@ -13,9 +13,9 @@ from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
-from helpers.teach.grading import Answer, correct_answer
-from helpers.teach.trainer import checkout as co
-from helpers.teach.trainer.secret import TrainerSecret
+from helpers.trainee.grading import Answer, correct_answer
+from helpers.trainer import checkout as co
+from helpers.trainer.secret import TrainerSecret
 
 
 def answer_all(issued: co.Issued, wrong: Collection[str] = ()) -> dict[str, Any]:

@@ -19,9 +19,9 @@ from typing import Any
 
 from helpers.core.checks import run_check
 from helpers.core.errors import CheckInputError
-from helpers.teach.cases.deciding_rule import keyed_rule
-from helpers.teach.drill.engine import CaseView, DrillSession
-from helpers.teach.grading import Answer
+from helpers.trainee.cases.deciding_rule import keyed_rule
+from helpers.trainee.drill.engine import CaseView, DrillSession
+from helpers.trainee.grading import Answer
 
 #: Ten seeds with ``python3 tasks.py test --all`` (CI); three in the fast loop.
 SEEDS = range(10) if os.environ.get("EIC_ALL_TESTS") == "1" else range(3)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from helpers.teach.drill.course import Progress
+from helpers.trainee.drill.course import Progress
 
 
 def write_version1(progress: Progress, path: Path) -> Path:

@@ -23,8 +23,9 @@ from playwright.sync_api import Page, expect
 
 import helpers
 from helpers.core.paths import project_root
-from helpers.publish.app import CULL_IDLE_SECONDS, CULL_INTERVAL_SECONDS
-from helpers.publish.downloads import downloads_dir
+from helpers.trainee.cases.filled import get_case
+from helpers.trainer.serve.app import CULL_IDLE_SECONDS, CULL_INTERVAL_SECONDS
+from tools.publish.downloads import downloads_dir
 
 pytestmark = pytest.mark.browser
 
@@ -55,14 +56,14 @@ def app_page(app: App) -> Iterator[tuple[Page, Watch]]:
 
 def _exercise(page: Page, case_id: str):
     """The exercise of a filled case, found by its neutral label ("Case N", numbered as in its notebook)."""
-    case = helpers.get_case(case_id)
+    case = get_case(case_id)
     number = [c.id for c in helpers.filled_cases(case.check)].index(case_id) + 1
     return page.locator(".eic-exercise").filter(has_text=re.compile(rf"Your answer for Case {number}(?!\d)"))
 
 
 @pytest.mark.smoke
 def test_a_case_is_worked_through_in_the_app(app: App) -> None:
-    case = helpers.get_case("lost-comparison")
+    case = get_case("lost-comparison")
     allowed = _on_the_app(app)
     with app_page(app) as (page, watch):
         page.goto(f"{app.base_url}/voila/render/02_target_scope.ipynb", timeout=RENDER_TIMEOUT_MS)
@@ -212,7 +213,7 @@ def test_a_closed_pages_kernel_ends_within_a_minute(app: App) -> None:
 def test_the_check_out_opens_an_uploaded_paper_and_saves_its_answers(app: App, tmp_path) -> None:
     """07 in the app: a file that is no paper is refused in one line; the trainee's own paper, uploaded,
     is sat to the end and its answers saved under the paper's name, with a download to hand in."""
-    from helpers.teach.trainer import checkout as co
+    from helpers.trainer import checkout as co
 
     issued = co.issue_checkout("Kai", count=co.minimum_count(), sequential=False)
     paper_file, key_file, _ = co.write_checkout(issued, tmp_path / "kai-exam.json")

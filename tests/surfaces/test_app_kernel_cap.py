@@ -26,7 +26,7 @@ from playwright.sync_api import expect
 from tornado import web
 
 from helpers.core.paths import project_root
-from helpers.publish.app import (
+from helpers.trainer.serve.app import (
     CULL_IDLE_SECONDS,
     CULL_INTERVAL_SECONDS,
     DEFAULT_MAX_KERNELS,
@@ -36,7 +36,7 @@ from helpers.publish.app import (
     max_kernels_from,
     voila_command,
 )
-from helpers.publish.kernel_cap import CappedKernelManager, admits, busy_message
+from helpers.trainer.serve.kernel_cap import CappedKernelManager, admits, busy_message
 
 #: Every numbered notebook the app serves.
 NUMBERED = sorted(p.name for p in (project_root() / "notebooks").glob("[0-9][0-9]_*.ipynb"))
@@ -78,7 +78,7 @@ def test_a_bad_cap_in_the_environment_is_refused_by_name(value: str) -> None:
 
 
 def test_a_bad_cap_on_the_command_line_exits_with_status_2_naming_the_flag(capsys) -> None:
-    from helpers.publish.app import main
+    from helpers.trainer.serve.app import main
 
     with pytest.raises(SystemExit) as stopped:
         main(["--no-browser", "--max-kernels", "0"])
@@ -89,7 +89,7 @@ def test_a_bad_cap_on_the_command_line_exits_with_status_2_naming_the_flag(capsy
 def test_the_command_line_runs_the_capped_kernel_manager_with_the_cap(tmp_path: Path) -> None:
     command = voila_command(tmp_path, max_kernels=3)
     assert (
-        "--VoilaConfiguration.multi_kernel_manager_class=helpers.publish.kernel_cap.CappedKernelManager"
+        "--VoilaConfiguration.multi_kernel_manager_class=helpers.trainer.serve.kernel_cap.CappedKernelManager"
         in command
     )
     assert "--CappedKernelManager.max_kernels=3" in command

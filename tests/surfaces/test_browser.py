@@ -54,18 +54,25 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 import helpers
 from helpers.core.chardiff import visible_id
-from helpers.teach.cases.filled import Case
-from helpers.teach.cases.rules import load_rules
-from helpers.teach.drill.engine import DEFAULT_DRILL_SEED, DrillSession
-from helpers.teach.grading import Answer, answer_fields, candidate_ids, correct_answer, grade, reason_options
-from helpers.teach.practice import (
+from helpers.trainee.cases.filled import Case, get_case
+from helpers.trainee.cases.rules import load_rules
+from helpers.trainee.drill.engine import DEFAULT_DRILL_SEED, DrillSession
+from helpers.trainee.grading import (
+    Answer,
+    answer_fields,
+    candidate_ids,
+    correct_answer,
+    grade,
+    reason_options,
+)
+from helpers.trainee.practice import (
     DEFAULT_PROGRESS_FILE,
     PROGRESS_FORMAT,
     drill_order,
     practice_cases,
 )
-from helpers.teach.views.case_html import HIDE_SUMMARY, REVEAL_SUMMARY, display_json
-from helpers.widgets.mastery import rule_bar
+from helpers.trainee.views.case_html import HIDE_SUMMARY, REVEAL_SUMMARY, display_json
+from helpers.trainee.widgets.mastery import rule_bar
 
 pytestmark = pytest.mark.browser
 expect.set_options(timeout=WIDGET_TIMEOUT_MS)
@@ -104,7 +111,7 @@ class WrongAnswer:
         )
 
 
-#: One wrong answer per filled case, from the table in tests/widgets/test_widgets.py, which
+#: One wrong answer per filled case, from the table in tests/trainee/widgets/test_widgets.py, which
 #: checks the same feedback without a browser.
 WRONG_ANSWERS: dict[str, WrongAnswer] = {
     "lost-comparison": WrongAnswer(
@@ -826,8 +833,8 @@ MARKUP = '<img src=x onerror="window.__pwned=1">'
 
 _ESCAPING_SETUP = f"""\
 import helpers
-from helpers.teach.cases.filled import Case
-from helpers.widgets import CaseExercise
+from helpers.trainee.cases.filled import Case
+from helpers.trainee.widgets import CaseExercise
 
 MARKUP = {MARKUP!r}
 scope_input = {{"original": [MARKUP, "induction"], "rewritten": ["induction"]}}
@@ -848,9 +855,9 @@ def test_markup_in_case_ids_renders_as_text(lab: Lab) -> None:
         [
             _ESCAPING_SETUP,
             "CaseExercise(scope)",
-            "helpers.render.worked_answer(scope)",
+            "helpers.trainee.views.case_html.worked_answer(scope)",
             "CaseExercise(key)",
-            "helpers.render.worked_answer(key)",
+            "helpers.trainee.views.case_html.worked_answer(key)",
         ],
     )
     notebook = lab.notebook("scratch_escaping.ipynb")
@@ -907,9 +914,9 @@ def _expect_nothing_ran(notebook: NotebookPage) -> None:
 
 _LOOKALIKE_SETUP = """\
 import helpers
-from helpers.widgets import CaseExercise
+from helpers.trainee.widgets import CaseExercise
 
-zero = {case.id: case for case in helpers.practice.practice_cases()}
+zero = {case.id: case for case in helpers.trainee.practice.practice_cases()}
 """
 
 
@@ -922,11 +929,11 @@ def test_look_alike_ids_read_distinctly_in_jupyterlab(lab: Lab) -> None:
         lab.root / "scratch_lookalikes.ipynb",
         [
             _LOOKALIKE_SETUP,
-            'helpers.render.supplied_input(zero["zero-width-target"])',
+            'helpers.trainee.views.case_html.supplied_input(zero["zero-width-target"])',
             'CaseExercise(zero["zero-width-target"])',
             'CaseExercise(zero["decomposed-sentinel-id"])',
-            'helpers.render.worked_answer(zero["zero-width-target"])',
-            'helpers.render.check_block("target-scope", {"original": ["$x^2$"], "rewritten": ["$y$"]})',
+            'helpers.trainee.views.case_html.worked_answer(zero["zero-width-target"])',
+            'helpers.trainee.views.case_html.check_block("target-scope", {"original": ["$x^2$"], "rewritten": ["$y$"]})',
         ],
     )
     notebook = lab.notebook("scratch_lookalikes.ipynb")
@@ -970,7 +977,7 @@ def test_one_case_worked_with_the_keyboard_alone(lab: Lab) -> None:
     Every stop has a name that makes sense alone, and the focus ring is clearly visible.
     """
     notebook = lab.notebook("01_start_here.ipynb")
-    case = helpers.get_case("reordered-targets")
+    case = get_case("reordered-targets")
     widget = ExerciseWidget(notebook, case, lab.report, label="the example case")
     page = notebook.page
     widget.root.get_by_role("checkbox", name="missing: induction", exact=True).focus()
@@ -1055,7 +1062,7 @@ def test_notebook_7_works_a_case(lab: Lab) -> None:
         opened = NotebookPage(name, page)
         opened.menu("Edit", "editmenu:clear-all")
         opened.menu("Run", "runmenu:run-all")
-        case = helpers.get_case("new-target")
+        case = get_case("new-target")
         exercise = page.locator(".eic-exercise").filter(
             has=page.locator(".widget-html-content").filter(has_text=re.compile(r"Your answer for Case 3\b"))
         )
@@ -1083,7 +1090,7 @@ def test_notebook_7_works_a_case(lab: Lab) -> None:
 
 def test_a_check_out_sat_in_jupyterlab_is_graded_by_the_trainer(lab: Lab) -> None:
     """07: every case of the sample paper answered once in the widget, saved, then graded with the key."""
-    from helpers.teach.trainer.checkout import grade_files, load_paper, sample_paper_path
+    from helpers.trainer.checkout import grade_files, load_paper, sample_paper_path
 
     paper = load_paper(sample_paper_path())
     notebook = lab.notebook("07_checkout.ipynb")

@@ -1,6 +1,6 @@
 """The offline in-browser edition: the JupyterLite site, built, served on loopback, used in Chromium.
 
-One module-scoped fixture builds the site once (``helpers.publish.lite.build_lite`` into a
+One module-scoped fixture builds the site once (``tools.publish.lite.build_lite`` into a
 temporary folder, with the shared download cache, so a second run downloads nothing), or
 uses ``$EIC_LITE_SITE`` when a site was built earlier in the same run; serves it on
 127.0.0.1; and opens it in Debian's Chromium with **every request that does not go to
@@ -38,18 +38,18 @@ from playwright.sync_api import Locator, Playwright, expect, sync_playwright
 
 import helpers
 from helpers.core.errors import BuildError
-from helpers.publish.lite import KERNEL_PLUGIN, LiteServer
-from helpers.teach.cases.filled import Case
-from helpers.teach.cases.rules import load_rules
-from helpers.teach.grading import Answer, answer_fields, candidate_ids, correct_answer
-from helpers.teach.practice import (
+from helpers.trainee.cases.filled import Case
+from helpers.trainee.cases.rules import load_rules
+from helpers.trainee.grading import Answer, answer_fields, candidate_ids, correct_answer
+from helpers.trainee.practice import (
     DEFAULT_DRILL_SEED,
     DEFAULT_PROGRESS_FILE,
     PROGRESS_FORMAT,
     drill_order,
     practice_cases,
 )
-from helpers.teach.views.case_html import REVEAL_SUMMARY, display_json
+from helpers.trainee.views.case_html import REVEAL_SUMMARY, display_json
+from tools.publish.lite import KERNEL_PLUGIN, LiteServer
 
 pytestmark = pytest.mark.browser
 expect.set_options(timeout=WIDGET_TIMEOUT_MS)

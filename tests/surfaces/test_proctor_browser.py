@@ -21,9 +21,9 @@ from offline_chromium import offline_page, require_chromium
 from playwright.sync_api import expect
 from proctor_server import Proctor, running_proctor
 
-from helpers.teach.trainer.checkout import ACTIONS
-from helpers.teach.trainer.cohort import load_checkouts
-from helpers.teach.trainer.secret import TrainerSecret
+from helpers.trainer.checkout import ACTIONS
+from helpers.trainer.cohort import load_checkouts
+from helpers.trainer.secret import TrainerSecret
 
 pytestmark = pytest.mark.browser
 

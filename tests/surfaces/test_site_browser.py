@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-import helpers
-from helpers.publish.site import build_site
+from helpers.trainee.cases.filled import get_case
+from tools.publish.site import build_site
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +29,7 @@ def test_the_site_opens_from_disk_with_no_network(site) -> None:
         assert page.locator("ul.eic-site-downloads a").count() == 4
         page.get_by_role("link", name=re.compile("^Target scope")).click()
         page.wait_for_url("**/02_target_scope.html")
-        case = helpers.get_case("new-target")
+        case = get_case("new-target")
         reveal = page.locator("details").filter(has_text=case.expected_json).filter(has_text=case.reason)
         assert reveal.count() == 1
         answer = reveal.locator("pre.eic-json")

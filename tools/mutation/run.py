@@ -10,10 +10,10 @@ mutant, on ``--jobs`` workers each with its own copy:
 1. strict nbval over the notebooks that execute a line of the mutated statement (the innermost
    statement around it; a compound one with its whole body): does a stored output change? A
    mutant no notebook reaches is "not reached": not caught by the notebooks.
-2. if not, the whole non-browser suite (without ``tests/publish/test_downloads.py``, so a mutant
+2. if not, the whole non-browser suite (without ``tests/tools/test_downloads.py``, so a mutant
    caught only because a committed download went stale does not count; for the same reason
    the downloads, which copy helper code, are first regenerated from the mutated source, as
-   ``tests/publish/test_site.py`` refuses stale ones too). With
+   ``tests/tools/test_site.py`` refuses stale ones too). With
    ``--suite-coverage``, only the test files that execute the statement (a map of each test
    file is recorded instead of the baseline); faster, but not the default.
 
@@ -146,16 +146,16 @@ MODULES = (
     "helpers/core/outcomes.py",
     "helpers/core/checks.py",
     "helpers/core/baselines.py",
-    "helpers/data/fastpath.py",
-    "helpers/teach/grading.py",
-    "helpers/teach/answers.py",
-    "helpers/teach/feedback.py",
-    "helpers/teach/reason_question.py",
-    "helpers/teach/hints.py",
-    "helpers/teach/cases/filled.py",
-    "helpers/teach/html.py",
-    "helpers/teach/views/case_html.py",
-    "helpers/teach/views/answer_html.py",
+    "helpers/team/fastpath.py",
+    "helpers/trainee/grading.py",
+    "helpers/trainee/answers.py",
+    "helpers/trainee/feedback.py",
+    "helpers/trainee/reason_question.py",
+    "helpers/trainee/hints.py",
+    "helpers/trainee/cases/filled.py",
+    "helpers/trainee/html.py",
+    "helpers/trainee/views/case_html.py",
+    "helpers/trainee/views/answer_html.py",
 )
 
 #: A module every notebook runs: if the coverage map says none does, the tracer is broken.
@@ -194,7 +194,7 @@ SUITE_OPTIONS = [
     "--nbval-sanitize-with",
     "tests/nbval_sanitize.cfg",
     "--ignore",
-    "tests/publish/test_downloads.py",
+    "tests/tools/test_downloads.py",
     "--ignore",
     "tests/project/test_mutation_runner.py",
 ]
@@ -202,7 +202,7 @@ SUITE = [*SUITE_OPTIONS, "tests", "notebooks"]
 
 #: Files committed but generated from the mutated modules, and the command that regenerates them.
 DOWNLOADS = "notebooks/downloads"
-REGENERATE = ["-m", "helpers.publish.downloads"]
+REGENERATE = ["-m", "tools.publish.downloads"]
 
 #: Verdicts: what happened to each mutant. Only the last three are tested mutants.
 NOT_TESTED = ("equivalent", "unchanged", "invalid", "never-run")
@@ -966,8 +966,8 @@ def check_coverage(coverage: CoverageMap, what: str = "notebook") -> None:
 def _regenerate(copy: Path, shim: Path, timeout: float, committed: Mapping[Path, bytes]) -> str:
     """Regenerate the committed downloads from the mutated source, as whoever made the change would.
 
-    They copy helper code (``helpers.publish.downloads``), so a mutant there makes them stale, and
-    a stale download fails ``tests/publish/test_site.py`` too, not only the ignored test_downloads.py: a
+    They copy helper code (``tools.publish.downloads``), so a mutant there makes them stale, and
+    a stale download fails ``tests/tools/test_site.py`` too, not only the ignored test_downloads.py: a
     catch that says nothing about behaviour. ``unchanged``, ``regenerated`` or ``failed`` (then
     the committed files are put back and the suite runs with them).
     """

@@ -1,0 +1,247 @@
+"""Target-scope rewrites in JSON Lines judged in DuckDB (``target-scope --engine duckdb``, and
+``--engine auto`` on large input), from a file or from standard input, a chunk at a time.
+
+The stream is read :data:`CHUNK_BYTES` at a time and cut at its last newline; the chunk's lines
+(split at ``\\n`` only, as the Python route splits them) go to DuckDB as one Arrow column,
+without a copy, so memory stays bounded by a few chunks however long the input is. DuckDB
+judges a line only when it can prove the line is *plain*, a shape the Python route reads the
+same way, byte for byte:
+
+* the line is valid UTF-8 (Arrow's full validation, which refuses what Python's strict decoder
+  refuses: surrogates, overlong forms, code points beyond U+10FFFF), and matches
+  :data:`PLAIN_RECORD` as a whole: one JSON object whose members are ``original``,
+  ``rewritten`` and ``unresolved`` (lists of non-empty strings) and ``id``, ``query`` and
+  ``rewritten_query`` (strings), with spaces only between tokens (never before a colon), and no
+  string holding ``"``, ``\\`` or a control character;
+* no member is given twice: in such a line every ``":`` ends a key, so the keys written are
+  counted and compared with the distinct known keys present;
+* ``original`` and ``rewritten`` are present.
+
+Such a line is strict JSON with no escapes, so DuckDB's ``from_json`` reads the very strings
+the Python reader reads; the judgement and the line written are then the Parquet route's
+(:func:`helpers.team.duckdb_scope.judged_sql`: byte-exact sets, UTF-16 order, plain IDs only).
+Every other line (a blank or malformed one, a number where an ID belongs, an escape, a repeated
+key, a first line with a byte-order mark, anything DuckDB does not write) is handed on as its
+raw bytes and checked by the Python route, which names it by its number; a chunk that is not
+valid UTF-8, or that DuckDB fails on, is handed on whole. So output bytes, bad lines and exit
+status are the Python route's. Taught in ``05_check_your_data.ipynb`` ("When your files
+outgrow this machine").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from helpers.team.batch import EngineBlock
+from helpers.team.duckdb_scope import _literal, _run, judged_sql
+
+__all__ = ["CHUNK_BYTES", "PLAIN_RECORD", "scope_jsonl_blocks", "lines_sql"]
+
+#: How many bytes of input DuckDB judges at a time: the memory bound of the route is a few of
+#: these (the chunk, its Arrow column, DuckDB's working set and the lines it wrote).
+CHUNK_BYTES = 8 << 20
+
+#: Rows per Arrow batch handed to DuckDB (its unit of parallel work).
+_BATCH_ROWS = 1 << 14
+
+#: A character of a plain string: not ``"``, ``\\`` or a control character (the characters the
+#: Python route escapes), and in an ID nothing in U+E000-U+FFFF either (where code-point order,
+#: DuckDB's, and UTF-16 order, the checks', part).
+_CHAR = r'[^"\\\x00-\x1f]'
+_ID_CHAR = r'[^"\\\x00-\x1f\x{E000}-\x{FFFF}]'
+_STRING = '"' + _CHAR + '*"'
+_ID = '"' + _ID_CHAR + '+"'
+_LIST = r"\[ *(?:" + _ID + r"(?: *, *" + _ID + r")*)? *\]"
+_MEMBER = (
+    r'(?:"(?:original|rewritten|unresolved)": *'
+    + _LIST
+    + r'|"(?:id|query|rewritten_query)": *'
+    + _STRING
+    + ")"
+)
+
+#: A plain record (RE2 syntax, matched against the whole line and its newline): see the module notes.
+PLAIN_RECORD = r"\{ *" + _MEMBER + r"(?: *, *" + _MEMBER + r")* *\}\n?"
+
+#: The keys a plain record may hold.
+_KEYS = ("original", "rewritten", "unresolved", "id", "query", "rewritten_query")
+
+_SCHEMA = (
+    '{"original":["VARCHAR"],"rewritten":["VARCHAR"],"unresolved":["VARCHAR"],'
+    '"id":"VARCHAR","query":"VARCHAR","rewritten_query":"VARCHAR"}'
+)
+
+
+def lines_sql(table: str, *, lines: bool = True) -> str:
+    """The query over ``table`` (columns ``n``, the line number from 0, and ``t``, the line with
+    its newline): :func:`~helpers.team.duckdb_scope.judged_sql` of each line, plain or not."""
+    present = " + ".join(f"(j.{key} IS NOT NULL)::INTEGER" for key in _KEYS)
+    members = """(strlen(t) - strlen(replace(t, '":', ''))) // 2"""
+    rows = f"""
+        SELECT n, coalesce(grammar AND {members} = {present}, false) AS plain,
+               j.original AS o, j.rewritten AS r, coalesce(j.unresolved, []::VARCHAR[]) AS u
+        FROM (
+            SELECT n, t, grammar, CASE WHEN grammar THEN from_json(t, {_literal(_SCHEMA)}) END AS j
+            FROM (SELECT n, t, regexp_full_match(t, {_literal(PLAIN_RECORD)}) AS grammar FROM {table})
+        )
+    """
+    return judged_sql(rows, lines=lines, proved=True)
+
+
+def _chunks(stream: Any, size: int) -> Iterator[bytes]:
+    """The stream's bytes in chunks of whole lines (at least ``size`` bytes but the last)."""
+    read = stream.read
+    pending = b""
+    while True:
+        parts = [pending] if pending else []
+        got = len(pending)
+        ended = False
+        while got < size:
+            data = read(size - got)
+            if not data:
+                ended = True
+                break
+            parts.append(data)
+            got += len(data)
+        data = b"".join(parts)
+        if ended:
+            if data:
+                yield data
+            return
+        cut = data.rfind(b"\n")
+        if cut < 0:  # one line longer than the chunk so far: read on
+            pending = data
+            size *= 2
+            continue
+        pending = data[cut + 1 :]
+        yield data[: cut + 1] if pending else data
+
+
+def _to_python(data: bytes, tally: dict[str, int]) -> list[bytes]:
+    """A chunk whose every line goes to the Python route: its raw lines, counted in ``tally``."""
+    raws = _raw_lines(data)
+    tally["lines"] += len(raws)
+    tally["python"] += len(raws)
+    return raws
+
+
+def _raw_lines(data: bytes) -> list[bytes]:
+    """The lines of a chunk as the Python route reads them (no newline; a final one makes no line)."""
+    lines = data.split(b"\n")
+    if not lines[-1]:
+        lines.pop()
+    return lines
+
+
+def _column(data: bytes) -> Any:
+    """The chunk's lines, each with its newline, as an Arrow string array over the chunk's own
+    bytes; ``None`` when they are not all valid UTF-8 (or too many bytes for one array)."""
+    import numpy as np
+    import pyarrow as pa
+
+    if len(data) >= 1 << 31:
+        return None
+    ends = np.flatnonzero(np.frombuffer(data, np.uint8) == 10) + 1
+    if not len(ends) or ends[-1] != len(data):
+        ends = np.append(ends, len(data))
+    offsets = np.concatenate(([0], ends)).astype(np.int32)
+    column = pa.StringArray.from_buffers(len(ends), pa.py_buffer(offsets), pa.py_buffer(data))
+    try:
+        column.validate(full=True)
+    except pa.ArrowInvalid:
+        return None
+    return column
+
+
+def scope_jsonl_blocks(
+    stream: Any,
+    *,
+    lines: bool = True,
+    threads: int | None = None,
+    chunk_bytes: int = CHUNK_BYTES,
+    tally: dict[str, int] | None = None,
+) -> Iterator[list[Any]]:
+    """Blocks for :func:`helpers.team.batch.check_blocks` from a JSON Lines byte stream.
+
+    With ``lines`` (a run that writes every output line and shows no summary), DuckDB writes
+    the lines it can (:class:`~helpers.team.batch.Written`); without, preserved rewrites come
+    as counts. Every other line is handed on as its raw bytes. ``tally``, when given, counts
+    the lines handed on (``"python"``) and all lines (``"lines"``). Taught in
+    ``05_check_your_data.ipynb``.
+    """
+    if tally is None:
+        tally = {}
+    tally.setdefault("lines", 0)
+    tally.setdefault("python", 0)
+    import duckdb
+    import numpy as np
+    import pyarrow as pa
+
+    from helpers.team.duckdb_engine import connect
+
+    con = connect(threads)
+    sql = lines_sql("chunk", lines=lines)
+    done = 0  # lines handed on so far
+    try:
+        for data in _chunks(stream, chunk_bytes):
+            column = _column(data)
+            if column is None:  # not UTF-8 throughout: the Python route names the lines
+                raws = _to_python(data, tally)
+                done += len(raws)
+                yield EngineBlock(raws)
+                continue
+            count = len(column)
+            numbers = pa.array(np.arange(done, done + count, dtype=np.int64))
+            chunk = pa.Table.from_arrays([numbers, column], names=["n", "t"]).to_batches(_BATCH_ROWS)
+            try:
+                con.con.register("chunk", pa.Table.from_batches(chunk))
+                judged = con.sql(sql).to_arrow_table()
+            except duckdb.InterruptException:
+                raise KeyboardInterrupt from None  # Ctrl-C: the run stops, as on the Python route
+            except duckdb.Error:
+                judged = None
+            finally:
+                con.con.unregister("chunk")
+            if judged is None or len(judged) != count:  # DuckDB could not judge it: the Python route does
+                raws = _to_python(data, tally)
+                done += len(raws)
+                yield EngineBlock(raws)
+                continue
+            block = _block(judged, column, done, lines)
+            done += count
+            tally["lines"] += count
+            tally["python"] += sum(type(item) is bytes for item in block)
+            yield block
+    finally:
+        con.close()
+
+
+def _block(judged: Any, column: Any, first: int, lines: bool) -> list[Any]:
+    """One chunk's block: runs of lines judged in DuckDB, and the raw lines for the Python route."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    numbers = judged.column("n")
+    if len(judged) > 1:
+        steps = pc.min_max(pc.pairwise_diff(numbers.combine_chunks())).as_py()
+    else:
+        steps = {"min": 1, "max": 1}
+    if numbers[0].as_py() != first or steps != {"min": 1, "max": 1}:  # each line once, in order
+        judged = judged.sort_by("n")
+        numbers = judged.column("n").combine_chunks()
+        if pc.any(pc.not_equal(numbers, pa.array(range(first, first + len(judged))))).as_py():
+            raise AssertionError(f"DuckDB did not give each line from {first + 1} once")
+    batch = judged.combine_chunks().to_batches()[0]
+    handed = pc.indices_nonzero(batch.column("py")).to_pylist()
+    raws = column.take(pa.array(handed, pa.int64())).view(pa.binary()).to_pylist() if handed else []
+    block = EngineBlock()
+    start = 0
+    for index, raw in zip(handed, raws, strict=True):
+        if index > start:
+            block.append(_run(batch, start, index, lines))
+        block.append(raw[:-1] if raw.endswith(b"\n") else raw)
+        start = index + 1
+    if start < len(batch):
+        block.append(_run(batch, start, len(batch), lines))
+    return block

@@ -1,0 +1,1 @@
+"""helpers.team.views."""

@@ -1,0 +1,1 @@
+"""helpers.trainer.views."""

@@ -1,0 +1,97 @@
+"""A record's walk from the command line enters each room once.
+
+The command line hands a file to the batch loop (``helpers.team.batch``), which hands each block
+of records to the one place they are read, checked and written (``helpers.team.fastpath``), which
+uses the exact parser, checks and writer of ``helpers.core`` for what it cannot do fast. Traced
+call by call, the loop enters that place once a block, never once a record, and nothing below
+calls back up.
+"""
+
+from __future__ import annotations
+
+import collections
+import sys
+from pathlib import Path
+
+import pytest
+
+from helpers.cli import main
+
+#: Records of every kind: preserved, failed, held, refused, malformed, a repeated key, a colon escaped.
+LINES = [
+    b'{"original":["a","b"],"rewritten":["b","a"]}',
+    b'{"original":["a","b"],"rewritten":["a"]}',
+    b'{"id":"r3","original":["a"],"rewritten":["a","c"],"unresolved":[]}',
+    b'{"original":["a"],"rewritten":["a"],"unresolved":["x"]}',
+    b'{"original":["a"],"rewritten":[""]}',
+    b"not json",
+    b'{"original":["a"],"rewritten":["a"],"original":["b"]}',
+    b'{"original":["a:b"],"rewritten":["a\\u003ab"]}',
+]
+SENTINEL_LINES = [
+    b'{"baseline":{"S1":"R"},"proposed":{"S1":"R"}}',
+    b'{"baseline":{"S1":"R","S2":"N"},"proposed":{"S1":"r"}}',
+    b'{"baseline":{},"proposed":{}}',
+    b'{"baseline":{"S1":"R","S1":"N"},"proposed":{}}',
+]
+
+
+def _module(frame) -> str:
+    return frame.f_globals.get("__name__", "")
+
+
+def _walk(args: list[str], capfdbinary) -> collections.Counter[tuple[str, str, str]]:
+    """Every call from one helpers module into another during a command-line run, counted as
+    ``(caller's module, callee's module, callee)``."""
+    steps: collections.Counter[tuple[str, str, str]] = collections.Counter()
+
+    def profile(frame, event, _arg):
+        if event == "call" and frame.f_back is not None:
+            callee, caller = _module(frame), _module(frame.f_back)
+            if callee != caller and callee.startswith("helpers.") and caller.startswith("helpers."):
+                steps[caller, callee, frame.f_code.co_name] += 1
+
+    capfdbinary.readouterr()
+    sys.setprofile(profile)
+    try:
+        main(args)
+    finally:
+        sys.setprofile(None)
+    out, _ = capfdbinary.readouterr()
+    assert out
+    return steps
+
+
+#: What reads, checks or writes a record in ``helpers.core``: the loop itself never calls them.
+_RECORD_WORK = {
+    "helpers.core.jsonio": None,  # the exact parser and writer, every function
+    "helpers.core.validation": None,
+    "helpers.core.target_scope": {"check_target_scope", "check_target_scope_input"},
+    "helpers.core.sentinels": {"check_sentinels", "check_sentinels_input"},
+}
+
+
+@pytest.mark.parametrize(("check", "lines"), [("target-scope", LINES), ("sentinels", SENTINEL_LINES)])
+@pytest.mark.parametrize("options", [[], ["--carry"], ["--summary-json"]], ids=["lines", "carry", "summary"])
+def test_a_record_enters_each_room_once(tmp_path: Path, capfdbinary, check, lines, options):
+    path = tmp_path / "records.jsonl"
+    path.write_bytes(b"\n".join(lines * 60) + b"\n")  # one block of records
+    steps = _walk([check, str(path), *options], capfdbinary)
+    # The loop enters the one place once a block (and once to set it up), never once a record.
+    into_fastpath = sum(
+        n
+        for (caller, callee, _), n in steps.items()
+        if (caller, callee) == ("helpers.team.batch", "helpers.team.fastpath")
+    )
+    assert into_fastpath <= 3, steps
+    # It reads, checks and writes nothing itself: that is all below the one place.
+    for (caller, callee, name), count in steps.items():
+        if caller == "helpers.team.batch" and callee in _RECORD_WORK:
+            names = _RECORD_WORK[callee]
+            assert names is not None and name not in names, (caller, callee, name, count)
+    # Nothing below the loop calls back into it, and core never calls up into data.
+    assert not [s for s in steps if s[0] == "helpers.team.fastpath" and s[1] == "helpers.team.batch"]
+    assert not [s for s in steps if s[0].startswith("helpers.core.") and s[1].startswith("helpers.team.")]
+    # The one place goes to core for what it cannot do fast: every malformed line, read exactly.
+    exact = steps["helpers.team.fastpath", "helpers.core.jsonio", "parse_json_line"]
+    assert exact >= 60, steps

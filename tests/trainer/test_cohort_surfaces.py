@@ -1,0 +1,51 @@
+"""A trainee's name and file cannot break or bend any surface of the trainer's view: the text grid,
+the CSV and the HTML show every character as itself or escaped, and every column lines up."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from pathlib import Path
+
+from forgers import at_rate, drill
+
+from helpers.trainer.cohort import load_cohort
+from helpers.trainer.views.cohort_views import cohort_csv, cohort_table, cohort_text, display_width
+
+
+def _cohort(folder: Path, names: list[str]):
+    for n, name in enumerate(names):
+        data = drill(120 + n, 12, at_rate(0.9, n), name=name)
+        (folder / f"t{n}.json").write_text(json.dumps(data), encoding="utf-8")
+    return load_cohort([folder])
+
+
+def test_a_lone_surrogate_in_a_name_is_escaped_in_the_csv_and_the_rest_are_written(tmp_path):
+    text = cohort_csv(_cohort(tmp_path, ["Zoe\ud800", "Ben"]))
+    text.encode("utf-8")  # writable: it used to stop the whole run
+    names = {row["trainee"] for row in csv.DictReader(io.StringIO(text))}
+    assert names == {"Zoe⟨U+D800⟩", "Ben"}
+
+
+def test_format_characters_are_shown_as_code_points_in_the_csv_and_the_html(tmp_path):
+    cohort = _cohort(tmp_path, ["A\u202eB", "C\u200bD"])
+    for surface in (cohort_csv(cohort), cohort_table(cohort).html):
+        assert "\u202e" not in surface and "\u200b" not in surface
+        assert "A⟨U+202E⟩B" in surface and "C⟨U+200B⟩D" in surface
+
+
+def test_a_wide_name_keeps_the_grid_columns_in_line(tmp_path):
+    wide = (
+        "\uff2d\uff41\uff4c\uff4c\uff4f\uff52\uff59\uff22\uff41\uff4b\uff45\uff52\uff53"  # full-width letters
+    )
+    text = cohort_text(_cohort(tmp_path, [wide, "Bob", "Carol"]))
+    grid = text.splitlines()[1 : 1 + 10]
+    header, rows = grid[0], grid[1:]
+    start = display_width(header[: header.index("Bob")])  # where Bob's column starts, in columns
+    for row in rows:
+        cells = [match.start() for match in re.finditer(r"\S+", row)]  # the rule, then one mark each
+        assert len(cells) == 4, row
+        assert display_width(row[: cells[2]]) == start, row  # Bob's mark sits right under his name
+    assert display_width(wide) == 2 * len(wide)
