@@ -31,7 +31,7 @@ HTML_CALL_EXCEPTIONS = {
     ("tools/publish/site.py", "_rendered"),
     # Feedback text already escaped: spans of it, cut at backticks (which no entity holds), are put
     # inside a literal <code> element.
-    ("helpers/trainee/views/case_html.py", "_ticked"),
+    ("helpers/trainee/views/answer_html.py", "_ticked"),
     # Pygments' highlighted source: Pygments escapes the code it highlights.
     ("helpers/trainee/views/check_source.py", "source_block"),
 }

@@ -148,9 +148,14 @@ MODULES = (
     "helpers/core/baselines.py",
     "helpers/team/fastpath.py",
     "helpers/trainee/grading.py",
+    "helpers/trainee/answers.py",
+    "helpers/trainee/feedback.py",
+    "helpers/trainee/reason_question.py",
+    "helpers/trainee/hints.py",
     "helpers/trainee/cases/filled.py",
     "helpers/trainee/html.py",
     "helpers/trainee/views/case_html.py",
+    "helpers/trainee/views/answer_html.py",
 )
 
 #: A module every notebook runs: if the coverage map says none does, the tracer is broken.

@@ -16,6 +16,10 @@ never names or implies the rule. The decision and reason come from templates
 that name the IDs; a sentinel case's decision follows the revision shown only
 where it approves a change exactly (:func:`sentinel_decision`).
 
+The makers live beside this module, one family each
+(:mod:`~helpers.trainee.cases.target_scope_generators`,
+:mod:`~helpers.trainee.cases.sentinel_generators`, with :mod:`~helpers.trainee.cases.made`).
+
 The tests hold the check *with each rule broken* (``tests/support/broken_checks.py``)
 and show that every generated case changes its outcome under it, which proves
 the case really exercises the rule. The same seed always gives the same case.
@@ -25,16 +29,12 @@ Taught in ``04_practice.ipynb``.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import random
-import unicodedata
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Sized
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from helpers.core.chardiff import visible_id
 from helpers.core.checks import run_check
 from helpers.core.errors import CheckInputError, InvalidInputError
 from helpers.core.jsonio import dumps_compact
@@ -42,11 +42,32 @@ from helpers.core.ordering import sorted_ids
 from helpers.core.paths import fixtures_dir
 from helpers.trainee.cases import deciding_rule as keyed
 from helpers.trainee.cases.deciding_rule import FACETS, INVISIBLE_FACETS, WHITESPACE_CASE_FACETS
-from helpers.trainee.cases.lookalike_forms import HOW as _HOW
-from helpers.trainee.cases.lookalike_forms import can_form as _can_form
-from helpers.trainee.cases.lookalike_forms import formable as _formable
-from helpers.trainee.cases.lookalike_forms import lookalike as _lookalike
+from helpers.trainee.cases.made import Generator, Made, Output, Record, count_text, names_text, visible
 from helpers.trainee.cases.practice_cases import PracticeCase
+from helpers.trainee.cases.sentinel_generators import (
+    sk_all_missing,
+    sk_changed,
+    sk_decoys,
+    sk_empty_baseline,
+    sk_lookalike,
+    sk_missing,
+    sk_new_case,
+    sk_nonsentinel_changed,
+    sk_rubric_change,
+    sk_several,
+)
+from helpers.trainee.cases.target_scope_generators import (
+    ts_added,
+    ts_decoys,
+    ts_duplicates,
+    ts_empty,
+    ts_exact_ids,
+    ts_lost,
+    ts_order,
+    ts_query_unvalidated,
+    ts_several,
+    ts_unresolved,
+)
 from helpers.trainee.cases.vocabulary import AnswerDomain, Vocabulary, load_vocabulary, vocabulary_json
 
 __all__ = [
@@ -66,668 +87,6 @@ __all__ = [
     "case_shape",
 ]
 
-Record = dict[str, Any]
-Output = dict[str, Any]
-
-
-#: :func:`~helpers.core.chardiff.visible_id`, kept per ID: cases are made of a few hundred words and their look-alikes.
-visible = functools.lru_cache(maxsize=16384)(visible_id)
-
-
-def _reader(text: str) -> str:
-    """What a careless comparison sees: every look-alike difference ignored."""
-    return keyed.reader_form(text)
-
-
-# --- wording that agrees with its count ---------------------------------------------------
-
-
-def _names(ids: Sequence[str]) -> str:
-    shown = [visible(i) for i in ids]
-    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
-
-
-def _verb(ids: Sized, one: str, many: str) -> str:
-    return one if len(ids) == 1 else many
-
-
-def _count(n: int, noun: str) -> str:
-    return f"no {noun}s" if n == 0 else f"1 {noun}" if n == 1 else f"{n} {noun}s"
-
-
-# --- the generators -------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Made:
-    """What a generator makes before the exact check runs: the input, its context and its reason.
-
-    ``domain`` is the answer domain a sentinel case's answers come from (None for target scope).
-    """
-
-    input: Record
-    reason: str
-    context: Record = field(default_factory=dict)
-    domain: AnswerDomain | None = None
-
-
-Maker = Callable[[random.Random, Vocabulary, str | None], Made]
-
-
-@dataclass(frozen=True)
-class Generator:
-    """A rule's case generator and the look-alike kinds it makes.
-
-    ``facets`` lists the kinds :func:`generate` can be asked for with ``facet=``
-    (empty for a rule that is not about look-alikes). Taught in ``04_practice.ipynb``.
-    """
-
-    rule_id: str
-    check: str
-    make: Maker
-    facets: tuple[str, ...] = ()
-
-
-def _plain(vocab: Vocabulary) -> list[str]:
-    return list(vocab.topics)
-
-
-def _topics(rng: random.Random, vocab: Vocabulary, count: int) -> list[str]:
-    return rng.sample(_plain(vocab), count)
-
-
-def _maybe_shuffled(rng: random.Random, items: list[str], chance: float = 0.6) -> list[str]:
-    items = list(items)
-    if len(items) > 1 and rng.random() < chance:
-        rng.shuffle(items)
-    return items
-
-
-def _insert_randomly(rng: random.Random, items: list[str], extra: Iterable[str]) -> list[str]:
-    items = list(items)
-    for item in extra:
-        items.insert(rng.randint(0, len(items)), item)
-    return items
-
-
-def _repeat_one(rng: random.Random, items: list[str]) -> tuple[list[str], str]:
-    repeated = rng.choice(items)
-    return _insert_randomly(rng, items, [repeated]), repeated
-
-
-def _ts_lost(rng: random.Random, vocab: Vocabulary, _facet: str | None) -> Made:
-    original = _topics(rng, vocab, rng.randint(2, 8))
-    lost = rng.sample(original, rng.randint(1, min(3, len(original) - 1)))
-    rewritten = _maybe_shuffled(rng, [t for t in original if t not in lost])
-    note = ""
-    if rng.random() < 0.25:
-        rewritten, repeated = _repeat_one(rng, rewritten)
-        note = f" {visible(repeated)} is listed twice in the rewrite, but a target counts once."
-    return Made(
-        {"original": original, "rewritten": rewritten},
-        f"{_names(sorted_ids(lost))} {_verb(lost, 'is', 'are')} in the original but not in the rewrite, "
-        f"so the scope is not kept.{note}",
-    )
-
-
-def _ts_added(rng: random.Random, vocab: Vocabulary, _facet: str | None) -> Made:
-    count = rng.randint(2, 8)
-    words = _topics(rng, vocab, count)
-    added = words[: rng.randint(1, min(3, count - 1))]
-    original = words[len(added) :]
-    rewritten = _insert_randomly(rng, _maybe_shuffled(rng, original, 0.4), added)
-    note = ""
-    if rng.random() < 0.2:
-        original, repeated = _repeat_one(rng, original)
-        note = f" {visible(repeated)} is listed twice in the original, but a target counts once."
-    return Made(
-        {"original": original, "rewritten": rewritten},
-        f"Every original target survives, but {_names(sorted_ids(added))} "
-        f"{_verb(added, 'is', 'are')} only in the rewrite, which widens what it retrieves.{note}",
-    )
-
-
-def _ts_order(rng: random.Random, vocab: Vocabulary, _facet: str | None) -> Made:
-    original = _topics(rng, vocab, rng.randint(2, 8))
-    rewritten = list(original)
-    while rewritten == original:
-        rng.shuffle(rewritten)
-    note = ""
-    marked = [t for t in original if unicodedata.normalize("NFD", t) != t]
-    if marked:
-        note = f" {_names(marked)} {_verb(marked, 'is', 'are')} written the same way in both lists."
-    return Made(
-        {"original": original, "rewritten": rewritten},
-        f"{_names(original)} are all still there; the targets are a set, so the new order changes nothing.{note}",
-    )
-
-
-def _ts_duplicates(rng: random.Random, vocab: Vocabulary, _facet: str | None) -> Made:
-    words = _topics(rng, vocab, rng.randint(2, 8))
-    original, rewritten = list(words), _maybe_shuffled(rng, words, 0.5)
-    where = rng.choice(["original", "rewrite", "both"])
-    repeated: list[str] = []
-    for side in ("original", "rewrite"):
-        if where in (side, "both"):
-            count = rng.randint(1, 2)
-            target = original if side == "original" else rewritten
-            for item in rng.sample(words, count):
-                target[:] = _insert_randomly(rng, target, [item])
-                repeated.append(item)
-    if sorted(original) == sorted(rewritten):  # the same repeats on both sides: repeat one more
-        original[:] = _insert_randomly(rng, original, [original[0]])
-        repeated.append(original[0])
-    shown = sorted_ids(set(repeated))
-    places = {"original": "the original", "rewrite": "the rewrite", "both": "the lists"}[where]
-    return Made(
-        {"original": original, "rewritten": rewritten},
-        f"{_names(shown)} {_verb(shown, 'appears', 'appear')} more than once in {places}, but a target "
-        "counts once, so the two sets match.",
-    )
-
-
-def _facet_for(rng: random.Random, facet: str | None, allowed: tuple[str, ...], rule_id: str) -> str:
-    if facet is None:
-        return rng.choice(allowed)
-    if facet not in allowed:
-        raise InvalidInputError(
-            f"the generator for {rule_id} cannot make the look-alike kind {facet!r}; "
-            f"it makes {', '.join(allowed)}",
-            field="facet",
-        )
-    return facet
-
-
-def _ts_exact_ids(rng: random.Random, vocab: Vocabulary, facet: str | None) -> Made:
-    kind = _facet_for(rng, facet, FACETS, "ts-exact-ids")
-    formable = _formable(vocab.topics, kind)
-    size = rng.randint(1, 7)
-    swapped_count = rng.randint(1, min(3, size, 8 - size))
-    swapped = rng.sample(formable, swapped_count)
-    kept = rng.sample([w for w in _plain(vocab) if w not in swapped], size - swapped_count)
-    original = _maybe_shuffled(rng, [*swapped, *kept], 1.0)
-    forms = {w: _lookalike(w, kind, rng) for w in swapped}
-    rewritten = _maybe_shuffled(rng, [forms.get(w, w) for w in original], 0.5)
-    pairs = "; ".join(f"{visible(forms[w])} differs from {visible(w)}" for w in sorted_ids(swapped))
-    missing, added = sorted_ids(swapped), sorted_ids(forms.values())
-    return Made(
-        {"original": original, "rewritten": rewritten},
-        f"In the rewrite, {pairs}, by {_HOW[kind]}. IDs compare exactly, so {_names(missing)} "
-        f"{_verb(missing, 'is', 'are')} missing and {_names(added)} {_verb(added, 'was', 'were')} added.",
-    )
-
-
-def _ts_empty(rng: random.Random, vocab: Vocabulary, _facet: str | None) -> Made:
-    shape = rng.choices(["rewrite", "original", "both"], weights=[4, 4, 2])[0]
-    if shape == "both":
-        return Made(
-            {"original": [], "rewritten": []},
-            "Two empty lists are the same set, so nothing is missing and nothing was added; a pass "
-            "with no declared targets says very little about the query.",
-        )
-    words = _topics(rng, vocab, rng.randint(1, 6))
-    listed = words
-    if len(words) > 1 and rng.random() < 0.2:
-        listed, _repeated = _repeat_one(rng, words)
-    if shape == "rewrite":
-        return Made(
-            {"original": listed, "rewritten": []},
-            f"An empty rewrite is still a set: it loses {_names(sorted_ids(words))}.",
-        )
-    return Made(
-        {"original": [], "rewritten": listed},
-        f"With an empty original, every rewrite target is added: {_names(sorted_ids(words))}.",
-    )
-
-
-def _ts_several(rng: random.Random, vocab: Vocabulary, _facet: str | None) -> Made:
-    lost_n, added_n = rng.randint(1, 3), rng.randint(1, 3)
-    kept_n = rng.randint(0, 8 - lost_n - added_n)
-    words = _topics(rng, vocab, lost_n + added_n + kept_n)
-    lost, added, kept = words[:lost_n], words[lost_n : lost_n + added_n], words[lost_n + added_n :]
-    original = _maybe_shuffled(rng, [*lost, *kept], 1.0)
-    rewritten = _insert_randomly(rng, _maybe_shuffled(rng, kept, 0.5), added)
-    if kept and rng.random() < 0.2:
-        rewritten, _repeated = _repeat_one(rng, rewritten)
-    lost_s, added_s = sorted_ids(lost), sorted_ids(added)
-    return Made(
-        {"original": original, "rewritten": rewritten},
-        f"{_names(lost_s)} {_verb(lost_s, 'is', 'are')} missing and {_names(added_s)} "
-        f"{_verb(added_s, 'was', 'were')} added; each goes in its own field.",
-    )
-
-
-def _ts_unresolved(rng: random.Random, vocab: Vocabulary, _facet: str | None) -> Made:
-    shape = rng.choice(["same", "lost", "added", "both"])
-    words = _topics(rng, vocab, rng.randint(3 if shape == "both" else 2, 8))
-    original, rewritten = words[:-1] if shape in ("added", "both") else list(words), list(words)
-    if shape in ("lost", "both"):
-        rewritten = [w for w in rewritten if w != original[0]]
-    rewritten = _maybe_shuffled(rng, rewritten, 0.5)
-    mentions = rng.sample(list(vocab.unresolved_mentions), rng.randint(1, 3))
-    shown = sorted_ids(mentions)
-    return Made(
-        {"original": original, "rewritten": rewritten, "unresolved": mentions},
-        f"{_names(shown)} could not be resolved to a canonical ID, so the rewrite is held for staff "
-        "labels, whatever the lists say.",
-    )
-
-
-def _ts_query_unvalidated(rng: random.Random, vocab: Vocabulary, _facet: str | None) -> Made:
-    words = _topics(rng, vocab, rng.randint(2, 8))
-    a, b = words[0], words[1]
-    condition = rng.choice(vocab.query_conditions)
-    query = rng.choice(vocab.query_templates).format(a=a, b=b)
-    end = "?" if query.endswith("?") else ""
-    rewritten_query = f"{query.rstrip('?')} {condition}{end}"
-    original = _maybe_shuffled(rng, words, 1.0)
-    rewritten = _maybe_shuffled(rng, original, 0.6)
-    if rng.random() < 0.2:
-        rewritten, _repeated = _repeat_one(rng, rewritten)
-    return Made(
-        {"query": query, "rewritten_query": rewritten_query, "original": original, "rewritten": rewritten},
-        f"The targets {_names(sorted_ids(words))} are all kept, so the set passes; the added condition "
-        f"({condition}) is prose the check never reads, so the wording still needs review.",
-    )
-
-
-def _domain(rng: random.Random, vocab: Vocabulary, facet: str | None = None) -> AnswerDomain:
-    """One task's answer domain, drawn evenly; with ``facet``, among the domains that have an answer
-    with a look-alike of that kind (only cities carry accents to decompose, only words a zero-width
-    character)."""
-    if facet is None:
-        return rng.choice(vocab.domains)
-    able = [d for d in vocab.domains if _formable(d.answers, facet)]
-    if not able:
-        raise InvalidInputError(
-            f"no answer domain has an answer with a look-alike of kind {facet!r}", field="answer_domains"
-        )
-    return rng.choice(able)
-
-
-def _sentinels(rng: random.Random, vocab: Vocabulary, count: int, domain: AnswerDomain) -> dict[str, str]:
-    """``count`` sentinels in ID order, each with an answer of ``domain`` (answers repeat, as in a real key)."""
-    ids = sorted_ids(rng.sample(list(vocab.sentinel_ids), count))
-    return {i: rng.choice(domain.answers) for i in ids}
-
-
-def _proposed(rng: random.Random, items: Mapping[str, str], shuffle: float = 0.4) -> dict[str, str]:
-    keys = list(items)
-    if rng.random() < shuffle:
-        rng.shuffle(keys)
-    return {k: items[k] for k in keys}
-
-
-def _new_cases(rng: random.Random, vocab: Vocabulary, count: int, domain: AnswerDomain) -> dict[str, str]:
-    """``count`` non-sentinel cases of the same task: answers from ``domain``."""
-    ids = sorted_ids(rng.sample(list(vocab.case_ids), count))
-    return {c: rng.choice(domain.answers) for c in ids}
-
-
-def _with_new(rng: random.Random, key: Mapping[str, str], new: Mapping[str, str]) -> dict[str, str]:
-    keys = list(key)
-    for case_id in new:
-        keys.insert(rng.randint(0, len(keys)), case_id)
-    merged = {**key, **new}
-    return {k: merged[k] for k in keys}
-
-
-def _plain_change(old: str, domain: AnswerDomain, rng: random.Random, avoid: Iterable[str] = ()) -> str:
-    """Another answer of ``domain``, no look-alike of ``old`` (nor one of ``avoid``)."""
-    skip = set(avoid)
-    return rng.choice([a for a in _plain_answers(old, domain.answers) if a not in skip])
-
-
-@functools.lru_cache(maxsize=4096)
-def _plain_answers(old: str, answers: tuple[str, ...]) -> tuple[str, ...]:
-    """The answers that differ from ``old`` and are no look-alike of it, in the vocabulary's order."""
-    return tuple(
-        a
-        for a in answers
-        if a != old
-        and not keyed.differs_only_in_case_or_space(old, a)
-        and not keyed.differs_only_invisibly(old, a)
-    )
-
-
-def _sizes(rng: random.Random, faulty_max: int = 3, least: int = 1) -> tuple[int, int]:
-    """A baseline size (1 to 8) and how many of its sentinels a fault touches (1 to 3)."""
-    size = rng.randint(least, 8)
-    return size, rng.randint(1, min(faulty_max, size))
-
-
-def _sk_changed(rng: random.Random, vocab: Vocabulary, _facet: str | None) -> Made:
-    domain = _domain(rng, vocab)
-    size, count = _sizes(rng, least=2)
-    baseline = _sentinels(rng, vocab, size, domain)
-    targets = sorted_ids(rng.sample(sorted(baseline), count))
-    proposed = dict(baseline)
-    for s in targets:
-        proposed[s] = _plain_change(baseline[s], domain, rng)
-    room = 8 - size
-    new = _new_cases(rng, vocab, rng.randint(1, min(2, room)), domain) if room and rng.random() < 0.15 else {}
-    edits = "; ".join(f"{s} went from {visible(baseline[s])} to {visible(proposed[s])}" for s in targets)
-    return Made(
-        {"baseline": baseline, "proposed": _with_new(rng, _proposed(rng, proposed), new)},
-        f"{edits}, with no new baseline, so {_names(targets)} {_verb(targets, 'is', 'are')} changed.",
-        domain=domain,
-    )
-
-
-def _sk_lookalike(rule_id: str, allowed: tuple[str, ...], ending: str) -> Maker:
-    def make(rng: random.Random, vocab: Vocabulary, facet: str | None) -> Made:
-        kind = _facet_for(rng, facet, allowed, rule_id)
-        domain = _domain(rng, vocab, kind)
-        size, count = _sizes(rng)
-        if size == 1:
-            size, count = 2, 1
-        baseline = _sentinels(rng, vocab, size, domain)
-        targets = sorted_ids(rng.sample(sorted(baseline), count))
-        formable = _formable(domain.answers, kind)
-        proposed = dict(baseline)
-        for s in targets:
-            baseline[s] = rng.choice(formable)
-            proposed[s] = _lookalike(baseline[s], kind, rng)
-        room = 8 - size
-        new = (
-            _new_cases(rng, vocab, rng.randint(1, min(2, room)), domain)
-            if room and rng.random() < 0.3
-            else {}
-        )
-        edits = "; ".join(
-            f"{s}'s answer {visible(baseline[s])} now reads {visible(proposed[s])}" for s in targets
-        )
-        return Made(
-            {"baseline": baseline, "proposed": _with_new(rng, _proposed(rng, proposed), new)},
-            f"{edits}: {_HOW[kind]} {ending}, so {_names(targets)} {_verb(targets, 'is', 'are')} changed.",
-            domain=domain,
-        )
-
-    return make
-
-
-def _sk_missing(rng: random.Random, vocab: Vocabulary, _facet: str | None) -> Made:
-    domain = _domain(rng, vocab)
-    size, count = _sizes(rng, least=2)
-    count = min(count, size - 1)
-    baseline = _sentinels(rng, vocab, size, domain)
-    gone = sorted_ids(rng.sample(sorted(baseline), count))
-    kept = {s: a for s, a in baseline.items() if s not in gone}
-    new: dict[str, str] = {}
-    note = ""
-    roll = rng.random()
-    if roll < 0.25 and size < 8:
-        new = _new_cases(rng, vocab, rng.randint(1, min(2, 8 - size)), domain)
-    elif roll < 0.45 and size < 8:
-        kind = rng.choice([k for k in FACETS if _can_form(gone[0], k)])
-        twin = _lookalike(gone[0], kind, rng)
-        new = {twin: baseline[gone[0]]}
-        note = f" The proposed {visible(twin)} only looks like {visible(gone[0])}: IDs compare exactly."
-    return Made(
-        {"baseline": baseline, "proposed": _with_new(rng, _proposed(rng, kept), new)},
-        f"{_names(gone)} {_verb(gone, 'is', 'are')} absent from the proposed key: a hole in the key, not a "
-        f"wrong answer.{note}",
-        domain=domain,
-    )
-
-
-def _sk_all_missing(rng: random.Random, vocab: Vocabulary, _facet: str | None) -> Made:
-    domain = _domain(rng, vocab)
-    baseline = _sentinels(rng, vocab, rng.randint(1, 6), domain)
-    others = _new_cases(
-        rng, vocab, rng.randint(0 if len(baseline) > 1 else 1, min(3, 7 - len(baseline))), domain
-    )
-    if rng.random() < 0.3:
-        first = next(iter(baseline))
-        kind = rng.choice([k for k in FACETS if _can_form(first, k)])
-        others[_lookalike(first, kind, rng)] = baseline[first]
-    proposed = _proposed(rng, others, 0.5)
-    return Made(
-        {"baseline": baseline, "proposed": proposed},
-        f"Every sentinel ({_names(list(baseline))}) is missing from the proposed key, however many other "
-        "cases it holds.",
-        domain=domain,
-    )
-
-
-def _sk_new_case(rng: random.Random, vocab: Vocabulary, _facet: str | None) -> Made:
-    domain = _domain(rng, vocab)
-    new_n = rng.randint(1, 3)
-    baseline = _sentinels(rng, vocab, rng.randint(1, 8 - new_n), domain)
-    new = _new_cases(rng, vocab, new_n, domain)
-    names = sorted_ids(new)
-    what = "a new non-sentinel case" if len(names) == 1 else "new non-sentinel cases"
-    return Made(
-        {"baseline": baseline, "proposed": _with_new(rng, _proposed(rng, baseline), new)},
-        f"{_names(names)} {_verb(names, 'is', 'are')} {what}: allowed, and every sentinel keeps its answer.",
-        domain=domain,
-    )
-
-
-def _sk_nonsentinel_changed(rng: random.Random, vocab: Vocabulary, _facet: str | None) -> Made:
-    domain = _domain(rng, vocab)
-    others_n = rng.randint(1, 3)
-    baseline = _sentinels(rng, vocab, rng.randint(1, 8 - others_n), domain)
-    current = _new_cases(rng, vocab, others_n, domain)
-    edited = sorted_ids(rng.sample(sorted(current), rng.randint(1, others_n)))
-    earlier = dict(baseline)
-    for case_id, answer in current.items():
-        earlier[case_id] = _plain_change(answer, domain, rng) if case_id in edited else answer
-    edits = "; ".join(
-        f"the earlier key gave {c} {visible(earlier[c])} and the proposed key gives {visible(current[c])}"
-        for c in edited
-    )
-    what = "a sentinel" if len(edited) == 1 else "sentinels"
-    return Made(
-        {"baseline": baseline, "proposed": _with_new(rng, _proposed(rng, baseline), current)},
-        f"{edits[0].upper()}{edits[1:]}. {_names(edited)} {_verb(edited, 'is', 'are')} not {what}, so "
-        "the check does not read the edit and the key is intact.",
-        {"earlier_key": earlier},
-        domain=domain,
-    )
-
-
-def _sk_empty_baseline(rng: random.Random, vocab: Vocabulary, _facet: str | None) -> Made:
-    domain = _domain(rng, vocab)
-    pool = [*vocab.sentinel_ids, *vocab.case_ids]
-    proposed = {i: rng.choice(domain.answers) for i in rng.sample(pool, rng.randint(0, 8))}
-    return Made(
-        {"baseline": {}, "proposed": proposed},
-        "An empty baseline would check nothing, so the check refuses the input instead of calling the key intact.",
-        domain=domain,
-    )
-
-
-def _approval(rng: random.Random, vocab: Vocabulary, sentinel: str, old: str, new: str) -> Record:
-    """A rubric revision record: ``sentinel``'s answer ``old`` approved as ``new``, no new baseline yet."""
-    month, day = rng.randint(1, 12), rng.randint(1, 28)
-    return {
-        "id": sentinel,
-        "from": old,
-        "to": new,
-        "approved": f"by {rng.choice(vocab.approvers)} on 2026-{month:02d}-{day:02d}",
-        "new_baseline_written": False,
-    }
-
-
-def _sk_rubric_change(rng: random.Random, vocab: Vocabulary, _facet: str | None) -> Made:
-    """The approved change is the key's only fault: any other fault would decide the case instead."""
-    domain = _domain(rng, vocab)
-    baseline = _sentinels(rng, vocab, rng.randint(1, 6), domain)
-    target = rng.choice(sorted(baseline))
-    old, new = rng.choice(domain.rubric_changes)
-    baseline[target] = old
-    proposed = {**baseline, target: new}
-    extra = (
-        _new_cases(rng, vocab, rng.randint(1, 2), domain) if len(baseline) == 1 or rng.random() < 0.3 else {}
-    )
-    extra = dict(list(extra.items())[: 8 - len(baseline)])
-    return Made(
-        {"baseline": baseline, "proposed": _with_new(rng, _proposed(rng, proposed), extra)},
-        f"The rubric revision approves exactly this change, {visible(old)} to {visible(new)} for {target}, "
-        "and no other sentinel is missing or changed. No new baseline has been written: until a new explicit "
-        f"baseline is issued (keeping the old one), {target} is reported changed and the key is held.",
-        {"rubric_revision": _approval(rng, vocab, target, old, new)},
-        domain=domain,
-    )
-
-
-def _sk_several(rng: random.Random, vocab: Vocabulary, _facet: str | None) -> Made:
-    domain = _domain(rng, vocab)
-    gone_n, changed_n = rng.randint(1, 3), rng.randint(1, 3)
-    size = rng.randint(gone_n + changed_n, 8)
-    baseline = _sentinels(rng, vocab, size, domain)
-    picked = rng.sample(sorted(baseline), gone_n + changed_n)
-    gone, changed = sorted_ids(picked[:gone_n]), sorted_ids(picked[gone_n:])
-    proposed = {s: a for s, a in baseline.items() if s not in gone}
-    for s in changed:
-        proposed[s] = _plain_change(baseline[s], domain, rng)
-    new = _new_cases(rng, vocab, 1, domain) if size < 8 and rng.random() < 0.1 else {}
-    return Made(
-        {"baseline": baseline, "proposed": _with_new(rng, _proposed(rng, proposed), new)},
-        f"{_names(gone)} {_verb(gone, 'is', 'are')} absent from the proposed key and {_names(changed)} "
-        f"{_verb(changed, 'has', 'have')} a different answer; each goes in its own field.",
-        domain=domain,
-    )
-
-
-# --- context on every rule: the shape of a case never decides it ----------------------------
-
-#: How often a case of another rule carries each block that some rule turns on.
-DECOY_CHANCE = 0.3
-#: Rules whose own cases always carry the block (so a decoy would be no decoy).
-_OWN_BLOCK = {
-    "unresolved": "ts-unresolved",
-    "query": "ts-query-unvalidated",
-    "earlier_key": "sk-nonsentinel-changed",
-    "rubric_revision": "sk-rubric-change",
-}
-#: Target-scope rules that decide before a reworded query would (keyed_rule's order).
-_BEFORE_QUERY = {"ts-unresolved", "ts-exact-ids", "ts-empty", "ts-several", "ts-lost", "ts-added"}
-
-
-def _query_about(named: Sequence[str], rng: random.Random, vocab: Vocabulary) -> str | None:
-    """A query about the case's own targets (as a reader sees them), or None when it names none."""
-    if not named:
-        return None
-    if len(named) == 1:
-        return rng.choice(vocab.single_target_queries).format(a=_reader(named[0]))
-    a, b = rng.sample(list(named), 2)
-    return rng.choice(vocab.query_templates).format(a=_reader(a), b=_reader(b))
-
-
-def _ts_decoys(rule_id: str, made: Made, rng: random.Random, vocab: Vocabulary) -> Made:
-    record, notes = dict(made.input), []
-    if "unresolved" not in record and rng.random() < DECOY_CHANCE:
-        record["unresolved"] = []
-        notes.append("The unresolved list is empty, so nothing is held and the lists are compared as usual.")
-    if "query" not in record and rule_id != _OWN_BLOCK["query"] and rng.random() < DECOY_CHANCE:
-        named = [*dict.fromkeys([*record["original"], *record["rewritten"]])]
-        query = _query_about(named, rng, vocab)
-        if query is not None:
-            if rule_id in _BEFORE_QUERY:
-                end = "?" if query.endswith("?") else ""
-                rewritten_query = f"{query.rstrip('?')} {rng.choice(vocab.query_conditions)}{end}"
-                notes.append("The query's wording is shown too, but the lists decide this case.")
-            else:
-                rewritten_query = query
-                notes.append("The query's wording is shown too, unchanged by the rewrite.")
-            record = {"query": query, "rewritten_query": rewritten_query, **record}
-    if not notes:
-        return made
-    return Made(record, " ".join([made.reason, *notes]), made.context, made.domain)
-
-
-#: Rules whose cases may show a revision that approves one of their changes exactly: another fault
-#: the revision does not cover still decides them (``deciding_rule.approved_change``).
-_BESIDE_A_FAULT = {"sk-changed", "sk-several"}
-
-
-def _sk_revision_decoy(
-    rule_id: str, made: Made, rng: random.Random, vocab: Vocabulary, domain: AnswerDomain
-) -> tuple[Record, str] | None:
-    """A rubric revision shown as what it is, never one that changes the keyed rule.
-
-    Of an unchanged sentinel (it approves nothing here); of a missing one (a revision covers a
-    changed answer, never a hole); of a changed sentinel but to another answer than the proposed
-    one (it does not cover the change); or, beside another fault the
-    revision does not cover, approving one change exactly (that change alone needs a new baseline).
-    """
-    baseline, proposed = made.input["baseline"], made.input["proposed"]
-    changed = sorted_ids(s for s in baseline if s in proposed and proposed[s] != baseline[s])
-    missing = [s for s in baseline if s not in proposed]
-    unchanged = sorted_ids(s for s in baseline if s not in changed and s not in missing)
-    kinds = ["unchanged"] if unchanged else []
-    if missing:
-        kinds.append("missing")
-    if changed and len(_plain_answers(baseline[changed[0]], domain.answers)) > 1:
-        kinds.append("other-answer")
-    if rule_id in _BESIDE_A_FAULT and changed and len(changed) + len(missing) > 1:
-        kinds += ["exact", "exact"]
-    if not kinds:
-        return None
-    kind = rng.choice(kinds)
-    if kind == "unchanged":
-        target = rng.choice(unchanged)
-        revision = _approval(
-            rng, vocab, target, baseline[target], _plain_change(baseline[target], domain, rng)
-        )
-        return revision, (
-            f"The rubric revision shown covers {visible(target)}, whose answer the proposed key has not "
-            "changed, so it approves nothing here."
-        )
-    if kind == "missing":
-        target = rng.choice(sorted_ids(missing))
-        revision = _approval(
-            rng, vocab, target, baseline[target], _plain_change(baseline[target], domain, rng)
-        )
-        return revision, (
-            f"The rubric revision shown approves a new answer for {visible(target)}, but "
-            f"{visible(target)} is absent from the proposed key: a revision covers a changed answer, "
-            "never a missing sentinel."
-        )
-    target = rng.choice(changed)
-    old, now = baseline[target], proposed[target]
-    if kind == "other-answer":
-        approved = [a for a in _plain_answers(old, domain.answers) if a != now]
-        if not approved:
-            return None
-        to = rng.choice(approved)
-        return _approval(rng, vocab, target, old, to), (
-            f"The rubric revision shown approves {visible(to)} for {visible(target)}, but the proposed key "
-            f"gives {visible(now)}: the revision does not cover that change, so it is held like any other."
-        )
-    faults = sorted_ids([*missing, *(s for s in changed if s != target)])
-    return _approval(rng, vocab, target, old, now), (
-        f"The rubric revision shown approves {visible(target)}'s change exactly, so {visible(target)} alone "
-        f"needs a new explicit baseline, keeping the old one; {_names(faults)} "
-        f"{_verb(faults, 'has', 'have')} no approved revision, so the key is held."
-    )
-
-
-def _sk_decoys(rule_id: str, made: Made, rng: random.Random, vocab: Vocabulary) -> Made:
-    context, notes = dict(made.context), []
-    baseline, proposed = made.input["baseline"], made.input["proposed"]
-    domain = made.domain or vocab.domains[0]
-    changed = {s for s in baseline if s in proposed and proposed[s] != baseline[s]}
-    intact = not changed and all(s in proposed for s in baseline)
-    if "earlier_key" not in context and rng.random() < DECOY_CHANCE:
-        earlier = dict(baseline)
-        others = [i for i in proposed if i not in baseline]
-        for case_id in others:
-            edit = not intact and rng.random() < 0.5
-            earlier[case_id] = _plain_change(proposed[case_id], domain, rng) if edit else proposed[case_id]
-        context["earlier_key"] = earlier
-        notes.append("The earlier key shown does not change what the check reads here.")
-    if "rubric_revision" not in context and baseline and rng.random() < DECOY_CHANCE:
-        decoy = _sk_revision_decoy(rule_id, made, rng, vocab, domain)
-        if decoy is not None:
-            context["rubric_revision"], note = decoy
-            notes.append(note)
-    if not notes:
-        return made
-    return Made(made.input, " ".join([made.reason, *notes]), context, made.domain)
-
 
 def _with_decoys(rule_id: str, check: str, made: Made, rng: random.Random, vocab: Vocabulary) -> Made:
     """``made`` with, now and then, a block that another rule turns on: never one that changes its keyed rule.
@@ -739,51 +98,51 @@ def _with_decoys(rule_id: str, check: str, made: Made, rng: random.Random, vocab
     Taught in ``04_practice.ipynb``.
     """
     if check == "target-scope":
-        return _ts_decoys(rule_id, made, rng, vocab)
-    return _sk_decoys(rule_id, made, rng, vocab)
+        return ts_decoys(rule_id, made, rng, vocab)
+    return sk_decoys(rule_id, made, rng, vocab)
 
 
 #: One generator per rule, in the order of ``fixtures/rules.json``.
 GENERATORS: dict[str, Generator] = {
     g.rule_id: g
     for g in (
-        Generator("ts-lost", "target-scope", _ts_lost),
-        Generator("ts-added", "target-scope", _ts_added),
-        Generator("ts-order", "target-scope", _ts_order),
-        Generator("ts-duplicates", "target-scope", _ts_duplicates),
-        Generator("ts-exact-ids", "target-scope", _ts_exact_ids, FACETS),
-        Generator("ts-empty", "target-scope", _ts_empty),
-        Generator("ts-several", "target-scope", _ts_several),
-        Generator("ts-unresolved", "target-scope", _ts_unresolved),
+        Generator("ts-lost", "target-scope", ts_lost),
+        Generator("ts-added", "target-scope", ts_added),
+        Generator("ts-order", "target-scope", ts_order),
+        Generator("ts-duplicates", "target-scope", ts_duplicates),
+        Generator("ts-exact-ids", "target-scope", ts_exact_ids, FACETS),
+        Generator("ts-empty", "target-scope", ts_empty),
+        Generator("ts-several", "target-scope", ts_several),
+        Generator("ts-unresolved", "target-scope", ts_unresolved),
         Generator(
             "ts-query-unvalidated",
             "target-scope",
-            _ts_query_unvalidated,
+            ts_query_unvalidated,
         ),
-        Generator("sk-changed", "sentinels", _sk_changed),
+        Generator("sk-changed", "sentinels", sk_changed),
         Generator(
             "sk-whitespace-case",
             "sentinels",
-            _sk_lookalike("sk-whitespace-case", WHITESPACE_CASE_FACETS, "alone is still a change"),
+            sk_lookalike("sk-whitespace-case", WHITESPACE_CASE_FACETS, "alone is still a change"),
             WHITESPACE_CASE_FACETS,
         ),
         Generator(
             "sk-invisible",
             "sentinels",
-            _sk_lookalike("sk-invisible", INVISIBLE_FACETS, "is a change a reader cannot see"),
+            sk_lookalike("sk-invisible", INVISIBLE_FACETS, "is a change a reader cannot see"),
             INVISIBLE_FACETS,
         ),
-        Generator("sk-missing", "sentinels", _sk_missing),
-        Generator("sk-all-missing", "sentinels", _sk_all_missing),
-        Generator("sk-new-case", "sentinels", _sk_new_case),
-        Generator("sk-nonsentinel-changed", "sentinels", _sk_nonsentinel_changed),
-        Generator("sk-empty-baseline", "sentinels", _sk_empty_baseline),
+        Generator("sk-missing", "sentinels", sk_missing),
+        Generator("sk-all-missing", "sentinels", sk_all_missing),
+        Generator("sk-new-case", "sentinels", sk_new_case),
+        Generator("sk-nonsentinel-changed", "sentinels", sk_nonsentinel_changed),
+        Generator("sk-empty-baseline", "sentinels", sk_empty_baseline),
         Generator(
             "sk-rubric-change",
             "sentinels",
-            _sk_rubric_change,
+            sk_rubric_change,
         ),
-        Generator("sk-several", "sentinels", _sk_several),
+        Generator("sk-several", "sentinels", sk_several),
     )
 }
 
@@ -819,7 +178,7 @@ def sentinel_decision(expected: Output, record: Record, context: Mapping[str, An
     if not faults:
         return REBASELINE_DECISION
     return (
-        f"Hold the key for {_names(faults)}, which no approved revision covers; issue a new explicit "
+        f"Hold the key for {names_text(faults)}, which no approved revision covers; issue a new explicit "
         f"baseline, keeping the old one, for the approved change to {visible(approved)} alone"
     )
 
@@ -866,12 +225,12 @@ def _title(check: str, record: Record) -> str:
     """A neutral title: what is to be reviewed and how long its lists are, never the rule."""
     if check == "target-scope":
         return (
-            f"A rewrite to review: the original lists {_count(len(record['original']), 'target')}, "
-            f"the rewrite {_count(len(record['rewritten']), 'target')}"
+            f"A rewrite to review: the original lists {count_text(len(record['original']), 'target')}, "
+            f"the rewrite {count_text(len(record['rewritten']), 'target')}"
         )
     return (
-        f"A proposed answer key to review: the baseline holds {_count(len(record['baseline']), 'sentinel')}, "
-        f"the proposed key {_count(len(record['proposed']), 'answer')}"
+        f"A proposed answer key to review: the baseline holds {count_text(len(record['baseline']), 'sentinel')}, "
+        f"the proposed key {count_text(len(record['proposed']), 'answer')}"
     )
 
 

@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from helpers.core.checks import require_check_name
 from helpers.core.errors import InvalidInputError, describe_value
 from helpers.core.jsonio import load_json_file
 from helpers.core.paths import fixtures_dir
@@ -129,6 +128,16 @@ def _rule_from_mapping(check: str, raw: Any, where: str) -> Rule:
     return rule
 
 
+def _require_check_name(name: Any, field: str = "check") -> str:
+    """:func:`helpers.core.checks.require_check_name`, its registry of checks loaded only when rules are read.
+
+    Importing this module (the work-it-yourself widget of ``02_target_scope.ipynb`` does) loads no check.
+    """
+    from helpers.core.checks import require_check_name
+
+    return require_check_name(name, field)
+
+
 def rules_from_data(data: Any, *, source: str = "<data>") -> list[Rule]:
     """Build rules from a parsed ``{"rules": {check: [rule, ...]}}`` object; ids are unique."""
     if not isinstance(data, Mapping) or set(data) != {"rules"} or not isinstance(data["rules"], Mapping):
@@ -137,7 +146,7 @@ def rules_from_data(data: Any, *, source: str = "<data>") -> list[Rule]:
     seen: set[str] = set()
     names: set[str] = set()
     for check, items in data["rules"].items():
-        require_check_name(check, f"{source}: rules key")
+        _require_check_name(check, f"{source}: rules key")
         if not isinstance(items, list) or not items:
             raise InvalidInputError(
                 f"{source}: rules[{describe_value(check)}] must be a non-empty list", field=check
@@ -169,5 +178,5 @@ def project_rules(check: str | None = None) -> list[Rule]:
     rules = load_rules()
     if check is None:
         return rules
-    require_check_name(check)
+    _require_check_name(check)
     return [rule for rule in rules if rule.check == check]

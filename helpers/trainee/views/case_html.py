@@ -1,5 +1,8 @@
 """HTML for the notebooks: case tables, worked answers, reveals and feedback.
 
+The answer side (reveal, feedback, hints) is in :mod:`helpers.trainee.views.answer_html`,
+kept reachable here; the work-it-yourself widget loads only that.
+
 Every string that goes into HTML is escaped here, whether it comes from
 fixtures, from a trainee or from a file. The objects returned display as HTML
 in Jupyter and as plain text elsewhere, so strict nbval compares both.
@@ -36,6 +39,15 @@ from helpers.trainee.html import (
     prose,
     scroll_region,
 )
+from helpers.trainee.views.answer_html import (
+    HIDE_SUMMARY,
+    REVEAL_SUMMARY,
+    feedback_html,
+    hint_html,
+    reveal_html,
+    ticked_html,
+    verdict_text,
+)
 from helpers.trainee.views.check_source import (
     DECIDING,
     deciding_functions,
@@ -70,6 +82,7 @@ __all__ = [
     "feedback_html",
     "verdict_text",
     "ticked_html",
+    "hint_html",
     "REVEAL_SUMMARY",
     "HIDE_SUMMARY",
     "check_block",
@@ -83,11 +96,6 @@ __all__ = [
     "counts_once",
     "attempt",
 ]
-
-#: The label of every worked-answer reveal, widget button and ``<details>`` alike.
-REVEAL_SUMMARY = "Show the worked answer"
-#: The widget's reveal button once the answer shows: it hides it again.
-HIDE_SUMMARY = "Hide the worked answer"
 
 
 def cases_table(cases: Sequence[Case]) -> HtmlBlock:
@@ -201,20 +209,6 @@ def _query_text(record: Mapping[str, Any]) -> str:
     return "".join(f"\n{label}: {visible_text(text)}" for label, text in _queries(record))
 
 
-def reveal_html(case: Case) -> Html:
-    """The worked answer: expected output, decision and reason. Same in widget and ``<details>``."""
-    return html(
-        '<div class="eic-reveal">'
-        "<p><b>Expected structured output</b></p>{}"
-        "<p><b>Decision:</b> {}.</p>"
-        "<p><b>Reason:</b> {}</p>"
-        "</div>",
-        json_html(case.expected),
-        prose(case.decision),
-        prose(case.reason),
-    )
-
-
 #: Shown above the kernel-free reveal; a live notebook hides both (it has the widget's button).
 STATIC_NOTE = (
     "No kernel? The worked answer is in the block below; open it once you have an answer of your own."
@@ -253,69 +247,6 @@ def lines_html(lines: Iterable[str], *, css: str = "eic-lines") -> Html:
 def error_html(exc: CheckInputError) -> Html:
     """A clear error message for the widgets, never a traceback; announced to screen readers."""
     return html('<div class="eic-error" role="alert"><b>Cannot check this input:</b> {}</div>', prose(exc))
-
-
-def feedback_html(correct: bool, mistakes: Sequence[tuple[str, str]], *, live: bool = True) -> Html:
-    """Grading feedback: a verdict, then one line per ``(field, message)`` mistake.
-
-    The verdict is in words and a symbol, never colour alone. In a widget it is
-    announced when it appears (``role="status"``); ``live=False`` leaves that out,
-    for the tables of graded answers in ``02_target_scope.ipynb`` and ``03_…``.
-    """
-    announce = html(' role="status" aria-live="polite" aria-atomic="true"') if live else Html()
-    verdict = verdict_text(len(mistakes))
-    if correct:
-        return html(
-            '<div class="eic-feedback eic-correct"{}><b>{}</b> Every field and every ID is right.</div>',
-            announce,
-            verdict,
-        )
-    items = html_join(html("<li>{}</li>", _ticked(prose(message))) for _field, message in mistakes)
-    return html('<div class="eic-feedback eic-wrong"{}><b>{}</b><ul>{}</ul></div>', announce, verdict, items)
-
-
-def verdict_text(count: int) -> str:
-    """The verdict that heads the feedback on an answer with ``count`` mistakes.
-
-    Shown by the widgets and in the "Wrong answers, graded" tables of ``02_target_scope.ipynb``
-    and ``03_sentinel_answer_key.ipynb``.
-    """
-    if count == 0:
-        return "✔ Fully correct."
-    return f"✘ Not yet: {count} {'thing' if count == 1 else 'things'} to fix."
-
-
-_BACKTICKED = re.compile(r"`([^`]+)`")
-
-
-def ticked_html(text: str) -> Html:
-    """Feedback or hint text for HTML: invisible characters shown, escaped, each `backticked` name as code.
-
-    Taught in ``02_target_scope.ipynb`` and ``03_sentinel_answer_key.ipynb`` ("Wrong answers, graded").
-    """
-    return _ticked(prose(text))
-
-
-def _ticked(escaped: Html) -> Html:
-    """Escaped feedback text with each `backticked` field or ID as literal ``<code>``."""
-    # No bypass: the text is escaped already, and the substitution only puts spans of it (cut at
-    # backticks, which no entity holds) inside a literal element.
-    return Html(_BACKTICKED.sub(r'<code class="eic-id">\1</code>', escaped))
-
-
-def hint_html(rungs: Sequence[str], *, last: bool) -> Html:
-    """The hints shown so far, numbered, announced; after the last, point to the worked answer."""
-    items = html_join(html("<li>{}</li>", _ticked(prose(rung))) for rung in rungs)
-    after = (
-        html("<p>That was the last hint. Next comes the worked answer: <b>{}</b>.</p>", REVEAL_SUMMARY)
-        if last
-        else Html()
-    )
-    return html(
-        '<div class="eic-hints" role="status" aria-live="polite"><b>Hints</b><ol>{}</ol>{}</div>',
-        items,
-        after,
-    )
 
 
 def _record_ids(check: str, record: Mapping[str, Any]) -> list[str]:

@@ -7,14 +7,13 @@ case in ``02_target_scope.ipynb`` and ``03_sentinel_answer_key.ipynb``.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
 
 from helpers.core.chardiff import visible_id, visible_text
-from helpers.trainee.cases.filled import Case
+from helpers.trainee.answers import HOLD_LABELS
 from helpers.trainee.cases.rules import Rule
-from helpers.trainee.drill.engine import HOLD_LABELS
 from helpers.trainee.grading import (
     Answer,
     Grade,
@@ -25,16 +24,13 @@ from helpers.trainee.grading import (
     hints,
     reason_options,
 )
-from helpers.trainee.html import Html
+from helpers.trainee.html import Html, esc, esc_id, json_html
 from helpers.trainee.html import html as markup
-from helpers.trainee.views.case_html import (
+from helpers.trainee.views.answer_html import (
     HIDE_SUMMARY,
     REVEAL_SUMMARY,
-    esc,
-    esc_id,
     feedback_html,
     hint_html,
-    json_html,
     reveal_html,
 )
 from helpers.trainee.views.reasons import reasons_html, rules_for
@@ -49,6 +45,9 @@ from helpers.trainee.widgets.base import (
     wrap_html,
     wrap_row,
 )
+
+if TYPE_CHECKING:  # a case is only read here; its loader comes in when a case is loaded
+    from helpers.trainee.cases.filled import Case
 
 __all__ = ["CaseExercise", "AnswerControls", "case_widgets", "unset_html"]
 

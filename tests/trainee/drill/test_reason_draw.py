@@ -1,6 +1,6 @@
 """The reasons offered are drawn exactly as the plain six-try draw gives them, shortcuts and all.
 
-:func:`helpers.trainee.grading.reason_options` skips draws of no rules (they take nothing from the
+:func:`helpers.trainee.reason_question.reason_options` skips draws of no rules (they take nothing from the
 random stream); the cases, the reasons each drill offered and so every progress file depend on the
 draw, so it is held here to the plain draw it replaced, over generated cases of every rule.
 """
@@ -11,7 +11,7 @@ from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers.trainee import grading
+from helpers.trainee import answers, grading, reason_question
 from helpers.trainee.cases import deciding_rule as keyed
 from helpers.trainee.cases.generators import GENERATORS, generate
 from helpers.trainee.cases.rules import load_rules
@@ -22,10 +22,10 @@ RULES = tuple(load_rules())
 def _plain_draw(case, rules, salt):
     """The draw as written before the shortcuts: six tries, every sample drawn, even of none."""
     right = grading.decisive_rules(case)
-    offer = grading._offer(rules, case.check)
+    offer = reason_question._offer(rules, case.check)
     keyed_rule, lengths = offer.known[right[0]], offer.length
-    true_of = keyed.rules_that_apply(offer.ids, case.check, case.input, grading._context(case))
-    rng = grading._case_rng(case, salt)
+    true_of = keyed.rules_that_apply(offer.ids, case.check, case.input, answers.case_context(case))
+    rng = reason_question._case_rng(case, salt)
     also_true = [rule for rule in offer.every if rule.id != keyed_rule.id and rule.id in true_of]
     eligible = [rule for rule in offer.every if rule.id != keyed_rule.id and rule.id not in true_of]
     length = lengths[keyed_rule.id]
@@ -70,8 +70,8 @@ def test_cases_whose_draw_has_no_true_distractor_are_among_those_compared():
     for rule in sorted(GENERATORS):
         for seed in range(8):
             case = generate(rule, seed)
-            offer = grading._offer(RULES, case.check)
-            true_of = keyed.rules_that_apply(offer.ids, case.check, case.input, grading._context(case))
+            offer = reason_question._offer(RULES, case.check)
+            true_of = keyed.rules_that_apply(offer.ids, case.check, case.input, answers.case_context(case))
             none_true += true_of <= set(grading.decisive_rules(case))
             assert [r.id for r in grading.reason_options(case, rules=RULES, salt="7:1")] == _plain_draw(
                 case, RULES, "7:1"

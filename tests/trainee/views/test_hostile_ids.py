@@ -288,7 +288,7 @@ VIEW_DIR = project_root() / "helpers" / "teach" / "views"
 #: Converted separately; add it here once its markup goes through html().
 NOT_YET = {"cohort_views.py"}
 #: The only places that wrap a computed string as markup, each with a comment saying why it is escaped.
-TRUSTED_HTML = {("case_html.py", "_ticked"), ("check_source.py", "source_block")}
+TRUSTED_HTML = {("answer_html.py", "_ticked"), ("check_source.py", "source_block")}
 _TAG = re.compile(r"<[A-Za-z/!]")
 
 
