@@ -49,7 +49,8 @@ from helpers.core.paths import fixtures_dir
 from helpers.trainee.cases.deciding_rule import reader_form
 from helpers.trainee.cases.generators import generators_fingerprint
 from helpers.trainee.cases.rules import Rule, load_rules
-from helpers.trainee.drill.mastery import MASTERY_STREAK, RuleState
+from helpers.trainee.drill.model import MASTERY_STREAK
+from helpers.trainee.drill.state import RuleState
 from helpers.trainee.progress.files import PROGRESS_V3, TraineeProgress, trainee_progress_from_data
 from helpers.trainee.progress.paths import shown_path
 from helpers.trainer.bounded_file import read_within

@@ -19,9 +19,11 @@ from typing import TYPE_CHECKING, Any
 from helpers.core.errors import CheckInputError, describe_value
 from helpers.trainee.cases.generators import load_vocabulary
 from helpers.trainee.cases.rules import Rule, load_rules
-from helpers.trainee.drill.mastery import Mastery, MasteryAttempt, RuleState
+from helpers.trainee.drill.attempt import MasteryAttempt
+from helpers.trainee.drill.mastery import Mastery
 from helpers.trainee.drill.remade import remade_cases
 from helpers.trainee.drill.replay import replay_drill
+from helpers.trainee.drill.state import RuleState
 from helpers.trainee.grading import Answer, outcome_of
 from helpers.trainee.progress.files import TraineeProgress
 from helpers.trainee.progress.timing import time_problems

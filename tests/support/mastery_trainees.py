@@ -11,7 +11,7 @@
 
 :func:`completion` drives the real :class:`~helpers.trainee.drill.engine.DrillSession` with
 the fake clock of ``trainees.py`` and returns the case at which the drill completed,
-or None. Each trainee sees only what a :class:`~helpers.trainee.drill.engine.CaseView` shows.
+or None. Each trainee sees only what a :class:`~helpers.trainee.drill.case_view.CaseView` shows.
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ from collections.abc import Callable
 from trainees import Clock, Strategy, _blind_answer
 
 from helpers.trainee.cases.deciding_rule import CONFUSABLES
-from helpers.trainee.drill.engine import CaseView, DrillSession
+from helpers.trainee.drill.case_view import CaseView
+from helpers.trainee.drill.engine import DrillSession
 from helpers.trainee.grading import Answer
 
 #: Seeds per profile: every one under ``--all``, the first few in the fast loop.

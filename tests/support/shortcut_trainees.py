@@ -17,7 +17,7 @@ from typing import Any
 from trainees import _blind_answer, _split
 
 from helpers.trainee.cases.deciding_rule import applies
-from helpers.trainee.drill.engine import CaseView
+from helpers.trainee.drill.case_view import CaseView
 from helpers.trainee.grading import Answer
 
 #: The order keyed_rule tries the rules in, most specific first (its docstring, written out).

@@ -20,7 +20,8 @@ from typing import Any
 from helpers.core.checks import run_check
 from helpers.core.errors import CheckInputError
 from helpers.trainee.cases.deciding_rule import keyed_rule
-from helpers.trainee.drill.engine import CaseView, DrillSession
+from helpers.trainee.drill.case_view import CaseView
+from helpers.trainee.drill.engine import DrillSession
 from helpers.trainee.grading import Answer
 
 #: Ten seeds with ``python3 tasks.py test --all`` (CI); three in the fast loop.

@@ -56,7 +56,8 @@ import helpers
 from helpers.core.chardiff import visible_id
 from helpers.trainee.cases.filled import Case, get_case
 from helpers.trainee.cases.rules import load_rules
-from helpers.trainee.drill.engine import DEFAULT_DRILL_SEED, DrillSession
+from helpers.trainee.drill.course import DEFAULT_DRILL_SEED
+from helpers.trainee.drill.engine import DrillSession
 from helpers.trainee.grading import (
     Answer,
     answer_fields,
@@ -72,7 +73,7 @@ from helpers.trainee.practice import (
     practice_cases,
 )
 from helpers.trainee.views.case_html import HIDE_SUMMARY, REVEAL_SUMMARY, display_json
-from helpers.trainee.widgets.mastery import rule_bar
+from helpers.trainee.widgets.mastery_bars import rule_bar
 
 pytestmark = pytest.mark.browser
 expect.set_options(timeout=WIDGET_TIMEOUT_MS)

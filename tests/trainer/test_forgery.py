@@ -37,7 +37,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from helpers.core.paths import fixtures_dir
-from helpers.trainee.drill.engine import DEFAULT_DRILL_SEED
+from helpers.trainee.drill.course import DEFAULT_DRILL_SEED
 from helpers.trainee.drill.replay import replay_drill
 from helpers.trainee.progress.timing import MIN_CASE_SECONDS, MIN_DRILL_SECONDS_PER_CASE, time_problems
 from helpers.trainer import cohort as module

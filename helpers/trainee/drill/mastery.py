@@ -40,11 +40,8 @@ The state is a pure function of the attempts (:meth:`Mastery.replay`, also named
 
 from __future__ import annotations
 
-import datetime as _dt
 import functools
 import random
-import re
-from array import array
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -52,85 +49,26 @@ from typing import Any
 
 from helpers.core.errors import InvalidInputError
 from helpers.trainee.drill import sequential
+from helpers.trainee.drill.attempt import MasteryAttempt
+from helpers.trainee.drill.model import (
+    MASTERY_MODEL,
+    MASTERY_STREAK,
+    MISS_GAP,
+    MODELS,
+    OUTCOMES,
+    REVIEW_GAP,
+    SUCCESS_GAP,
+    facet_streak,
+)
+from helpers.trainee.drill.schedule import LEAST_INTERVAL, SECOND, YEAR_ONE, Schedule, latest_review_time
+from helpers.trainee.drill.state import FacetState, RuleState
+from helpers.trainee.drill.times import parse_time
 
 __all__ = [
-    "MASTERY_MODEL",
-    "MASTERY_STREAK",
-    "MISS_GAP",
-    "SUCCESS_GAP",
-    "REVIEW_GAP",
-    "FACET_STREAK",
-    "FACET_STREAK_MAX",
-    "FACET_STREAKS",
-    "OUTCOMES",
-    "facet_streak",
-    "RuleState",
-    "FacetState",
-    "MasteryAttempt",
     "Mastery",
-    "now_text",
     "drill_facets",
     "replay_schedule",
-    "parse_time",
 ]
-
-#: The mastery model a progress file's claimed states follow (``"model"`` in its mastery block).
-#: Model 1 (files without the field): a rule by 3 in a row, a look-alike kind by one right case.
-#: Model 2: as 1 for rules; kinds by 3 in a row, more after misses; and the last 60 cases at 85% with
-#: 95% confidence, re-checked after every case (which let a trainee right 85% of the time through).
-#: Model 3: kinds by :func:`facet_streak` in a row, more after misses; and every case so far clearing
-#: the sequential test of :mod:`.sequential`. Either way a file's states are rebuilt from its attempts by
-#: this model.
-MASTERY_MODEL = 3
-#: The models :meth:`Mastery.start` can replay (what an older drill served and claimed).
-MODELS = (1, 2, 3)
-#: Unaided correct first tries in a row that master a rule.
-MASTERY_STREAK = 3
-#: A missed rule comes round again after this many other cases.
-MISS_GAP = 2
-#: A rule answered right comes round again after this many other cases (while not mastered).
-SUCCESS_GAP = 5
-#: A mastered rule is checked again in the same sitting after this many cases, then after twice as
-#: many after each unaided review, so mastery reached by luck does not last.
-REVIEW_GAP = 20
-#: Unaided correct cases in a row, among the cases a look-alike kind decides, that secure the kind ...
-FACET_STREAK = 1
-#: ... except a kind made of many forms, where one right case shows little: a trainee blind to the
-#: common Cyrillic letters still gets the rarer ones right (the letters are weighted as real data has them) ...
-FACET_STREAKS: Mapping[str, int] = MappingProxyType({"homoglyph": 3})
-#: ... plus one for each such case missed so far, up to this many in a row.
-FACET_STREAK_MAX = 6
-#: Model 2's run for every kind (kept to replay what a drill of that model served).
-_MODEL2_FACET_STREAK = 3
-#: Every outcome a served case can have; only ``correct`` is an unaided first try.
-OUTCOMES = ("correct", "helped", "missed", "revealed", "skipped")
-
-
-def now_text(moment: _dt.datetime | None = None) -> str:
-    """A UTC time as progress files write it: ``2026-12-01T09:30:00Z``."""
-    moment = moment or _dt.datetime.now(_dt.UTC)
-    return moment.astimezone(_dt.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
-
-
-_TIME_TEXT = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z", re.ASCII)
-
-
-def parse_time(text: str) -> _dt.datetime:
-    """The inverse of :func:`now_text`; raises :class:`InvalidInputError` for anything else."""
-    if isinstance(text, str):
-        return _parse_time_text(text)
-    raise InvalidInputError(f"{text!r} is not a time like 2026-12-01T09:30:00Z", field="time")
-
-
-@functools.lru_cache(maxsize=4096)  # a drill's times are read by the load, the time checks and the replay
-def _parse_time_text(text: str) -> _dt.datetime:
-    try:
-        if _TIME_TEXT.fullmatch(text):  # the form now_text writes: ISO 8601 in UTC, read directly
-            return _dt.datetime.fromisoformat(text)
-        moment = _dt.datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ")
-    except (TypeError, ValueError):
-        raise InvalidInputError(f"{text!r} is not a time like 2026-12-01T09:30:00Z", field="time") from None
-    return moment.replace(tzinfo=_dt.UTC)
 
 
 @functools.cache
@@ -142,288 +80,12 @@ def _makes(rule: str) -> tuple[str, ...]:
     return tuple(generator.facets) if generator is not None else ()
 
 
-def facet_streak(facet: str, missed: int, model: int = MASTERY_MODEL) -> int:
-    """Unaided cases of look-alike kind ``facet`` in a row that secure it after ``missed`` misses on it:
-    :data:`FACET_STREAK` (:data:`FACET_STREAKS` for a kind of many forms), one more per miss, at most
-    :data:`FACET_STREAK_MAX` (model 2: three, one more per miss; model 1: one)."""
-    if model == 1:
-        return 1
-    base = _MODEL2_FACET_STREAK if model == 2 else FACET_STREAKS.get(facet, FACET_STREAK)
-    return min(base + missed, FACET_STREAK_MAX)
-
-
-@dataclass(frozen=True)
-class MasteryAttempt:
-    """One served case: which case it was, what was answered, and how.
-
-    ``rule``, ``seed`` and ``facet`` regenerate the case exactly;
-    ``options`` are the reasons offered, in the order shown. ``answer`` is
-    the answer at the scored check (``None`` when there was none), and
-    ``correct`` that check's verdict. Taught in ``04_practice.ipynb``.
-    """
-
-    number: int
-    rule: str
-    seed: int
-    facet: str | None
-    facets: tuple[str, ...]
-    options: tuple[str, ...]
-    answer: Mapping[str, Any] | None
-    outcome: str
-    correct: bool
-    hints: int
-    revealed: bool
-    served: str
-    answered: str | None
-    fields_wrong: tuple[str, ...] = ()
-    rules_missed: tuple[str, ...] = ()
-
-    @property
-    def unaided(self) -> bool:
-        """True for an unaided, correct first try: the only outcome that counts."""
-        return self.outcome == "correct"
-
-    def seconds(self) -> int | None:
-        """Seconds from serving the case to its scored check (None when it was never checked)."""
-        if self.answered is None:
-            return None
-        return int((parse_time(self.answered) - parse_time(self.served)).total_seconds())
-
-    def to_data(self) -> dict[str, Any]:
-        """The attempt as a progress file stores it."""
-        return {
-            "number": self.number,
-            "rule": self.rule,
-            "seed": self.seed,
-            "facet": self.facet,
-            "facets": list(self.facets),
-            "options": list(self.options),
-            "answer": None if self.answer is None else dict(self.answer),
-            "outcome": self.outcome,
-            "correct": self.correct,
-            "hints": self.hints,
-            "revealed": self.revealed,
-            "served": self.served,
-            "answered": self.answered,
-            "fields_wrong": list(self.fields_wrong),
-            "rules_missed": list(self.rules_missed),
-        }
-
-    @classmethod
-    def from_data(cls, data: Mapping[str, Any]) -> MasteryAttempt:
-        """An attempt from a progress file (already checked against the schema)."""
-        return cls(
-            number=data["number"],
-            rule=data["rule"],
-            seed=data["seed"],
-            facet=data["facet"],
-            facets=tuple(data["facets"]),
-            options=tuple(data["options"]),
-            answer=data["answer"],
-            outcome=data["outcome"],
-            correct=data["correct"],
-            hints=data["hints"],
-            revealed=data["revealed"],
-            served=data["served"],
-            answered=data["answered"],
-            fields_wrong=tuple(data["fields_wrong"]),
-            rules_missed=tuple(data["rules_missed"]),
-        )
-
-
-@dataclass(frozen=True)
-class RuleState:
-    """Where one rule stands: streak, mastery (and how often it was lost), and its review card.
-
-    ``card`` is the rule's ``fsrs.Card`` (``None`` before its first scored case);
-    progress files keep only its due date, since the card follows from the attempts.
-    The card is worked out from ``schedule`` (the rule's scored cases) when it is
-    first asked for, so a trainer re-grading a cohort does not review cards it never
-    shows. Taught in ``04_practice.ipynb``.
-    """
-
-    rule: str
-    streak: int = 0
-    mastered_on: str | None = None
-    times_mastered: int = 0
-    times_lost: int = 0
-    attempts: int = 0
-    unaided: int = 0
-    last_case: int = 0
-    ready_at: int = 0
-    reviewed: int = 0
-    last_practised: str | None = None
-    schedule: _Schedule | None = field(default=None, repr=False)
-
-    @property
-    def card(self) -> Any:
-        """The rule's ``fsrs.Card`` after every scored case so far (``None`` before the first)."""
-        return None if self.schedule is None else self.schedule.card()
-
-    @property
-    def mastered(self) -> bool:
-        """True while the rule is mastered (mastery is lost again by any outcome but ``correct``)."""
-        return self.mastered_on is not None
-
-    @property
-    def correct(self) -> int:
-        """Unaided correct first tries: the only ones that count (another name for :attr:`unaided`)."""
-        return self.unaided
-
-    def review_due(self) -> str | None:
-        """When the rule's review is due, as a time text (None before its first scored case)."""
-        if self.card is None:
-            return None
-        return now_text(self.card.due)
-
-    def bar(self) -> float:
-        """Progress towards mastery, 0.0 to 1.0."""
-        return 1.0 if self.mastered else min(self.streak, MASTERY_STREAK) / MASTERY_STREAK
-
-    def to_data(self) -> dict[str, Any]:
-        """The state as a progress file stores it (a claim: the trainer rebuilds it from the attempts)."""
-        return {
-            "rule": self.rule,
-            "streak": self.streak,
-            "mastered_on": self.mastered_on,
-            "times_mastered": self.times_mastered,
-            "times_lost": self.times_lost,
-            "attempts": self.attempts,
-            "unaided": self.unaided,
-            "last_practised": self.last_practised,
-            "review_due": self.review_due(),
-        }
-
-
-@dataclass(frozen=True)
-class FacetState:
-    """One look-alike kind: secured by :func:`facet_streak` unaided cases it decides in a row, lost by a slip."""
-
-    facet: str
-    secured: bool = False
-    seen: int = 0
-    last_case: int = 0
-    streak: int = 0
-    missed: int = 0
-
-    @property
-    def needed(self) -> int:
-        """Unaided cases in a row that secure the kind now (:func:`facet_streak`): one more per miss so far."""
-        return facet_streak(self.facet, self.missed)
-
-    def to_data(self) -> dict[str, Any]:
-        """The facet's state as a progress file stores it (a claim, rebuilt by the trainer)."""
-        return {"facet": self.facet, "secured": self.secured, "seen": self.seen}
-
-
-@functools.cache
-def _scheduler() -> Any:
-    """FSRS-6 with default parameters, whole days and no fuzz, so a replay is exact."""
-    from fsrs import Scheduler
-
-    return Scheduler(learning_steps=(), relearning_steps=(), enable_fuzzing=False)
-
-
-@functools.cache
-def _latest() -> _dt.datetime:
-    """The latest time a scored case may have: its review, at most the scheduler's longest interval on,
-    must still be a date."""
-    return _dt.datetime.max.replace(tzinfo=_dt.UTC) - _dt.timedelta(days=_scheduler().maximum_interval + 1)
-
-
-def _review(card: Any, index: int, unaided: bool, moment: _dt.datetime) -> Any:
-    """The rule's FSRS card after one scored case (*Good* when unaided and right, else *Again*)."""
-    from fsrs import Card, Rating
-
-    current = card if card is not None else Card(card_id=index + 1, due=moment)
-    reviewed, _log = _scheduler().review_card(
-        current, Rating.Good if unaided else Rating.Again, review_datetime=moment
-    )
-    return reviewed
-
-
-#: Review times are kept as whole seconds since this moment.
-_YEAR_ONE = _dt.datetime(1, 1, 1, tzinfo=_dt.UTC)
-_SECOND = _dt.timedelta(seconds=1)
-#: The shortest interval, in seconds, FSRS schedules with no learning or relearning steps: a whole day
-#: (``Scheduler._next_interval`` is at least 1 day; ``tests/trainee/drill/test_mastery.py`` holds it).
-_LEAST_INTERVAL = 86_400
-
-
 @functools.lru_cache(maxsize=64)
 def _rule_order(rules: tuple[str, ...], seed: int) -> Mapping[str, int]:
     """:meth:`Mastery._order`, shuffled once per drill seed."""
     shuffled = list(rules)
     random.Random(f"order:{seed}").shuffle(shuffled)
     return MappingProxyType({rule: index for index, rule in enumerate(shuffled)})
-
-
-class _ReviewLog:
-    """One rule's scored cases in a drill, as numbers: seconds since year 1, and whether each was *Good*.
-
-    Shared by the rule's successive states (each reads its first ``count`` entries), with the
-    cards made so far by how many cases they follow.
-    """
-
-    __slots__ = ("cards", "good", "index", "seconds")
-
-    def __init__(self, index: int, seconds: array[int] | None = None, good: bytearray | None = None) -> None:
-        self.index = index
-        self.seconds = array("q") if seconds is None else seconds
-        self.good = bytearray() if good is None else good
-        self.cards: dict[int, Any] = {}
-
-
-class _Schedule:
-    """A rule's FSRS card as the scored cases that make it, reviewed only when the card is asked for.
-
-    A trainer re-grading a cohort never asks, so no card is made there; a drill asks for the due
-    ones. Cards are kept once made. Equal when the cards are equal.
-    """
-
-    __slots__ = ("_count", "_log")
-
-    def __init__(self, log: _ReviewLog, count: int) -> None:
-        self._log, self._count = log, count
-
-    @classmethod
-    def after(cls, before: _Schedule | None, index: int, unaided: bool, moment: _dt.datetime) -> _Schedule:
-        """The schedule after one more scored case."""
-        if before is None:
-            log = _ReviewLog(index)
-        elif len(before._log.good) == before._count:
-            log = before._log
-        else:  # another drill went on from the same state (a copy): this one branches off
-            old = before._log
-            log = _ReviewLog(index, old.seconds[: before._count], old.good[: before._count])
-            log.cards = {n: card for n, card in old.cards.items() if n <= before._count}
-        log.seconds.append((moment - _YEAR_ONE) // _SECOND)
-        log.good.append(unaided)
-        return cls(log, len(log.good))
-
-    def last_review(self) -> int:
-        """When the last scored case was reviewed, in whole seconds since year 1."""
-        return self._log.seconds[self._count - 1]
-
-    def card(self) -> Any:
-        """The ``fsrs.Card`` after this rule's scored cases so far."""
-        log, count = self._log, self._count
-        card = log.cards.get(count)
-        if card is None:
-            done = max((n for n in log.cards if n < count), default=0)
-            card = log.cards.get(done)
-            for n in range(done, count):
-                moment = _YEAR_ONE + _dt.timedelta(seconds=log.seconds[n])
-                card = _review(card, log.index, bool(log.good[n]), moment)
-            log.cards[count] = card
-        return card
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, _Schedule):
-            return NotImplemented
-        return bool(self.card() == other.card())
-
-    __hash__ = None  # type: ignore[assignment]
 
 
 @dataclass
@@ -584,10 +246,10 @@ class Mastery:
     def due(self, now: str) -> list[str]:
         """The mastered rules whose spaced review is due at ``now``, earliest first.
 
-        A rule reviewed less than :data:`_LEAST_INTERVAL` ago cannot be due, so its card is not
+        A rule reviewed less than :data:`LEAST_INTERVAL` ago cannot be due, so its card is not
         worked out (FSRS with no learning steps never schedules a review sooner)."""
         moment = parse_time(now)
-        latest = (moment - _YEAR_ONE) // _SECOND - _LEAST_INTERVAL
+        latest = (moment - YEAR_ONE) // SECOND - LEAST_INTERVAL
         due = []
         for rule, state in self.states.items():
             schedule = state.schedule
@@ -619,7 +281,7 @@ class Mastery:
             mastered_on, times_lost = None, times_lost + 1
         when = attempt.answered or attempt.served
         moment = parse_time(when)
-        if moment > _latest():
+        if moment > latest_review_time():
             raise InvalidInputError(f"{when!r} is too late for a review to be scheduled", field="time")
         reviewed = state.reviewed + 1 if (state.mastered and unaided) else 0
         if mastered_on is not None:
@@ -638,7 +300,7 @@ class Mastery:
             ready_at=ready_at,
             reviewed=reviewed,
             last_practised=when,
-            schedule=_Schedule.after(state.schedule, self.rules.index(attempt.rule), unaided, moment),
+            schedule=Schedule.after(state.schedule, self.rules.index(attempt.rule), unaided, moment),
         )
         for facet in attempt.facets:
             if facet in self.facet_states:

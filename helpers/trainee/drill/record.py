@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from helpers.trainee.drill.mastery import Mastery, drill_facets, now_text
+from helpers.trainee.drill.mastery import Mastery, drill_facets
+from helpers.trainee.drill.times import now_text
 
 __all__ = ["DrillRecord"]
 

@@ -31,8 +31,9 @@ from typing import TYPE_CHECKING, Any
 
 from helpers.core.errors import CheckInputError
 from helpers.trainee.cases.rules import Rule, load_rules
-from helpers.trainee.drill.mastery import MasteryAttempt, now_text, parse_time
+from helpers.trainee.drill.attempt import MasteryAttempt
 from helpers.trainee.drill.remade import RemadeCases
+from helpers.trainee.drill.times import now_text, parse_time
 from helpers.trainee.grading import Answer
 
 if TYPE_CHECKING:
@@ -40,7 +41,7 @@ if TYPE_CHECKING:
 
 __all__ = ["replay_drill"]
 
-#: A time in the form progress files write (:func:`~.mastery.now_text`): it reads back as itself.
+#: A time in the form progress files write (:func:`~.times.now_text`): it reads back as itself.
 _EXACT = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z", re.ASCII)
 
 #: The fields named first when the engine serves another case than the file's.

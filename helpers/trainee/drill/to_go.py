@@ -10,7 +10,8 @@ Taught in ``04_practice.ipynb``.
 from __future__ import annotations
 
 from helpers.trainee.drill import sequential
-from helpers.trainee.drill.mastery import MASTERY_STREAK, Mastery, _makes
+from helpers.trainee.drill.mastery import Mastery, _makes
+from helpers.trainee.drill.model import MASTERY_STREAK
 
 __all__ = ["cases_to_go", "record_to_go", "progress_line"]
 

@@ -52,12 +52,14 @@ from helpers.core.paths import fixtures_dir
 from helpers.trainee.cases.generators import generators_fingerprint
 from helpers.trainee.cases.practice_cases import PracticeCase, practice_cases
 from helpers.trainee.cases.rules import Rule, load_rules
+from helpers.trainee.drill.attempt import MasteryAttempt
 from helpers.trainee.drill.course import PROGRESS_FORMAT, Progress
-from helpers.trainee.drill.mastery import MASTERY_MODEL, Mastery, MasteryAttempt, now_text
+from helpers.trainee.drill.mastery import Mastery
+from helpers.trainee.drill.model import MASTERY_MODEL
 from helpers.trainee.drill.record import DrillRecord
+from helpers.trainee.drill.times import now_text
 from helpers.trainee.progress.lock import progress_path, refusing_os_errors, save_lock, write_progress_text
 from helpers.trainee.progress.paths import shown_path
-from helpers.trainee.progress.version1 import progress_from_data
 
 __all__ = [
     "PROGRESS_V3",
@@ -319,6 +321,8 @@ def trainee_progress_from_data(
             f"has version {describe_value(version)}; these helpers read versions 1, 2 and 3 (a whole number)"
         )
     if version == 1 and not isinstance(version, bool):
+        from helpers.trainee.progress.version1 import progress_from_data  # read only for a version 1 file
+
         legacy = progress_from_data(
             data, cases=cases if cases is not None else practice_cases(), rules=rules, source=source
         )
@@ -377,6 +381,8 @@ def _course(
         return None
     if not isinstance(raw, Mapping):
         raise ProgressFileError("course must be an object or null", path=source)
+    from helpers.trainee.progress.version1 import progress_from_data  # read only for a set course
+
     return progress_from_data(
         {"format": PROGRESS_FORMAT, "version": 1, **raw},
         cases=cases if cases is not None else practice_cases(),

@@ -26,7 +26,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from helpers.core.errors import InvalidInputError
-from helpers.trainee.drill.mastery import parse_time
+from helpers.trainee.drill.times import parse_time
 
 __all__ = [
     "MIN_CASE_SECONDS",

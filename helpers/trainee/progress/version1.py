@@ -25,7 +25,7 @@ from helpers.trainee.drill.course import (
     Attempt,
     Progress,
 )
-from helpers.trainee.drill.mastery import OUTCOMES
+from helpers.trainee.drill.model import OUTCOMES
 from helpers.trainee.progress.paths import DEFAULT_PROGRESS_FILE, path_problem, shown_path
 
 __all__ = ["load_progress", "progress_from_data"]

@@ -10,314 +10,62 @@ route, and how lines are read).
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from dataclasses import replace as dataclass_replace
-from pathlib import Path
 from typing import Any
 
 from helpers.core.baselines import baseline_from_data
 from helpers.core.chardiff import char_diff, char_name, visible_id, visible_text
-from helpers.core.checks import CHECKS, require_check_name, run_check
+from helpers.core.checks import run_check
 from helpers.core.errors import CheckInputError, InvalidInputError
-from helpers.core.jsonio import (
-    dumps_compact,
-    iter_json_lines,
-    load_json_file,
-    loads_document,
-    parse_json_line,
-)
-from helpers.core.paths import fixtures_dir
-from helpers.core.validation import require_record
+from helpers.core.jsonio import iter_json_lines, loads_document
 from helpers.team.batch import error_object, outcomes_jsonl, output_object
-from helpers.team.fastpath import FAST_JSON, dumps_line, fast_sentinels_input, fast_target_scope, loads_fast
-from helpers.trainee.cases.filled import Case, cases_from_csv, cases_from_data, cases_to_csv
-from helpers.trainee.cases.fixture_fields import text_field
+from helpers.team.fastpath import FAST_JSON, dumps_line
+from helpers.trainee.cases.filled import Case, cases_from_csv, cases_to_csv
 from helpers.trainee.html import Html, html, html_join
 from helpers.trainee.views.case_html import (
     HtmlBlock,
     counts_once,
     display_json,
     edit_refused,
-    explanation_lines,
     json_html,
     lines_html,
     scroll_region,
 )
+from helpers.trainee.views.edge_cases import (
+    baseline_documents,
+    case_files,
+    documents,
+    edge_cases,
+    notation_examples,
+    read_case_text,
+    sources,
+)
+from helpers.trainee.views.fast_runs import fast_run
+from helpers.trainee.views.shown import (
+    SOURCE,
+    Shown,
+    exact_output,
+    input_html,
+    input_text,
+    output_html,
+    output_text,
+    raw_text,
+)
 
 __all__ = [
-    "EdgeCase",
-    "Source",
-    "edge_cases_json",
-    "load_edge_cases",
-    "edge_cases",
-    "sources",
-    "exact_output",
     "gallery",
     "fast_beside_exact",
     "reading_gallery",
     "baseline_gallery",
-    "baseline_documents",
-    "BaselineDocument",
-    "LONG_LINE",
-    "notation_examples",
     "notation_table",
-    "documents",
     "document_gallery",
-    "case_files",
     "case_file_gallery",
     "case_csv_round_trip",
     "fixed_records",
     "fixed_results",
     "fixed_answers",
-    "Shown",
-    "FastRun",
-    "fast_run",
-    "SOURCE",
 ]
-
-#: The source name the gallery's lines are read under (error messages name it).
-SOURCE = "gallery"
-#: The fixture's optional top-level fields (besides ``edge_cases`` and ``sources``).
-_TOP_LEVEL = (
-    "about",
-    "sources_about",
-    "baselines",
-    "baselines_about",
-    "notation",
-    "notation_about",
-    "documents",
-    "documents_about",
-    "case_files",
-    "case_files_about",
-    "edge_cases",
-    "sources",
-)
-#: A raw line longer than this many characters is shown by its two ends and its length.
-LONG_LINE = 200
-
-
-@dataclass(frozen=True)
-class EdgeCase:
-    """One gallery entry: its check, group, title, teaching note and raw JSON line (UTF-8)."""
-
-    check: str
-    group: str
-    title: str
-    why: str
-    line: bytes
-
-
-@dataclass(frozen=True)
-class Source:
-    """A few lines of a JSON Lines source, read as the command line reads them."""
-
-    check: str
-    title: str
-    why: str
-    lines: tuple[bytes, ...]
-
-
-def edge_cases_json() -> Path:
-    """``fixtures/edge_cases.json``: the galleries' inputs and notes."""
-    return fixtures_dir() / "edge_cases.json"
-
-
-def _edge_case(raw: Any, where: str) -> EdgeCase:
-    record = require_record(
-        raw, required=("check", "group", "title", "why"), optional=("input", "line"), field=where
-    )
-    check = require_check_name(record["check"], f"{where}.check")
-    if ("input" in record) == ("line" in record):
-        raise InvalidInputError(f'{where} needs exactly one of "input" and "line"', field=where)
-    line = dumps_compact(record["input"]) if "input" in record else _line(record["line"], f"{where}.line")
-    if not line:
-        raise InvalidInputError(f"{where}.line must not be empty", field=f"{where}.line")
-    return EdgeCase(
-        check=check,
-        group=text_field(record, "group", where),
-        title=text_field(record, "title", where),
-        why=text_field(record, "why", where),
-        line=line.encode("utf-8", "surrogateescape"),
-    )
-
-
-def _line(raw: Any, where: str) -> str:
-    """A source line: a string, or a list of parts (strings, or ``{"repeat": text, "times": n}``) joined."""
-    if isinstance(raw, str):
-        return raw
-    if not isinstance(raw, list):
-        raise InvalidInputError(f"{where} must be a string or a list of parts", field=where)
-    pieces = []
-    for index, part in enumerate(raw):
-        if isinstance(part, str):
-            pieces.append(part)
-            continue
-        spec = require_record(part, required=("repeat", "times"), field=f"{where}[{index}]")
-        times = spec["times"]
-        if not isinstance(spec["repeat"], str) or type(times) is not int or times < 1:
-            raise InvalidInputError(
-                f"{where}[{index}] repeats a string a whole number of times", field=f"{where}[{index}]"
-            )
-        pieces.append(spec["repeat"] * times)
-    return "".join(pieces)
-
-
-def _source(raw: Any, where: str) -> Source:
-    record = require_record(raw, required=("check", "title", "why", "lines"), field=where)
-    lines = record["lines"]
-    if not isinstance(lines, list):
-        raise InvalidInputError(f"{where}.lines must be a list", field=f"{where}.lines")
-    return Source(
-        check=require_check_name(record["check"], f"{where}.check"),
-        title=text_field(record, "title", where),
-        why=text_field(record, "why", where),
-        lines=tuple(
-            _line(line, f"{where}.lines[{n}]").encode("utf-8", "surrogateescape")
-            for n, line in enumerate(lines)
-        ),
-    )
-
-
-@dataclass(frozen=True)
-class BaselineDocument:
-    """A baseline file's content, shown with what :func:`~helpers.core.baselines.baseline_from_data` says."""
-
-    title: str
-    why: str
-    document: Any
-
-
-def _baseline_document(raw: Any, where: str) -> BaselineDocument:
-    record = require_record(raw, required=("title", "why", "document"), field=where)
-    return BaselineDocument(
-        text_field(record, "title", where), text_field(record, "why", where), record["document"]
-    )
-
-
-def load_edge_cases(
-    path: str | Path | None = None,
-) -> tuple[list[EdgeCase], list[Source], list[BaselineDocument]]:
-    """Read the galleries' fixture; a malformed entry raises naming it (e.g. ``edge_cases[3].why``)."""
-    source = Path(path) if path is not None else edge_cases_json()
-    data = require_record(
-        load_json_file(source),
-        required=("edge_cases", "sources"),
-        optional=_TOP_LEVEL,
-        field=source.name,
-    )
-    entries, reads, documents = data["edge_cases"], data["sources"], data.get("baselines", [])
-    if not all(isinstance(group, list) for group in (entries, reads, documents)):
-        raise InvalidInputError(
-            f"{source.name}: edge_cases, sources and baselines must be lists", field=source.name
-        )
-    return (
-        [_edge_case(raw, f"edge_cases[{n}]") for n, raw in enumerate(entries)],
-        [_source(raw, f"sources[{n}]") for n, raw in enumerate(reads)],
-        [_baseline_document(raw, f"baselines[{n}]") for n, raw in enumerate(documents)],
-    )
-
-
-def edge_cases(check: str) -> list[EdgeCase]:
-    """The gallery entries of one check, in the fixture's order."""
-    require_check_name(check)
-    return [case for case in load_edge_cases()[0] if case.check == check]
-
-
-def sources() -> list[Source]:
-    """The multi-line sources that show how lines are read (``05_check_your_data.ipynb``)."""
-    return load_edge_cases()[1]
-
-
-def baseline_documents() -> list[BaselineDocument]:
-    """The baseline documents of ``03_sentinel_answer_key.ipynb``'s gallery of baseline files."""
-    return load_edge_cases()[2]
-
-
-@dataclass(frozen=True)
-class Shown:
-    """What the exact route makes of one line: the parsed input (if any), the output, and why."""
-
-    record: Any
-    output: dict[str, Any]
-    refused: bool
-    notes: tuple[str, ...]
-
-
-def exact_output(check: str, line: bytes) -> Shown:
-    """Read ``line`` strictly and run the exact check: the output object, or the refusal with its message."""
-    parsed = parse_json_line(line, 1, SOURCE)
-    if parsed.error is not None:
-        return Shown(None, _refusal(parsed.error), True, ())
-    try:
-        result = CHECKS[check](parsed.value)
-    except CheckInputError as exc:
-        return Shown(parsed.value, _refusal(exc), True, ())
-    return Shown(parsed.value, result.as_dict(), False, tuple(explanation_lines(check, parsed.value, result)))
-
-
-def _refusal(exc: CheckInputError) -> dict[str, Any]:
-    error = error_object(1, exc)
-    return {"refused": error["error"], "field": error["field"]}
-
-
-#: An input holding more brackets than this is shown as its line, shortened, not as a wall
-#: of brackets (a deeply nested one always holds many).
-SHOWN_BRACKETS = 40
-
-
-def _shown_record(case: EdgeCase, shown: Shown) -> Any | None:
-    """The parsed record to show as JSON, or ``None`` to show the raw line instead."""
-    if shown.record is None or case.line.count(b"[") + case.line.count(b"{") > SHOWN_BRACKETS:
-        return None
-    return shown.record
-
-
-def _input_html(case: EdgeCase, shown: Shown) -> Html:
-    record = _shown_record(case, shown)
-    if record is not None:
-        return json_html(record)
-    return html('<pre class="eic-json">{}</pre>', _raw_text(case.line))
-
-
-def _raw_text(line: bytes) -> str:
-    """A raw line as the notebooks show it: look-alike and invisible characters in the visible
-    notation, and a byte that is not UTF-8 as ``⟨byte E9⟩``."""
-    text = line.decode("utf-8", "surrogateescape")
-    if len(text) > LONG_LINE:
-        text = f"{text[:40]} … {text[-30:]} ({len(text):,} characters in all)"
-    parts = _RAW_BYTE.split(text)
-    # split() with a group alternates text and bad bytes: even indexes are text.
-    return "".join(
-        visible_text(part) if index % 2 == 0 else f"⟨byte {ord(part) - 0xDC00:02X}⟩"
-        for index, part in enumerate(parts)
-    )
-
-
-_RAW_BYTE = re.compile("([\\udc80-\\udcff])")
-
-
-def _output_html(shown: Shown) -> Html:
-    if shown.refused:
-        field = shown.output["field"]
-        where = html(" (field <code>{}</code>)", field) if field else Html()
-        return html('<p class="eic-error"><b>✘ Refused{}:</b> {}</p>', where, shown.output["refused"])
-    return html("{}{}", json_html(shown.output), lines_html(shown.notes))
-
-
-def _output_text(shown: Shown) -> str:
-    if shown.refused:
-        field = shown.output["field"]
-        head = f"refused ({field})" if field else "refused"
-        return f"{head}: {shown.output['refused']}"
-    return "\n".join([f"output: {display_json(shown.output)}", *(f"- {note}" for note in shown.notes)])
-
-
-def _input_text(case: EdgeCase, shown: Shown) -> str:
-    record = _shown_record(case, shown)
-    shown_input = display_json(record) if record is not None else _raw_text(case.line)
-    return f"input:  {shown_input}"
 
 
 def gallery(check: str, groups: Sequence[str] | None = None) -> HtmlBlock:
@@ -344,12 +92,12 @@ def gallery(check: str, groups: Sequence[str] | None = None) -> HtmlBlock:
                     '<tr><th scope="row">{}</th><td class="eic-json-cell">{}</td>'
                     '<td class="eic-json-cell">{}</td><td class="eic-reason">{}</td></tr>',
                     case.title,
-                    _input_html(case, shown),
-                    _output_html(shown),
+                    input_html(case, shown),
+                    output_html(shown),
                     case.why,
                 )
             )
-            text.append(f"{case.title}\n  {_input_text(case, shown)}\n  {_indent(_output_text(shown))}")
+            text.append(f"{case.title}\n  {input_text(case, shown)}\n  {_indent(output_text(shown))}")
         table = html(
             '<table class="eic-gallery"><caption><b>{}</b></caption><thead><tr>'
             '<th scope="col">Case</th><th scope="col">Input</th><th scope="col">What the check says</th>'
@@ -374,43 +122,6 @@ def _indent(text: str) -> str:
     return text.replace("\n", "\n  ")
 
 
-_FAST = {"target-scope": fast_target_scope, "sentinels": fast_sentinels_input}
-
-
-@dataclass(frozen=True)
-class FastRun:
-    """The fast path on one line: what its reader and its check did, and whether it agrees."""
-
-    reader: str
-    check: str
-    output: dict[str, Any] | None
-    agrees: bool
-
-
-def fast_run(check: str, line: bytes, exact: Shown) -> FastRun:
-    """Run the fast path's reader and check on ``line``, beside the exact route's ``exact``.
-
-    The fast path may decline a line (return nothing), and then the exact route
-    decides; when it answers, its output must be the exact route's, key order
-    included. Without ``orjson`` the reader always declines and the fast check
-    runs on the strict reader's value.
-    """
-    value = loads_fast(line)
-    if value is None:
-        reader = "declines: the strict reader decides"
-        value = exact.record
-    elif exact.record is not None and value == exact.record:
-        reader = "reads the same value"
-    else:
-        return FastRun("reads a different value", "not run", None, False)
-    result = None if value is None else _FAST[check](value)
-    if result is None:
-        return FastRun(reader, "declines: the exact check decides", None, True)
-    output = result.as_dict()
-    same = not exact.refused and output == exact.output and list(output) == list(exact.output)
-    return FastRun(reader, "answers", output, same)
-
-
 def fast_beside_exact(check: str) -> HtmlBlock:
     """Every gallery input of ``check`` run both ways, the fast path beside the exact route.
 
@@ -430,14 +141,14 @@ def fast_beside_exact(check: str) -> HtmlBlock:
                 '<tr><th scope="row">{}</th><td class="eic-json-cell">{}</td>'
                 '<td>{}</td><td class="eic-json-cell">{}</td><td>{}</td></tr>',
                 case.title,
-                _output_html(Shown(exact.record, exact.output, exact.refused, ())),
+                output_html(Shown(exact.record, exact.output, exact.refused, ())),
                 fast.reader,
                 fast_html,
                 verdict,
             )
         )
         fast_text = display_json(fast.output) if fast.output is not None else fast.check
-        exact_text = _output_text(Shown(exact.record, exact.output, exact.refused, ()))
+        exact_text = output_text(Shown(exact.record, exact.output, exact.refused, ()))
         text.append(
             f"{case.title}\n  exact:  {exact_text.removeprefix('output: ')}\n"
             f"  fast:   reader {fast.reader}; check {fast_text}\n  {verdict}"
@@ -494,12 +205,12 @@ def reading_gallery() -> HtmlBlock:
                     '<tr><th scope="row">{}</th><td><code>{}</code></td>'
                     "<td><code>{}</code></td><td><code>{}</code></td></tr>",
                     number,
-                    _raw_text(raw),
+                    raw_text(raw),
                     read,
                     output,
                 )
             )
-            lines_text.append(f"{number}: {_raw_text(raw)}\n   read: {read}\n   -> {output}")
+            lines_text.append(f"{number}: {raw_text(raw)}\n   read: {read}\n   -> {output}")
         table = html(
             '<table class="eic-reading"><caption><b>{}</b> ({})</caption>'
             '<thead><tr><th scope="col">Line</th><th scope="col">As written</th>'
@@ -546,30 +257,6 @@ def baseline_gallery() -> HtmlBlock:
     return HtmlBlock(_table("eic-gallery", heads, rows, "Baseline files"), "\n".join(text))
 
 
-def _section(name: str, required: tuple[str, ...]) -> list[tuple[str, Mapping[str, Any]]]:
-    """The entries of one optional list in the fixture, each checked for ``required`` and named."""
-    source = edge_cases_json()
-    entries = require_record(load_json_file(source), required=(), optional=_TOP_LEVEL, field=source.name).get(
-        name, []
-    )
-    if not isinstance(entries, list):
-        raise InvalidInputError(f"{source.name}: {name} must be a list", field=name)
-    return [
-        (f"{name}[{n}]", require_record(raw, required=required, field=f"{name}[{n}]"))
-        for n, raw in enumerate(entries)
-    ]
-
-
-def notation_examples() -> list[tuple[str, str]]:
-    """The strings of ``01_start_here.ipynb``'s notation table, each with its note."""
-    found = []
-    for where, record in _section("notation", ("text", "why")):
-        if not isinstance(record["text"], str) or not record["text"]:
-            raise InvalidInputError(f"{where}.text must be a non-empty string", field=f"{where}.text")
-        found.append((record["text"], text_field(record, "why", where)))
-    return found
-
-
 def _characters(text: str) -> str:
     """Every character outside printable ASCII, by code point and name."""
     named = [char_name(char) for char in dict.fromkeys(text) if not 0x20 <= ord(char) <= 0x7E]
@@ -598,18 +285,6 @@ def notation_table() -> HtmlBlock:
     return HtmlBlock(_table("eic-notation", heads, rows, "The visible notation"), "\n".join(text))
 
 
-def documents() -> list[tuple[str, str, bytes]]:
-    """The whole files of ``01_start_here.ipynb``'s gallery: title, note and bytes."""
-    return [
-        (
-            text_field(record, "title", where),
-            text_field(record, "why", where),
-            _line(record["text"], f"{where}.text").encode("utf-8", "surrogateescape"),
-        )
-        for where, record in _section("documents", ("title", "why", "text"))
-    ]
-
-
 def document_gallery() -> HtmlBlock:
     """Whole JSON files, good and broken, and what the strict reader says of each.
 
@@ -617,7 +292,7 @@ def document_gallery() -> HtmlBlock:
     """
     rows, text = [], []
     for title, why, body in documents():
-        shown = "\n".join(_raw_text(line) for line in body.split(b"\n"))
+        shown = "\n".join(raw_text(line) for line in body.split(b"\n"))
         try:
             value = loads_document(body, source="key.json")
         except CheckInputError as exc:
@@ -637,27 +312,6 @@ def document_gallery() -> HtmlBlock:
         text.append(f"{title}\n  {visible_text(said)}")
     heads = ("File", "Its lines", "What reading it says", "Why")
     return HtmlBlock(_table("eic-gallery", heads, rows, "Whole files"), "\n".join(text))
-
-
-def case_files() -> list[tuple[str, str, str, str]]:
-    """The case files of ``06_trainer.ipynb``'s gallery: title, note, file name and text."""
-    found = []
-    for where, record in _section("case_files", ("title", "why", "name", "text")):
-        name = text_field(record, "name", where)
-        if not name.endswith((".csv", ".json")):
-            raise InvalidInputError(f"{where}.name must end in .csv or .json", field=f"{where}.name")
-        text = record["text"]
-        if not isinstance(text, str):
-            raise InvalidInputError(f"{where}.text must be a string", field=f"{where}.text")
-        found.append((text_field(record, "title", where), text_field(record, "why", where), name, text))
-    return found
-
-
-def read_case_text(name: str, text: str) -> list[Case]:
-    """Read the cases in ``text`` as :func:`~helpers.trainee.cases.filled.load_cases` reads a file called ``name``."""
-    if name.endswith(".csv"):
-        return cases_from_csv(text, source=name)
-    return cases_from_data(loads_document(text.encode("utf-8"), source=name), source=name)
 
 
 def _case_run(case: Case) -> str:

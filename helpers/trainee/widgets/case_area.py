@@ -1,7 +1,7 @@
 """The case on show in a drill: its input, the answer controls, Check, hints and the worked answer.
 
 A thin view over a drill engine (:class:`helpers.trainee.drill.engine.DrillSession` or
-:class:`~helpers.trainee.drill.engine.CourseSession`): the engine grades, counts the hints
+:class:`~helpers.trainee.drill.course_session.CourseSession`): the engine grades, counts the hints
 and keeps the score; this only shows the case and passes on the clicks. Both the
 mastery drill and the set course show their cases through it. Taught in
 ``04_practice.ipynb``.
@@ -15,7 +15,7 @@ from typing import Any
 import ipywidgets as w
 
 from helpers.trainee.cases.rules import Rule
-from helpers.trainee.drill.engine import CaseView
+from helpers.trainee.drill.case_view import CaseView
 from helpers.trainee.grading import Answer
 from helpers.trainee.html import Html, html_join, prose
 from helpers.trainee.html import html as markup

@@ -18,8 +18,9 @@ import ipywidgets as w
 
 from helpers.core.errors import ProgressFileError
 from helpers.trainee.cases.rules import Rule, load_rules
-from helpers.trainee.drill.engine import CaseView, DrillSession
-from helpers.trainee.drill.mastery import MASTERY_STREAK, now_text
+from helpers.trainee.drill.case_view import CaseView
+from helpers.trainee.drill.engine import DrillSession
+from helpers.trainee.drill.times import now_text
 from helpers.trainee.drill.to_go import progress_line
 from helpers.trainee.grading import Answer
 from helpers.trainee.html import Html
@@ -46,24 +47,13 @@ from helpers.trainee.widgets.base import (
 )
 from helpers.trainee.widgets.case_area import CaseArea
 from helpers.trainee.widgets.exercise import AnswerControls
-from helpers.trainee.widgets.mastery_bars import bars_html, cases_worded
+from helpers.trainee.widgets.mastery_bars import bar_lines, bars_html, cases_worded
 from helpers.trainee.widgets.progress_transfer import ProgressTransfer
 
-__all__ = ["MasteryDrill", "DEFAULT_MASTERY_FILE", "rule_bar", "FACET_NAMES"]
+__all__ = ["MasteryDrill", "DEFAULT_MASTERY_FILE"]
 
 #: Where the mastery drill saves by default (git-ignored in this project's checkout).
 DEFAULT_MASTERY_FILE = "integrity-mastery-progress.json"
-
-#: How each look-alike kind is named on the bars.
-FACET_NAMES = {
-    "case": "a change of case",
-    "outer-space": "a leading or trailing space",
-    "no-break-space": "a no-break space",
-    "nfd": "decomposed Unicode form (NFD)",
-    "zero-width": "a zero-width character",
-    "full-width": "full-width letters",
-    "homoglyph": "a Cyrillic or Greek look-alike letter",
-}
 
 #: Offered when Save refuses a file holding your earlier progress (for example after Start again).
 _SAVE_CHOICES = (
@@ -79,13 +69,6 @@ _NOT_STARTED = (
     "Nothing is scored before Start."
 )
 _NEXT = "Next case"
-
-
-def rule_bar(rule: str, streak: int, mastered: bool) -> str:
-    """One rule's bar as text: ``ts-lost ■■□ 2/3``, or ``… ■■■ ✔ mastered``."""
-    filled = MASTERY_STREAK if mastered else min(streak, MASTERY_STREAK)
-    blocks = "■" * filled + "□" * (MASTERY_STREAK - filled)
-    return f"{rule} {blocks} " + ("✔ mastered" if mastered else f"{filled}/{MASTERY_STREAK}")
 
 
 class MasteryDrill(TextPicture):
@@ -317,12 +300,7 @@ class MasteryDrill(TextPicture):
 
     def bar_lines(self) -> list[str]:
         """Each rule's bar as text, then each look-alike kind, in rule and facet order."""
-        m = self.session.mastery
-        lines = [rule_bar(r, m.states[r].streak, m.states[r].mastered) for r in m.rules]
-        for facet in m.facets:
-            mark = "✔ mastered" if m.facet_states[facet].secured else "not yet mastered"
-            lines.append(f"look-alike: {FACET_NAMES.get(facet, facet)} — {mark}")
-        return lines
+        return bar_lines(self.session.mastery)
 
     def _show_bars(self) -> None:
         shown = self.session

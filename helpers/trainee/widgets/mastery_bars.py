@@ -9,12 +9,40 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from helpers.trainee.drill import sequential
-from helpers.trainee.drill.mastery import FACET_STREAK, FACET_STREAKS, Mastery
+from helpers.trainee.drill.mastery import Mastery
+from helpers.trainee.drill.model import FACET_STREAK, FACET_STREAKS, MASTERY_STREAK
 from helpers.trainee.drill.to_go import progress_line
 from helpers.trainee.html import Html, esc, html_join
 from helpers.trainee.html import html as markup
 
-__all__ = ["bars_html", "cases_worded"]
+__all__ = ["bars_html", "bar_lines", "cases_worded", "rule_bar", "FACET_NAMES"]
+
+#: How each look-alike kind is named on the bars.
+FACET_NAMES = {
+    "case": "a change of case",
+    "outer-space": "a leading or trailing space",
+    "no-break-space": "a no-break space",
+    "nfd": "decomposed Unicode form (NFD)",
+    "zero-width": "a zero-width character",
+    "full-width": "full-width letters",
+    "homoglyph": "a Cyrillic or Greek look-alike letter",
+}
+
+
+def rule_bar(rule: str, streak: int, mastered: bool) -> str:
+    """One rule's bar as text: ``ts-lost ■■□ 2/3``, or ``… ■■■ ✔ mastered``."""
+    filled = MASTERY_STREAK if mastered else min(streak, MASTERY_STREAK)
+    blocks = "■" * filled + "□" * (MASTERY_STREAK - filled)
+    return f"{rule} {blocks} " + ("✔ mastered" if mastered else f"{filled}/{MASTERY_STREAK}")
+
+
+def bar_lines(m: Mastery) -> list[str]:
+    """Each rule's bar as text, then each look-alike kind, in rule and facet order."""
+    lines = [rule_bar(r, m.states[r].streak, m.states[r].mastered) for r in m.rules]
+    for facet in m.facets:
+        mark = "✔ mastered" if m.facet_states[facet].secured else "not yet mastered"
+        lines.append(f"look-alike: {FACET_NAMES.get(facet, facet)} — {mark}")
+    return lines
 
 
 def cases_worded(count: int) -> str:

@@ -19,7 +19,8 @@ from helpers.core.errors import InvalidInputError, ProgressFileError
 from helpers.trainee.cases.practice_cases import PracticeCase, practice_cases
 from helpers.trainee.cases.rules import Rule, load_rules
 from helpers.trainee.drill.course import DEFAULT_DRILL_SEED, Progress
-from helpers.trainee.drill.engine import CourseSession, DrillSession
+from helpers.trainee.drill.course_session import CourseSession
+from helpers.trainee.drill.engine import DrillSession
 from helpers.trainee.drill.mastery import Mastery
 from helpers.trainee.html import Html, esc
 from helpers.trainee.html import html as markup
@@ -52,7 +53,7 @@ __all__ = ["PracticeDrill"]
 class PracticeDrill(TextPicture):
     """The set course: practice cases in a seeded order, running score, progress bar, summary.
 
-    A thin view over :class:`helpers.trainee.drill.engine.CourseSession`, the same engine
+    A thin view over :class:`helpers.trainee.drill.course_session.CourseSession`, the same engine
     as the mastery drill: cases carry neutral labels ("Case 3 of 39"), hints never
     look at the answer, and only an unaided right first check scores correct.
     Drive it without a front end: answer :attr:`exercise` (``set_answer`` then

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from helpers.core.chardiff import visible_text
 from helpers.trainee.cases.filled import spreadsheet_safe
-from helpers.trainee.drill.mastery import RuleState
+from helpers.trainee.drill.state import RuleState
 from helpers.trainee.html import Html, HtmlBlock, esc, html, html_join
 from helpers.trainer.cohort import NAME_SHOWN, Cohort, Trainee, shown
 from helpers.trainer.item_analysis import item_table_text

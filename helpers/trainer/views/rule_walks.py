@@ -34,7 +34,9 @@ from typing import Any
 from helpers.core.checks import run_check
 from helpers.core.errors import CheckInputError, HelpersError
 from helpers.trainee.cases.deciding_rule import keyed_rule
-from helpers.trainee.drill.mastery import MASTERY_STREAK, Mastery, MasteryAttempt
+from helpers.trainee.drill.attempt import MasteryAttempt
+from helpers.trainee.drill.mastery import Mastery
+from helpers.trainee.drill.model import MASTERY_STREAK
 from helpers.trainee.grading import Answer
 
 __all__ = [
@@ -104,7 +106,7 @@ def _review_gaps(reviews: int = 3) -> list[str]:
     """A rule answered right, unaided, at every review: how many cases each review waits for.
 
     Worked on the mastery model alone (one rule reviewed, another filling the cases between), so
-    the gaps are the model's own: :data:`helpers.trainee.drill.mastery.REVIEW_GAP` cases after mastery,
+    the gaps are the model's own: :data:`helpers.trainee.drill.model.REVIEW_GAP` cases after mastery,
     then twice as long after each review passed."""
     mastery = Mastery.start(["ts-lost", "ts-added"], seed=5)
     when = _dt.datetime(2026, 12, 1, 9, 0, tzinfo=_dt.UTC)

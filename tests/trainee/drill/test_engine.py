@@ -6,8 +6,6 @@ import copy
 import dataclasses
 import datetime as dt
 import itertools
-import json
-import pickle
 from collections.abc import Mapping
 from typing import Any
 
@@ -19,17 +17,17 @@ from trainees import Clock, _blind_answer
 
 from helpers.core.errors import InvalidInputError, ProgressFileError
 from helpers.trainee.cases.deciding_rule import keyed_rule
-from helpers.trainee.drill.engine import CaseView, DrillSession
-from helpers.trainee.drill.mastery import (
+from helpers.trainee.drill.attempt import MasteryAttempt
+from helpers.trainee.drill.engine import DrillSession
+from helpers.trainee.drill.mastery import Mastery
+from helpers.trainee.drill.model import (
     FACET_STREAK,
     FACET_STREAK_MAX,
     FACET_STREAKS,
     MASTERY_STREAK,
     OUTCOMES,
-    Mastery,
-    MasteryAttempt,
-    now_text,
 )
+from helpers.trainee.drill.times import now_text
 from helpers.trainee.grading import Answer
 from helpers.trainee.progress.files import (
     TraineeProgress,
@@ -177,25 +175,6 @@ def test_review_is_spaced_in_days_and_a_due_rule_is_served_first() -> None:
     assert m.next_rule(later) == "a"  # before "b", which is open and was missed
 
 
-@settings(max_examples=examples(60), deadline=None)
-@given(
-    st.lists(
-        st.tuples(st.integers(min_value=0, max_value=40 * 86_400), st.booleans()), min_size=1, max_size=12
-    )
-)
-def test_fsrs_never_schedules_a_review_sooner_than_a_day_so_due_may_skip_recent_cards(reviews) -> None:
-    """``Mastery.due`` works out no card for a rule reviewed less than a day ago: FSRS with no
-    learning steps never schedules a review sooner. This holds that fact to the scheduler itself."""
-    from helpers.trainee.drill import mastery as mastery_module
-
-    moment = dt.datetime(2026, 12, 1, 9, tzinfo=dt.UTC)
-    card = None
-    for gap, good in reviews:
-        moment += dt.timedelta(seconds=gap)
-        card = mastery_module._review(card, 0, good, moment)
-        assert card.due >= moment + dt.timedelta(seconds=mastery_module._LEAST_INTERVAL)
-
-
 @settings(max_examples=examples(40), deadline=None)
 @given(
     st.lists(
@@ -219,31 +198,6 @@ def test_due_names_every_mastered_rule_whose_card_is_due_and_no_other(steps, lat
 
 
 # --- the session ---------------------------------------------------------------------------------
-
-
-def test_a_view_exposes_nothing_of_the_answer_key() -> None:
-    s = DrillSession.start(seed=7, clock=Clock())
-    for _ in range(40):
-        view = s.next_case()
-        assert view.label == f"Drill case {view.number}"
-        fields = {f.name for f in dataclasses.fields(CaseView)}
-        assert fields == {
-            "number",
-            "label",
-            "check",
-            "input",
-            "fields",
-            "ids",
-            "reason_options",
-            "hold_label",
-        }
-        text = json.dumps(_plain(view.input)) + view.label
-        assert "expected" not in text and "seed" not in text
-        # The rule ids appear only as options, and every option is offered.
-        assert len(view.reason_options) == 5
-        with pytest.raises(TypeError):
-            view.input["original" if view.check == "target-scope" else "baseline"] = []  # type: ignore[index]
-        s.check(_blind_answer(view, None))
 
 
 def _plain(value: Any) -> Any:
@@ -418,55 +372,6 @@ def test_version_2_practice_is_kept_as_earlier_and_mastery_starts_afresh() -> No
 def test_a_newer_version_is_refused() -> None:
     with pytest.raises(ProgressFileError, match="newer version"):
         trainee_progress_from_data({"format": "eval-integrity-practice-progress", "version": 4})
-
-
-def test_now_text_is_utc_to_the_second() -> None:
-    moment = dt.datetime(2026, 12, 1, 10, 30, 5, 999, tzinfo=dt.timezone(dt.timedelta(hours=1)))
-    assert now_text(moment) == "2026-12-01T09:30:05Z"
-
-
-def test_a_rules_card_is_fsrs_over_its_scored_cases_however_late_it_is_asked_for() -> None:
-    from fsrs import Card, Rating, Scheduler
-
-    scheduler = Scheduler(learning_steps=(), relearning_steps=(), enable_fuzzing=False)
-    outcomes = ["correct", "missed", "correct", "correct", "helped", "correct"] * 400
-    days = [
-        dt.datetime(2026, 12, 1, 9, tzinfo=dt.UTC) + dt.timedelta(hours=7 * n) for n in range(len(outcomes))
-    ]
-    asked, late = Mastery.start(["a", "b"], seed=1), Mastery.start(["a", "b"], seed=1)
-    for n, (outcome, day) in enumerate(zip(outcomes, days, strict=True), start=1):
-        for m in (asked, late):
-            m.record(attempt(n, "b", outcome, when=now_text(day)))
-        if n % 7 == 0:
-            assert asked.states["b"].card is not None  # asked for now and then
-    card = Card(card_id=2, due=days[0])
-    for outcome, day in zip(outcomes, days, strict=True):
-        card, _log = scheduler.review_card(card, Rating.Good if outcome == "correct" else Rating.Again, day)
-    shipped = pickle.loads(pickle.dumps(late))  # a drill of 2,400 cases pickles before its card is made
-    partly = pickle.loads(pickle.dumps(asked))  # and after a card part of the way
-    assert late.states["b"].card == card == shipped.states["b"].card == partly.states["b"].card
-    assert asked.states["b"].card == card
-    assert shipped.states == late.states and shipped.states["a"].card is None
-    assert late.states["b"].review_due() == now_text(card.due)
-
-
-def test_a_scored_case_too_late_for_any_review_date_is_refused() -> None:
-    m = Mastery.start(["a"], seed=1)
-    with pytest.raises(InvalidInputError, match="too late"):
-        m.record(attempt(1, "a", "correct", when="9999-12-31T23:59:59Z"))
-    assert m.step == 0
-
-
-def test_two_drills_going_on_from_one_state_keep_their_own_cards() -> None:
-    m = Mastery.start(["a"], seed=1)
-    feed(m, ("a", "correct"), ("a", "missed"))
-    other = dataclasses.replace(m, states=dict(m.states), attempts=list(m.attempts))
-    feed(m, ("a", "correct"), ("a", "correct"))
-    feed(other, ("a", "missed"))
-    for drill in (m, other):
-        fresh = Mastery.replay(["a"], seed=1, facets=[], attempts=drill.attempts)
-        assert drill.states["a"].card == fresh.states["a"].card
-    assert m.states["a"].card != other.states["a"].card
 
 
 def test_a_progress_file_reads_into_plain_records_without_building_a_drill(tmp_path, monkeypatch) -> None:

@@ -18,14 +18,11 @@ from mastery_trainees import PROFILES, SEEDS, TARGETS, share_completing, slippin
 from trainees import Clock
 
 from helpers.core.errors import InvalidInputError
-from helpers.trainee.drill.engine import DEFAULT_DRILL_SEED, DrillSession
-from helpers.trainee.drill.mastery import (
-    MASTERY_MODEL,
-    MASTERY_STREAK,
-    Mastery,
-    MasteryAttempt,
-    replay_schedule,
-)
+from helpers.trainee.drill.attempt import MasteryAttempt
+from helpers.trainee.drill.course import DEFAULT_DRILL_SEED
+from helpers.trainee.drill.engine import DrillSession
+from helpers.trainee.drill.mastery import Mastery, replay_schedule
+from helpers.trainee.drill.model import MASTERY_MODEL, MASTERY_STREAK
 from helpers.trainee.progress.files import (
     TraineeProgress,
     load_trainee_progress,

@@ -14,8 +14,8 @@ from trainees import _blind_answer
 
 from helpers.core.errors import InvalidInputError
 from helpers.trainee.drill.engine import DrillSession
-from helpers.trainee.drill.mastery import now_text, parse_time
 from helpers.trainee.drill.replay import _Clock
+from helpers.trainee.drill.times import now_text, parse_time
 from helpers.trainee.grading import Answer
 
 _MOMENTS = st.datetimes(

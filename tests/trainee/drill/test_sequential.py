@@ -13,7 +13,9 @@ from hypothesis import strategies as st
 
 from helpers.core.errors import HelpersError, InvalidInputError
 from helpers.trainee.drill import sequential
-from helpers.trainee.drill.mastery import OUTCOMES, Mastery, MasteryAttempt
+from helpers.trainee.drill.attempt import MasteryAttempt
+from helpers.trainee.drill.mastery import Mastery
+from helpers.trainee.drill.model import OUTCOMES
 
 counts = st.integers(0, 400)
 

@@ -29,8 +29,9 @@ from helpers.core.explain import explain
 from helpers.core.ordering import sorted_ids
 from helpers.core.paths import project_root
 from helpers.trainee.cases.generators import GENERATORS, generate
-from helpers.trainee.views import gallery
 from helpers.trainee.views.case_html import check_block, explanation_lines
+from helpers.trainee.views.edge_cases import edge_cases
+from helpers.trainee.views.shown import exact_output
 
 _ALIAS = re.compile(r"Q([0-9]{3})Z")
 
@@ -137,8 +138,8 @@ def test_every_rules_generated_explanations_change_only_ids(rule_id: str) -> Non
 @pytest.mark.parametrize("check", ["target-scope", "sentinels"])
 def test_every_gallery_explanation_changes_only_ids(check: str) -> None:
     explained = 0
-    for case in gallery.edge_cases(check):
-        shown = gallery.exact_output(check, case.line)
+    for case in edge_cases(check):
+        shown = exact_output(check, case.line)
         if shown.refused:
             continue
         assert list(shown.notes) == oracle(check, shown.record), case.title

@@ -6,15 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
-from budget import examples
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 import helpers
 from helpers.core import chardiff
-from helpers.core.checks import run_check
-from helpers.core.errors import CheckInputError, InvalidInputError, JSONLoadError
-from helpers.core.jsonio import dumps_compact, loads_strict
+from helpers.core.errors import CheckInputError
 from helpers.core.ordering import sorted_ids
 from helpers.team.views import batch_html
 from helpers.trainee import grading
@@ -24,35 +19,17 @@ from helpers.trainee.cases.practice_cases import practice_cases
 from helpers.trainee.cases.rules import load_rules
 from helpers.trainee.grading import grade
 from helpers.trainee.views import case_html, gallery, mistakes
+from helpers.trainee.views import edge_cases as fixture
+from helpers.trainee.views.edge_cases import (
+    baseline_documents,
+    case_files,
+    edge_cases,
+    notation_examples,
+    read_case_text,
+    sources,
+)
 
 CHECKS = ("target-scope", "sentinels")
-
-
-@pytest.mark.parametrize("check", CHECKS)
-def test_every_edge_case_shows_what_the_check_itself_says(check: str) -> None:
-    for case in gallery.edge_cases(check):
-        shown = gallery.exact_output(check, case.line)
-        try:
-            expected = run_check(check, loads_strict(case.line.decode("utf-8")))
-        except CheckInputError as exc:
-            assert shown.refused, case.title
-            message = exc.detail if isinstance(exc, JSONLoadError) else exc.message
-            assert shown.output == {"refused": message, "field": exc.field}
-        else:
-            assert not shown.refused, case.title
-            assert shown.output == expected.as_dict()
-            assert list(shown.output) == list(expected.as_dict())
-
-
-@pytest.mark.parametrize("check", CHECKS)
-def test_each_gallery_covers_the_rules_it_promises(check: str) -> None:
-    cases = gallery.edge_cases(check)
-    groups = {case.group for case in cases}
-    assert {"Order", "Refused input"} <= groups
-    refused = [c for c in cases if gallery.exact_output(check, c.line).refused]
-    # Every refused input names a different problem: no message shown twice.
-    messages = [gallery.exact_output(check, c.line).output["refused"] for c in refused]
-    assert len(set(messages)) == len(messages) >= 8
 
 
 def test_the_astral_order_is_javascripts_not_pythons() -> None:
@@ -73,40 +50,11 @@ def test_a_long_answer_diff_points_at_the_changed_word() -> None:
     assert "[-spri-]{+autum+}n[-g-]" in text
 
 
-@pytest.mark.parametrize("check", CHECKS)
-def test_the_fast_path_agrees_with_the_exact_route_on_every_edge_case(check: str) -> None:
-    cases = gallery.edge_cases(check)
-    for case in cases:
-        run = gallery.fast_run(check, case.line, gallery.exact_output(check, case.line))
-        assert run.agrees, case.title
-    assert repr(gallery.fast_beside_exact(check)).startswith(f"{len(cases)} of {len(cases)} inputs")
-
-
-def test_a_fast_path_that_differs_is_shown_as_differing() -> None:
-    line = b'{"original":["b","a"],"rewritten":[]}'
-    exact = gallery.exact_output("target-scope", line)
-    wrong = gallery.Shown(exact.record, {"missing": ["b", "a"], "added": [], "preserved": False}, False, ())
-    assert not gallery.fast_run("target-scope", line, wrong).agrees
-
-
-ids = st.lists(st.text(st.characters(codec="utf-8"), min_size=1, max_size=3), max_size=4)
-
-
-@settings(max_examples=examples(200), deadline=None)
-@given(original=ids, rewritten=ids, unresolved=st.none() | ids)
-def test_the_fast_path_agrees_on_any_target_scope_record(original, rewritten, unresolved) -> None:
-    record = {"original": original, "rewritten": rewritten}
-    if unresolved is not None:
-        record["unresolved"] = unresolved
-    line = dumps_compact(record).encode("utf-8", "surrogatepass")
-    assert gallery.fast_run("target-scope", line, gallery.exact_output("target-scope", line)).agrees
-
-
 def test_reading_gives_one_output_line_per_input_line() -> None:
     text = repr(gallery.reading_gallery())
-    for source in gallery.sources():
+    for source in sources():
         assert source.title in text
-    assert text.count("-> ") == sum(len(s.lines) for s in gallery.sources())
+    assert text.count("-> ") == sum(len(s.lines) for s in sources())
     assert '-> {"line":2,"field":null,"error":"blank line, expected a JSON object"}' in text
     assert "caf⟨byte E9⟩" in text and '"error":"not UTF-8 text (byte 22)"' in text
     # The mark is dropped on line 1 only.
@@ -116,24 +64,8 @@ def test_reading_gives_one_output_line_per_input_line() -> None:
 def _fixture(tmp_path: Path, entry: dict, monkeypatch: pytest.MonkeyPatch) -> Path:
     path = tmp_path / "edge_cases.json"
     path.write_text(json.dumps({"edge_cases": [entry], "sources": []}), encoding="utf-8")
-    monkeypatch.setattr(gallery, "edge_cases_json", lambda: path)
+    monkeypatch.setattr(fixture, "edge_cases_json", lambda: path)
     return path
-
-
-def test_a_malformed_entry_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    base = {"check": "sentinels", "group": "G", "title": "T", "why": "W"}
-    _fixture(tmp_path, {**base, "input": {}, "line": "{}"}, monkeypatch)
-    with pytest.raises(InvalidInputError, match=r'edge_cases\[0\] needs exactly one of "input" and "line"'):
-        gallery.edge_cases("sentinels")
-    _fixture(tmp_path, {**base, "why": " ", "input": {}}, monkeypatch)
-    with pytest.raises(InvalidInputError, match=r"edge_cases\[0\]\.why must be a non-empty string"):
-        gallery.edge_cases("sentinels")
-    _fixture(tmp_path, {**base, "check": "nope", "input": {}}, monkeypatch)
-    with pytest.raises(InvalidInputError, match=r"edge_cases\[0\]\.check"):
-        gallery.edge_cases("sentinels")
-    with pytest.raises(InvalidInputError, match="no gallery group 'Nope'"):
-        _fixture(tmp_path, {**base, "input": {"baseline": {"S1": "A"}, "proposed": {}}}, monkeypatch)
-        gallery.gallery("sentinels", ["Nope"])
 
 
 def test_everything_put_into_html_is_escaped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -233,14 +165,14 @@ def test_baseline_files_are_read_or_refused_with_the_field_named() -> None:
         "expected the fields ['version', 'revised_on', 'reason', 'answers'], found list",
     ):
         assert f"✘ Refused: baseline.json: {message}" in text
-    assert text.count("✘ Refused") == len(gallery.baseline_documents()) - 1
+    assert text.count("✘ Refused") == len(baseline_documents()) - 1
 
 
 def test_load_baseline_and_baseline_from_data_agree(tmp_path: Path) -> None:
     from helpers.core.baselines import baseline_from_data
     from helpers.core.errors import BaselineError
 
-    for item in gallery.baseline_documents():
+    for item in baseline_documents():
         path = tmp_path / "baseline.json"
         path.write_text(json.dumps(item.document), encoding="utf-8")
         try:
@@ -270,24 +202,8 @@ def test_attempt_shows_a_refusal_or_the_result(tmp_path: Path) -> None:
     assert repr(done) == '{"version":1,"revised_on":"2026-01-01","reason":"First","answers":{"S1":"A"}}'
 
 
-def test_long_lines_are_shown_by_their_ends_and_repeats_are_checked(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    assert gallery._raw_text(b"[" * 300).endswith("(300 characters in all)")
-    assert gallery._raw_text(b"[" * gallery.LONG_LINE) == "[" * gallery.LONG_LINE
-    path = tmp_path / "edge_cases.json"
-    bad = {"check": "sentinels", "title": "T", "why": "W", "lines": [["a", {"repeat": "b", "times": 0}]]}
-    path.write_text(json.dumps({"edge_cases": [], "sources": [bad]}), encoding="utf-8")
-    monkeypatch.setattr(gallery, "edge_cases_json", lambda: path)
-    with pytest.raises(InvalidInputError, match=r"sources\[0\]\.lines\[0\]\[1\] repeats a string"):
-        gallery.sources()
-    good = {**bad, "lines": [["a", {"repeat": "b", "times": 3}, "c"]]}
-    path.write_text(json.dumps({"edge_cases": [], "sources": [good]}), encoding="utf-8")
-    assert gallery.sources()[0].lines == (b"abbbc",)
-
-
 def test_the_notation_table_shows_each_string_unambiguously() -> None:
-    examples = gallery.notation_examples()
+    examples = notation_examples()
     shown = [chardiff.visible_id(text) for text, _why in examples]
     assert len(set(shown)) == len(shown)
     text = repr(gallery.notation_table())
@@ -402,7 +318,7 @@ def test_every_record_the_notebooks_list_is_fixed(block) -> None:
 
 
 def test_each_case_file_reads_as_load_cases_reads_it(tmp_path: Path) -> None:
-    files = gallery.case_files()
+    files = case_files()
     assert {name.rsplit(".", 1)[1] for _t, _w, name, _x in files} == {"csv", "json"}
     block = gallery.case_file_gallery()
     for title, _why, name, text in files:
@@ -415,7 +331,7 @@ def test_each_case_file_reads_as_load_cases_reads_it(tmp_path: Path) -> None:
             assert f"{title} ({name})\n  ✘ Refused: {message}" in block.text
         else:
             assert f"{title} ({name})\n  Read {len(read)} case" in block.text
-            assert read == gallery.read_case_text(name, text)
+            assert read == read_case_text(name, text)
             entry = block.text.split(f"{title} ({name})\n", 1)[1].split("\n", 1)[0]
             agrees = all(case.agrees_with(case.actual()) for case in read)
             assert entry.endswith("✔ the check agrees") == agrees, title
@@ -434,16 +350,6 @@ def test_the_csv_round_trip_marks_formulas_and_quotes_carriage_returns() -> None
     assert '"\'=HYPERLINK(""x"") is text here"' in text
     assert "two lines:⟨U+000D⟩the second" in text
     assert text.endswith("✔ Read back as the same case.")
-
-
-def test_a_malformed_case_file_entry_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    data = json.loads(gallery.edge_cases_json().read_text(encoding="utf-8"))
-    data["case_files"] = [{"title": "T", "why": "W", "name": "cases.txt", "text": ""}]
-    path = tmp_path / "edge_cases.json"
-    path.write_text(json.dumps(data), encoding="utf-8")
-    monkeypatch.setattr(gallery, "edge_cases_json", lambda: path)
-    with pytest.raises(InvalidInputError, match=r"case_files\[0\]\.name must end in \.csv or \.json"):
-        gallery.case_files()
 
 
 def test_a_case_whose_worked_answer_is_wrong_shows_what_the_check_gives() -> None:
@@ -486,6 +392,6 @@ def test_without_orjson_the_fast_path_says_so_and_still_agrees(monkeypatch: pyte
     monkeypatch.setattr(fastpath, "_orjson", None)
     monkeypatch.setattr(gallery, "FAST_JSON", False)
     first = gallery.fast_beside_exact("sentinels").text.splitlines()[0]
-    count = len(gallery.edge_cases("sentinels"))
+    count = len(edge_cases("sentinels"))
     assert first.startswith(f"{count} of {count} inputs: the fast path agrees with the exact route.")
     assert "orjson is not installed here, so the fast reader always declines" in first

@@ -25,7 +25,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers.trainee.cases.filled import Case
-from helpers.trainee.drill.engine import CaseView
+from helpers.trainee.drill.case_view import CaseView
 from helpers.trainee.grading import Answer
 from helpers.trainee.widgets import CaseExercise
 from helpers.trainee.widgets.case_area import CaseArea

@@ -15,7 +15,7 @@ import pytest
 from trainees import _blind_answer
 
 from helpers.team.widgets import DataCheckPanel
-from helpers.trainee.drill.mastery import FACET_STREAK, MASTERY_STREAK
+from helpers.trainee.drill.model import FACET_STREAK, MASTERY_STREAK
 from helpers.trainee.grading import Answer, answer_fields, correct_answer
 from helpers.trainee.progress.files import load_trainee_progress
 from helpers.trainee.widgets import MasteryDrill, PracticeDrill
