@@ -4,8 +4,8 @@ The inputs and the teaching notes come from ``fixtures/edge_cases.json``; the
 outputs, explanations and error messages are computed by the checks each time,
 so a broken rule changes what the gallery shows (and strict nbval notices).
 Taught in ``02_target_scope.ipynb`` and ``03_sentinel_answer_key.ipynb`` ("Edge
-cases"), and in ``05_check_your_data.ipynb`` (the fast path beside the exact
-route, and how lines are read).
+cases"); the team's galleries (the fast path, how lines are read) are in
+:mod:`helpers.team.views.fast_gallery`.
 """
 
 from __future__ import annotations
@@ -18,9 +18,7 @@ from helpers.core.baselines import baseline_from_data
 from helpers.core.chardiff import char_diff, char_name, visible_id, visible_text
 from helpers.core.checks import run_check
 from helpers.core.errors import CheckInputError, InvalidInputError
-from helpers.core.jsonio import iter_json_lines, loads_document
-from helpers.team.batch import error_object, outcomes_jsonl, output_object
-from helpers.team.fastpath import FAST_JSON, dumps_line
+from helpers.core.jsonio import loads_document
 from helpers.trainee.cases.filled import Case, cases_from_csv, cases_to_csv
 from helpers.trainee.html import Html, html, html_join
 from helpers.trainee.views.case_html import (
@@ -39,12 +37,8 @@ from helpers.trainee.views.edge_cases import (
     edge_cases,
     notation_examples,
     read_case_text,
-    sources,
 )
-from helpers.trainee.views.fast_runs import fast_run
 from helpers.trainee.views.shown import (
-    SOURCE,
-    Shown,
     exact_output,
     input_html,
     input_text,
@@ -55,8 +49,6 @@ from helpers.trainee.views.shown import (
 
 __all__ = [
     "gallery",
-    "fast_beside_exact",
-    "reading_gallery",
     "baseline_gallery",
     "notation_table",
     "document_gallery",
@@ -120,109 +112,6 @@ def _table(css: str, heads: Sequence[str], rows: Sequence[Html], label: str) -> 
 
 def _indent(text: str) -> str:
     return text.replace("\n", "\n  ")
-
-
-def fast_beside_exact(check: str) -> HtmlBlock:
-    """Every gallery input of ``check`` run both ways, the fast path beside the exact route.
-
-    Taught in ``05_check_your_data.ipynb`` ("The fast path").
-    """
-    rows: list[Html] = []
-    text, agreeing = [], 0
-    cases = edge_cases(check)
-    for case in cases:
-        exact = exact_output(check, case.line)
-        fast = fast_run(check, case.line, exact)
-        agreeing += fast.agrees
-        verdict = "✔ agrees" if fast.agrees else "✘ differs"
-        fast_html = json_html(fast.output) if fast.output is not None else html("<p>{}</p>", fast.check)
-        rows.append(
-            html(
-                '<tr><th scope="row">{}</th><td class="eic-json-cell">{}</td>'
-                '<td>{}</td><td class="eic-json-cell">{}</td><td>{}</td></tr>',
-                case.title,
-                output_html(Shown(exact.record, exact.output, exact.refused, ())),
-                fast.reader,
-                fast_html,
-                verdict,
-            )
-        )
-        fast_text = display_json(fast.output) if fast.output is not None else fast.check
-        exact_text = output_text(Shown(exact.record, exact.output, exact.refused, ()))
-        text.append(
-            f"{case.title}\n  exact:  {exact_text.removeprefix('output: ')}\n"
-            f"  fast:   reader {fast.reader}; check {fast_text}\n  {verdict}"
-        )
-    summary = f"{agreeing} of {len(cases)} inputs: the fast path agrees with the exact route."
-    reader = (
-        "orjson is installed here, so the fast reader runs."
-        if FAST_JSON
-        else "orjson is not installed here, so the fast reader always declines and the fast checks run on "
-        "the strict reader's values."
-    )
-    table = html(
-        '<table class="eic-fast"><thead><tr><th scope="col">Case</th><th scope="col">Exact route</th>'
-        '<th scope="col">Fast reader</th><th scope="col">Fast check</th><th scope="col">Same result?</th>'
-        "</tr></thead><tbody>{}</tbody></table>",
-        html_join(rows),
-    )
-    return HtmlBlock(
-        html(
-            "<p><b>{}</b> {}</p>{}",
-            summary,
-            reader,
-            scroll_region(table, f"The fast path beside the exact route: {check}"),
-        ),
-        "\n".join([f"{summary} {reader}", *text]),
-    )
-
-
-def reading_gallery() -> HtmlBlock:
-    """A few whole sources read as the command line reads them: what each line reads as, and its output line.
-
-    The reader is :func:`~helpers.core.jsonio.iter_json_lines`; the output lines are what
-    ``python -m helpers CHECK --carry`` writes. Taught in ``05_check_your_data.ipynb`` ("How lines are read").
-    """
-    parts: list[Html] = []
-    text = []
-    for item in sources():
-        outcomes = outcomes_jsonl(item.lines, item.check, source=SOURCE)
-        # Each output line exactly as the command line writes it, in the visible notation.
-        outputs = [
-            visible_text(dumps_line(output_object(o, carry=True)).decode("utf-8")).rstrip() for o in outcomes
-        ]
-        reads = [
-            f"✘ {error_object(line.number, line.error)['error']}"
-            if line.error is not None
-            else display_json(line.value)
-            for line in iter_json_lines(item.lines, source=SOURCE)
-        ]
-        rows: list[Html] = []
-        lines_text = []
-        for number, (raw, read, output) in enumerate(zip(item.lines, reads, outputs, strict=True), 1):
-            rows.append(
-                html(
-                    '<tr><th scope="row">{}</th><td><code>{}</code></td>'
-                    "<td><code>{}</code></td><td><code>{}</code></td></tr>",
-                    number,
-                    raw_text(raw),
-                    read,
-                    output,
-                )
-            )
-            lines_text.append(f"{number}: {raw_text(raw)}\n   read: {read}\n   -> {output}")
-        table = html(
-            '<table class="eic-reading"><caption><b>{}</b> ({})</caption>'
-            '<thead><tr><th scope="col">Line</th><th scope="col">As written</th>'
-            '<th scope="col">What the reader makes of it</th><th scope="col">Output line</th></tr></thead>'
-            "<tbody>{}</tbody></table>",
-            item.title,
-            item.check,
-            html_join(rows),
-        )
-        parts.append(html("<p>{}</p>{}", item.why, scroll_region(table, f"How lines are read: {item.title}")))
-        text.append("\n".join([f"## {item.title}", *lines_text]))
-    return HtmlBlock(html_join(parts), "\n".join(text))
 
 
 def baseline_gallery() -> HtmlBlock:

@@ -11,9 +11,8 @@ from typing import Any
 
 from helpers.core.chardiff import visible_text
 from helpers.core.checks import CHECKS
-from helpers.core.errors import CheckInputError
+from helpers.core.errors import CheckInputError, error_object
 from helpers.core.jsonio import parse_json_line
-from helpers.team.batch import error_object
 from helpers.trainee.html import Html, html
 from helpers.trainee.views.case_html import display_json, explanation_lines, json_html, lines_html
 from helpers.trainee.views.edge_cases import EdgeCase

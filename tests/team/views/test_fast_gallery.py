@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from helpers.core.jsonio import dumps_compact
 from helpers.trainee.views.edge_cases import edge_cases
-from helpers.trainee.views.fast_runs import fast_run
-from helpers.trainee.views.gallery import fast_beside_exact
+from helpers.team.views.fast_gallery import fast_run
+from helpers.team.views.fast_gallery import fast_beside_exact
 from helpers.trainee.views.shown import Shown, exact_output
 
 CHECKS = ("target-scope", "sentinels")
