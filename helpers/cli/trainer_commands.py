@@ -276,7 +276,7 @@ def _checkout_proctor(args: Any) -> int:
         from helpers.trainer.serve.proctor import proctor_command, proctor_environment, write_proctor_notebook
         from helpers.trainer.serve.sitting_server import LOOPBACK, ServeAddressError, bind_listener, new_token
     except ImportError as exc:
-        streams._STDERR.write(f"python -m helpers checkout proctor: needs the app extra (voila): {exc}\n")
+        streams._STDERR.write(f"python -m helpers checkout proctor: needs the trainer extra (voila): {exc}\n")
         return EXIT_USAGE
     trainer = _trainer(args, "checkout proctor", create=True)
     if trainer is None:

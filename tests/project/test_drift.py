@@ -367,7 +367,7 @@ def test_the_extras_table_lists_every_extra_with_what_it_adds():
     for extra, specs in extras.items():
         if extra == "all":
             continue
-        shown = {w.strip().lower() for w in rows[extra].split(",")}
+        shown = {_requirement_name(w.strip()) for w in re.split(r",\s*(?![^\[]*\])", rows[extra])}
         assert shown == {_requirement_name(s) for s in specs}, extra
 
 
