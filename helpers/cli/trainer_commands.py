@@ -199,7 +199,8 @@ def _trainer(args: Any, command: str, *, create: bool = False) -> Any:
 def _checkout_issue(args: Any) -> int:
     """``checkout issue``: a check-out paper for one trainee, and its key (taught in ``07_checkout.ipynb``)."""
     from helpers.core.errors import CheckoutFileError
-    from helpers.trainer.checkout import issue_checkout, new_paper_id, write_checkout
+    from helpers.trainer.issued_files import write_checkout
+    from helpers.trainer.paper import issue_checkout, new_paper_id
     from helpers.trainer.secret import TrainerSecretError
 
     if _surrogates(args.trainee):
@@ -339,9 +340,11 @@ def _checkout_grade(args: Any) -> int:
     import json
 
     from helpers.core.errors import CheckoutFileError
+    from helpers.trainer.answer_key import key_baseline_path
     from helpers.trainer.bounded_file import MAX_CHECKOUT_BYTES
-    from helpers.trainer.checkout import grade_files, key_baseline_path, result_csv, result_text
+    from helpers.trainer.result_report import result_csv, result_text
     from helpers.trainer.secret import TrainerSecretError
+    from helpers.trainer.signed_result import grade_files
 
     if args.sitting is not None:
         if args.answers is not None or args.key is not None or args.baseline is not None:

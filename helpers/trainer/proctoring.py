@@ -36,21 +36,17 @@ from typing import Any
 from helpers.core.errors import CheckoutFileError
 from helpers.core.files import write_atomically
 from helpers.trainee.grading import Answer
+from helpers.trainer.answer_key import load_key
+from helpers.trainer.answers import parse_answer
 from helpers.trainer.bounded_file import read_bounded
-from helpers.trainer.checkout import (
-    CheckoutResult,
-    CheckoutSitting,
-    SignedCheckoutResult,
-    _parse_answer,
-    grade_files,
-    issue_checkout,
-    load_key,
-    load_paper,
-    write_checkout,
-)
+from helpers.trainer.checkout import CheckoutSitting
+from helpers.trainer.checkout_result import CheckoutResult
+from helpers.trainer.issued_files import write_checkout
 from helpers.trainer.ledger import Ledger
 from helpers.trainer.owner_only import FILE_MODE, owner_folder, remove_made
+from helpers.trainer.paper import issue_checkout, load_paper
 from helpers.trainer.secret import TrainerSecret
+from helpers.trainer.signed_result import SignedCheckoutResult, grade_files
 
 __all__ = [
     "SITTING_ENV",
@@ -109,7 +105,7 @@ def _replay(sitting: Any, rows: list[Any], source: str) -> None:
                 f"answers[{index}] is not the case this sitting served next: the saved answers were changed",
                 path=source,
             )
-        answer, action = _parse_answer(raw, case["check"], f"answers[{index}]", source)
+        answer, action = parse_answer(raw, case["check"], f"answers[{index}]", source)
         sitting.submit(answer, action)
         sitting.seconds[case["label"]] = float(raw.get("seconds", 0))
 

@@ -36,7 +36,8 @@ class SampleCheckouts:
 def _answers(paper: Mapping[str, Any], key: Mapping[str, Any], misses: int) -> dict[str, Any]:
     """A sequential sitting answered case by case (40 s a case): every case keyed right, but the next
     action wrong on cases 6, 12, 18, … (``misses`` of them), whichever cases the rule serves there."""
-    from helpers.trainer import checkout as co
+    from helpers.trainer.marking import key_case
+    from helpers.trainer.next_actions import ACTIONS
     from helpers.trainer.sitting import Sitting
 
     ticks = iter(range(0, 10**7, 20))
@@ -45,10 +46,10 @@ def _answers(paper: Mapping[str, Any], key: Mapping[str, Any], misses: int) -> d
     wrong_at = {6 * (i + 1) for i in range(misses)}
     while (case := sitting.next_case()) is not None:
         record = records[case.label]
-        right = correct_answer(co.key_case(record))
+        right = correct_answer(key_case(record))
         action = record["action"]
         if case.number in wrong_at:
-            action = next(a for a in co.ACTIONS if a != action)
+            action = next(a for a in ACTIONS if a != action)
         sitting.answer(
             Answer(right.check, right.missing, right.second, right.flag, right.hold, record["rule"]), action
         )
@@ -62,8 +63,11 @@ def sample_checkouts(folder: str | Path, trainees: Mapping[str, int] = SAMPLE_CH
     ``results/`` (one signed result per trainee). An existing file is never replaced.
     Taught in ``06_trainer.ipynb``.
     """
-    from helpers.trainer import checkout as co
+    from helpers.trainer.answers import write_answers
+    from helpers.trainer.issued_files import write_checkout
+    from helpers.trainer.paper import issue_checkout, load_paper
     from helpers.trainer.secret import TrainerSecret
+    from helpers.trainer.signed_result import grade_files
 
     folder = Path(folder)
     trainer = TrainerSecret.open(folder / "trainer", create=True)
@@ -71,13 +75,13 @@ def sample_checkouts(folder: str | Path, trainees: Mapping[str, int] = SAMPLE_CH
     papers.mkdir(parents=True, exist_ok=True)
     results.mkdir(parents=True, exist_ok=True)
     for name, misses in trainees.items():
-        issued = co.issue_checkout(name)
+        issued = issue_checkout(name)
         stem = f"{name}-{issued.paper['paper_id']}"
-        paper_file, key_file, _ = co.write_checkout(issued, papers / f"{stem}.json", trainer=trainer)
-        paper = co.load_paper(paper_file)
+        paper_file, key_file, _ = write_checkout(issued, papers / f"{stem}.json", trainer=trainer)
+        paper = load_paper(paper_file)
         answers_file = papers / f"{stem}.answers.json"
-        co.write_answers(_answers(paper, issued.key, misses), answers_file)
-        result = co.grade_files(answers_file, key_file, trainer=trainer)
+        write_answers(_answers(paper, issued.key, misses), answers_file)
+        result = grade_files(answers_file, key_file, trainer=trainer)
         target = results / f"{stem}.json"
         with target.open("x", encoding="utf-8") as handle:
             handle.write(json.dumps(result.to_data(), ensure_ascii=False, indent=1) + "\n")

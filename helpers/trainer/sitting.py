@@ -14,7 +14,7 @@ Each answer is graded against the key as it comes, so the sequential rule
 (:mod:`helpers.trainer.sequential`) picks the next case: every rule and
 look-alike kind first, interleaved, a follow-up after a miss, then cases for
 the overall evidence until it is enough. :meth:`Sitting.result` grades the answers
-file the sitting writes with :func:`~helpers.trainer.checkout.grade_checkout`,
+file the sitting writes with :func:`~helpers.trainer.marking.grade_checkout`,
 which replays the same schedule, so the verdict is the one a trainer gets from the
 file. The case's ``rule`` is for a script that issued its own key: the proctored
 page shows only the paper's side of it (:attr:`ServedCase.shown`). Taught in ``07_checkout.ipynb``.
@@ -30,16 +30,10 @@ from typing import Any
 
 from helpers.core.errors import CheckInputError
 from helpers.trainee.grading import Answer
-from helpers.trainer.checkout import (
-    CheckoutResult,
-    Issued,
-    answers_data,
-    grade_checkout,
-    issue_checkout,
-    key_schedule,
-    verdict_of,
-    write_answers,
-)
+from helpers.trainer.answers import answers_data, write_answers
+from helpers.trainer.checkout_result import CheckoutResult
+from helpers.trainer.marking import grade_checkout, key_schedule, verdict_of
+from helpers.trainer.paper import Issued, issue_checkout
 
 __all__ = ["ServedCase", "Sitting", "issue_checkout", "start_sitting"]
 

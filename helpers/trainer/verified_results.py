@@ -128,7 +128,7 @@ def verified_results(
 
     Raises :class:`helpers.trainer.secret.TrainerSecretError` when the ledger cannot be read.
     """
-    from helpers.trainer.checkout import load_result
+    from helpers.trainer.signed_result import load_result
 
     state = Ledger(trainer).read()
     found: list[VerifiedResult] = []

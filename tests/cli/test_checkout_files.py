@@ -21,8 +21,11 @@ import pytest
 from signed_checkouts import answer_all
 
 from helpers.core.errors import CheckoutFileError
-from helpers.trainer import checkout as co
+from helpers.trainer.answer_key import load_key
+from helpers.trainer.issued_files import write_checkout
+from helpers.trainer.paper import Issued, issue_checkout
 from helpers.trainer.secret import TrainerSecret
+from helpers.trainer.sequential import DESIGN
 
 
 def _one_line(out: subprocess.CompletedProcess[bytes]) -> str:
@@ -35,9 +38,9 @@ def _one_line(out: subprocess.CompletedProcess[bytes]) -> str:
 def graded_once(tmp_path) -> Path:
     """A paper issued (with the default trainer's folder) and answered in ``tmp_path``."""
     trainer = TrainerSecret.open(create=True)
-    issued = co.issue_checkout("Asha", count=46, sequential=False)
-    _, key, _ = co.write_checkout(issued, tmp_path / "exam.json", trainer=trainer)
-    issued = co.Issued(json.loads((tmp_path / "exam.json").read_text()), co.load_key(key))
+    issued = issue_checkout("Asha", count=46, sequential=False)
+    _, key, _ = write_checkout(issued, tmp_path / "exam.json", trainer=trainer)
+    issued = Issued(json.loads((tmp_path / "exam.json").read_text()), load_key(key))
     (tmp_path / "answers.json").write_text(json.dumps(answer_all(issued)))
     return tmp_path
 
@@ -54,7 +57,7 @@ def test_grade_csv_never_replaces_a_file_unasked(run_cli, graded_once):
         assert out.returncode == 2, out.stderr
         assert b"already exists" in out.stderr or b"one of the input files" in out.stderr
         assert target.read_bytes() == before
-    co.load_key(graded_once / "exam.key.json")  # the baseline is intact, so the key still stands
+    load_key(graded_once / "exam.key.json")  # the baseline is intact, so the key still stands
     out = run_cli(
         "checkout", "grade", "answers.json", "--key", "exam.key.json", "--csv", "notes.csv", "--force"
     )
@@ -108,17 +111,17 @@ def test_issue_that_fails_part_way_leaves_nothing_and_a_retry_works(tmp_path, mo
 
     monkeypatch.setattr(os, "link", disk_full_for_the_paper)
     with pytest.raises(CheckoutFileError, match="No space left on device"):
-        co.write_checkout(
-            co.issue_checkout("Asha", count=46, sequential=False), tmp_path / "exam.json", trainer=trainer
+        write_checkout(
+            issue_checkout("Asha", count=46, sequential=False), tmp_path / "exam.json", trainer=trainer
         )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["trainer"]
     monkeypatch.undo()
-    paper, key, _baseline = co.write_checkout(
-        co.issue_checkout("Asha", count=46, sequential=False), tmp_path / "exam.json", trainer=trainer
+    paper, key, _baseline = write_checkout(
+        issue_checkout("Asha", count=46, sequential=False), tmp_path / "exam.json", trainer=trainer
     )
     assert (
         paper.exists()
-        and co.load_key(key, trainer=trainer)["paper_id"] == json.loads(paper.read_text())["paper_id"]
+        and load_key(key, trainer=trainer)["paper_id"] == json.loads(paper.read_text())["paper_id"]
     )
 
 
@@ -211,7 +214,7 @@ def test_checkout_proctor_issues_the_full_paper_by_default_and_serves_it(tmp_pat
     key = json.loads((folder / "paper.key.json").read_text(encoding="utf-8"))
     assert paper["sequential"] is key["sequential"] is True  # served case by case by the sequential rule
     assert (
-        len(paper["cases"]) == len(key["cases"]) > co.DESIGN.max_cases
+        len(paper["cases"]) == len(key["cases"]) > DESIGN.max_cases
         and served
         and "voila" in " ".join(served[0])
     )

@@ -21,7 +21,8 @@ from signed_checkouts import answer_all
 
 from helpers import cli
 from helpers.cli import trainer_commands
-from helpers.trainer import checkout as co
+from helpers.trainer.answer_key import load_key
+from helpers.trainer.paper import Issued
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -83,7 +84,7 @@ def _failed_paper(run: Run, trainer: Path, name: str) -> None:
         "checkout", "issue", "--trainee", name, "-o", f"{name}.json", "--trainer-dir", str(trainer)
     )
     assert code == 0, err
-    issued = co.Issued(json.loads((run.tmp / f"{name}.json").read_text()), co.load_key(f"{name}.key.json"))
+    issued = Issued(json.loads((run.tmp / f"{name}.json").read_text()), load_key(f"{name}.key.json"))
     labels = [case["label"] for case in issued.key["cases"]]
     (run.tmp / f"{name}-answers.json").write_text(json.dumps(answer_all(issued, wrong=labels)))
     code, err = run(
@@ -163,7 +164,7 @@ def test_a_file_in_the_way_suggests_force_and_force_works(run: Run) -> None:
     suggested = _apply(err, argv, "--force")
     _accepted(run, suggested)
 
-    issued = co.Issued(json.loads((run.tmp / "cy.json").read_text()), co.load_key("cy.key.json"))
+    issued = Issued(json.loads((run.tmp / "cy.json").read_text()), load_key("cy.key.json"))
     (run.tmp / "answers.json").write_text(json.dumps(answer_all(issued)))
     (run.tmp / "notes.csv").write_text("keep me\n")
     argv = ("checkout", "grade", "answers.json", "--key", "cy.key.json", "--csv", "notes.csv")
@@ -188,7 +189,7 @@ def test_a_missing_secret_suggests_checkout_issue_and_trainer_dir_and_both_work(
         str(trainer),
     )
     assert run(*argv)[0] == 0
-    issued = co.Issued(json.loads((run.tmp / "di.json").read_text()), co.load_key("di.key.json"))
+    issued = Issued(json.loads((run.tmp / "di.json").read_text()), load_key("di.key.json"))
     (run.tmp / "answers.json").write_text(json.dumps(answer_all(issued)))
     empty = run.tmp / "empty"
     for argv in (
@@ -220,7 +221,7 @@ def test_a_file_over_the_limit_suggests_max_bytes_and_it_works(run: Run) -> None
     assert (
         run("checkout", "issue", "--trainee", "Fay", "-o", "fay.json", "--trainer-dir", str(trainer))[0] == 0
     )
-    issued = co.Issued(json.loads((run.tmp / "fay.json").read_text()), co.load_key("fay.key.json"))
+    issued = Issued(json.loads((run.tmp / "fay.json").read_text()), load_key("fay.key.json"))
     (run.tmp / "answers.json").write_text(json.dumps(answer_all(issued)))
     argv: tuple[str, ...] = (
         "checkout",
@@ -244,7 +245,7 @@ def test_a_regraded_paper_suggests_checkout_issue_for_a_retake(run: Run) -> None
     assert (
         run("checkout", "issue", "--trainee", "Gil", "-o", "gil.json", "--trainer-dir", str(trainer))[0] == 0
     )
-    issued = co.Issued(json.loads((run.tmp / "gil.json").read_text()), co.load_key("gil.key.json"))
+    issued = Issued(json.loads((run.tmp / "gil.json").read_text()), load_key("gil.key.json"))
     (run.tmp / "a.json").write_text(json.dumps(answer_all(issued)))
     labels = [case["label"] for case in issued.key["cases"]][:1]
     (run.tmp / "b.json").write_text(json.dumps(answer_all(issued, wrong=labels)))

@@ -29,7 +29,10 @@ from helpers.core.errors import CheckInputError
 from helpers.trainee.cases.deciding_rule import FACETS, keyed_rule
 from helpers.trainee.cases.rules import load_rules
 from helpers.trainee.grading import Answer, answer_fields, candidate_ids, correct_answer
-from helpers.trainer import checkout as co
+from helpers.trainer.checkout_result import CheckoutResult
+from helpers.trainer.marking import key_case
+from helpers.trainer.next_actions import ACTIONS, keyed_action
+from helpers.trainer.paper import Issued, issue_checkout
 from helpers.trainer.sitting import start_sitting
 
 #: Sittings per profile with ``--all`` (``EIC_ALL_TESTS=1``); the fast loop samples a few.
@@ -54,14 +57,14 @@ FOLDS_MORE: dict[str, Callable[[str], str]] = {"the 8 letters а е о р с у 
 
 
 @functools.lru_cache(maxsize=1024)
-def paper(seed: int) -> co.Issued:
+def paper(seed: int) -> Issued:
     """The check-out (paper and key) of one seed, made once per process."""
-    return co.issue_checkout("Simulated trainee", seed=seed, issued=ISSUED)
+    return issue_checkout("Simulated trainee", seed=seed, issued=ISSUED)
 
 
 def right(record: Mapping[str, Any]) -> tuple[Answer, str]:
     """The fully correct answer to one key record: its output, keyed rule and next action."""
-    a = correct_answer(co._case(record))
+    a = correct_answer(key_case(record))
     return Answer(a.check, a.missing, a.second, a.flag, a.hold, record["rule"]), record["action"]
 
 
@@ -76,7 +79,7 @@ def slip(record: Mapping[str, Any], shown: Mapping[str, Any], rng: random.Random
                 answer.check, answer.missing, answer.second, answer.flag, answer.hold, rng.choice(others)
             ), action
     if way == 1:
-        return answer, rng.choice([a for a in co.ACTIONS if a != action])
+        return answer, rng.choice([a for a in ACTIONS if a != action])
     if answer.hold:
         return Answer(answer.check, flag=True, reason=answer.reason), action
     return Answer(answer.check, answer.missing, answer.second, not answer.flag, False, answer.reason), action
@@ -126,7 +129,7 @@ def _seen_action(
 
     seen = Seen()
     seen.check, seen.expected, seen.input, seen.context = check, out, data, context  # type: ignore[attr-defined]
-    return co.keyed_action(seen, reason)
+    return keyed_action(seen, reason)
 
 
 def read_through(record: Mapping[str, Any], fold: Callable[[str], str]) -> tuple[Answer, str]:
@@ -138,11 +141,11 @@ def read_through(record: Mapping[str, Any], fold: Callable[[str], str]) -> tuple
     try:
         out = run_check(check, seen).as_dict()
     except CheckInputError:
-        return Answer(check, hold=True, flag=False, reason=reason), co.ACTIONS[2]
+        return Answer(check, hold=True, flag=False, reason=reason), ACTIONS[2]
     action = _seen_action(check, out, reason, seen, context)
     if "held" in out:
         return Answer(check, hold=True, flag=False, reason=reason), action
-    back = {fold(i): i for i in candidate_ids(co._case(record))}
+    back = {fold(i): i for i in candidate_ids(key_case(record))}
     first, second, flag = answer_fields(check)
     return (
         Answer(
@@ -201,7 +204,7 @@ def never_holds(p: float = 0.99) -> Answerer:
     return answer
 
 
-def sit(answerer: Answerer, seed: int) -> co.CheckoutResult:
+def sit(answerer: Answerer, seed: int) -> CheckoutResult:
     """One sitting of the key of ``seed``, case by case as the sequential rule serves them, graded by the key."""
     issued = paper(seed)
     rng = random.Random(f"sitting:{seed}")
@@ -253,7 +256,7 @@ def pass_rate(answerer: Answerer, seeds: Iterable[int]) -> tuple[int, int]:
     return sum(results), len(results)
 
 
-def sittings(answerer: Answerer, seeds: Iterable[int]) -> list[co.CheckoutResult]:
+def sittings(answerer: Answerer, seeds: Iterable[int]) -> list[CheckoutResult]:
     """Every sitting's result over the keys of ``seeds``: its verdict and the cases it took."""
     return [sit(answerer, seed) for seed in seeds]
 

@@ -108,7 +108,7 @@ def samples() -> dict[str, dict[str, Any]]:
 
 def sample_checkout() -> Any:
     """The sample check-out paper and its key (seed 7, issued on a fixed day)."""
-    from helpers.trainer.checkout import issue_checkout
+    from helpers.trainer.paper import issue_checkout
 
     return issue_checkout("Sample trainee", seed=7, issued="2026-12-01T09:00:00Z", count=56, sequential=False)
 
@@ -122,7 +122,8 @@ def main() -> None:
     import shutil
     import tempfile
 
-    from helpers.trainer.checkout import sample_paper_path, write_checkout
+    from helpers.trainer.checkout import sample_paper_path
+    from helpers.trainer.issued_files import write_checkout
 
     for name, data in samples().items():
         (FOLDER / name).write_text(text(data), encoding="utf-8")

@@ -96,18 +96,19 @@ def drill_strategy(pick: Pick) -> Callable[[Any, CaseView], Answer]:
 def checkout_answers(paper: Mapping[str, Any], key: Mapping[str, Any], pick: Pick) -> dict[str, Any]:
     """An answers file for a check-out paper: the right output and action, the reason by ``pick``."""
     from helpers.trainee.grading import correct_answer
-    from helpers.trainer import checkout
+    from helpers.trainer.answers import answers_data
+    from helpers.trainer.marking import key_case
 
     given: dict[str, tuple[Answer, str | None]] = {}
     for shown, record in zip(paper["cases"], key["cases"], strict=True):
         options = [option["rule"] for option in shown["reason_options"]]
         reason = pick(shown["check"], options, shown["input"], shown.get("context", {}))
-        right = correct_answer(checkout._case(record))
+        right = correct_answer(key_case(record))
         given[shown["label"]] = (
             Answer(right.check, right.missing, right.second, right.flag, right.hold, reason),
             record["action"],
         )
-    return checkout.answers_data(paper, given)
+    return answers_data(paper, given)
 
 
 # --- a trainee who answers from which blocks a case shows ----------------------------------------
@@ -142,12 +143,13 @@ def shape_drill_strategy(_session: Any, view: CaseView) -> Answer:
 def shape_checkout_answers(paper: Mapping[str, Any], key: Mapping[str, Any]) -> dict[str, Any]:
     """An answers file from the shape reader: the key's action, the rest from the blocks shown."""
     from helpers.trainee.grading import correct_answer
-    from helpers.trainer import checkout
+    from helpers.trainer.answers import answers_data
+    from helpers.trainer.marking import key_case
 
     given: dict[str, tuple[Answer, str | None]] = {}
     for shown, record in zip(paper["cases"], key["cases"], strict=True):
-        right = correct_answer(checkout._case(record))
+        right = correct_answer(key_case(record))
         right = Answer(right.check, right.missing, right.second, right.flag, right.hold, record["rule"])
         answer = from_blocks(shown["check"], shown["input"], shown.get("context", {}), right)
         given[shown["label"]] = (answer, record["action"])
-    return checkout.answers_data(paper, given)
+    return answers_data(paper, given)

@@ -213,10 +213,12 @@ def test_a_closed_pages_kernel_ends_within_a_minute(app: App) -> None:
 def test_the_check_out_opens_an_uploaded_paper_and_saves_its_answers(app: App, tmp_path) -> None:
     """07 in the app: a file that is no paper is refused in one line; the trainee's own paper, uploaded,
     is sat to the end and its answers saved under the paper's name, with a download to hand in."""
-    from helpers.trainer import checkout as co
+    from helpers.trainer.issued_files import write_checkout
+    from helpers.trainer.paper import issue_checkout, minimum_count
+    from helpers.trainer.signed_result import grade_files
 
-    issued = co.issue_checkout("Kai", count=co.minimum_count(), sequential=False)
-    paper_file, key_file, _ = co.write_checkout(issued, tmp_path / "kai-exam.json")
+    issued = issue_checkout("Kai", count=minimum_count(), sequential=False)
+    paper_file, key_file, _ = write_checkout(issued, tmp_path / "kai-exam.json")
     total = len(issued.paper["cases"])
     notes = tmp_path / "notes.json"
     notes.write_text('{"format": "something else"}', encoding="utf-8")
@@ -262,6 +264,6 @@ def test_the_check_out_opens_an_uploaded_paper_and_saves_its_answers(app: App, t
     saved = json.loads((app.notebooks / name).read_text(encoding="utf-8"))
     assert downloaded == saved and saved["paper_id"] == issued.paper["paper_id"]
     assert len(saved["answers"]) == total  # every case the page served was saved
-    result = co.grade_files(app.notebooks / name, key_file)
+    result = grade_files(app.notebooks / name, key_file)
     # graded case by case in the paper's order: blank answers reach the fail boundary early
     assert not result.passed and 0 < len(result.cases) <= total and all(c.answered for c in result.cases)

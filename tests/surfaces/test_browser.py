@@ -1091,7 +1091,9 @@ def test_notebook_7_works_a_case(lab: Lab) -> None:
 
 def test_a_check_out_sat_in_jupyterlab_is_graded_by_the_trainer(lab: Lab) -> None:
     """07: every case of the sample paper answered once in the widget, saved, then graded with the key."""
-    from helpers.trainer.checkout import grade_files, load_paper, sample_paper_path
+    from helpers.trainer.checkout import sample_paper_path
+    from helpers.trainer.paper import load_paper
+    from helpers.trainer.signed_result import grade_files
 
     paper = load_paper(sample_paper_path())
     notebook = lab.notebook("07_checkout.ipynb")

@@ -21,8 +21,8 @@ from offline_chromium import offline_page, require_chromium
 from playwright.sync_api import expect
 from proctor_server import Proctor, running_proctor
 
-from helpers.trainer.checkout import ACTIONS
 from helpers.trainer.cohort import load_checkouts
+from helpers.trainer.next_actions import ACTIONS
 from helpers.trainer.secret import TrainerSecret
 
 pytestmark = pytest.mark.browser

@@ -175,18 +175,20 @@ def test_the_hangul_filler_no_longer_prints_as_a_blank_in_the_trainers_table(tmp
 
 @functools.cache
 def _graded_result():
-    from helpers.trainer import checkout as co
+    from helpers.trainer.answers import answers_data
+    from helpers.trainer.marking import grade_checkout
+    from helpers.trainer.paper import issue_checkout
 
-    issued = co.issue_checkout("Asha", count=46, seed=5, issued="2026-12-01T09:00:00Z", sequential=False)
-    return co.grade_checkout(co.answers_data(issued.paper, {}), issued.key)
+    issued = issue_checkout("Asha", count=46, seed=5, issued="2026-12-01T09:00:00Z", sequential=False)
+    return grade_checkout(answers_data(issued.paper, {}), issued.key)
 
 
 @settings(max_examples=examples(100), deadline=None)
 @given(IDS)
 def test_a_graded_check_outs_text_and_csv_show_the_name_coded(name):
-    from helpers.trainer import checkout as co
+    from helpers.trainer.result_report import result_csv, result_text
 
     result = replace(_graded_result(), trainee=name)
-    for output in (co.result_text(result), co.result_csv(result)):
+    for output in (result_text(result), result_csv(result)):
         assert not _raw(output), _raw(output)
         assert all(code in output for code in _coded(name))

@@ -25,10 +25,16 @@ from signed_checkouts import answer_all, issue, sit
 
 from helpers.core.baselines import revise_baseline
 from helpers.core.errors import CheckInputError, CheckoutFileError
-from helpers.trainer import checkout as co
 from helpers.trainer import ledger as ledger_module
+from helpers.trainer.answer_key import key_digests, load_key
+from helpers.trainer.checkout import CheckoutSitting
+from helpers.trainer.checkout_format import ANSWERS_FORMAT, RESULT_FORMAT
 from helpers.trainer.cohort import load_checkouts, load_cohort
+from helpers.trainer.issued_files import write_checkout
+from helpers.trainer.marking import grade_checkout
+from helpers.trainer.paper import Issued, issue_checkout, new_paper_id
 from helpers.trainer.secret import SECRET_NAME, TrainerSecret, TrainerSecretError
+from helpers.trainer.signed_result import grade_files
 from helpers.trainer.verified_results import verified_results
 
 
@@ -86,8 +92,8 @@ def test_a_bad_secret_is_refused_in_one_line(trainer, spoil, why):
 
 def test_a_bad_secret_exits_2_on_every_command(run_cli, tmp_path):
     trainer = TrainerSecret.open(tmp_path / "t", create=True)
-    co.write_checkout(
-        co.issue_checkout("Asha", count=46, sequential=False), tmp_path / "exam.json", trainer=trainer
+    write_checkout(
+        issue_checkout("Asha", count=46, sequential=False), tmp_path / "exam.json", trainer=trainer
     )
     (tmp_path / "answers.json").write_text("{}")
     (tmp_path / "t" / SECRET_NAME).chmod(0o644)
@@ -106,19 +112,17 @@ def test_a_bad_secret_exits_2_on_every_command(run_cli, tmp_path):
 def test_a_key_from_another_trainer_is_refused_by_name(run_cli, tmp_path):
     for trainee, name, folder in (("Asha", "exam.json", "a"), ("Ben", "other.json", "b")):
         trainer = TrainerSecret.open(tmp_path / folder, create=True)
-        co.write_checkout(
-            co.issue_checkout(trainee, count=46, sequential=False), tmp_path / name, trainer=trainer
-        )
+        write_checkout(issue_checkout(trainee, count=46, sequential=False), tmp_path / name, trainer=trainer)
     paper = json.loads((tmp_path / "exam.json").read_text())
-    (tmp_path / "answers.json").write_text(json.dumps(co.CheckoutSitting(paper).answers_data()))
+    (tmp_path / "answers.json").write_text(json.dumps(CheckoutSitting(paper).answers_data()))
     out = run_cli("checkout", "grade", "answers.json", "--key", "exam.key.json", "--trainer-dir", "b")
     assert out.returncode == 4 and b"signed by another trainer" in out.stderr and out.stdout == b""
 
 
 def test_the_secret_is_never_beside_the_paper(trainer):
-    issued = co.issue_checkout("Asha", count=46, sequential=False)
+    issued = issue_checkout("Asha", count=46, sequential=False)
     with pytest.raises(CheckoutFileError, match="beside the trainer's secret"):
-        co.write_checkout(issued, trainer.folder / "exam.json", trainer=trainer)
+        write_checkout(issued, trainer.folder / "exam.json", trainer=trainer)
     assert sorted(p.name for p in trainer.folder.iterdir()) == [SECRET_NAME]
 
 
@@ -128,13 +132,13 @@ def test_a_ledger_that_cannot_be_written_leaves_nothing(tmp_path, trainer, monke
 
     monkeypatch.setattr(ledger_module, "write_atomically", full)
     with pytest.raises(TrainerSecretError, match="ledger cannot be written"):
-        co.write_checkout(
-            co.issue_checkout("Asha", count=46, sequential=False), tmp_path / "exam.json", trainer=trainer
+        write_checkout(
+            issue_checkout("Asha", count=46, sequential=False), tmp_path / "exam.json", trainer=trainer
         )
     assert not [p for p in tmp_path.iterdir() if p.name != "trainer"]
     monkeypatch.undo()
-    co.write_checkout(
-        co.issue_checkout("Asha", count=46, sequential=False), tmp_path / "exam.json", trainer=trainer
+    write_checkout(
+        issue_checkout("Asha", count=46, sequential=False), tmp_path / "exam.json", trainer=trainer
     )  # a retry works
 
 
@@ -152,9 +156,7 @@ def test_a_ledger_line_edited_by_hand_is_refused(tmp_path, trainer):
 def test_row_3_a_hand_written_result_is_refused(tmp_path, trainer):
     forged = tmp_path / "results" / "asha.json"
     forged.parent.mkdir()
-    forged.write_text(
-        json.dumps({"format": co.RESULT_FORMAT, "version": 1, "trainee": "Asha", "passed": True})
-    )
+    forged.write_text(json.dumps({"format": RESULT_FORMAT, "version": 1, "trainee": "Asha", "passed": True}))
     assert "is not signed by a trainer" in _refused([forged.parent], trainer)[str(forged)]
     found, refused = load_checkouts([forged.parent], trainer=trainer)
     assert found == {} and len(refused) == 1
@@ -207,9 +209,9 @@ def test_two_practice_papers_from_one_seed_have_ids_of_their_own_and_both_are_gr
     assert papers["Ana"]["paper_id"] != papers["Ben"]["paper_id"]
     assert papers["Ana"]["cases"] == papers["Ben"]["cases"]  # the seed still makes the same cases
     for name in ("Ana", "Ben"):
-        issued = co.Issued(papers[name], co.load_key(tmp_path / f"{name}.key.json"))
+        issued = Issued(papers[name], load_key(tmp_path / f"{name}.key.json"))
         (tmp_path / f"{name}.answers.json").write_text(json.dumps(answer_all(issued)))
-        result = co.grade_files(
+        result = grade_files(
             tmp_path / f"{name}.answers.json", tmp_path / f"{name}.key.json", trainer=TrainerSecret.open()
         )
         assert result.trainee == name and result.passed
@@ -221,10 +223,10 @@ def test_a_paper_id_already_in_the_ledger_is_refused(tmp_path):
     with pytest.raises(CheckInputError, match="is in the ledger already"):
         issue(trainer, "Ben", tmp_path / "b", seed=7)  # a script that did not ask for a fresh id
     assert not list((tmp_path / "b").iterdir())
-    fresh = co.issue_checkout("Ben", count=46, seed=7, paper_id=co.new_paper_id(), sequential=False)
-    co.write_checkout(fresh, tmp_path / "b" / "ben.json", trainer=trainer, practice=True)
+    fresh = issue_checkout("Ben", count=46, seed=7, paper_id=new_paper_id(), sequential=False)
+    write_checkout(fresh, tmp_path / "b" / "ben.json", trainer=trainer, practice=True)
     with pytest.raises(CheckInputError, match="16 hex digits"):
-        co.issue_checkout("Ben", count=46, seed=7, paper_id="../../x", sequential=False)
+        issue_checkout("Ben", count=46, seed=7, paper_id="../../x", sequential=False)
 
 
 def test_row_10_a_seeded_paper_is_practice_and_the_default_seed_cannot_be_recovered(run_cli, tmp_path):
@@ -241,15 +243,15 @@ def test_row_10_a_seeded_paper_is_practice_and_the_default_seed_cannot_be_recove
     practice = json.loads((tmp_path / "practice.json").read_text())
     assert practice["paper_id"] not in ids and key["paper_id"] not in ids and key["seed"] >= 2**32
     # Its cases still fall to the search (so it is practice): seed 4242 makes the very same cases.
-    assert co.issue_checkout("Ben", seed=4242, sequential=False).paper["cases"] == practice["cases"]
+    assert issue_checkout("Ben", seed=4242, sequential=False).paper["cases"] == practice["cases"]
     # Graded, the practice paper's pass never counts.
     (tmp_path / "results").mkdir()
     for paper, name in (("practice", "Ben"), ("exam", "Asha")):
-        issued = co.Issued(
-            json.loads((tmp_path / f"{paper}.json").read_text()), co.load_key(tmp_path / f"{paper}.key.json")
+        issued = Issued(
+            json.loads((tmp_path / f"{paper}.json").read_text()), load_key(tmp_path / f"{paper}.key.json")
         )
         (tmp_path / f"{paper}.answers.json").write_text(json.dumps(answer_all(issued)))
-        result = co.grade_files(
+        result = grade_files(
             tmp_path / f"{paper}.answers.json", tmp_path / f"{paper}.key.json", trainer=TrainerSecret.open()
         )
         (tmp_path / "results" / f"{name}.json").write_text(json.dumps(result.to_data()))
@@ -269,12 +271,12 @@ def test_row_11_an_edited_key_with_a_remade_baseline_is_refused(run_cli, tmp_pat
     key_path.write_text(json.dumps(key))
     revise_baseline(
         tmp_path / "exam.key.baseline.json",
-        co.key_digests(key),
+        key_digests(key),
         reason="re-made",
         retained_dir=tmp_path / "retained",
     )
-    co.load_key(key_path)  # the sentinel baseline alone is fooled ...
-    wrong = {"format": co.ANSWERS_FORMAT, "version": 1, "paper_id": key["paper_id"], "answers": []}
+    load_key(key_path)  # the sentinel baseline alone is fooled ...
+    wrong = {"format": ANSWERS_FORMAT, "version": 1, "paper_id": key["paper_id"], "answers": []}
     (tmp_path / "answers.json").write_text(json.dumps(wrong))
     out = run_cli("checkout", "grade", "answers.json", "--key", "exam.key.json")
     assert out.returncode == 4 and out.stdout == b""  # ... the trainer's signature is not
@@ -289,17 +291,17 @@ def test_one_sitting_per_paper_and_the_newest_paper_decides(tmp_path, trainer):
     issued, key = issue(trainer, "Asha", papers)
     answers = papers / "a.json"
     answers.write_text(json.dumps(answer_all(issued)))
-    co.grade_files(answers, key, trainer=trainer)
-    co.grade_files(answers, key, trainer=trainer)  # the same answers again: the same verdict
+    grade_files(answers, key, trainer=trainer)
+    grade_files(answers, key, trainer=trainer)  # the same answers again: the same verdict
     answers.write_text(json.dumps(answer_all(issued, {issued.key["cases"][0]["label"]})))
     with pytest.raises(CheckoutFileError, match="a retake needs a new paper"):
-        co.grade_files(answers, key, trainer=trainer)
+        grade_files(answers, key, trainer=trainer)
     # A paper replaced before it was graded is not graded: a trainee cannot sit two and hand in the better.
     first, first_key = issue(trainer, "Ben", papers)
     issue(trainer, "Ben", papers)
     answers.write_text(json.dumps(answer_all(first)))
     with pytest.raises(CheckoutFileError, match="replaced by paper"):
-        co.grade_files(answers, first_key, trainer=trainer)
+        grade_files(answers, first_key, trainer=trainer)
 
 
 def test_a_failed_paper_is_followed_by_a_cooldown(tmp_path, trainer):
@@ -322,9 +324,9 @@ def test_require_proctored_counts_only_proctored_results(tmp_path, trainer):
     answers = tmp_path / "ben-answers.json"
     answers.write_text(json.dumps(answer_all(issued)))
     with pytest.raises(CheckoutFileError, match="its proctored sitting grades it"):
-        co.grade_files(answers, key, trainer=trainer)
+        grade_files(answers, key, trainer=trainer)
     (results / "ben.json").write_text(
-        json.dumps(co.grade_files(answers, key, trainer=trainer, proctored=True).to_data())
+        json.dumps(grade_files(answers, key, trainer=trainer, proctored=True).to_data())
     )
     assert set(load_checkouts([results], trainer=trainer, require_proctored=False)[0]) == {"Asha", "Ben"}
     assert set(load_checkouts([results], trainer=trainer, require_proctored=True)[0]) == {"Ben"}
@@ -338,8 +340,8 @@ def test_require_proctored_counts_only_proctored_results(tmp_path, trainer):
 
 
 def test_a_script_still_grades_a_key_it_issued_itself_unsigned():
-    issued = co.issue_checkout("Asha", count=46, sequential=False)
-    result = co.grade_checkout(answer_all(issued), issued.key)
+    issued = issue_checkout("Asha", count=46, sequential=False)
+    result = grade_checkout(answer_all(issued), issued.key)
     assert result.passed and "signature" not in result.to_data()
 
 
@@ -353,7 +355,7 @@ def test_cohort_counts_only_proctored_check_outs_unless_told_to_accept_others(
     issued, key = issue(trainer, "Asha", tmp_path / "q", proctored=True, cooldown_hours=0)
     answers = tmp_path / "asha-proctored.json"
     answers.write_text(json.dumps(answer_all(issued)))
-    proctored = co.grade_files(answers, key, trainer=trainer, proctored=True).to_data()
+    proctored = grade_files(answers, key, trainer=trainer, proctored=True).to_data()
     progress = tmp_path / "progress"
     progress.mkdir()
     shutil.copy(Path(__file__).resolve().parents[2] / "fixtures" / "sample_progress" / "asha.json", progress)
@@ -461,8 +463,8 @@ def test_papers_issued_at_once_are_all_in_the_ledger(tmp_path, trainer):
     from concurrent.futures import ThreadPoolExecutor
 
     def one(number: int) -> str:
-        issued = co.issue_checkout(f"T{number}", count=46, sequential=False)
-        co.write_checkout(issued, tmp_path / f"exam{number}.json", trainer=trainer)
+        issued = issue_checkout(f"T{number}", count=46, sequential=False)
+        write_checkout(issued, tmp_path / f"exam{number}.json", trainer=trainer)
         return issued.paper["paper_id"]
 
     with ThreadPoolExecutor(max_workers=6) as pool:
@@ -544,7 +546,7 @@ def test_a_result_no_signature_can_cover_is_refused_and_the_rest_still_read(tmp_
     (results / "asha.json").write_text(json.dumps(passed), encoding="utf-8")
     hostile = results / "x.json"
     signature = json.dumps({"trainer": trainer.trainer_id, "hmac": "00"})
-    head = json.dumps({"format": co.RESULT_FORMAT, "version": 1, "trainee": "x", "passed": True})
+    head = json.dumps({"format": RESULT_FORMAT, "version": 1, "trainee": "x", "passed": True})
     hostile.write_text(head[:-1] + f', "signature": {signature}, "x": 1e999}}', encoding="utf-8")
     found, refused = load_checkouts([results], trainer=trainer)
     assert list(found) == ["Asha"]
@@ -578,11 +580,11 @@ def test_answers_holding_a_number_json_cannot_carry_are_refused_and_leave_the_pa
     good = json.dumps(answer_all(issued))
     answers.write_text(good[:-1] + ', "x": 1e999}', encoding="utf-8")
     with pytest.raises(CheckoutFileError, match="holds a number JSON cannot carry") as raised:
-        co.grade_files(answers, key, trainer=trainer)
+        grade_files(answers, key, trainer=trainer)
     assert str(raised.value).endswith("nothing was graded")
     assert issued.paper["paper_id"] not in ledger_module.Ledger(trainer).read().graded
     answers.write_text(good, encoding="utf-8")  # a retry with the answers as they should be is graded
-    assert co.grade_files(answers, key, trainer=trainer).passed
+    assert grade_files(answers, key, trainer=trainer).passed
 
 
 def test_a_file_name_with_control_characters_is_shown_escaped_in_every_refusal(tmp_path, trainer):
@@ -592,7 +594,7 @@ def test_a_file_name_with_control_characters_is_shown_escaped_in_every_refusal(t
         json.dumps({"format": "x", "version": 1, "paper_id": "x", "answers": []}), encoding="utf-8"
     )
     with pytest.raises(CheckoutFileError) as raised:
-        co.grade_files(name, key, trainer=trainer)
+        grade_files(name, key, trainer=trainer)
     said = str(raised.value)
     assert "\r" not in said and "\x1b" not in said
     assert "answers\\r\\x1b[2KCheck-out for Asha: PASSED\\x1b[8m.json" in said

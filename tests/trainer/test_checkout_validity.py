@@ -34,7 +34,10 @@ from hypothesis import strategies as st
 from helpers.core.errors import CheckInputError, CheckoutFileError
 from helpers.trainee import confidence
 from helpers.trainee.cases.deciding_rule import FACETS
-from helpers.trainer import checkout as co
+from helpers.trainer.answers import answers_data
+from helpers.trainer.marking import grade_checkout
+from helpers.trainer.paper import PER_GROUP
+from helpers.trainer.result_report import result_csv, result_text
 from helpers.trainer.sequential import DESIGN, Design, SequentialTest
 
 SEEDS = range(PAPERS)
@@ -66,7 +69,7 @@ def test_a_rule_always_wrong_fails_and_is_named():
         result = sit(wrong_on(rule), 0)
         assert not result.passed
         assert rule in result.why or result.per_rule()[rule][0] == 0
-        assert f"{rule}: 0 of " in co.result_text(result)
+        assert f"{rule}: 0 of " in result_text(result)
 
 
 def test_a_blind_kind_fails_and_is_named():
@@ -94,9 +97,9 @@ def test_a_pass_states_its_operating_characteristic_in_words_and_in_every_format
     assert data["statement"] == words and data["decision"] == "passed" and data["sequential"] is True
     assert set(data["per_rule"]) == set(RULES) and set(data["per_kind"]) == set(FACETS)
     assert all(n >= 1 for _ok, n in data["per_rule"].values())
-    assert all(n >= co.PER_GROUP for _ok, n in data["per_kind"].values())
-    assert words in co.result_text(result)
-    assert co.result_csv(result).splitlines()[1].endswith('"passed"')
+    assert all(n >= PER_GROUP for _ok, n in data["per_kind"].values())
+    assert words in result_text(result)
+    assert result_csv(result).splitlines()[1].endswith('"passed"')
 
 
 def test_the_sitting_serves_every_rule_and_kind_first_and_a_follow_up_after_a_miss():
@@ -136,10 +139,10 @@ def test_answers_for_cases_never_served_are_refused():
         sitting.answer(*uniform(1.0)(records[case.label], case.shown, __import__("random").Random(0)))
     data = sitting.answers_data()
     unserved = next(r for r in issued.key["cases"] if r["label"] not in sitting.answers)
-    extra = {**co.answers_data(issued.paper, {unserved["label"]: _any_answer(unserved)})["answers"][0]}
+    extra = {**answers_data(issued.paper, {unserved["label"]: _any_answer(unserved)})["answers"][0]}
     forged = {**data, "answers": [*data["answers"], extra]}
     with pytest.raises(CheckoutFileError, match="never served; nothing is graded"):
-        co.grade_checkout(forged, issued.key)
+        grade_checkout(forged, issued.key)
 
 
 def _any_answer(record):

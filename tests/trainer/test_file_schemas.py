@@ -23,10 +23,14 @@ from hypothesis import strategies as st
 from helpers.core.errors import CheckoutFileError
 from helpers.core.paths import fixtures_dir
 from helpers.trainee.grading import answer_fields
-from helpers.trainer import checkout as co
+from helpers.trainer.checkout_format import ANSWERS_FORMAT, PAPER_FORMAT, RESULT_FORMAT
 from helpers.trainer.file_schemas import SCHEMAS, schema_path, schema_problem
+from helpers.trainer.issued_files import write_checkout
 from helpers.trainer.ledger import HEAD_NAME, Ledger
+from helpers.trainer.marking import grade_checkout
+from helpers.trainer.paper import issue_checkout, minimum_count, paper_from_bytes
 from helpers.trainer.secret import TrainerSecret
+from helpers.trainer.signed_result import grade_files, load_result
 from helpers.trainer.verdict_cache import CACHE_NAME, VerdictCache
 
 SAMPLES = fixtures_dir() / "checkout"
@@ -49,13 +53,11 @@ def _answers(paper: dict[str, Any]) -> dict[str, Any]:
                 "seconds": 4 + number,
             }
         )
-    return {"format": co.ANSWERS_FORMAT, "version": 1, "paper_id": paper["paper_id"], "answers": rows}
+    return {"format": ANSWERS_FORMAT, "version": 1, "paper_id": paper["paper_id"], "answers": rows}
 
 
 def _result() -> dict[str, Any]:
-    return co.grade_checkout(
-        _answers(_sample("sample-paper.json")), _sample("sample-paper.key.json")
-    ).to_data()
+    return grade_checkout(_answers(_sample("sample-paper.json")), _sample("sample-paper.key.json")).to_data()
 
 
 @pytest.fixture(scope="module")
@@ -63,11 +65,11 @@ def written(tmp_path_factory) -> dict[str, Any]:
     """Files as the project writes them: a paper issued and graded under a trainer, its ledger, a cache."""
     folder = tmp_path_factory.mktemp("schemas")
     secret = TrainerSecret.open(folder / "trainer", create=True)
-    issued = co.issue_checkout("Asha", count=co.minimum_count(), sequential=False)
-    paper_path, key_path, _baseline = co.write_checkout(issued, folder / "exam.json", trainer=secret)
+    issued = issue_checkout("Asha", count=minimum_count(), sequential=False)
+    paper_path, key_path, _baseline = write_checkout(issued, folder / "exam.json", trainer=secret)
     answers_path = folder / "answers.json"
     answers_path.write_text(json.dumps(_answers(issued.paper)), encoding="utf-8")
-    result = co.grade_files(answers_path, key_path, trainer=secret)
+    result = grade_files(answers_path, key_path, trainer=secret)
     ledger = Ledger(secret)
     with ledger.locked():
         ledger.append(
@@ -200,21 +202,21 @@ def test_the_readers_name_the_field_in_one_line(tmp_path):
     paper = _sample("sample-paper.json")
     paper["cases"][1]["reason_options"][2]["statement"] = None
     with pytest.raises(CheckoutFileError) as caught:
-        co.paper_from_bytes(json.dumps(paper).encode(), source="paper.json")
+        paper_from_bytes(json.dumps(paper).encode(), source="paper.json")
     assert str(caught.value) == "paper.json: cases[1].reason_options[2].statement is null, expected text"
     answers = _answers(_sample("sample-paper.json"))
     answers["answers"][0]["seconds"] = 10**8
     with pytest.raises(
         CheckoutFileError, match=r"^answers: answers\[0\]\.seconds is 100000000, expected a number below"
     ):
-        co.grade_checkout(answers, _sample("sample-paper.key.json"))
+        grade_checkout(answers, _sample("sample-paper.key.json"))
     result = _result()
     del result["paper_id"]
     (tmp_path / "result.json").write_text(json.dumps(result))
     with pytest.raises(
         CheckoutFileError, match=r"result\.json: paper_id is missing, expected a required field$"
     ):
-        co.load_result(tmp_path / "result.json")
+        load_result(tmp_path / "result.json")
 
 
 def test_a_signed_ledger_line_the_schema_refuses_is_refused_by_line_and_field(tmp_path):
@@ -312,15 +314,11 @@ RESULT = _result()
 @given(mutation=_mutations(PAPER))
 def test_a_mutated_paper_is_refused_exactly_when_its_schema_or_a_rule_refuses_it(mutation):
     paper = _mutated(PAPER, mutation)
-    refused = _refusal(lambda: co.paper_from_bytes(json.dumps(paper).encode(), source="paper"))
+    refused = _refusal(lambda: paper_from_bytes(json.dumps(paper).encode(), source="paper"))
     problem = schema_problem("paper", paper)
-    if (
-        problem is not None
-        or isinstance(paper.get("version"), bool)
-        or paper.get("format") != co.PAPER_FORMAT
-    ):
+    if problem is not None or isinstance(paper.get("version"), bool) or paper.get("format") != PAPER_FORMAT:
         assert refused is not None
-        if problem is not None and paper.get("format") == co.PAPER_FORMAT and _version_one(paper):
+        if problem is not None and paper.get("format") == PAPER_FORMAT and _version_one(paper):
             assert refused == problem
     else:
         labels = [case["label"] for case in paper["cases"]]
@@ -331,9 +329,9 @@ def test_a_mutated_paper_is_refused_exactly_when_its_schema_or_a_rule_refuses_it
 @given(mutation=_mutations(ANSWERS))
 def test_mutated_answers_are_refused_when_their_schema_refuses_them_else_by_a_named_field(mutation):
     answers = _mutated(ANSWERS, mutation)
-    refused = _refusal(lambda: co.grade_checkout(answers, KEY))
+    refused = _refusal(lambda: grade_checkout(answers, KEY))
     problem = schema_problem("answers", answers)
-    if answers.get("format") != co.ANSWERS_FORMAT:
+    if answers.get("format") != ANSWERS_FORMAT:
         assert refused is not None and "format" in refused
     elif problem is not None:
         assert refused == problem
@@ -352,9 +350,9 @@ def test_a_mutated_result_is_refused_exactly_when_its_schema_refuses_it(tmp_path
     result = _mutated(RESULT, mutation)
     path = tmp_path_factory.mktemp("result") / "result.json"
     path.write_text(json.dumps(result), encoding="utf-8")
-    refused = _refusal(lambda: co.load_result(path))
+    refused = _refusal(lambda: load_result(path))
     problem = schema_problem("result", result)
-    if result.get("format") != co.RESULT_FORMAT or not _version_one(result):
+    if result.get("format") != RESULT_FORMAT or not _version_one(result):
         assert refused is not None
     else:
         assert refused == problem

@@ -16,7 +16,8 @@ import pytest
 from shortcut_trainees import PICKS, checkout_answers, drill_strategy
 from trainees import HORIZON, SEEDS, run
 
-from helpers.trainer import checkout as co
+from helpers.trainer.marking import grade_checkout
+from helpers.trainer.paper import issue_checkout
 
 PAPERS = range(200) if os.environ.get("EIC_ALL_TESTS") == "1" else range(20)
 
@@ -33,7 +34,7 @@ def test_picking_a_true_but_not_deciding_reason_never_completes_the_drill(name: 
 def test_picking_a_true_but_not_deciding_reason_fails_the_checkout(name: str) -> None:
     passed = 0
     for seed in PAPERS:
-        issued = co.issue_checkout("Shortcut", seed=seed, issued="2026-12-01T09:00:00Z", sequential=False)
-        result = co.grade_checkout(checkout_answers(issued.paper, issued.key, PICKS[name]), issued.key)
+        issued = issue_checkout("Shortcut", seed=seed, issued="2026-12-01T09:00:00Z", sequential=False)
+        result = grade_checkout(checkout_answers(issued.paper, issued.key, PICKS[name]), issued.key)
         passed += result.passed
     assert passed <= 0.05 * len(PAPERS), f"{name} passed {passed} of {len(PAPERS)} papers"

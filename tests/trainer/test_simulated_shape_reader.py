@@ -15,7 +15,8 @@ from shortcut_trainees import shape_checkout_answers, shape_drill_strategy
 from trainees import HORIZON, SEEDS, run
 
 from helpers.trainee.cases.generators import GENERATORS, generate
-from helpers.trainer import checkout as co
+from helpers.trainer.marking import grade_checkout
+from helpers.trainer.paper import issue_checkout
 
 PAPERS = range(200) if os.environ.get("EIC_ALL_TESTS") == "1" else range(20)
 BLOCKS = {"unresolved": "ts-unresolved", "query": "ts-query-unvalidated"}
@@ -51,6 +52,6 @@ def test_reading_the_cases_shape_never_completes_the_drill() -> None:
 def test_reading_the_cases_shape_fails_the_checkout() -> None:
     passed = 0
     for seed in PAPERS:
-        issued = co.issue_checkout("Shape reader", seed=seed, issued="2026-12-01T09:00:00Z", sequential=False)
-        passed += co.grade_checkout(shape_checkout_answers(issued.paper, issued.key), issued.key).passed
+        issued = issue_checkout("Shape reader", seed=seed, issued="2026-12-01T09:00:00Z", sequential=False)
+        passed += grade_checkout(shape_checkout_answers(issued.paper, issued.key), issued.key).passed
     assert passed <= 0.05 * len(PAPERS), f"passed {passed} of {len(PAPERS)} papers"

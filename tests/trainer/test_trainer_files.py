@@ -20,8 +20,11 @@ from signed_checkouts import answer_all
 
 from helpers.core.errors import CheckoutFileError
 from helpers.core.paths import fixtures_dir
-from helpers.trainer import checkout as co
 from helpers.trainer import proctoring
+from helpers.trainer.answer_key import load_key
+from helpers.trainer.answers import parse_answer
+from helpers.trainer.issued_files import write_checkout
+from helpers.trainer.paper import Issued, issue_checkout
 from helpers.trainer.secret import TrainerSecret
 from helpers.trainer.verdict_cache import CACHE_NAME
 
@@ -55,17 +58,17 @@ def test_every_file_in_the_trainers_folder_is_0600_and_every_folder_0700(tmp_pat
     trainer = TrainerSecret.open(tmp_path / "made" / "here" / "trainer", create=True)
     # A proctored paper: prepared, opened, handed in (answers and the signed result written).
     sitting = proctoring.open_sitting(proctoring.prepare_sitting("Asha", trainer, count=46), trainer)
-    issued = co.Issued(dict(sitting.paper), co.load_key(sitting.folder / "paper.key.json"))
+    issued = Issued(dict(sitting.paper), load_key(sitting.folder / "paper.key.json"))
     rows = {row["label"]: row for row in answer_all(issued)["answers"]}
     kept = sitting.sitting()  # each answer saved as it is given
     while (case := kept.current()) is not None:
-        kept.submit(*co._parse_answer(rows[case["label"]], case["check"], "row", "test"))
+        kept.submit(*parse_answer(rows[case["label"]], case["check"], "row", "test"))
     assert sitting.hand_in().passed
     # A notebook paper issued outside the folder: the key and its baseline owner-only wherever they are.
     outside = tmp_path / "papers"
     outside.mkdir()
-    paper, key, baseline = co.write_checkout(
-        co.issue_checkout("Ben", count=46, sequential=False), outside / "exam.json", trainer=trainer
+    paper, key, baseline = write_checkout(
+        issue_checkout("Ben", count=46, sequential=False), outside / "exam.json", trainer=trainer
     )
     # The verdict cache, written by a cohort run.
     done = subprocess.run(

@@ -355,15 +355,16 @@ def readiness_reasons() -> str:
 
 def _right(record: Mapping[str, Any]) -> tuple[Answer, str]:
     from helpers.trainee.grading import correct_answer
-    from helpers.trainer.checkout import _case
+    from helpers.trainer.marking import key_case
 
-    a = correct_answer(_case(record))
+    a = correct_answer(key_case(record))
     return Answer(a.check, a.missing, a.second, a.flag, a.hold, record["rule"]), record["action"]
 
 
 def _graded(issued: Any, wrong: Callable[[Mapping[str, Any]], bool]) -> Any:
     """The paper answered fully right except the cases ``wrong`` picks, which get one field wrong."""
-    from helpers.trainer.checkout import answers_data, grade_checkout
+    from helpers.trainer.answers import answers_data
+    from helpers.trainer.marking import grade_checkout
 
     given = {}
     for record in issued.key["cases"]:
@@ -391,7 +392,8 @@ def checkout_verdicts(seed: int = 1) -> str:
 
     Taught in ``07_checkout.ipynb`` ("What a pass needs, shown").
     """
-    from helpers.trainer.checkout import issue_checkout, result_text
+    from helpers.trainer.paper import issue_checkout
+    from helpers.trainer.result_report import result_text
     from helpers.trainer.sequential import operating_characteristic_words
 
     issued = issue_checkout("Sample trainee", seed=seed, issued=_ISSUED)
@@ -432,14 +434,12 @@ def key_edits_refused(seed: int = 1) -> str:
 
     Taught in ``07_checkout.ipynb`` ("What a pass needs, shown").
     """
-    from helpers.trainer.checkout import (
-        CheckoutFileError,
-        CheckoutSitting,
-        issue_checkout,
-        load_key,
-        write_answers,
-        write_checkout,
-    )
+    from helpers.core.errors import CheckoutFileError
+    from helpers.trainer.answer_key import load_key
+    from helpers.trainer.answers import write_answers
+    from helpers.trainer.checkout import CheckoutSitting
+    from helpers.trainer.issued_files import write_checkout
+    from helpers.trainer.paper import issue_checkout
     from helpers.trainer.secret import TrainerSecret
 
     issued = issue_checkout("Sample trainee", seed=seed, issued=_ISSUED)

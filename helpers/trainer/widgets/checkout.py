@@ -1,8 +1,8 @@
 """The check-out widget: each case of a paper served once, one try, no hints, no feedback until the end.
 
 A thin view over :class:`helpers.trainer.checkout.CheckoutSitting`. The trainee opens their own
-paper in it, as a file upload (read by :func:`helpers.trainer.checkout.paper_from_bytes`, the
-strict reader :func:`~helpers.trainer.checkout.load_paper` uses) or from the papers listed in
+paper in it, as a file upload (read by :func:`helpers.trainer.paper.paper_from_bytes`, the
+strict reader :func:`~helpers.trainer.paper.load_paper` uses) or from the papers listed in
 the notebook's folder, so the code-free app sits any paper, not only the sample. The answers
 are saved to a named file, never over an existing one unasked, and offered as a download.
 Taught in ``07_checkout.ipynb``.
@@ -36,14 +36,9 @@ from helpers.trainee.widgets.base import (
     wrap_html,
 )
 from helpers.trainee.widgets.exercise import AnswerControls
-from helpers.trainer.checkout import (
-    CheckoutSitting,
-    answers_file_name,
-    load_paper,
-    paper_case,
-    paper_files,
-    paper_from_bytes,
-)
+from helpers.trainer.answers import answers_file_name
+from helpers.trainer.checkout import CheckoutSitting
+from helpers.trainer.paper import load_paper, paper_case, paper_files, paper_from_bytes
 
 __all__ = ["CheckoutWidget"]
 
@@ -66,7 +61,7 @@ class CheckoutWidget(TextPicture):
     papers in ``papers_dir`` (default: the current folder; :attr:`papers` and
     :attr:`open_button`). A paper opened over unsaved answers asks first
     (:attr:`open_confirm_button`). The answers file is then named for the paper
-    (:func:`helpers.trainer.checkout.answers_file_name`). Without ``choose`` (a proctored
+    (:func:`helpers.trainer.answers.answers_file_name`). Without ``choose`` (a proctored
     sitting) none of those controls is made (:attr:`upload`, :attr:`papers`, :attr:`open_button`
     and :attr:`open_confirm_button` are None), so no widget message can reach one, and
     :meth:`open_paper` refuses in one line: the paper opens once.

@@ -8,9 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers.core.jsonio import dumps_compact
+from helpers.team.views.fast_gallery import fast_beside_exact, fast_run
 from helpers.trainee.views.edge_cases import edge_cases
-from helpers.team.views.fast_gallery import fast_run
-from helpers.team.views.fast_gallery import fast_beside_exact
 from helpers.trainee.views.shown import Shown, exact_output
 
 CHECKS = ("target-scope", "sentinels")

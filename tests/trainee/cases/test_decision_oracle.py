@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 
 from helpers.trainee.cases.generators import GENERATORS, generate, load_vocabulary
 from helpers.trainee.grading import grade_reason
-from helpers.trainer import checkout as co
+from helpers.trainer.next_actions import keyed_action
 
 VOCAB = load_vocabulary()
 
@@ -188,7 +188,7 @@ def assert_keyed_right(case) -> Verdict:
         assert case.decision in ((wanted,) if isinstance(wanted, str) else wanted), (case.decision, where)
     if verdict.decision not in ("rebaseline", "both"):
         assert "new" not in case.decision.lower() and "rebaseline" not in case.decision.lower(), case.decision
-    assert co.keyed_action(case, case.rules[0]) == _ACTIONS[verdict.decision], where
+    assert keyed_action(case, case.rules[0]) == _ACTIONS[verdict.decision], where
     if case.check == "sentinels":
         feedback = grade_reason(case, "sk-rubric-change")
         if verdict.rule == "sk-rubric-change":
@@ -259,7 +259,7 @@ def test_the_issues_drill_case_is_held_and_scores_the_rubric_reason_wrong():
     assert keyed_rule("sentinels", data, case.context) == "sk-changed"
     (feedback,) = grade_reason(case, "sk-rubric-change")
     assert "a more specific rule decides it" in feedback.message
-    assert co.keyed_action(case, "sk-changed") == _ACTIONS["both"]
+    assert keyed_action(case, "sk-changed") == _ACTIONS["both"]
 
 
 def test_a_revision_of_an_unchanged_sentinel_is_no_rule_that_holds():

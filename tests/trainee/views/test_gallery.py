@@ -11,14 +11,13 @@ import helpers
 from helpers.core import chardiff
 from helpers.core.errors import CheckInputError
 from helpers.core.ordering import sorted_ids
-from helpers.team.views import batch_html
+from helpers.team.views import batch_html, fast_gallery
 from helpers.trainee import grading
 from helpers.trainee.cases import generators
 from helpers.trainee.cases.filled import Case, get_case, load_cases
 from helpers.trainee.cases.practice_cases import practice_cases
 from helpers.trainee.cases.rules import load_rules
 from helpers.trainee.grading import grade
-from helpers.team.views import fast_gallery
 from helpers.trainee.views import case_html, gallery, mistakes
 from helpers.trainee.views import edge_cases as fixture
 from helpers.trainee.views.edge_cases import (
@@ -78,7 +77,9 @@ def test_everything_put_into_html_is_escaped(tmp_path: Path, monkeypatch: pytest
         "input": {"baseline": {"<S1>": "<a>"}, "proposed": {"<S1>": "<b>"}},
     }
     _fixture(tmp_path, entry, monkeypatch)
-    html = gallery.gallery("sentinels")._repr_html_() + fast_gallery.fast_beside_exact("sentinels")._repr_html_()
+    html = (
+        gallery.gallery("sentinels")._repr_html_() + fast_gallery.fast_beside_exact("sentinels")._repr_html_()
+    )
     for raw in ("<i>g", "<b>t", "<script>", "<S1>", "<a>"):
         assert raw not in html
     assert "&lt;script&gt;w&lt;/script&gt;" in html
@@ -389,7 +390,9 @@ def test_the_check_notebooks_fold_every_case_after_the_first() -> None:
 def test_without_orjson_the_fast_path_says_so_and_still_agrees(monkeypatch: pytest.MonkeyPatch) -> None:
     from helpers.team import fastpath
 
-    assert fastpath.FAST_JSON and "orjson is installed here" in fast_gallery.fast_beside_exact("sentinels").text
+    assert (
+        fastpath.FAST_JSON and "orjson is installed here" in fast_gallery.fast_beside_exact("sentinels").text
+    )
     monkeypatch.setattr(fastpath, "_orjson", None)
     monkeypatch.setattr(gallery, "FAST_JSON", False)
     first = fast_gallery.fast_beside_exact("sentinels").text.splitlines()[0]

@@ -30,8 +30,9 @@ from helpers.trainee.grading import Answer
 from helpers.trainee.widgets import CaseExercise
 from helpers.trainee.widgets.case_area import CaseArea
 from helpers.trainee.widgets.mastery import MasteryDrill
-from helpers.trainer import checkout as co
+from helpers.trainer.checkout import sample_paper_path
 from helpers.trainer.cohort import Cohort, load_cohort, sample_progress_dir
+from helpers.trainer.paper import issue_checkout, load_paper
 from helpers.trainer.views.cohort_views import cohort_table, hardest_table, item_table
 from helpers.trainer.widgets import CheckoutWidget
 
@@ -225,7 +226,7 @@ def test_a_hostile_file_name_or_trainee_changes_no_markup_of_the_mastery_drill(
 @pytest.fixture(scope="module")
 def own_paper() -> dict[str, Any]:
     """A paper issued to a trainee, as ``checkout issue`` writes it."""
-    issued = co.issue_checkout("Kai", seed=7, issued="2026-12-01T09:00:00Z", sequential=False)
+    issued = issue_checkout("Kai", seed=7, issued="2026-12-01T09:00:00Z", sequential=False)
     return dict(json.loads(json.dumps(issued.paper)))
 
 
@@ -235,9 +236,7 @@ def test_a_hostile_name_or_source_changes_no_markup_of_the_checkout(
     ids: tuple[str, str], own_paper: dict[str, Any], tmp_path_factory: pytest.TempPathFactory
 ) -> None:
     def run(text: str) -> list[str]:
-        widget = CheckoutWidget(
-            co.load_paper(co.sample_paper_path()), papers_dir=tmp_path_factory.mktemp("papers")
-        )
+        widget = CheckoutWidget(load_paper(sample_paper_path()), papers_dir=tmp_path_factory.mktemp("papers"))
         widget.open_paper({**own_paper, "trainee": text}, text)
         shown = list(html_values(widget.widget))
         widget.submit()  # everything unset: named, nothing sent

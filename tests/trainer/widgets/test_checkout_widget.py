@@ -13,7 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from helpers.trainer import checkout as co
+from helpers.core.errors import CheckoutFileError
+from helpers.trainer.bounded_file import MAX_CHECKOUT_BYTES
+from helpers.trainer.checkout import sample_paper_path
+from helpers.trainer.checkout_format import KEY_FORMAT
+from helpers.trainer.issued_files import write_checkout
+from helpers.trainer.paper import issue_checkout, load_paper, paper_from_bytes
 from helpers.trainer.widgets import CheckoutWidget
 
 
@@ -29,12 +34,12 @@ def upload(name: str, data: bytes) -> tuple[dict, ...]:
 def own_paper() -> dict:
     """A paper issued to a trainee, as ``checkout issue`` writes it (its key stays with the trainer)."""
     return json.loads(
-        json.dumps(co.issue_checkout("Kai", seed=7, issued="2026-12-01T09:00:00Z", sequential=False).paper)
+        json.dumps(issue_checkout("Kai", seed=7, issued="2026-12-01T09:00:00Z", sequential=False).paper)
     )
 
 
 def _sample() -> dict:
-    return co.load_paper(co.sample_paper_path())
+    return load_paper(sample_paper_path())
 
 
 def _bytes(paper: dict) -> bytes:
@@ -78,7 +83,7 @@ def _options_not_objects(paper: dict) -> bytes:
         (lambda p: b"{not json", "not valid JSON"),
         (lambda p: b"\xff\xfe", "UTF-8"),
         (
-            lambda p: _bytes({**p, "format": co.KEY_FORMAT}),
+            lambda p: _bytes({**p, "format": KEY_FORMAT}),
             'it has no "format": "eval-integrity-checkout-paper"',
         ),
         (lambda p: _bytes({**p, "version": 2}), "has version 2"),
@@ -101,13 +106,13 @@ def test_a_bad_upload_is_refused_in_one_line_and_the_sitting_stays(own_paper, tm
 
 def test_an_upload_over_the_size_limit_is_refused_unread(tmp_path):
     widget = CheckoutWidget(_sample(), papers_dir=tmp_path)
-    widget.upload.value = upload("huge.json", b" " * (co.MAX_CHECKOUT_BYTES + 1))
+    widget.upload.value = upload("huge.json", b" " * (MAX_CHECKOUT_BYTES + 1))
     assert "over the 8 MB limit" in _message(widget)
 
 
 def test_the_papers_in_the_folder_are_listed_and_opened(own_paper, tmp_path):
-    issued = co.issue_checkout("Kai", seed=9, issued="2026-12-01T09:00:00Z", sequential=False)
-    co.write_checkout(issued, tmp_path / "kai-exam.json")  # the paper, its key and baseline
+    issued = issue_checkout("Kai", seed=9, issued="2026-12-01T09:00:00Z", sequential=False)
+    write_checkout(issued, tmp_path / "kai-exam.json")  # the paper, its key and baseline
     (tmp_path / "notes.json").write_text('{"a": 1}')
     (tmp_path / "broken.json").write_bytes(b"\xff")
     widget = CheckoutWidget(_sample(), papers_dir=tmp_path)
@@ -123,8 +128,8 @@ def test_the_papers_in_the_folder_are_listed_and_opened(own_paper, tmp_path):
 
 
 def test_a_listed_paper_changed_since_it_was_listed_is_refused(tmp_path):
-    issued = co.issue_checkout("Kai", seed=9, issued="2026-12-01T09:00:00Z", sequential=False)
-    co.write_checkout(issued, tmp_path / "kai-exam.json")
+    issued = issue_checkout("Kai", seed=9, issued="2026-12-01T09:00:00Z", sequential=False)
+    write_checkout(issued, tmp_path / "kai-exam.json")
     widget = CheckoutWidget(_sample(), papers_dir=tmp_path)
     widget.papers.value = str(tmp_path / "kai-exam.json")
     (tmp_path / "kai-exam.json").write_text("[]")
@@ -192,7 +197,7 @@ def test_answers_are_saved_to_a_named_file_never_over_one_and_offered_as_a_downl
 
 
 def test_without_choose_there_is_nothing_to_upload_or_pick(own_paper, tmp_path):
-    co.write_checkout(co.issue_checkout("Kai", seed=9, sequential=False), tmp_path / "kai-exam.json")
+    write_checkout(issue_checkout("Kai", seed=9, sequential=False), tmp_path / "kai-exam.json")
     widget = CheckoutWidget(_sample(), papers_dir=tmp_path, choose=False)
     assert widget.chooser.children == () and widget.chooser.layout.display == "none"
     assert widget.listed == [] and "paper:" not in widget.describe()
@@ -201,7 +206,7 @@ def test_without_choose_there_is_nothing_to_upload_or_pick(own_paper, tmp_path):
 def test_the_upload_reads_a_paper_as_the_file_reader_does(own_paper, tmp_path):
     path = tmp_path / "exam.json"
     path.write_bytes(_bytes(own_paper))
-    assert co.paper_from_bytes(path.read_bytes(), source=str(path)) == co.load_paper(path)
-    with pytest.raises(co.CheckoutFileError) as raised:
-        co.load_paper(Path(tmp_path / "missing.json"))
+    assert paper_from_bytes(path.read_bytes(), source=str(path)) == load_paper(path)
+    with pytest.raises(CheckoutFileError) as raised:
+        load_paper(Path(tmp_path / "missing.json"))
     assert "missing.json" in str(raised.value)

@@ -19,7 +19,10 @@ import pytest
 from ipywidgets.widgets import widget as widget_module
 
 from helpers.trainee.grading import Answer, correct_answer
-from helpers.trainer import checkout as co
+from helpers.trainer.answer_key import load_key
+from helpers.trainer.checkout import sample_paper_path
+from helpers.trainer.marking import _case
+from helpers.trainer.paper import issue_checkout, load_paper, paper_from_bytes
 from helpers.trainer.proctoring import open_sitting, prepare_sitting
 from helpers.trainer.secret import TrainerSecret
 from helpers.trainer.widgets import CheckoutWidget
@@ -85,7 +88,7 @@ def _answer(widget: ProctoredCheckoutWidget, key: dict, count: int) -> None:
     records = {record["label"]: record for record in key["cases"]}
     for _ in range(count):
         record = records[widget.sitting.current()["label"]]
-        right = correct_answer(co._case(record))
+        right = correct_answer(_case(record))
         widget.set_answer(
             Answer(right.check, right.missing, right.second, right.flag, right.hold, record["rule"]),
             record["action"],
@@ -99,7 +102,7 @@ def sitting_widget(trainer):
     """A proctored sitting, opened once, with its first cases answered; the paper file's bytes."""
     folder = prepare_sitting("Asha", trainer)
     sitting = open_sitting(folder, trainer)
-    key = co.load_key(folder / "paper.key.json", trainer=trainer)
+    key = load_key(folder / "paper.key.json", trainer=trainer)
     before = set(widget_module._instances)
     widget = ProctoredCheckoutWidget(sitting)
     _answer(widget, key, ANSWERED)
@@ -146,7 +149,7 @@ def test_no_widget_message_reopens_the_paper(sitting_widget):
 def test_the_reopen_handlers_refuse_in_one_line(sitting_widget):
     widget, paper, _made = sitting_widget
     before = _snapshot(widget)
-    fresh = co.paper_from_bytes(paper, source="paper.json")
+    fresh = paper_from_bytes(paper, source="paper.json")
     calls = [
         widget.uploaded,
         widget.open_listed,
@@ -181,9 +184,9 @@ def test_the_sitting_still_goes_on_and_hands_in_after_the_attempt(sitting_widget
 
 def test_the_practice_check_out_still_offers_its_chooser(tmp_path):
     own = json.loads(
-        json.dumps(co.issue_checkout("Kai", seed=7, issued="2026-12-01T09:00:00Z", sequential=False).paper)
+        json.dumps(issue_checkout("Kai", seed=7, issued="2026-12-01T09:00:00Z", sequential=False).paper)
     )
-    widget = CheckoutWidget(co.load_paper(co.sample_paper_path()), papers_dir=tmp_path)
+    widget = CheckoutWidget(load_paper(sample_paper_path()), papers_dir=tmp_path)
     assert widget.choose is True and widget.chooser.layout.display != "none"
     tree = list(_tree(widget.widget))
     assert widget.upload in tree and widget.open_confirm_button in tree

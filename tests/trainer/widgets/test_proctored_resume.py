@@ -21,10 +21,12 @@ from hypothesis import strategies as st
 
 from helpers.core.errors import CheckoutFileError
 from helpers.trainee.grading import Answer, correct_answer
-from helpers.trainer import checkout as co
 from helpers.trainer import proctoring
+from helpers.trainer.answers import parse_answer
 from helpers.trainer.cohort import load_checkouts
 from helpers.trainer.ledger import Ledger
+from helpers.trainer.marking import key_case
+from helpers.trainer.next_actions import ACTIONS
 from helpers.trainer.proctoring import (
     ProctoredSitting,
     grade_sitting,
@@ -43,7 +45,7 @@ def trainer(tmp_path) -> TrainerSecret:
 
 def _right(record: dict) -> tuple[Answer, str | None]:
     """The key's own answer to a case (fully right)."""
-    a = correct_answer(co._case(record))
+    a = correct_answer(key_case(record))
     return Answer(a.check, a.missing, a.second, a.flag, a.hold, record["rule"]), record["action"]
 
 
@@ -104,7 +106,9 @@ def test_a_culled_kernel_resumes_at_the_next_case_with_the_same_schedule_and_eve
 ):
     times = iter(["2026-12-07T01:00:00Z", "2026-12-07T01:10:00Z"])
     monkeypatch.setattr(proctoring, "_now", lambda: next(times))
-    monkeypatch.setattr(co, "_now", lambda: "2026-12-07T01:07:55Z")  # each answer saved at this time
+    monkeypatch.setattr(
+        "helpers.trainer.answers.utc_now", lambda: "2026-12-07T01:07:55Z"
+    )  # each answer saved at this time
     folder = prepare_sitting("Asha", trainer)
     sitting = open_sitting(folder, trainer)
     records = _records(sitting)
@@ -126,7 +130,7 @@ def test_a_culled_kernel_resumes_at_the_next_case_with_the_same_schedule_and_eve
         case = reference.next_case()
         assert case is not None and case.label == label
         given = _saved(folder)[i]
-        reference.answer(*co._parse_answer(given, records[label]["check"], "row", "saved"))
+        reference.answer(*parse_answer(given, records[label]["check"], "row", "saved"))
     assert reference.done
     widget.save_button.click()
     assert "Handed in" in widget.message.value
@@ -259,7 +263,7 @@ def test_a_restarted_proctor_serves_the_same_sitting_which_resumes(trainer, monk
 
 def _policy(record: dict, wrong: bool) -> tuple[Answer, str | None]:
     answer, action = _right(record)
-    return answer, (next(a for a in co.ACTIONS if a != action) if wrong else action)
+    return answer, (next(a for a in ACTIONS if a != action) if wrong else action)
 
 
 @settings(max_examples=examples(20), deadline=None)

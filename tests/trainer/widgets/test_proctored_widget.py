@@ -8,8 +8,10 @@ import pytest
 from signed_checkouts import answer_all
 
 from helpers.core.errors import CheckoutFileError
-from helpers.trainer import checkout as co
+from helpers.trainee.grading import Answer, answer_fields
+from helpers.trainer.answer_key import load_key
 from helpers.trainer.cohort import load_checkouts
+from helpers.trainer.paper import Issued
 from helpers.trainer.proctoring import SITTING_ENV, TRAINER_ENV, open_sitting, prepare_sitting
 from helpers.trainer.secret import TrainerSecret
 from helpers.trainer.serve.proctor import proctor_command, proctor_notebook
@@ -25,19 +27,19 @@ def test_a_proctored_paper_is_sat_once_handed_in_and_counted_as_proctored(tmp_pa
     folder = prepare_sitting("Asha", trainer)
     assert folder.parent == trainer.folder / "proctored"
     sitting = open_sitting(folder, trainer)
-    key = co.load_key(folder / "paper.key.json", trainer=trainer)
+    key = load_key(folder / "paper.key.json", trainer=trainer)
     widget = ProctoredCheckoutWidget(sitting)
     assert widget.save_area.children == (widget.save_button,)  # no file name to type, nothing to download
     widget.save_button.click()
     assert "Answer every case" in widget.message.value
     records = {r["label"]: r for r in key["cases"]}
-    rows = {row["label"]: row for row in answer_all(co.Issued(sitting.paper, key))["answers"]}
+    rows = {row["label"]: row for row in answer_all(Issued(sitting.paper, key))["answers"]}
     while not widget.sitting.done:  # each case the sequential rule serves, answered right
         record = records[widget.sitting.current()["label"]]
         row = rows[record["label"]]
-        first, second, flag = co.answer_fields(record["check"])
+        first, second, flag = answer_fields(record["check"])
         widget.set_answer(
-            co.Answer(
+            Answer(
                 record["check"],
                 frozenset(row[first]),
                 frozenset(row[second]),
