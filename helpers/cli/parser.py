@@ -190,7 +190,7 @@ class _DataOptions(NamedTuple):
     verbose: bool = False
 
 
-#: The engines of ``--engine`` (docs/sql.md, "The engines").
+#: The engines of ``--engine`` (docs/sql.md, "Or let the command line run DuckDB: `--engine`").
 _ENGINES = ("python", "duckdb", "spark", "auto")
 
 
