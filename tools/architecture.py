@@ -11,6 +11,7 @@ text reads the same in a terminal, on GitHub and on the static site.
 from __future__ import annotations
 
 import ast
+import re
 import sys
 import tomllib
 from pathlib import Path
@@ -36,8 +37,11 @@ def summary(path: Path) -> str:
     """The first sentence of a module's docstring, on one line, cut to fit the layout."""
     doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
     first = " ".join(doc.split("\n\n", 1)[0].split())
-    sentence = first.split(". ", 1)[0].rstrip(".")
-    return sentence if len(sentence) <= WIDTH - 30 else sentence[: WIDTH - 31].rstrip() + "…"
+    plain = re.sub(r":\w+:`~?([^`]+)`", r"\1", first).replace("``", "").replace("`", "")
+    sentence = plain.split(". ", 1)[0].rstrip(".")
+    if len(sentence) <= WIDTH - 30:
+        return sentence
+    return sentence[: WIDTH - 31].rsplit(" ", 1)[0].rstrip(",:;(") + " …"
 
 
 def _rooms(package: Path) -> list[str]:
@@ -86,19 +90,24 @@ def picture(root: Path = ROOT) -> str:
     return "\n".join(out)
 
 
+def _row(name: str, path: Path) -> str:
+    """One line of the layout: the name, at least two spaces, the module's summary."""
+    return name.ljust(28) + summary(path) if len(name) <= 26 else f"{name}  {summary(path)}"
+
+
 def layout(root: Path = ROOT) -> str:
     """Every module of ``helpers/``, by folder, with its docstring's first sentence."""
     helpers = root / "helpers"
-    out = ["helpers/".ljust(28) + summary(helpers / "__init__.py")]
+    out = [_row("helpers/", helpers / "__init__.py")]
 
     def walk(folder: Path, depth: int) -> None:
         for path in sorted(folder.iterdir()):
             pad = "  " * depth
             if (path / "__init__.py").is_file():
-                out.append((pad + path.name + "/").ljust(28) + summary(path / "__init__.py"))
+                out.append(_row(pad + path.name + "/", path / "__init__.py"))
                 walk(path, depth + 1)
             elif path.suffix == ".py" and path.name != "__init__.py":
-                out.append((pad + path.name).ljust(28) + summary(path))
+                out.append(_row(pad + path.name, path))
 
     walk(helpers, 1)
     return "\n".join(out)

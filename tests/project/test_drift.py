@@ -13,6 +13,7 @@ from pathlib import Path
 
 import helpers
 from helpers.core.errors import HelpersError
+from tools import architecture
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "helpers"
@@ -317,7 +318,7 @@ def _layout_files() -> set[str]:
     """The ``helpers/`` files architecture.md's layout names, as paths (``helpers/core/jsonio.py``);
     names in backticks are commands, not files."""
     text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
-    block = text.split("## Layout", 1)[1].split("```")[1]
+    block = text.split(architecture.BEGIN, 1)[1].split("```")[3]  # the drawing's second block: the layout
     named, inside = set(), False
     folders: list[tuple[int, str]] = []  # the open folders, by indent
     for line in block.splitlines():
@@ -336,6 +337,11 @@ def _layout_files() -> set[str]:
         words = re.findall(r"(?<![\w/])([a-z_0-9]+\.py)\b", re.sub(r"`[^`]*`", "", line))
         named |= {f"helpers/{prefix}{w}" for w in words}
     return named
+
+
+def test_the_architecture_drawing_is_the_codes_own():
+    page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    assert architecture.written(page) == page, "run: python tools/architecture.py --write"
 
 
 def test_the_architecture_layout_names_every_module_and_no_other():
