@@ -6,9 +6,10 @@ output objects and exit codes. Taught in ``01_start_here.ipynb`` ("From the
 command line").
 
 This facade holds only :func:`main`, the entry point, and the exit codes. The
-command groups live beside it, imported one way (streams ← parser ← the checks'
-and the trainer's commands ← run): :mod:`~helpers.cli.streams`,
-:mod:`~helpers.cli.parser`, :mod:`~helpers.cli.check_commands`,
+command groups live beside it, imported one way (streams ← parser ← each group's
+parser ← the checks' and the trainer's commands ← run): :mod:`~helpers.cli.streams`,
+:mod:`~helpers.cli.parser`, :mod:`~helpers.cli.check_parser`,
+:mod:`~helpers.cli.trainer_parser`, :mod:`~helpers.cli.check_commands`,
 :mod:`~helpers.cli.trainer_commands` and :mod:`~helpers.cli.run`.
 """
 

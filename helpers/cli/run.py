@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from helpers.cli import streams
 from helpers.cli.check_commands import (
@@ -19,10 +19,15 @@ from helpers.cli.check_commands import (
     _run_check_command,
     _run_key_command,
 )
-from helpers.cli.parser import _data_options, _parser
+from helpers.cli.check_parser import _add_check_commands, _data_options
+from helpers.cli.parser import _argparse, _root
 from helpers.cli.streams import _claim_standard_streams, _OutputFailed, _silence
+from helpers.cli.trainer_parser import _add_trainer_commands
 from helpers.core.checks import CHECKS
 from helpers.core.outcomes import EXIT_INTERRUPTED, EXIT_PASS, EXIT_USAGE
+
+if TYPE_CHECKING:
+    import argparse
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -110,6 +115,19 @@ def _nothing_left_for_exit() -> bool:
         except (OSError, ValueError):
             return False
     return not streams._STDOUT.parts and not streams._STDERR.sink.parts
+
+
+def _parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The command-line parser; with ``only``, only that command's arguments are added.
+
+    Building every command's arguments costs a noticeable part of a short run's
+    start-up, and a run uses one command. Taught in ``01_start_here.ipynb``.
+    """
+    _, Parser = _argparse()
+    parser, sub = _root(Parser)
+    _add_check_commands(sub, Parser, only)
+    _add_trainer_commands(sub, Parser, only)
+    return parser
 
 
 def _main(argv: Sequence[str] | None) -> int:

@@ -8,7 +8,7 @@ Taught in ``05_check_your_data.ipynb``.
 from __future__ import annotations
 
 from helpers.team.answer_keys import AnswerKey, read_answer_key_object
-from helpers.team.batch import KeyCheck, check_answer_keys
+from helpers.team.key_checks import KeyCheck, check_answer_keys
 from helpers.team.key_lists import KEY_LISTS_MIN, compare_key_lists, flat_key_lists
 
 __all__ = ["check_json_key_texts"]

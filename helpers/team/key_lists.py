@@ -18,13 +18,12 @@ Taught in ``05_check_your_data.ipynb``.
 from __future__ import annotations
 
 import json
-import operator
-from itertools import compress, count
 
 from helpers.core.errors import CheckInputError
 from helpers.core.jsonio import loads_strict
 from helpers.core.ordering import sorted_ids
 from helpers.core.sentinels import SentinelResult
+from helpers.team.key_windows import WINDOW, first_difference
 
 __all__ = [
     "KEY_LISTS_MIN",
@@ -39,9 +38,6 @@ KEY_LISTS_MIN = 1 << 16
 
 _BOM = b"\xef\xbb\xbf"
 _AS_ARRAY = bytes.maketrans(b"{}:", b"[],")
-
-#: How many IDs :func:`compare_key_lists` compares at a time.
-_WINDOW = 1024
 
 
 def flat_key_lists(data: bytes) -> tuple[list[str], list[str]] | None:
@@ -107,7 +103,7 @@ def compare_key_lists(
     their_ids: list[str],
     their_answers: list[str],
     *,
-    window: int = _WINDOW,
+    window: int = WINDOW,
 ) -> KeyComparison | None:
     """The sentinel check of a baseline (``ids`` with their ``answers``) against a proposed key
     (``their_ids``, ``their_answers``), each in its own order; ``None`` unless the baseline's IDs
@@ -136,19 +132,9 @@ def compare_key_lists(
     while i < ours_left and j < theirs_left:
         if steps <= 0:
             return None
-        size = min(window, ours_left - i, theirs_left - j)
-        mine, other = ids[i : i + size], their_ids[j : j + size]
-        said, told = answers[i : i + size], their_answers[j : j + size]
-        if mine == other and said == told:
-            i += size
-            j += size
-            continue
-        # The first place in this window where the IDs or the answers differ.
-        first = next(
-            compress(count(), map(operator.or_, map(operator.ne, mine, other), map(operator.ne, said, told)))
-        )
-        i += first
-        j += first
+        i, j = first_difference(ids, answers, their_ids, their_answers, i, j, window)
+        if i >= ours_left or j >= theirs_left:
+            break
         sentinel, theirs = ids[i], their_ids[j]
         steps -= 1
         if sentinel == theirs:  # the same ID, another answer

@@ -16,9 +16,9 @@ from typing import Any
 from helpers.core.errors import CheckInputError, JSONLoadError
 from helpers.core.ordering import sorted_ids
 from helpers.team.answer_keys import AnswerKey
-from helpers.team.batch import KeyCheck, check_answer_keys
 from helpers.team.id_display import id_text
 from helpers.team.inputs import DuplicateIDError, InputFile, KeyFormat
+from helpers.team.key_checks import KeyCheck, check_answer_keys
 
 __all__ = [
     "SentinelIDs",

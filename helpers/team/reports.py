@@ -17,9 +17,10 @@ from helpers.core.chardiff import diff_text
 from helpers.core.checks import CHECK_TITLES
 from helpers.core.errors import CheckInputError, JSONLoadError
 from helpers.core.outcomes import EXIT_MEANINGS
-from helpers.team.batch import BAD_INPUT, BatchSummary, Failure, KeyCheck
 from helpers.team.id_display import id_json, id_text, ids_json, ids_text
+from helpers.team.key_checks import KeyCheck
 from helpers.team.outcome_lines import IDS_SHOWN, count_text, explain_outcome
+from helpers.team.summary import BAD_INPUT, BatchSummary, Failure
 
 __all__ = [
     "summary_rows",

@@ -20,7 +20,7 @@ from helpers.core.outcomes import SEVERITY
 from helpers.core.paths import fixtures_dir
 from helpers.core.sentinels import check_sentinels, check_sentinels_input
 from helpers.core.target_scope import check_target_scope_input
-from helpers.team import fastpath
+from helpers.team import fast_checks, fast_json, fastpath
 from helpers.team.batch import (
     BatchSummary,
     TopCounter,
@@ -202,13 +202,13 @@ def key_pairs(draw):
 def test_walking_two_keys_in_order_finds_what_looking_each_id_up_finds(pair, window):
     baseline, proposed = pair
     want = [sentinel for sentinel, answer in baseline.items() if proposed.get(sentinel) != answer]
-    assert fastpath._differing_in_order(baseline, proposed, window=window) == want
+    assert fast_checks._differing_in_order(baseline, proposed, window=window) == want
 
 
 @pytest.mark.parametrize("shape", ["in order", "moved", "shuffled", "most changed"])
 def test_fast_sentinels_on_long_keys_equal_the_exact_check(shape):
     rng = random.Random(shape)
-    baseline = {f"S{n}": rng.choice("ABCD") for n in range(3 * fastpath._WALK_MIN)}
+    baseline = {f"S{n}": rng.choice("ABCD") for n in range(3 * fast_checks._WALK_MIN)}
     items = [(sentinel, answer) for sentinel, answer in baseline.items() if rng.random() > 0.01]
     for index in rng.sample(range(len(items)), 40 if shape != "most changed" else len(items) // 2):
         items[index] = (items[index][0], items[index][1].lower())
@@ -325,14 +325,14 @@ def test_the_loop_with_the_text_proof_equals_the_foundation_for_sentinels(lines)
     """Every sentinel record, however short, taken through the proof of its text: the foundation's results."""
     data = b"\n".join(_line(r, v) for r, v in lines) + b"\n"
     assert fastpath._fast_json() is not None  # orjson is loaded, so short blocks parse fast too
-    before = fastpath._PROOF_MIN
-    fastpath._PROOF_MIN = 0
+    before = fast_checks._PROOF_MIN
+    fast_checks._PROOF_MIN = 0
     try:
         got: list[bytes] = []
         summary = BatchSummary("sentinels", "s")
         check_records(io.BytesIO(data), summary, write=got.append)
     finally:
-        fastpath._PROOF_MIN = before
+        fast_checks._PROOF_MIN = before
     want = _foundation("sentinels", data)
     assert b"".join(got) == b"".join(dumps_compact(obj).encode() + b"\n" for obj, _ in want)
     assert summary.exit_code == (max((c for _, c in want), key=SEVERITY.index) if want else 4)
@@ -368,7 +368,7 @@ def test_without_orjson_the_runner_gives_the_same_results(monkeypatch, check):
     if check == "sentinels":
         data = b'{"baseline":{"S1":"R"},"proposed":{"S1":"R "}}\n{"baseline":{}}\nnope\n'
     with_fast = _runner(check, data)
-    monkeypatch.setattr(fastpath, "_orjson", None)
+    monkeypatch.setattr(fast_json, "_orjson", None)
     assert _runner(check, data) == with_fast == _foundation(check, data)
 
 
@@ -742,7 +742,9 @@ def test_the_block_writer_writes_what_the_line_writer_writes(monkeypatch, block,
     found = list(batch.outcomes_jsonl(io.BytesIO(_MESSY), check, source="m.jsonl"))
     expected = [dumps_line(output_object(o)) + b"\n" for o in found]
     want = _one_by_one(found, batch.BatchSummary(check=check, source="m.jsonl"))
-    monkeypatch.setattr(batch, "BLOCK_SIZE", block)
+    from helpers.team import line_blocks
+
+    monkeypatch.setattr(line_blocks, "BLOCK_SIZE", block)
     got: list[bytes] = []
     summary = batch.BatchSummary(check=check, source="m.jsonl")
     batch.check_records(io.BytesIO(_MESSY), summary, write=got.append)
@@ -765,7 +767,7 @@ def test_the_block_writer_counts_failures_as_the_summary_does(monkeypatch, max_f
     from helpers.team.fastpath import dumps_line
 
     if kept is not None:  # how many equal results are shared, and their output lines kept
-        monkeypatch.setattr(fastpath, "_RESULTS_MAX", kept)
+        monkeypatch.setattr(fast_checks, "_RESULTS_MAX", kept)
         monkeypatch.setattr(fastpath, "_LINES_MAX", kept)
 
     rng = random.Random(5)
@@ -867,7 +869,7 @@ def test_the_command_line_on_two_processes_writes_the_serial_bytes(tmp_path):
 
 def test_the_two_core_threshold_reads_the_environment(monkeypatch):
     """``EIC_PARALLEL_MIN_BYTES`` sets it; the old ``HELPERS_PARALLEL_MIN_BYTES`` still works for now."""
-    from helpers.team import batch
+    from helpers.team import two_cores as batch
 
     monkeypatch.delenv("EIC_PARALLEL_MIN_BYTES", raising=False)
     monkeypatch.delenv("HELPERS_PARALLEL_MIN_BYTES", raising=False)

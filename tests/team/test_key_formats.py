@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from helpers.cli import parser
+from helpers.cli import check_parser
 from helpers.core.errors import CheckInputError, JSONLoadError
 from helpers.team.answer_keys import AnswerKey
 from helpers.team.batch import check_answer_keys, check_key_files
@@ -322,7 +322,7 @@ def test_pair_ids_never_collide(a, b, c, d):
 
 
 def test_the_command_line_offers_every_key_format():
-    assert parser._KEY_FORMATS == KEY_FORMATS
+    assert check_parser._KEY_FORMATS == KEY_FORMATS
 
 
 # --- without pyarrow ---------------------------------------------------------------------------

@@ -360,3 +360,30 @@ def test_a_long_record_on_standard_input_gives_the_exact_output(run_cli):
 
     assert (first, third) == (written(1), written(3))
     assert '"S9"' in second and '"line":2' in second
+
+
+@settings(max_examples=examples(200))
+@given(
+    st.lists(st.tuples(st.sampled_from("abcde"), st.sampled_from("RN")), max_size=12),
+    st.lists(st.tuples(st.sampled_from("abcde"), st.sampled_from("RN")), max_size=12),
+    st.integers(0, 12),
+    st.integers(0, 12),
+    st.integers(1, 5),
+)
+def test_the_shared_walk_finds_the_first_place_two_keys_part(ours, theirs, i, j, window):
+    """Both key walks step by :func:`first_difference`: the first pair, in step from ``(i, j)``,
+    whose IDs or answers differ, or where either key ends; whatever the window."""
+    from helpers.team.key_windows import first_difference
+
+    ids, answers = [k for k, _ in ours], [a for _, a in ours]
+    their_ids, their_answers = [k for k, _ in theirs], [a for _, a in theirs]
+    i, j = min(i, len(ids)), min(j, len(their_ids))
+    want = next(
+        (
+            (i + n, j + n)
+            for n in range(min(len(ids) - i, len(their_ids) - j))
+            if (ids[i + n], answers[i + n]) != (their_ids[j + n], their_answers[j + n])
+        ),
+        (i + min(len(ids) - i, len(their_ids) - j), j + min(len(ids) - i, len(their_ids) - j)),
+    )
+    assert first_difference(ids, answers, their_ids, their_answers, i, j, window) == want

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers.cli.check_commands import _run_check_command
-from helpers.cli.parser import _DataOptions
+from helpers.cli.check_parser import _DataOptions
 from helpers.core.jsonio import dumps_compact
 from helpers.core.paths import fixtures_dir
 from helpers.team.inputs import SourceFormatError

@@ -15,7 +15,7 @@ from helpers.core.errors import DuplicateKeyError, JSONLoadError
 from helpers.core.jsonio import iter_json_lines, loads_strict
 from helpers.core.jsonio import parse_json_line as parse_line
 from helpers.core.paths import project_root
-from helpers.team import fastpath
+from helpers.team import fast_json
 from helpers.team.fastpath import loads_fast, members_and_colons
 from helpers.team.sources import (
     DuplicateIDError,
@@ -154,7 +154,7 @@ def test_colons_in_strings_still_parse_fast():
 
 
 def test_without_orjson_everything_takes_the_exact_route(monkeypatch):
-    monkeypatch.setattr(fastpath, "_orjson", None)
+    monkeypatch.setattr(fast_json, "_orjson", None)
     assert loads_fast(b'{"a":1}') is None
 
 

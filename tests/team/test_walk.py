@@ -1,15 +1,17 @@
-"""A record's walk from the command line enters each room once.
+"""A record's walk from the command line enters each room once, downhill.
 
-The command line hands a file to the batch loop (``helpers.team.batch``), which hands each block
-of records to the one place they are read, checked and written (``helpers.team.fastpath``), which
-uses the exact parser, checks and writer of ``helpers.core`` for what it cannot do fast. Traced
-call by call, the loop enters that place once a block, never once a record, and nothing below
-calls back up.
+The command line hands a file to the batch driver (``helpers.team.batch``), whose loop
+(``helpers.team.record_blocks``) hands each block of records to the one place they are read,
+checked and written (``helpers.team.fastpath``), which uses the fast checks and fast JSON below it
+and the exact parser, checks and writer of ``helpers.core`` for what it cannot do fast. Traced
+call by call, the loop enters that place once a block, never once a record, and every call goes
+down the rooms' order (:data:`RANK`): nothing below calls back up.
 """
 
 from __future__ import annotations
 
 import collections
+import gc
 import sys
 from pathlib import Path
 
@@ -52,14 +54,47 @@ def _walk(args: list[str], capfdbinary) -> collections.Counter[tuple[str, str, s
                 steps[caller, callee, frame.f_code.co_name] += 1
 
     capfdbinary.readouterr()
+    # Objects earlier tests left in reference cycles are collected now, not by a collection that
+    # would run their finalizers from inside the traced walk.
+    gc.collect()
+    gc.disable()
     sys.setprofile(profile)
     try:
         main(args)
     finally:
         sys.setprofile(None)
+        gc.enable()
     out, _ = capfdbinary.readouterr()
     assert out
     return steps
+
+
+#: The rooms a record passes, highest first: a call may only go to a lower one.
+RANK = {
+    "helpers.cli": 9,
+    "helpers.team.batch": 8,
+    "helpers.team.two_cores": 7,
+    "helpers.team.record_blocks": 6,
+    "helpers.team.summary": 5,
+    "helpers.team.line_blocks": 5,  # the reader, cutting the file into blocks
+    "helpers.team.inputs": 4,  # the file being read
+    "helpers.team.fastpath": 4,
+    "helpers.team.outcome_lines": 4,
+    "helpers.team.fast_checks": 3,
+    "helpers.team.key_lists": 3,
+    "helpers.team.id_display": 3,
+    "helpers.team.key_windows": 2,
+    "helpers.team.fast_json": 1,
+    "helpers.team.process_end": 1,
+    "helpers.core": 0,
+}
+
+
+def _rank(module: str) -> int | None:
+    for room, rank in RANK.items():
+        if module == room or module.startswith(room + "."):
+            return rank
+    return None
 
 
 #: What reads, checks or writes a record in ``helpers.core``: the loop itself never calls them.
@@ -80,17 +115,31 @@ def test_a_record_enters_each_room_once(tmp_path: Path, capfdbinary, check, line
     # The loop enters the one place once a block (and once to set it up), never once a record.
     into_fastpath = sum(
         n
-        for (caller, callee, _), n in steps.items()
-        if (caller, callee) == ("helpers.team.batch", "helpers.team.fastpath")
+        for (caller, callee, name), n in steps.items()
+        if (caller, callee) == ("helpers.team.record_blocks", "helpers.team.fastpath")
+        and name != "__getattr__"
     )
-    assert into_fastpath <= 3, steps
+    assert 1 <= into_fastpath <= 3, steps
     # It reads, checks and writes nothing itself: that is all below the one place.
     for (caller, callee, name), count in steps.items():
-        if caller == "helpers.team.batch" and callee in _RECORD_WORK:
+        if caller in ("helpers.team.batch", "helpers.team.record_blocks") and callee in _RECORD_WORK:
             names = _RECORD_WORK[callee]
             assert names is not None and name not in names, (caller, callee, name, count)
-    # Nothing below the loop calls back into it, and core never calls up into data.
-    assert not [s for s in steps if s[0] == "helpers.team.fastpath" and s[1] == "helpers.team.batch"]
+    # Every call goes downhill: nothing below the loop calls back into it, nor core up into data.
+    # (The import system asks a module with ``__getattr__`` for names: that is no call of the walk;
+    # the writer the command line hands down is called back with each block's output.)
+    uphill = [
+        s
+        for s in steps
+        if s[2] != "__getattr__"
+        and s[:3] != ("helpers.team.record_blocks", "helpers.cli.streams", "write")
+        and _rank(s[0]) is not None
+        and _rank(s[1]) is not None
+        and not (s[0].startswith("helpers.core.") and s[1].startswith("helpers.core."))
+        and not (s[0].startswith("helpers.cli.") and s[1].startswith("helpers.cli."))
+        and _rank(s[1]) >= _rank(s[0])  # type: ignore[operator]
+    ]
+    assert not uphill, uphill
     assert not [s for s in steps if s[0].startswith("helpers.core.") and s[1].startswith("helpers.team.")]
     # The one place goes to core for what it cannot do fast: every malformed line, read exactly.
     exact = steps["helpers.team.fastpath", "helpers.core.jsonio", "parse_json_line"]

@@ -388,12 +388,12 @@ def test_the_check_notebooks_fold_every_case_after_the_first() -> None:
 
 
 def test_without_orjson_the_fast_path_says_so_and_still_agrees(monkeypatch: pytest.MonkeyPatch) -> None:
-    from helpers.team import fastpath
+    from helpers.team import fast_json, fastpath
 
     assert (
         fastpath.FAST_JSON and "orjson is installed here" in fast_gallery.fast_beside_exact("sentinels").text
     )
-    monkeypatch.setattr(fastpath, "_orjson", None)
+    monkeypatch.setattr(fast_json, "_orjson", None)
     monkeypatch.setattr(gallery, "FAST_JSON", False)
     first = fast_gallery.fast_beside_exact("sentinels").text.splitlines()[0]
     count = len(edge_cases("sentinels"))
