@@ -50,18 +50,19 @@ _KIND = "cohort-verdict"
 
 
 #: The parts of the package whose code decides a re-grade, and the data files it reads.
-_GRADING_CODE = ("core", "data", "teach")
+_GRADING_CODE = ("core", "team", "trainee", "trainer")
 _GRADING_DATA = ("rules.json", "vocabulary.json", "schemas")
 
 
 def grading_sources(package: Path, fixtures: Path) -> list[tuple[str, Path]]:
     """Every file whose bytes go into :func:`helpers_version`, by the name it is hashed under: each
-    ``*.py`` in ``package``'s ``core``, ``data`` and ``teach`` at any depth, the rules, the
-    vocabulary and the schemas."""
+    ``*.py`` in ``package``'s ``core``, ``team``, ``trainee`` and ``trainer`` at any depth but their
+    widgets, the rules, the vocabulary and the schemas."""
     found = [
         (source.relative_to(package).as_posix(), source)
         for part in _GRADING_CODE
         for source in (package / part).rglob("*.py")
+        if "widgets" not in source.relative_to(package).parts
     ]
     for name in _GRADING_DATA:
         path = fixtures / name
@@ -82,7 +83,7 @@ def helpers_version() -> str:
         version = metadata.version("eval-integrity-helpers")
     except metadata.PackageNotFoundError:
         version = "unknown"
-    package = Path(__file__).resolve().parent.parent.parent  # helpers/
+    package = Path(__file__).resolve().parent.parent  # helpers/
     digest = hashlib.sha256()
     for name, source in grading_sources(package, fixtures_dir()):
         digest.update(name.encode() + b"\0" + source.read_bytes() + b"\0")

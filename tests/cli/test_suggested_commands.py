@@ -317,8 +317,8 @@ def test_the_checks_suggest_an_engine_a_format_and_a_file_limit_that_work(run: R
 #: The modules whose messages reach the command line's standard error.
 _MESSAGE_MODULES = [
     *sorted((ROOT / "helpers" / "cli").glob("*.py")),
-    *sorted((ROOT / "helpers" / "teach" / "trainer").glob("*.py")),
-    *sorted((ROOT / "helpers" / "teach" / "progress").glob("*.py")),
+    *sorted((ROOT / "helpers" / "trainer").glob("*.py")),
+    *sorted((ROOT / "helpers" / "trainee" / "progress").glob("*.py")),
 ]
 
 #: Options a message names as what was given, not as something to run ("--trainee is not UTF-8

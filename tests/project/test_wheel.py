@@ -170,6 +170,8 @@ _PROBE = """\
 import json, sys, sysconfig
 from pathlib import Path
 import helpers
+import helpers.team.sources
+import helpers.trainee.practice
 from helpers.core.paths import fixtures_dir
 print(json.dumps({
     "helpers": helpers.__file__,

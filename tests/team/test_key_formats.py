@@ -371,7 +371,7 @@ def test_without_pyarrow_the_reader_raises_a_project_error(monkeypatch):
 def test_text_formats_and_import_helpers_never_load_pyarrow(tmp_path):
     (tmp_path / "q.txt").write_text("q1 0 d1 1\n")
     code = (
-        "import sys, helpers\nhelpers.key_formats, helpers.team.key_subset\n"
+        "import sys, helpers\nimport helpers.team.key_formats, helpers.team.key_subset\n"
         "from helpers.cli import main\n"
         "code = main(['sentinels', '--baseline', 'q.txt', '--proposed', 'q.txt', '--format', 'trec-qrels'])\n"
         "assert code == 0, code\nprint(sorted(m for m in sys.modules if m.startswith(('pyarrow', 'duckdb'))))"

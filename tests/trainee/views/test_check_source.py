@@ -28,7 +28,7 @@ def test_the_notebook_shows_the_source_that_runs(check: str) -> None:
     (cell,) = [
         c
         for c in nb["cells"]
-        if "".join(c["source"]) == f'helpers.trainee.views.case_html.source_block("{check}")'
+        if "".join(c["source"]) == f'case_html.source_block("{check}")'
     ]
     (stored,) = [o["data"]["text/plain"] for o in cell["outputs"] if "data" in o]
     assert "".join(stored).rstrip("\n") == running.rstrip("\n"), (

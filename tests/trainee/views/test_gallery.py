@@ -394,7 +394,7 @@ def test_without_orjson_the_fast_path_says_so_and_still_agrees(monkeypatch: pyte
         fastpath.FAST_JSON and "orjson is installed here" in fast_gallery.fast_beside_exact("sentinels").text
     )
     monkeypatch.setattr(fast_json, "_orjson", None)
-    monkeypatch.setattr(gallery, "FAST_JSON", False)
+    monkeypatch.setattr(fast_gallery, "FAST_JSON", False)
     first = fast_gallery.fast_beside_exact("sentinels").text.splitlines()[0]
     count = len(edge_cases("sentinels"))
     assert first.startswith(f"{count} of {count} inputs: the fast path agrees with the exact route.")
