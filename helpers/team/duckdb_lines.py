@@ -105,6 +105,7 @@ def _chunks(stream: Any, size: int) -> Iterator[bytes]:
             parts.append(data)
             got += len(data)
         data = b"".join(parts)
+        del parts  # the pieces go before the chunk is cut
         if ended:
             if data:
                 yield data
@@ -115,7 +116,10 @@ def _chunks(stream: Any, size: int) -> Iterator[bytes]:
             size *= 2
             continue
         pending = data[cut + 1 :]
-        yield data[: cut + 1] if pending else data
+        if pending:
+            data = data[: cut + 1]
+        yield data
+        del data  # not held while the next chunk is read
 
 
 def _to_python(data: bytes, tally: dict[str, int]) -> list[bytes]:
@@ -174,47 +178,55 @@ def scope_jsonl_blocks(
         tally = {}
     tally.setdefault("lines", 0)
     tally.setdefault("python", 0)
-    import duckdb
-    import numpy as np
-    import pyarrow as pa
-
     from helpers.team.duckdb_engine import connect
 
     con = connect(threads)
     sql = lines_sql("chunk", lines=lines)
     done = 0  # lines handed on so far
+    chunks = _chunks(stream, chunk_bytes)
     try:
-        for data in _chunks(stream, chunk_bytes):
-            column = _column(data)
-            if column is None:  # not UTF-8 throughout: the Python route names the lines
-                raws = _to_python(data, tally)
-                done += len(raws)
-                yield EngineBlock(raws)
-                continue
-            count = len(column)
-            numbers = pa.array(np.arange(done, done + count, dtype=np.int64))
-            chunk = pa.Table.from_arrays([numbers, column], names=["n", "t"]).to_batches(_BATCH_ROWS)
-            try:
-                con.con.register("chunk", pa.Table.from_batches(chunk))
-                judged = con.sql(sql).to_arrow_table()
-            except duckdb.InterruptException:
-                raise KeyboardInterrupt from None  # Ctrl-C: the run stops, as on the Python route
-            except duckdb.Error:
-                judged = None
-            finally:
-                con.con.unregister("chunk")
-            if judged is None or len(judged) != count:  # DuckDB could not judge it: the Python route does
-                raws = _to_python(data, tally)
-                done += len(raws)
-                yield EngineBlock(raws)
-                continue
-            block = _block(judged, column, done, lines)
+        while (data := next(chunks, None)) is not None:
+            block, count = _judge(con, sql, data, done, lines, tally)
+            del data  # the chunk's bytes go before the next chunk is read: a chunk at a time
             done += count
-            tally["lines"] += count
-            tally["python"] += sum(type(item) is bytes for item in block)
             yield block
+            del block
     finally:
         con.close()
+
+
+def _judge(
+    con: Any, sql: str, data: bytes, done: int, lines: bool, tally: dict[str, int]
+) -> tuple[list[Any], int]:
+    """One chunk's block and how many lines it held: judged in DuckDB (its lines numbered from
+    ``done``), or handed whole to the Python route. All it made but the block is gone on return."""
+    import duckdb
+    import numpy as np
+    import pyarrow as pa
+
+    column = _column(data)
+    if column is None:  # not UTF-8 throughout: the Python route names the lines
+        raws = _to_python(data, tally)
+        return EngineBlock(raws), len(raws)
+    count = len(column)
+    numbers = pa.array(np.arange(done, done + count, dtype=np.int64))
+    chunk = pa.Table.from_arrays([numbers, column], names=["n", "t"]).to_batches(_BATCH_ROWS)
+    try:
+        con.con.register("chunk", pa.Table.from_batches(chunk))
+        judged = con.sql(sql).to_arrow_table()
+    except duckdb.InterruptException:
+        raise KeyboardInterrupt from None  # Ctrl-C: the run stops, as on the Python route
+    except duckdb.Error:
+        judged = None
+    finally:
+        con.con.unregister("chunk")
+    if judged is None or len(judged) != count:  # DuckDB could not judge it: the Python route does
+        raws = _to_python(data, tally)
+        return EngineBlock(raws), len(raws)
+    block = _block(judged, column, done, lines)
+    tally["lines"] += count
+    tally["python"] += sum(type(item) is bytes for item in block)
+    return block, count
 
 
 def _block(judged: Any, column: Any, first: int, lines: bool) -> list[Any]:

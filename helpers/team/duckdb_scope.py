@@ -66,8 +66,11 @@ PLAIN_PATTERN = r'[\x00-\x1f"\\\x{E000}-\x{FFFF}]'
 #: What each row's ``kind`` says, for the counts: preserved, lost only, added only, both, held.
 _PRESERVED, _LOST, _ADDED, _BOTH, _HELD = range(5)
 
-#: How many rows are fetched from DuckDB at a time.
-_FETCH_ROWS = 1 << 16
+#: How many rows are fetched from DuckDB at a time (a batch's Arrow copy is the fetch's working set).
+_FETCH_ROWS = 1 << 13
+
+#: The line of a preserved rewrite, which the judged table holds as a null (docs/performance.md).
+_PRESERVED_LINE = '{"missing":[],"added":[],"preserved":true}\n'
 
 
 def _quote(name: str) -> str:
@@ -200,7 +203,12 @@ def scope_parquet_blocks(
         if names is None:
             con.close()
             return None
-        con.execute("CREATE TEMP TABLE judged AS " + scope_sql(source, names, lines=lines))
+        # A preserved row's line is the same every time: kept as a null, its table is a fraction
+        # of the size (a null string takes no bytes), and :func:`_run` writes it back.
+        cells = ", ".join(_quote(n) for n in names)
+        line = f"CASE WHEN kind = {_PRESERVED} THEN NULL ELSE line END AS line"
+        judged = f"SELECT n, kind, {line}, py, {cells} FROM ({scope_sql(source, names, lines=lines)})"
+        con.execute("CREATE TEMP TABLE judged AS " + judged)
         reader = con.sql("SELECT * FROM judged").to_arrow_reader(fetch_rows)
     except duckdb.InterruptException:
         con.close()
@@ -229,13 +237,15 @@ def _joined(lines: Any) -> bytes:
 
 def _run(batch: Any, start: int, stop: int, lines: bool) -> Any:
     """Rows ``start`` to ``stop`` of a batch, none for the Python route: one item."""
+    import pyarrow.compute as pc
+
     if not lines:
         return stop - start  # that many preserved rewrites
     part = batch.slice(start, stop - start)
     counts = _counted(part.column("kind"))
     return Written(
         stop - start,
-        _joined(part.column("line")),
+        _joined(pc.fill_null(part.column("line"), _PRESERVED_LINE)),
         lost=counts.get(_LOST, 0),
         added=counts.get(_ADDED, 0),
         lost_and_added=counts.get(_BOTH, 0),

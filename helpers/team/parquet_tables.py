@@ -8,7 +8,9 @@ extra to install. Rows are numbered from 1, as lines are. Taught in
 
 from __future__ import annotations
 
-import io
+import shutil
+import tempfile
+import weakref
 from collections.abc import Iterator, Sequence
 from typing import IO, Any
 
@@ -25,6 +27,7 @@ __all__ = [
     "pyarrow_missing",
     "open_parquet",
     "column_names",
+    "BATCH_ROWS",
     "iter_rows",
 ]
 
@@ -99,19 +102,31 @@ def require_pyarrow() -> Any:
 def open_parquet(stream: IO[bytes] | Any, *, source: str) -> Any:
     """A ``pyarrow.parquet.ParquetFile`` over ``stream``; a file that is not Parquet names itself.
 
-    A stream that cannot seek (standard input) is read into memory first, since a
-    Parquet file's index is at its end.
+    A stream that cannot seek (standard input) is copied to an unnamed temporary file first,
+    since a Parquet file's index is at its end. Arrow allocates through the system allocator from
+    here on: its default (mimalloc) keeps the pages of the batches read, so a long table's peak
+    grew with its length (docs/performance.md).
     """
     pq = require_pyarrow()
     import pyarrow as pa
 
+    pa.set_memory_pool(pa.system_memory_pool())
+    spooled = None
     seekable = getattr(stream, "seekable", None)
     if seekable is None or not seekable():
-        stream = io.BytesIO(b"".join(iter(lambda: stream.read(1 << 20), b"")))
+        spooled = tempfile.TemporaryFile()  # noqa: SIM115 - closed with the ParquetFile; unnamed
+        shutil.copyfileobj(stream, spooled, 1 << 20)
+        spooled.seek(0)
+        stream = spooled
     try:
-        return pq.ParquetFile(stream)
+        parquet = pq.ParquetFile(stream)
     except (pa.ArrowException, OSError) as exc:
+        if spooled is not None:
+            spooled.close()
         raise SourceFormatError(f"is not a readable Parquet file ({exc})", source=source) from None
+    if spooled is not None:
+        weakref.finalize(parquet, spooled.close)  # the copy goes when the file is done with
+    return parquet
 
 
 def column_names(parquet: Any) -> list[str]:
@@ -119,7 +134,14 @@ def column_names(parquet: Any) -> list[str]:
     return list(parquet.schema_arrow.names)
 
 
-def iter_rows(parquet: Any, columns: Sequence[str], *, batch_rows: int = 65_536) -> Iterator[dict[str, Any]]:
+#: Rows decoded at a time: a batch's Python records are the route's working set, and small
+#: batches also spare the garbage collector (docs/performance.md, "peak memory").
+BATCH_ROWS = 4_096
+
+
+def iter_rows(
+    parquet: Any, columns: Sequence[str], *, batch_rows: int = BATCH_ROWS
+) -> Iterator[dict[str, Any]]:
     """Each row as a dict of Python values (``None`` for a null), a batch at a time."""
     for batch in parquet.iter_batches(batch_size=batch_rows, columns=list(columns)):
         yield from batch.to_pylist()

@@ -182,6 +182,34 @@ def test_parquet_from_standard_input(tmp_path, run_cli):
     assert (done.returncode, done.stdout) == (1, b'{"missing":["a"],"added":[],"preserved":false}\n')
 
 
+class _Pipe(io.RawIOBase):
+    """A byte stream that cannot seek, as standard input on a pipe."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = io.BytesIO(data)
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        got = self.data.read(min(len(buffer), 1000))
+        buffer[: len(got)] = got
+        return len(got)
+
+
+def test_a_parquet_table_on_a_pipe_reads_every_row_across_batches_and_row_groups(tmp_path):
+    from helpers.team.parquet_tables import BATCH_ROWS
+
+    count = 2 * BATCH_ROWS + 3
+    rows = [{"id": f"r{i}", "original": [f"a{i}", "b"], "rewritten": [f"a{i}"]} for i in range(count)]
+    pq.write_table(pa.Table.from_pylist(rows), tmp_path / "r.parquet", row_group_size=BATCH_ROWS + 1)
+    pipe = _Pipe((tmp_path / "r.parquet").read_bytes())
+    assert not pipe.seekable()
+    read = list(iter_scope_parquet(pipe, source="-"))
+    assert [line.number for line in read] == list(range(1, count + 1))
+    assert [line.value for line in read] == rows
+
+
 def test_a_parquet_summary_names_rows_and_a_json_lines_one_names_lines(tmp_path, run_cli):
     table = pa.table({"id": ["r1", "r2"], "original": [["a"], None], "rewritten": [["b"], ["a"]]})
     pq.write_table(table, tmp_path / "rewrites.parquet")
