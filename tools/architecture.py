@@ -90,26 +90,22 @@ def picture(root: Path = ROOT) -> str:
     return "\n".join(out)
 
 
-def _row(name: str, path: Path) -> str:
-    """One line of the layout: the name, at least two spaces, the module's summary."""
-    return name.ljust(28) + summary(path) if len(name) <= 26 else f"{name}  {summary(path)}"
-
-
 def layout(root: Path = ROOT) -> str:
-    """Every module of ``helpers/``, by folder, with its docstring's first sentence."""
+    """Every folder of ``helpers/`` with its docstring's first sentence, and the modules in it, by name."""
     helpers = root / "helpers"
-    out = [_row("helpers/", helpers / "__init__.py")]
+    out: list[str] = []
 
     def walk(folder: Path, depth: int) -> None:
-        for path in sorted(folder.iterdir()):
-            pad = "  " * depth
-            if (path / "__init__.py").is_file():
-                out.append(_row(pad + path.name + "/", path / "__init__.py"))
-                walk(path, depth + 1)
-            elif path.suffix == ".py" and path.name != "__init__.py":
-                out.append(_row(pad + path.name, path))
+        pad = "  " * depth
+        name = "helpers/" if folder == helpers else folder.name + "/"
+        out.append(f"{pad}{name}".ljust(24) + summary(folder / "__init__.py"))
+        modules = sorted(p.name for p in folder.glob("*.py") if p.name != "__init__.py")
+        if modules:
+            out.extend(_wrap(modules, pad + "    "))
+        for sub in sorted(p for p in folder.iterdir() if (p / "__init__.py").is_file()):
+            walk(sub, depth + 1)
 
-    walk(helpers, 1)
+    walk(helpers, 0)
     return "\n".join(out)
 
 

@@ -46,12 +46,12 @@ def check_blocks(
     Each block goes to :class:`helpers.team.fastpath.Records`, where each record is read,
     checked and written in one place: first its check's fast path
     (:data:`~helpers.team.fastpath.FAST_CHECKS`), and what that cannot vouch for the exact
-    way, so results and errors are exactly those of :func:`outcomes_jsonl` and
-    :func:`outcomes`. What comes back is counted here. ``write`` gets each block's output
-    lines (:func:`output_line`) as one ``bytes``, so writing costs no system call per line;
+    way, so results and errors are exactly those of :func:`helpers.team.batch.outcomes_jsonl` and
+    :func:`helpers.team.batch.outcomes`. What comes back is counted here. ``write`` gets each block's output
+    lines (:func:`helpers.team.fastpath.output_line`) as one ``bytes``, so writing costs no system call per line;
     ``bad_lines`` gets each bad record as ``SOURCE, line N: message``; ``progress`` the number
     of records so far after each block. ``first_line`` numbers the first raw line (for a part
-    of a file; see :func:`check_records`). A count ``n`` stands for the next ``n`` records,
+    of a file; see :func:`helpers.team.batch.check_records`). A count ``n`` stands for the next ``n`` records,
     each preserved (never given with ``carry``), and a :class:`Written` for rewrites an engine
     wrote. A preserved rewrite builds no outcome, and neither does a failed one once the
     summary's failures are full. Taught in ``05_check_your_data.ipynb``.

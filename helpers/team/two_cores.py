@@ -16,7 +16,7 @@ from helpers.team.line_blocks import BLOCK_SIZE, _blocks
 from helpers.team.record_blocks import check_blocks
 from helpers.team.summary import BatchSummary, merge_summaries
 
-#: A regular file at least this big is checked by two processes (see :func:`check_records`).
+#: A regular file at least this big is checked by two processes (see :func:`helpers.team.batch.check_records`).
 PARALLEL_MIN_BYTES = 8 << 20
 
 
@@ -99,7 +99,7 @@ def _check_on_two_cores(
     write: Callable[[bytes], Any] | None,
     carry: bool,
 ) -> BatchSummary:
-    """The file's first part checked here and the rest by a forked worker; see :func:`check_records`."""
+    """The file's first part checked here and the rest by a forked worker; see :func:`helpers.team.batch.check_records`."""
     import pickle
     import signal
     import tempfile
