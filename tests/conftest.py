@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, settings
 import helpers
 from helpers.core.paths import fixtures_dir
 
-# No deadlines: the suite asserts behaviour, never timings. 200 examples a test under --all, 50 in the fast loop.
+# No deadlines: the suite asserts behaviour, never timings. 200 examples a test under --all, 25 in the fast loop.
 settings.register_profile(
     "project",
     deadline=None,

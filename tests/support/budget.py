@@ -19,5 +19,5 @@ def sampled(every: int, fast: int) -> int:
 
 
 def examples(every: int) -> int:
-    """A Hypothesis test's ``max_examples``: ``every`` under ``--all``, a quarter of it (at least 10) in the fast loop."""
-    return sampled(every, max(10, every // 4))
+    """A Hypothesis test's ``max_examples``: ``every`` under ``--all``, an eighth of it (at least 10) in the fast loop."""
+    return sampled(every, max(10, every // 8))

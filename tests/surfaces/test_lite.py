@@ -1,7 +1,8 @@
 """The offline in-browser edition: the JupyterLite site, built, served on loopback, used in Chromium.
 
 One module-scoped fixture builds the site once (``tools.publish.lite.build_lite`` into a
-temporary folder, with the shared download cache, so a second run downloads nothing), or
+temporary folder, with the shared download cache, so a second run downloads nothing and, its
+inputs unchanged, copies the site built before; ``--all`` builds afresh), or
 uses ``$EIC_LITE_SITE`` when a site was built earlier in the same run; serves it on
 127.0.0.1; and opens it in Debian's Chromium with **every request that does not go to
 that server aborted**, the kernel's web worker included. Each test asserts that no such

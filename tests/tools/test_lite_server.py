@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tools.publish import lite
+from tools.publish import lite_server as lite
 
 
 @pytest.fixture

@@ -25,11 +25,7 @@ def test_the_notebook_shows_the_source_that_runs(check: str) -> None:
     running = "\n\n".join(inspect.getsource(f).rstrip() for f in deciding_functions(check)) + "\n"
     assert source_block(check).text == running
     nb = json.loads((NOTEBOOKS / SHOWN_IN[check]).read_text(encoding="utf-8"))
-    (cell,) = [
-        c
-        for c in nb["cells"]
-        if "".join(c["source"]) == f'case_html.source_block("{check}")'
-    ]
+    (cell,) = [c for c in nb["cells"] if "".join(c["source"]) == f'case_html.source_block("{check}")']
     (stored,) = [o["data"]["text/plain"] for o in cell["outputs"] if "data" in o]
     assert "".join(stored).rstrip("\n") == running.rstrip("\n"), (
         "re-execute the notebook: its shown source is not the code that runs"

@@ -36,7 +36,7 @@ from helpers.core.paths import project_root
 from helpers.core.target_scope import check_target_scope
 from helpers.team.answer_keys import read_answer_key_object
 from helpers.team.batch import BatchSummary, check_answer_keys, check_records
-from helpers.team.views import batch_chart, batch_html
+from helpers.team.views import batch_html
 from helpers.trainee.cases.deciding_rule import keyed_rule
 from helpers.trainee.cases.practice_cases import PracticeCase
 from helpers.trainee.cases.rules import load_rules
