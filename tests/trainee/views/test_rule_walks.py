@@ -1,0 +1,56 @@
+"""The scripted trainee notebooks 04, 06 and 07 drive the drill and the check-out with."""
+
+from __future__ import annotations
+
+import datetime as _dt
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from helpers.trainee.drill.engine import DrillSession
+from helpers.trainee.views.rule_walks import Clock, key_answer, right_answer, scored_line, slip
+from helpers.trainer.marking import verdict_of
+from helpers.trainer.sitting import issue_checkout
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 10_000), check=st.sampled_from([None, "target-scope", "sentinels"]))
+def test_the_right_answer_scores_correct_and_a_slip_is_wrong_in_one_field(
+    seed: int, check: str | None
+) -> None:
+    drill = DrillSession.start(seed=seed, check=check, clock=Clock())
+    for number in range(1, 13):
+        view = drill.next_case()
+        if number % 3:
+            result = drill.check(right_answer(view))
+            assert (result.correct, result.outcome) == (True, "correct")
+        else:
+            result = drill.check(slip(right_answer(view)))
+            assert (result.correct, result.outcome) == (False, "missed")
+            assert len({field for field, _ in result.mistakes}) == 1
+
+
+def test_the_key_answer_is_right_on_every_case_of_a_key_and_a_slip_is_not() -> None:
+    issued = issue_checkout("Sample trainee", seed=3, issued="2026-12-01T09:00:00Z")
+    for record in issued.key["cases"]:
+        answer, action = key_answer(record)
+        assert verdict_of(record, (answer, action)).correct
+        assert not verdict_of(record, (slip(answer), action)).correct
+
+
+def test_the_scored_line_says_the_streak_then_the_wait_for_review() -> None:
+    drill = DrillSession.start(seed=5, check="target-scope", clock=Clock())
+    lines = []
+    while not drill.mastered:
+        drill.check(right_answer(drill.next_case()))
+        lines.append(scored_line(drill))
+    assert lines[0] == "case  1 ts-empty             correct  streak 1/3"
+    assert lines[-1] == "case 19 ts-empty             correct  mastered, next review in 20 cases"
+
+
+def test_the_clock_moves_a_minute_a_reading_and_days_on_waiting() -> None:
+    clock = Clock()
+    first = clock()
+    clock.wait(days=30)
+    assert first == _dt.datetime(2026, 12, 1, 9, 1, tzinfo=_dt.UTC)
+    assert clock() - first == _dt.timedelta(days=30, minutes=1)
