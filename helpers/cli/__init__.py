@@ -5,12 +5,12 @@ compact JSON line per input line to standard output. See ``--help`` for the
 output objects and exit codes. Taught in ``01_start_here.ipynb`` ("From the
 command line").
 
-This facade holds only :func:`main`, the entry point, and the exit codes. The
-command groups live beside it, imported one way (streams ← parser ← each group's
-parser ← the checks' and the trainer's commands ← run): :mod:`~helpers.cli.streams`,
-:mod:`~helpers.cli.parser`, :mod:`~helpers.cli.check_parser`,
-:mod:`~helpers.cli.trainer_parser`, :mod:`~helpers.cli.check_commands`,
-:mod:`~helpers.cli.trainer_commands` and :mod:`~helpers.cli.run`.
+This facade holds only :func:`main`, the entry point, and the exit codes. Each
+command group lives with its audience and owns its parser: the team's checks in
+:mod:`~helpers.team.commands` (:mod:`~helpers.team.command_parser`), the trainer's
+commands in :mod:`~helpers.trainer.commands` (:mod:`~helpers.trainer.command_parser`);
+both stand on the guarded streams (:mod:`~helpers.core.streams`) and the shared
+argparse parts (:mod:`~helpers.core.arguments`), and :mod:`~helpers.cli.run` joins them.
 """
 
 from __future__ import annotations

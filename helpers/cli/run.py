@@ -11,20 +11,20 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NoReturn
 
-from helpers.cli import streams
-from helpers.cli.check_commands import (
+from helpers.core import streams
+from helpers.core.arguments import _argparse, _root
+from helpers.core.checks import CHECKS
+from helpers.core.outcomes import EXIT_INTERRUPTED, EXIT_PASS, EXIT_USAGE
+from helpers.core.streams import _claim_standard_streams, _OutputFailed, _silence
+from helpers.team.command_parser import _add_check_commands, _data_options
+from helpers.team.commands import (
     _export_csv,
     _export_example,
     _rebaseline,
     _run_check_command,
     _run_key_command,
 )
-from helpers.cli.check_parser import _add_check_commands, _data_options
-from helpers.cli.parser import _argparse, _root
-from helpers.cli.streams import _claim_standard_streams, _OutputFailed, _silence
-from helpers.cli.trainer_parser import _add_trainer_commands
-from helpers.core.checks import CHECKS
-from helpers.core.outcomes import EXIT_INTERRUPTED, EXIT_PASS, EXIT_USAGE
+from helpers.trainer.command_parser import _add_trainer_commands
 
 if TYPE_CHECKING:
     import argparse
@@ -145,17 +145,17 @@ def _main(argv: Sequence[str] | None) -> int:
     if args.command == "export-example":
         return _export_example(args.check, args.output)
     if args.command == "practice":
-        from helpers.cli.trainer_commands import _practice_generate
+        from helpers.trainer.commands import _practice_generate
 
         return _practice_generate(args.rule, args.seed, args.count)
     if args.command == "checkout":
-        from helpers.cli.trainer_commands import _checkout_grade, _checkout_issue, _checkout_proctor
+        from helpers.trainer.commands import _checkout_grade, _checkout_issue, _checkout_proctor
 
         if args.checkout_command == "proctor":
             return _checkout_proctor(args)
         return _checkout_issue(args) if args.checkout_command == "issue" else _checkout_grade(args)
     if args.command == "cohort":
-        from helpers.cli.trainer_commands import _cohort
+        from helpers.trainer.commands import _cohort
 
         return _cohort(
             args.paths,

@@ -28,7 +28,7 @@ import os
 import tempfile
 from pathlib import Path
 
-__all__ = ["write_atomically", "PendingFile"]
+__all__ = ["write_atomically", "PendingFile", "same_file"]
 
 
 def _mode_for(path: Path) -> int:
@@ -150,3 +150,14 @@ class PendingFile:
             tmp, self.tmp = self.tmp, None
             with contextlib.suppress(OSError):
                 tmp.unlink()
+
+
+def same_file(first: str | os.PathLike[str], second: str | os.PathLike[str]) -> bool:
+    """True when both paths name one file (the second need not exist yet).
+
+    Taught in ``05_check_your_data.ipynb``; the trainer's commands use it too.
+    """
+    try:
+        return os.path.samefile(first, second)
+    except OSError:
+        return os.path.abspath(first) == os.path.abspath(second)

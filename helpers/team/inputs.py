@@ -15,6 +15,7 @@ from typing import IO, Any, Literal
 
 from helpers.core.chardiff import visible_text
 from helpers.core.errors import JSONLoadError, describe_value
+from helpers.core.files import same_file
 from helpers.core.paths import fixtures_dir, project_root
 
 __all__ = [
@@ -36,7 +37,6 @@ __all__ = [
     "SCOPE_CSV_OPTIONAL",
     "MAX_KEY_BYTES",
     "special_file_reason",
-    "same_file",
     "names_the_input",
 ]
 
@@ -304,17 +304,6 @@ def open_snapshot(path: str | os.PathLike[str], *, max_bytes: int | None = None)
         os.close(fd)
         raise
     return Snapshot(handle, info.st_size)
-
-
-def same_file(first: str | os.PathLike[str], second: str | os.PathLike[str]) -> bool:
-    """True when both paths name one file (the second need not exist yet).
-
-    Taught in ``05_check_your_data.ipynb``.
-    """
-    try:
-        return os.path.samefile(first, second)
-    except OSError:
-        return os.path.abspath(first) == os.path.abspath(second)
 
 
 def names_the_input(path: str, stream: Any, source: str | None = None) -> bool:

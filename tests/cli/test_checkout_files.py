@@ -197,7 +197,7 @@ def test_a_trainee_name_that_is_not_utf8_is_one_line(tmp_path):
 def test_checkout_proctor_issues_the_full_paper_by_default_and_serves_it(tmp_path, monkeypatch) -> None:
     """``checkout proctor`` with no ``--count`` prepares the default covering paper and hands it to Voilà."""
     from helpers import cli
-    from helpers.cli import trainer_commands
+    from helpers.trainer import commands as trainer_commands
 
     served: list[list[str]] = []
 

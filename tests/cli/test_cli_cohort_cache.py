@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from helpers import cli
-from helpers.cli import trainer_commands
 from helpers.core.paths import fixtures_dir
+from helpers.trainer import commands as trainer_commands
 from helpers.trainer.secret import TrainerSecret
 from helpers.trainer.verdict_cache import CACHE_NAME
 
@@ -236,7 +236,8 @@ def _default_ctrl_c() -> None:
 
 _DRAWN_AT_ONCE = """
 import sys
-from helpers.cli import main, trainer_commands
+from helpers.cli import main
+from helpers.trainer import commands as trainer_commands
 trainer_commands._ProgressLine.AFTER = 0.0
 sys.exit(main(["cohort", *sys.argv[1:]]))
 """

@@ -1,6 +1,6 @@
 """Every command's and step's ``--help`` stays byte for byte what it was, at 80 and 200 columns.
 
-The argparse definitions live beside each command group (helpers/cli/check_parser.py,
+The argparse definitions live beside each command group (helpers/team/command_parser.py,
 trainer_parser.py) and are joined by :func:`helpers.cli.run._parser`; moving a definition must
 not change a byte a user reads. The expected texts are in help_texts.json beside this file;
 after an intended change of a help text, rewrite it with

@@ -234,7 +234,7 @@ def test_ctrl_c_on_the_serial_path_exits_130_and_leaves_no_partial_results(tmp_p
 @linux_only
 def test_ctrl_c_as_the_results_file_is_opened_leaves_no_partial_file(tmp_path, monkeypatch):
     from helpers import cli
-    from helpers.cli import check_commands
+    from helpers.team import commands as check_commands
 
     data = tmp_path / "in.jsonl"
     data.write_text(OK, encoding="utf-8")

@@ -20,7 +20,7 @@ import pytest
 from signed_checkouts import answer_all
 
 from helpers import cli
-from helpers.cli import trainer_commands
+from helpers.trainer import commands as trainer_commands
 from helpers.trainer.answer_key import load_key
 from helpers.trainer.paper import Issued
 

@@ -226,7 +226,7 @@ def test_the_process_reads_a_pipe_alike_on_every_route(tmp_path):
 
 
 def test_auto_picks_duckdb_from_its_threshold_and_says_so(tmp_path, capfdbinary, monkeypatch):
-    from helpers.cli import check_commands
+    from helpers.team import commands as check_commands
     from helpers.team import duckdb_csv
 
     calls: list[int] = []

@@ -650,7 +650,7 @@ def test_a_large_corpus_gives_the_python_bytes(engine, tmp_path, capfdbinary):
 def test_auto_picks_duckdb_from_its_threshold(tmp_path, capfdbinary, monkeypatch):
     """``--engine auto`` hands a Parquet file to DuckDB from the stated size, and only then."""
     pytest.importorskip("duckdb")
-    from helpers.cli import check_commands
+    from helpers.team import commands as check_commands
     from helpers.team import duckdb_engine, duckdb_scope
 
     calls: list[str] = []

@@ -6,8 +6,9 @@ import os
 import subprocess
 import sys
 
+from helpers.core.files import same_file
 from helpers.core.outcomes import EXIT_USAGE
-from helpers.team.inputs import names_the_input, open_snapshot, same_file
+from helpers.team.inputs import names_the_input, open_snapshot
 
 LINE = b'{"original":["a"],"rewritten":["b"]}\n'
 

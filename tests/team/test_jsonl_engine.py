@@ -322,7 +322,7 @@ def test_generated_valid_records_give_the_python_bytes(records):
 
 
 def test_auto_picks_duckdb_from_its_threshold_and_says_so(tmp_path, capfdbinary, monkeypatch):
-    from helpers.cli import check_commands
+    from helpers.team import commands as check_commands
     from helpers.team import duckdb_lines
 
     calls: list[int] = []
@@ -348,7 +348,7 @@ def test_auto_picks_duckdb_from_its_threshold_and_says_so(tmp_path, capfdbinary,
 
 
 def test_without_duckdb_everything_takes_the_python_route(tmp_path, capfdbinary, monkeypatch):
-    from helpers.cli import check_commands
+    from helpers.team import commands as check_commands
 
     path = _write(tmp_path / "r.jsonl", _corpus_lines()[:200])
     want = run(capfdbinary, "target-scope", str(path), "--engine", "python")

@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from helpers.cli import check_parser
 from helpers.core.errors import CheckInputError, JSONLoadError
+from helpers.team import command_parser as check_parser
 from helpers.team.answer_keys import AnswerKey
 from helpers.team.batch import check_answer_keys, check_key_files
 from helpers.team.inputs import DuplicateIDError, SourceFormatError

@@ -13,10 +13,10 @@ from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers.cli.check_commands import _run_check_command
-from helpers.cli.check_parser import _DataOptions
 from helpers.core.jsonio import dumps_compact
 from helpers.core.paths import fixtures_dir
+from helpers.team.command_parser import _DataOptions
+from helpers.team.commands import _run_check_command
 from helpers.team.inputs import SourceFormatError
 from helpers.team.scope_tables import iter_scope_parquet
 

@@ -132,7 +132,7 @@ def test_a_record_enters_each_room_once(tmp_path: Path, capfdbinary, check, line
         s
         for s in steps
         if s[2] != "__getattr__"
-        and s[:3] != ("helpers.team.record_blocks", "helpers.cli.streams", "write")
+        and s[:3] != ("helpers.team.record_blocks", "helpers.core.streams", "write")
         and _rank(s[0]) is not None
         and _rank(s[1]) is not None
         and not (s[0].startswith("helpers.core.") and s[1].startswith("helpers.core."))

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers import cli
-from helpers.cli import trainer_commands
+from helpers.trainer import commands as trainer_commands
 from helpers.trainer.serve.sitting_server import (
     HOSTS_ENV,
     SOCKET_FD_ENV,

@@ -227,7 +227,7 @@ def test_an_unfinished_sitting_is_not_graded(trainer):
 
 def test_a_restarted_proctor_serves_the_same_sitting_which_resumes(trainer, monkeypatch, capsys):
     from helpers import cli
-    from helpers.cli import trainer_commands
+    from helpers.trainer import commands as trainer_commands
 
     served: list[dict[str, str]] = []
 

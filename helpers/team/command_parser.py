@@ -1,14 +1,14 @@
 """The check commands' argparse definitions: ``target-scope`` and ``sentinels`` with their data-file
 options (validated into a :class:`_DataOptions`), ``rebaseline``, ``export-csv`` and
-``export-example``. :mod:`helpers.cli.run` adds them to the tree :mod:`helpers.cli.parser` roots,
-and :mod:`helpers.cli.check_commands` runs them. Taught in ``05_check_your_data.ipynb``.
+``export-example``. :mod:`helpers.cli.run` adds them to the tree :mod:`helpers.core.arguments` roots,
+and :mod:`helpers.team.commands` runs them. Taught in ``05_check_your_data.ipynb``.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from helpers.cli.parser import _EPILOG
+from helpers.core.arguments import _EPILOG
 from helpers.core.checks import CHECKS
 
 if TYPE_CHECKING:

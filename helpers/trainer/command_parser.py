@@ -1,6 +1,6 @@
 """The trainer's commands' argparse definitions: ``practice``, ``cohort`` and ``checkout`` with
-their steps. :mod:`helpers.cli.run` adds them to the tree :mod:`helpers.cli.parser` roots, and
-:mod:`helpers.cli.trainer_commands` runs them (imported only when one of them runs). Taught in
+their steps. :mod:`helpers.cli.run` adds them to the tree :mod:`helpers.core.arguments` roots, and
+:mod:`helpers.trainer.commands` runs them (imported only when one of them runs). Taught in
 ``06_trainer.ipynb``.
 """
 

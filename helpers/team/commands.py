@@ -13,20 +13,20 @@ import sys
 from collections.abc import Sequence
 from typing import IO, Any
 
-from helpers.cli import streams
-from helpers.cli.check_parser import (
+from helpers.core import streams
+from helpers.core.errors import CheckInputError, HelpersError
+from helpers.core.jsonio import dumps_compact, dumps_compact_deep
+from helpers.core.outcomes import EXIT_BAD_INPUT, EXIT_PASS, EXIT_USAGE
+from helpers.core.streams import _hold_ctrl_c, _open_results, _release_ctrl_c, _Unclosed, _write_text
+from helpers.team.command_parser import (
     _AUTO_DUCKDB_CSV_MIB,
     _AUTO_DUCKDB_JSONL_MIB,
     _AUTO_DUCKDB_MIB,
     _DataOptions,
 )
-from helpers.cli.streams import _hold_ctrl_c, _open_results, _release_ctrl_c, _Unclosed, _write_text
-from helpers.core.errors import CheckInputError, HelpersError
-from helpers.core.jsonio import dumps_compact, dumps_compact_deep
-from helpers.core.outcomes import EXIT_BAD_INPUT, EXIT_PASS, EXIT_USAGE
 
-#: ``--engine auto``'s thresholds in bytes, from :data:`~helpers.cli.check_parser._AUTO_DUCKDB_MIB`,
-#: :data:`~helpers.cli.check_parser._AUTO_DUCKDB_JSONL_MIB` and ``_AUTO_DUCKDB_CSV_MIB`` (the figures the help names).
+#: ``--engine auto``'s thresholds in bytes, from :data:`~helpers.team.command_parser._AUTO_DUCKDB_MIB`,
+#: :data:`~helpers.team.command_parser._AUTO_DUCKDB_JSONL_MIB` and ``_AUTO_DUCKDB_CSV_MIB`` (the figures the help names).
 _AUTO_DUCKDB_BYTES = _AUTO_DUCKDB_MIB << 20
 _AUTO_JSONL_BYTES = _AUTO_DUCKDB_JSONL_MIB << 20
 _AUTO_CSV_BYTES = _AUTO_DUCKDB_CSV_MIB << 20

@@ -1,7 +1,7 @@
 """The command line's shared argparse pieces: the parser class that writes its help and usage
-through the guarded streams of :mod:`helpers.cli.streams`, its formatters, the root parser and
+through the guarded streams of :mod:`helpers.core.streams`, its formatters, the root parser and
 the input/output epilog the check commands share. Each command group defines its own commands
-beside them (:mod:`helpers.cli.check_parser`, :mod:`helpers.cli.trainer_parser`), and
+beside them (:mod:`helpers.team.command_parser`, :mod:`helpers.trainer.command_parser`), and
 :func:`helpers.cli.run._parser` joins them into one tree. Taught in ``01_start_here.ipynb``.
 """
 
@@ -11,7 +11,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from helpers.cli import streams
+from helpers.core import streams
 
 if TYPE_CHECKING:
     import argparse

@@ -14,12 +14,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from helpers.cli import streams
-from helpers.cli.streams import _write_new_text, _write_text
+from helpers.core import streams
 from helpers.core.errors import CheckInputError
+from helpers.core.files import same_file
 from helpers.core.jsonio import dumps_compact
 from helpers.core.outcomes import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_PASS, EXIT_USAGE
-from helpers.team.inputs import same_file
+from helpers.core.streams import _write_new_text, _write_text
 
 
 def _practice_generate(rule: str, seed: int, count: int) -> int:
