@@ -249,6 +249,8 @@ def issue_checkout(
     """
     if not isinstance(trainee, str) or not trainee.strip():
         raise CheckInputError("trainee must be a non-empty name", field="trainee")
+    if any("\ud800" <= char <= "\udfff" for char in trainee):
+        raise CheckInputError("trainee is not UTF-8 text (it holds a lone surrogate)", field="trainee")
     rules = list(rules) if rules is not None else load_rules()
     least = minimum_count(rules)
     if sequential and count is not None:

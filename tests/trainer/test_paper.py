@@ -162,3 +162,12 @@ def test_a_case_turning_on_a_lookalike_kind_is_a_lookalike_case_whatever_its_key
     served = {c.label for c in result.cases}
     flagged = sum(r["lookalike"] for r in cases if r["label"] in served)
     assert result.lookalikes == (flagged - (1 if label in served else 0), flagged)
+
+
+@pytest.mark.parametrize("name", ["\udc80", "Asha\ud800", "\udfff trainee"])
+def test_a_trainee_name_with_a_lone_surrogate_is_refused_before_anything_is_made(name: str) -> None:
+    """Such a name could never be saved as UTF-8: it is refused at issue, naming the field, not at the first save."""
+    with pytest.raises(CheckInputError) as refused:
+        issue_checkout(name, seed=3, sequential=False)
+    assert refused.value.field == "trainee"
+    assert "not UTF-8" in str(refused.value)
