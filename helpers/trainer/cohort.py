@@ -32,37 +32,38 @@ from __future__ import annotations
 import gc
 import hashlib
 import os
-import re
 import signal
-import stat
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from helpers.core.chardiff import visible_id
-from helpers.core.errors import JSONLoadError, ProgressFileError
-from helpers.core.jsonio import loads_strict
+from helpers.core.errors import ProgressFileError
 from helpers.core.parent_death import die_with_parent
-from helpers.core.paths import fixtures_dir
 from helpers.trainee.cases.deciding_rule import reader_form
 from helpers.trainee.cases.generators import generators_fingerprint
 from helpers.trainee.cases.rules import Rule, load_rules
-from helpers.trainee.drill.model import MASTERY_STREAK
 from helpers.trainee.drill.state import RuleState
-from helpers.trainee.progress.files import PROGRESS_V3, TraineeProgress, trainee_progress_from_data
-from helpers.trainee.progress.paths import shown_path
-from helpers.trainer.bounded_file import read_within
-from helpers.trainer.item_analysis import FirstAttempt, ItemStats, item_analysis
-from helpers.trainer.regrade import (
-    REGRADERS,
-    Regrader,
-    checkout_reasons,
-    evidence_problems,
-    regrade_v3,
-    replay_v3,
+from helpers.trainee.progress.files import PROGRESS_V3
+from helpers.trainer.cohort_files import (
+    MAX_FILE_BYTES,
+    NAME_SHOWN,
+    _file_sha256,
+    _progress_from_bytes,
+    _read_bounded,
+    _shown_file,
+    progress_paths,
+    read_progress_data,
+    read_progress_file,
+    sample_progress_dir,
+    shown,
 )
+from helpers.trainer.cohort_trainee import Cohort, Trainee
+from helpers.trainer.item_analysis import FirstAttempt
+from helpers.trainer.regrade import REGRADERS, Regrader, evidence_problems, regrade_v3, replay_v3
+from helpers.trainer.regrade import checkout_reasons as checkout_reasons  # where the views find it
 
 if TYPE_CHECKING:
     from helpers.trainer.verdict_cache import VerdictCache
@@ -80,262 +81,6 @@ __all__ = [
     "load_cohort",
     "load_checkouts",
 ]
-
-#: A progress file larger than this is refused unread (a genuine drill of 10,000 cases is about 3 MB).
-MAX_FILE_BYTES = 20 * 2**20
-#: The longest name shown in a table; a longer one is cut with "…".
-NAME_SHOWN = 40
-_TIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z", re.ASCII)
-
-
-def shown(text: str, limit: int | None = None) -> str:
-    """``text`` safe for a terminal: control characters, escapes, newlines and lone surrogates escaped.
-
-    With ``limit``, a longer result is cut with "…", so one name cannot push a table apart.
-    """
-    safe = shown_path(text)
-    if limit is not None and len(safe) > limit:
-        return safe[: limit - 1] + "…"
-    return safe
-
-
-@dataclass(frozen=True)
-class Trainee:
-    """One trainee's evidence, read from one file and re-graded. Taught in ``06_trainer.ipynb``.
-
-    ``states`` are rebuilt from the re-graded attempts, never taken from the file;
-    ``problems`` lists everything that disagrees. ``name`` is self-reported.
-    """
-
-    name: str
-    file: str
-    version: int
-    content_hash: str
-    attempt_id: str
-    rules: tuple[str, ...]
-    states: dict[str, RuleState]
-    step: int
-    hints: int
-    reveals: int
-    course: tuple[int, int] | None = None
-    first_attempts: tuple[FirstAttempt, ...] = ()
-    problems: tuple[str, ...] = ()
-    checkout: Mapping[str, Any] | None = None
-    seed: int | None = None
-    #: Only a proctored check-out counts (the default); False counts one sat on the trainee's machine too.
-    require_proctored: bool = True
-    #: Whether the drill is complete under its mastery model (look-alike kinds and the sequential
-    #: test over every case too, not only every rule); ``None`` where the file cannot say (versions 1 and 2).
-    complete: bool | None = None
-
-    @property
-    def mastered(self) -> list[str]:
-        """The rules mastered on the re-graded evidence, in drill order."""
-        return [rule for rule in self.rules if self.states[rule].mastered]
-
-    @property
-    def not_ready(self) -> tuple[str, ...]:
-        """Every reason the trainee is not ready, in words (empty when ready).
-
-        Ready needs both: a verified, passed check-out for this trainee that counts
-        (:func:`checkout_reasons`), and practice evidence that re-grades clean with every
-        rule of the drill mastered.
-        """
-        reasons = []
-        if self.problems:
-            count = len(self.problems)
-            reasons.append(f"{count} problem{'s' if count != 1 else ''} in the practice evidence")
-        if self.step == 0:
-            reasons.append("no practice: the drill holds no cases")
-        elif not self.rules or len(self.mastered) < len(self.rules):
-            reasons.append(f"practice: {len(self.mastered)} of {len(self.rules)} rules mastered")
-        elif self.complete is False:
-            reasons.append(
-                "practice: every rule mastered, but the drill is not complete (a look-alike kind not "
-                "secured, or the whole record not yet past the bar that someone right 85% of the time or "
-                "less reaches at most 5 times in 100)"
-            )
-        reasons += checkout_reasons(self.checkout, require_proctored=self.require_proctored)
-        return tuple(reasons)
-
-    def checkout_kind(self) -> str | None:
-        """How the check-out was sat: ``proctored`` (the trainer's page, no kernel) or ``own machine``
-        (on the trainee's honour); ``None`` without one."""
-        if self.checkout is None:
-            return None
-        return "proctored" if self.checkout.get("proctored") is True else "own machine"
-
-    def checkout_line(self) -> str:
-        """The check-out in a few words: passed or not, and how it was sat (every view shows it)."""
-        kind = self.checkout_kind()
-        if kind is None:
-            return "no graded check-out"
-        verdict = (
-            "passed" if self.checkout is not None and self.checkout.get("passed") is True else "not passed"
-        )
-        counted = "" if kind == "proctored" or not self.require_proctored else ", not counted"
-        return f"{verdict}, {kind}{counted}"
-
-    @property
-    def ready(self) -> bool:
-        """A counted, passed check-out, and practice evidence clean with every rule mastered."""
-        return not self.not_ready
-
-    def status(self, rule: str) -> str:
-        """``mastered``, ``n/3`` for a streak under way, or ``not started``."""
-        state = self.states.get(rule)
-        if state is None or state.attempts == 0:
-            return "not started"
-        return "mastered" if state.mastered else f"{state.streak}/{MASTERY_STREAK}"
-
-    def last_practised(self) -> str:
-        """When the trainee last worked a case, or ``-``."""
-        times = [s.last_practised for s in self.states.values() if s.last_practised]
-        return max(times) if times else "-"
-
-    def completion(self) -> str:
-        """``complete on DATE``, or how many rules are mastered so far (on the re-graded evidence)."""
-        if self.rules and len(self.mastered) == len(self.rules) and self.complete is False:
-            return "every rule mastered; the drill is not yet complete"
-        if self.rules and len(self.mastered) == len(self.rules):
-            return f"complete on {max(self.states[r].mastered_on or '' for r in self.rules)[:10]}"
-        if self.step == 0 and self.course is not None:
-            return f"set course only: {self.course[0]} of {self.course[1]} correct"
-        return f"{len(self.mastered)} of {len(self.rules)} rules mastered"
-
-
-@dataclass(frozen=True)
-class Cohort:
-    """Trainees, the rules, and the files that could not be read. Taught in ``06_trainer.ipynb``."""
-
-    trainees: tuple[Trainee, ...]
-    rules: tuple[Rule, ...]
-    unreadable: tuple[tuple[str, str], ...] = ()
-    #: Lines about the verdict cache (an entry refused, a cache not written); never about a trainee.
-    notes: tuple[str, ...] = ()
-
-    def hardest(self, limit: int = 5) -> list[tuple[Rule, int, int, int]]:
-        """The rules missed most, as ``(rule, misses, attempts, trainees not yet mastered)``."""
-        rows = []
-        for rule in self.rules:
-            attempts = misses = not_mastered = 0
-            for trainee in self.trainees:
-                state = trainee.states.get(rule.id)
-                if state is None:
-                    continue
-                attempts += state.attempts
-                misses += state.attempts - state.correct
-                not_mastered += not state.mastered
-            rows.append((rule, misses, attempts, not_mastered))
-        ranked = sorted(rows, key=lambda row: (-(row[1] / row[2]) if row[2] else 0.0, -row[1]))
-        return [row for row in ranked if row[1]][:limit]
-
-    def items(self) -> list[ItemStats]:
-        """Item analysis over every trainee's first attempts, rules in file order."""
-        return item_analysis(
-            (a for t in self.trainees for a in t.first_attempts), rules=[r.id for r in self.rules]
-        )
-
-
-def _shown_file(path: str | Path) -> str:
-    """A file as the cohort names it: the project's own fixtures by their place in the project."""
-    try:
-        inside = Path(os.path.abspath(path)).relative_to(fixtures_dir().parent)
-    except ValueError:
-        return shown_path(path)
-    return shown_path(inside.as_posix())
-
-
-def sample_progress_dir() -> Path:
-    """``fixtures/sample_progress/``: four sample trainees' progress files, one of them version 1."""
-    return fixtures_dir() / "sample_progress"
-
-
-def progress_paths(paths: Iterable[str | Path]) -> list[Path]:
-    """The progress files named: files as given, and every ``*.json`` in each folder (sorted)."""
-    found: list[Path] = []
-    for item in paths:
-        path = Path(item).expanduser()
-        try:
-            folder = path.is_dir()
-        except (OSError, ValueError):
-            folder = False
-        if folder:
-            try:
-                inside = sorted(path.glob("*.json"))
-            except OSError:
-                inside = []
-            # a folder named like a progress file, with none in it, is listed and refused with its reason
-            found += inside or ([path] if path.suffix.lower() == ".json" else [])
-        else:
-            found.append(path)
-    return found
-
-
-def _read_bounded(path: Path) -> bytes:
-    """The file's bytes: a regular file of at most :data:`MAX_FILE_BYTES`, else ProgressFileError."""
-    try:
-        os.fsencode(path)
-        if b"\0" in os.fsencode(path):
-            raise ProgressFileError("cannot be read (it contains a null character)", path=_shown_file(path))
-        handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
-    except UnicodeError:
-        raise ProgressFileError(
-            "cannot be read (it has characters a file name cannot hold)", path=_shown_file(path)
-        ) from None
-    except OSError as exc:
-        raise ProgressFileError(
-            f"cannot be read ({exc.strerror or type(exc).__name__})", path=_shown_file(path)
-        ) from None
-    try:
-        info = os.fstat(handle)
-        if not stat.S_ISREG(info.st_mode):
-            kind = (
-                "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file (a FIFO, device or socket)"
-            )
-            if stat.S_ISDIR(info.st_mode) and not any(path.glob("*.json")):
-                kind = "a folder with no progress files (*.json) in it"
-            raise ProgressFileError(f"is {kind}, so it cannot hold progress", path=_shown_file(path))
-        limit = f"over the {MAX_FILE_BYTES // 2**20} MB limit for a progress file, so it was not read"
-        if info.st_size > MAX_FILE_BYTES:
-            raise ProgressFileError(f"is {info.st_size / 2**20:.0f} MB, {limit}", path=_shown_file(path))
-        data = read_within(handle, MAX_FILE_BYTES)
-        if data is None:
-            raise ProgressFileError(
-                f"grows past {MAX_FILE_BYTES // 2**20} MB, {limit}", path=_shown_file(path)
-            )
-        return data
-    except OSError as exc:
-        raise ProgressFileError(
-            f"cannot be read ({exc.strerror or type(exc).__name__})", path=_shown_file(path)
-        ) from None
-    finally:
-        os.close(handle)
-
-
-def read_progress_file(path: str | Path, *, rules: Sequence[Rule] | None = None) -> TraineeProgress:
-    """Read one progress file safely (bounded, regular files only); raises ProgressFileError."""
-    return read_progress_data(path, rules=rules)[0]
-
-
-def read_progress_data(
-    path: str | Path, *, rules: Sequence[Rule] | None = None
-) -> tuple[TraineeProgress, Any]:
-    """Read one progress file safely, with the JSON it holds (its claims, for the re-grader)."""
-    path = Path(path)
-    return _progress_from_bytes(_read_bounded(path), path, rules)
-
-
-def _progress_from_bytes(raw: bytes, path: Path, rules: Sequence[Rule] | None) -> tuple[TraineeProgress, Any]:
-    """The progress a file's bytes hold, with its JSON; ProgressFileError naming the file."""
-    where = _shown_file(path)
-    try:
-        data = loads_strict(raw.decode("utf-8-sig"), source=where)
-    except UnicodeDecodeError as exc:
-        raise ProgressFileError(f"is not UTF-8 text (byte {exc.start})", path=where) from None
-    except JSONLoadError as exc:
-        raise ProgressFileError(f"is not a progress file: {exc.detail}", path=where) from None
-    return trainee_progress_from_data(data, rules=rules, source=where), data
 
 
 def _summarise(
@@ -472,14 +217,6 @@ def _summary_trainee(data: Mapping[str, Any], path: Path) -> Trainee:
         seed=data["seed"],
         complete=data["complete"],
     )
-
-
-def _file_sha256(path: Path) -> str | None:
-    """The SHA-256 of a progress file's bytes, or ``None`` when it cannot be read (re-graded, to say why)."""
-    try:
-        return hashlib.sha256(_read_bounded(path)).hexdigest()
-    except ProgressFileError:
-        return None
 
 
 def load_checkouts(

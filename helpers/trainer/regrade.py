@@ -104,6 +104,8 @@ def replay_v3(
     firsts: dict[str, FirstAttempt] = {}
     regraded: list[tuple[str, bool, tuple[str, ...]]] = []  # each attempt's outcome, verdict and kinds
     name = progress.trainee
+    case_of, offered_of, graded_of = remade.case, remade.offered, remade.graded
+    first_seed, salt = m.seed * 10_000, f"{m.seed}:"  # the n-th case's seed; the drill's place, as offered
     for attempt in m.attempts:
         rule, seed = attempt.rule, attempt.seed
         nth = served.get(rule, 0)
@@ -111,15 +113,15 @@ def replay_v3(
         if (rule, seed) in seen:
             twice.append(attempt)
         seen.add((rule, seed))
-        if seed != m.seed * 10_000 + nth:
+        if seed != first_seed + nth:
             out_of_order.append(attempt)
         try:
-            made = remade.case(rule, seed, attempt.facet)
+            made = case_of(rule, seed, attempt.facet)
         except CheckInputError as exc:
             problems.append(f"{_where(attempt)} cannot be made again: {exc.message}")
             regraded.append(("missed", attempt.correct, attempt.facets))
             continue
-        if attempt.options != remade.offered(rule, seed, attempt.facet, f"{m.seed}:{attempt.number}"):
+        if attempt.options != offered_of(rule, seed, attempt.facet, f"{salt}{attempt.number}"):
             options_wrong.append(attempt)
         if made.facets != attempt.facets:
             facets_wrong.append(attempt)
@@ -127,9 +129,7 @@ def replay_v3(
         if stored is not None and stored["check"] != made.case.check:
             wrong_check.append(attempt)
             stored = None
-        right = (
-            stored is not None and remade.graded(rule, seed, attempt.facet, Answer.from_data(stored)).correct
-        )
+        right = stored is not None and graded_of(rule, seed, attempt.facet, Answer.from_data(stored)).correct
         if right != attempt.correct:
             flipped.append(attempt)
         claimed = attempt.outcome if attempt.outcome in ("revealed", "skipped") else "skipped"

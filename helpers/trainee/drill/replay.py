@@ -67,6 +67,11 @@ class _Clock:
         return self.at
 
 
+def _where(attempt: MasteryAttempt) -> str:
+    """An attempt as a problem line names it: its number and rule."""
+    return f"case {attempt.number} ({attempt.rule})"
+
+
 def _kind(facet: str | None) -> str:
     return f"look-alike kind {facet}" if facet else "no look-alike kind"
 
@@ -163,7 +168,6 @@ def _replayed(
         return _difference(recorded[index].number, done[index], recorded[index])
 
     for index, attempt in enumerate(recorded):
-        where = f"case {attempt.number} ({attempt.rule})"
         try:
             if attempt.number < since:  # served by an earlier model: taken in as recorded
                 engine.mastery.record(attempt)
@@ -172,30 +176,30 @@ def _replayed(
             engine.serve()  # scores the case before as skipped, when it was left unchecked
             if index and len(done) == index and (problem := compared(index - 1)):
                 return [problem]
-            for _ in range(min(attempt.hints, _MOST_HINTS)):
-                engine.hint()
-            served_check = engine.current_check
-            if (
-                attempt.answer is not None
-                and served_check is not None
-                and served_check != attempt.answer["check"]
-            ):
-                engine.reveal()  # scores the served case, so what the engine served can be named
-                served = _difference(attempt.number, done[index], attempt)
-                if served is not None and "the engine serves" in served:
-                    return [served]
-                return [f"{where}: its answer is for another check than the case the engine serves"]
-            if attempt.answer is not None:
+            if attempt.hints:
+                for _ in range(min(attempt.hints, _MOST_HINTS)):
+                    engine.hint()
+            answer = attempt.answer
+            if answer is not None:
+                served_check = engine.current_check
+                if served_check is not None and served_check != answer["check"]:
+                    engine.reveal()  # scores the served case, so what the engine served can be named
+                    served = _difference(attempt.number, done[index], attempt)
+                    if served is not None and "the engine serves" in served:
+                        return [served]
+                    return [
+                        f"{_where(attempt)}: its answer is for another check than the case the engine serves"
+                    ]
                 clock.set(attempt.answered or attempt.served)
-                engine.score(Answer.from_data(attempt.answer))
+                engine.score(Answer.from_data(answer))
             elif attempt.revealed:
                 engine.reveal()
             if len(done) == index + 1 and (problem := compared(index)):
                 return [problem]
         except CheckInputError as exc:
-            return [f"{where} cannot be worked again by the engine: {exc.message}"]
+            return [f"{_where(attempt)} cannot be worked again by the engine: {exc.message}"]
         except (ValueError, OverflowError) as exc:  # a time the engine cannot schedule from
-            return [f"{where} cannot be worked again by the engine: {type(exc).__name__}: {exc}"]
+            return [f"{_where(attempt)} cannot be worked again by the engine: {type(exc).__name__}: {exc}"]
     if len(done) < len(recorded):  # the last case was left unchecked: serving another scores it
         try:
             engine.serve()
