@@ -19,8 +19,8 @@ ROOT = Path(__file__).resolve().parents[2]
 #: The most lines of ``helpers`` the first cell of notebook 02 may load.
 LINE_BUDGET = 4_000
 
-#: Packages a trainee's import never loads: the trainer's, the team's data, publishing, the command line.
-NOT_THE_TRAINEES = ("helpers.trainer", "helpers.team", "helpers.publish", "helpers.cli")
+#: Packages a trainee's import never loads: the trainer's, the team's, the command line.
+NOT_THE_TRAINEES = ("helpers.trainer", "helpers.team", "helpers.cli")
 
 #: What working a filled case never loads: the generated cases, the drill, progress files, the trainer.
 NOT_FOR_A_FILLED_CASE = (

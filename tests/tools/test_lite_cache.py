@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from helpers.publish import lite
 
+from tools.publish import lite
 from tools.publish.lite_cache import cached_site, site_digest
 from tools.publish.lite_pins import PYODIDE_FILES
 
