@@ -835,6 +835,7 @@ MARKUP = '<img src=x onerror="window.__pwned=1">'
 _ESCAPING_SETUP = f"""\
 import helpers
 from helpers.trainee.cases.filled import Case
+from helpers.trainee.views import case_html
 from helpers.trainee.widgets import CaseExercise
 
 MARKUP = {MARKUP!r}
@@ -856,9 +857,9 @@ def test_markup_in_case_ids_renders_as_text(lab: Lab) -> None:
         [
             _ESCAPING_SETUP,
             "CaseExercise(scope)",
-            "helpers.trainee.views.case_html.worked_answer(scope)",
+            "case_html.worked_answer(scope)",
             "CaseExercise(key)",
-            "helpers.trainee.views.case_html.worked_answer(key)",
+            "case_html.worked_answer(key)",
         ],
     )
     notebook = lab.notebook("scratch_escaping.ipynb")
@@ -915,9 +916,11 @@ def _expect_nothing_ran(notebook: NotebookPage) -> None:
 
 _LOOKALIKE_SETUP = """\
 import helpers
+from helpers.trainee.practice import practice_cases
+from helpers.trainee.views import case_html
 from helpers.trainee.widgets import CaseExercise
 
-zero = {case.id: case for case in helpers.trainee.practice.practice_cases()}
+zero = {case.id: case for case in practice_cases()}
 """
 
 
@@ -930,11 +933,11 @@ def test_look_alike_ids_read_distinctly_in_jupyterlab(lab: Lab) -> None:
         lab.root / "scratch_lookalikes.ipynb",
         [
             _LOOKALIKE_SETUP,
-            'helpers.trainee.views.case_html.supplied_input(zero["zero-width-target"])',
+            'case_html.supplied_input(zero["zero-width-target"])',
             'CaseExercise(zero["zero-width-target"])',
             'CaseExercise(zero["decomposed-sentinel-id"])',
-            'helpers.trainee.views.case_html.worked_answer(zero["zero-width-target"])',
-            'helpers.trainee.views.case_html.check_block("target-scope", {"original": ["$x^2$"], "rewritten": ["$y$"]})',
+            'case_html.worked_answer(zero["zero-width-target"])',
+            'case_html.check_block("target-scope", {"original": ["$x^2$"], "rewritten": ["$y$"]})',
         ],
     )
     notebook = lab.notebook("scratch_lookalikes.ipynb")

@@ -17,6 +17,7 @@ Taught in ``04_practice.ipynb`` ("How a case is scored, shown"), ``06_trainer.ip
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as _dt
 from collections.abc import Mapping
 from typing import Any
@@ -27,7 +28,7 @@ from helpers.trainee.cases.deciding_rule import keyed_rule
 from helpers.trainee.drill.mastery import MASTERY_STREAK
 from helpers.trainee.grading import Answer, answer_fields
 
-__all__ = ["Clock", "right_answer", "key_answer", "slip", "scored_line"]
+__all__ = ["Clock", "right_answer", "key_answer", "slip", "scored_line", "described"]
 
 #: The keys of the checks' own input; everything else a case shows is context.
 _CHECK_KEYS = frozenset(
@@ -96,3 +97,21 @@ def scored_line(drill: Any) -> str:
     else:
         mark = f"streak {state.streak}/{MASTERY_STREAK}"
     return f"case {attempt.number:>2} {attempt.rule:<20} {attempt.outcome:<8} {mark}"
+
+
+def described(state: Any) -> str:
+    """A drill state (a rule's or a look-alike kind's) in words, field by field: yes and no for
+    flags, "none" for nothing, as a page of the app reads (no Python values shown).
+
+    Taught in ``04_practice.ipynb`` ("How a case is scored, shown").
+    """
+
+    def word(value: Any) -> str:
+        if value is True or value is False:
+            return "yes" if value else "no"
+        return "none" if value is None else str(value)
+
+    return "; ".join(
+        f"{field.name.replace('_', ' ')} {word(getattr(state, field.name))}"
+        for field in dataclasses.fields(state)
+    )
