@@ -253,6 +253,8 @@ class Mastery:
             return []
         moment = parse_time(now)
         latest = (moment - YEAR_ONE) // SECOND - LEAST_INTERVAL
+        if min(reviewable.values()) > latest:  # every one reviewed within the day: none is due
+            return []
         due = []
         for rule, last_review in reviewable.items():
             if last_review > latest:
