@@ -139,11 +139,37 @@ def _blank_escapes(text: str) -> str:
     return _ESCAPE.sub("  ", text) if "\\" in text else text
 
 
-def _depth_blanked(plain: str) -> int:
+def _outside_strings(plain: str) -> str:
     # Escapes blanked, strings run from a quote to the next: every other piece between quotes is
     # outside them (a last quote that opens no string leaves what follows it out too).
-    outside = "".join(plain.split('"')[0::2])
+    return "".join(plain.split('"')[0::2])
+
+
+def _depth_outside(outside: str) -> int:
     return max(accumulate(map(_STEP.__getitem__, _BRACKET.findall(outside))), default=0)
+
+
+def _depth_blanked(plain: str) -> int:
+    return _depth_outside(_outside_strings(plain))
+
+
+#: How many characters :func:`_surely_shallow` counts at a time.
+_PIECE = 2048
+
+
+def _surely_shallow(outside: str) -> bool:
+    """True when ``outside`` (a text's parts outside strings) nests at most :data:`MAX_NESTING` deep,
+    told by counting brackets piece by piece: within a piece the depth never passes its depth at the
+    start plus the brackets opened in it. False leaves it to the exact count (:func:`_depth_outside`),
+    which steps through every bracket."""
+    depth = 0
+    for start in range(0, len(outside), _PIECE):
+        end = start + _PIECE
+        opened = outside.count("[", start, end) + outside.count("{", start, end)
+        if depth + opened > MAX_NESTING:
+            return False
+        depth += opened - outside.count("]", start, end) - outside.count("}", start, end)
+    return True
 
 
 def nesting_depth(text: str) -> int:
@@ -169,7 +195,8 @@ def nesting_cut(text: str) -> int | None:
     if text.count("[") + text.count("{") <= MAX_NESTING:
         return None
     plain = _blank_escapes(text)
-    if _depth_blanked(plain) <= MAX_NESTING:
+    outside = _outside_strings(plain)
+    if _surely_shallow(outside) or _depth_outside(outside) <= MAX_NESTING:
         return None
     # The depth passed the limit before any string that never closes, so this scan, which
     # skips only complete strings, passes it at the same bracket.

@@ -261,6 +261,27 @@ def test_the_depth_reads_strings_as_a_character_by_character_scan_does(text):
     assert nesting_depth(text) == _depth_by_hand(text)
 
 
+_PIECES = st.sampled_from(["[" * 120, "]" * 120, "{", "}", "a" * 900, '"]]]}}"', '"[[[{{"', "\\]", "\\["])
+
+
+@given(st.lists(_PIECES, max_size=40), st.integers(min_value=0, max_value=MAX_NESTING + 2))
+def test_the_cut_of_a_long_text_is_found_whatever_the_brackets_between_pieces(pieces, opened):
+    """The count piece by piece that tells most long texts shallow never lets a too deep one through."""
+    text = "[" * opened + "".join(pieces)
+    depth = _depth_by_hand(text)
+    cut = nesting_cut(text)
+    assert (cut is None) == (depth <= MAX_NESTING)
+    if cut is not None:
+        assert nesting_depth(text[: cut + 1]) == MAX_NESTING + 1
+
+
+def test_a_depth_that_climbs_across_pieces_is_cut_where_it_passes_the_limit():
+    text = "[" * 300 + "a" * 5000 + "[" * 201 + "]" * 501
+    assert nesting_cut(text) == 5500
+    assert nesting_cut("[" * 300 + "a" * 5000 + "[" * 200 + "]" * 500) is None
+    assert nesting_cut(("[" * 400 + "]" * 400) * 6) is None  # many brackets, never deeper than 400
+
+
 # --- showing a value at any depth ------------------------------------------------------------
 
 

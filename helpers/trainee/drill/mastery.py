@@ -248,17 +248,36 @@ class Mastery:
 
         A rule reviewed less than :data:`LEAST_INTERVAL` ago cannot be due, so its card is not
         worked out (FSRS with no learning steps never schedules a review sooner)."""
+        reviewable = self._reviewable()
+        if not reviewable:
+            return []
         moment = parse_time(now)
         latest = (moment - YEAR_ONE) // SECOND - LEAST_INTERVAL
+        if min(reviewable.values()) > latest:  # every one reviewed within the day: none is due
+            return []
         due = []
-        for rule, state in self.states.items():
-            schedule = state.schedule
-            if state.mastered_on is None or schedule is None or schedule.last_review() > latest:
+        for rule, last_review in reviewable.items():
+            if last_review > latest:
                 continue
-            card = schedule.card()
+            card = self.states[rule].card
             if card.due <= moment:
                 due.append((card.due, rule))
         return [rule for _when, rule in sorted(due)]
+
+    def _reviewable(self) -> dict[str, int]:
+        """The mastered rules with a review card, each with when it was last reviewed (seconds since
+        year 1, :meth:`Schedule.last_review`): worked out once for these states, then kept up to date by
+        :meth:`record`, so serving a case does not ask every rule again."""
+        memo: tuple[dict[str, RuleState], dict[str, int]] | None = self.__dict__.get("_reviewable_memo")
+        if memo is None or memo[0] is not self.states:  # (the states it follows, the rules)
+            reviewable = {
+                rule: state.schedule.last_review()
+                for rule, state in self.states.items()
+                if state.mastered_on is not None and state.schedule is not None
+            }
+            memo = (self.states, reviewable)
+            self.__dict__["_reviewable_memo"] = memo
+        return memo[1]
 
     def record(self, attempt: MasteryAttempt) -> MasteryAttempt:
         """Take one scored case into the state; ``attempt.number`` must be the next case number."""
@@ -288,7 +307,7 @@ class Mastery:
             ready_at = attempt.number + REVIEW_GAP * 2 ** min(reviewed, 6)
         else:
             ready_at = attempt.number + 1 + (SUCCESS_GAP if unaided else MISS_GAP)
-        self.states[attempt.rule] = RuleState(
+        self.states[attempt.rule] = recorded = RuleState(
             attempt.rule,
             streak=streak,
             mastered_on=mastered_on,
@@ -302,6 +321,12 @@ class Mastery:
             last_practised=when,
             schedule=Schedule.after(state.schedule, self.rules.index(attempt.rule), unaided, moment),
         )
+        memo = self.__dict__.get("_reviewable_memo")
+        if memo is not None and memo[0] is self.states:  # what :meth:`due` looks at, kept up to date
+            if mastered_on is not None and recorded.schedule is not None:
+                memo[1][attempt.rule] = recorded.schedule.last_review()
+            else:
+                memo[1].pop(attempt.rule, None)
         for facet in attempt.facets:
             if facet in self.facet_states:
                 old = self.facet_states[facet]

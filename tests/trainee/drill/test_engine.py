@@ -187,14 +187,34 @@ def test_review_is_spaced_in_days_and_a_due_rule_is_served_first() -> None:
 )
 def test_due_names_every_mastered_rule_whose_card_is_due_and_no_other(steps, later) -> None:
     m = Mastery.start(["a", "b", "c"], seed=3)
+    asked = Mastery.start(["a", "b", "c"], seed=3)  # asked after every case: what it keeps is kept up to date
     moment = dt.datetime(2026, 12, 1, 9, tzinfo=dt.UTC)
     for number, (rule, outcome, gap) in enumerate(steps, 1):
         moment += dt.timedelta(seconds=gap)
         m.record(dataclasses.replace(attempt(number, rule, outcome, when=now_text(moment))))
+        asked.record(dataclasses.replace(attempt(number, rule, outcome, when=now_text(moment))))
+        now = moment + dt.timedelta(seconds=later)
+        assert asked.due(now_text(now)) == _due_from_cards(asked, now)
     now = moment + dt.timedelta(seconds=later)
+    assert m.due(now_text(now)) == _due_from_cards(m, now)
+
+
+def test_due_follows_each_case_recorded_after_it_was_asked() -> None:
+    m = Mastery.start(["a", "b"], seed=1)
+    later = "2027-03-01T09:00:00Z"
+    assert m.due(later) == []  # asked before any rule is mastered
+    feed(m, *[("a", "correct")] * 3)
+    assert m.due(later) == ["a"]
+    feed(m, *[("b", "correct")] * 3)
+    assert sorted(m.due(later)) == ["a", "b"]
+    feed(m, ("a", "missed"))  # mastery lost: no review due
+    assert m.due(later) == ["b"] == _due_from_cards(m, dt.datetime(2027, 3, 1, 9, tzinfo=dt.UTC))
+
+
+def _due_from_cards(m: Mastery, now: dt.datetime) -> list[str]:
+    """The mastered rules whose card is due at ``now``, earliest first, every card asked."""
     cards = {r: s.card for r, s in m.states.items() if s.mastered and s.card is not None}
-    expected = [r for _due, r in sorted((c.due, r) for r, c in cards.items() if c.due <= now)]
-    assert m.due(now_text(now)) == expected
+    return [r for _due, r in sorted((c.due, r) for r, c in cards.items() if c.due <= now)]
 
 
 # --- the session ---------------------------------------------------------------------------------
