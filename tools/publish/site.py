@@ -84,6 +84,8 @@ _TEMPLATE = (
     ".highlight .ow, .highlight .nb, .highlight .bp { color: #6a1fb0 !important; }\n"
     ".highlight .c, .highlight .c1, .highlight .ch, .highlight .cm, .highlight .cs, .highlight .cp {\n"
     "  color: #3d6b3d !important; }\n"
+    ".highlight .m, .highlight .mi, .highlight .mf, .highlight .mh, .highlight .mo, .highlight .mb,\n"
+    ".highlight .il { color: #0a610a !important; }\n"
     ".jp-InputPrompt, .jp-OutputPrompt, .jp-InputArea-prompt, .jp-OutputArea-prompt {\n"
     "  color: #1f4f82 !important; opacity: 1 !important; }\n"
     ":focus-visible { outline: 3px solid #1a5fb4; outline-offset: 2px; }\n"

@@ -28,7 +28,7 @@ from helpers.trainee.cases.deciding_rule import keyed_rule
 from helpers.trainee.drill.mastery import MASTERY_STREAK
 from helpers.trainee.grading import Answer, answer_fields
 
-__all__ = ["Clock", "right_answer", "key_answer", "slip", "scored_line", "described"]
+__all__ = ["Clock", "right_answer", "key_answer", "slip", "scored_line", "described", "word"]
 
 #: The keys of the checks' own input; everything else a case shows is context.
 _CHECK_KEYS = frozenset(
@@ -99,19 +99,26 @@ def scored_line(drill: Any) -> str:
     return f"case {attempt.number:>2} {attempt.rule:<20} {attempt.outcome:<8} {mark}"
 
 
+def word(value: Any) -> str:
+    """``value`` as a page of the app shows it: yes and no for a flag, "none" for nothing.
+
+    Taught in ``04_practice.ipynb`` and ``07_checkout.ipynb``.
+    """
+    if value is True or value is False:
+        return "yes" if value else "no"
+    return "none" if value is None else str(value)
+
+
 def described(state: Any) -> str:
     """A drill state (a rule's or a look-alike kind's) in words, field by field: yes and no for
-    flags, "none" for nothing, as a page of the app reads (no Python values shown).
+    flags, "none" for nothing, as a page of the app reads (no Python values shown). Fields that are
+    not plain values (the review schedule) are left out.
 
     Taught in ``04_practice.ipynb`` ("How a case is scored, shown").
     """
-
-    def word(value: Any) -> str:
-        if value is True or value is False:
-            return "yes" if value else "no"
-        return "none" if value is None else str(value)
-
+    plain = (str, int, float, bool, type(None))
     return "; ".join(
         f"{field.name.replace('_', ' ')} {word(getattr(state, field.name))}"
         for field in dataclasses.fields(state)
+        if isinstance(getattr(state, field.name), plain)
     )

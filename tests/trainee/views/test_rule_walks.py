@@ -54,3 +54,18 @@ def test_the_clock_moves_a_minute_a_reading_and_days_on_waiting() -> None:
     clock.wait(days=30)
     assert first == _dt.datetime(2026, 12, 1, 9, 1, tzinfo=_dt.UTC)
     assert clock() - first == _dt.timedelta(days=30, minutes=1)
+
+
+def test_a_state_is_described_in_words_with_no_python_values() -> None:
+    import re
+
+    from helpers.trainee.drill.state import RuleState
+    from helpers.trainee.views.rule_walks import described, word
+
+    assert (word(True), word(False), word(None), word(3)) == ("yes", "no", "none", "3")
+    drill = DrillSession.start(seed=5, check="target-scope", clock=Clock())
+    state = next(iter(drill.mastery.states.values()))
+    assert isinstance(state, RuleState)
+    text = described(state)
+    assert text.startswith(f"rule {state.rule}; streak {state.streak}")
+    assert not re.search(r"\b(True|False|None)\b|object at 0x", text)
