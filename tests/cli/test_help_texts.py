@@ -40,6 +40,9 @@ COMMANDS = (
     "checkout grade",
 )
 WIDTHS = (80, 200)
+#: Python 3.13's argparse words help its own way (e.g. ``-o, --output FILE``), so the texts are
+#: pinned as Pythons 3.11 and 3.12 print them; on 3.13 the process is held to the parser's own text.
+PINNED = sys.version_info < (3, 13)
 
 
 def _help(command: str, only: str | None) -> str:
@@ -64,6 +67,7 @@ def _texts() -> dict[str, str]:
     return texts
 
 
+@pytest.mark.skipif(not PINNED, reason="the texts are pinned as Python 3.11 and 3.12's argparse prints them")
 @pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize("command", COMMANDS)
 def test_every_help_text_is_unchanged(monkeypatch, command, width):
@@ -80,7 +84,7 @@ def test_a_run_builds_the_same_help_as_the_whole_tree(monkeypatch, command):
 
 
 @pytest.mark.parametrize("command", ["", "checkout grade", "sentinels"])
-def test_the_process_prints_the_same_help(command):
+def test_the_process_prints_the_same_help(monkeypatch, command):
     """``python -m helpers ... --help`` writes exactly the expected text to standard output."""
     done = subprocess.run(
         [sys.executable, "-m", "helpers", *command.split(), "--help"],
@@ -90,9 +94,13 @@ def test_the_process_prints_the_same_help(command):
         timeout=120,
         check=False,
     )
-    expected = json.loads(EXPECTED.read_text(encoding="utf-8"))
+    if PINNED:
+        expected = json.loads(EXPECTED.read_text(encoding="utf-8"))[f"200 {command}".rstrip()]
+    else:
+        monkeypatch.setenv("COLUMNS", "200")
+        expected = _run_help(command)
     assert (done.returncode, done.stderr) == (0, b"")
-    assert done.stdout.decode("utf-8") == expected[f"200 {command}".rstrip()]
+    assert done.stdout.decode("utf-8") == expected
 
 
 if __name__ == "__main__":
