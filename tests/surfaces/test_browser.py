@@ -49,6 +49,7 @@ from lab_session import (
     notebook_paths,
     write_scratch_notebook,
 )
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, expect, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
@@ -362,6 +363,18 @@ class ExerciseWidget:
         expect(revealed).to_be_visible()
         expect(button).to_have_text(_exact(HIDE_SUMMARY))
         return revealed
+
+
+def _tick(control: Locator, tries: int = 3) -> None:
+    """Check ``control``, again if a late output redrew the widget under the click (Notebook 7 does)."""
+    for attempt in range(tries):
+        try:
+            control.check()
+            return
+        except PlaywrightError:
+            if attempt == tries - 1:
+                raise
+            control.page.wait_for_timeout(500)
 
 
 def _expect_worked_answer(revealed: Locator, case: Case) -> None:
@@ -1079,9 +1092,9 @@ def test_notebook_7_works_a_case(lab: Lab) -> None:
             timeout=180_000,
             polling=250,
         )
-        exercise.get_by_role("checkbox", name="added: payroll", exact=True).check()
-        exercise.get_by_role("radio", name="preserved: false", exact=True).check()
-        exercise.get_by_role("radio", name=re.compile(r"\(ts-added\)$")).check()
+        _tick(exercise.get_by_role("checkbox", name="added: payroll", exact=True))
+        _tick(exercise.get_by_role("radio", name="preserved: false", exact=True))
+        _tick(exercise.get_by_role("radio", name=re.compile(r"\(ts-added\)$")))
         exercise.get_by_role("button", name="Check my answer").click()
         expect(exercise.locator(".eic-feedback")).to_contain_text("Fully correct")
         exercise.get_by_role("button", name=REVEAL_SUMMARY).click()
