@@ -156,15 +156,9 @@ def target_scope_feedback(case: Case, expected: Mapping[str, Any], answer: Answe
             message = f"`missing` has {_q(target)}, which is in both lists: {phrase}"
             mistakes.append(Feedback("missing", target, message, rule))
         else:
-            near = _near_match(target, before) is not None
-            look = "; it only looks like an original target, and IDs compare exactly" if near else ""
             mistakes.append(
-                Feedback(
-                    "missing",
-                    target,
-                    f"`missing` has {_q(target)}, which was never in the original, so it cannot be "
-                    f"missing{look}",
-                    "ts-exact-ids" if near else "ts-added",
+                _never_there(
+                    "missing", target, before, "was never in the original", "an original target", "ts-added"
                 )
             )
     gained: list[tuple[str, str]] = []
@@ -187,15 +181,8 @@ def target_scope_feedback(case: Case, expected: Mapping[str, Any], answer: Answe
             message = f"`added` has {_q(target)}, which is in both lists: {phrase}"
             mistakes.append(Feedback("added", target, message, rule))
         else:
-            near = _near_match(target, after) is not None
-            look = "; it only looks like a rewrite target, and IDs compare exactly" if near else ""
             mistakes.append(
-                Feedback(
-                    "added",
-                    target,
-                    f"`added` has {_q(target)}, which is not in the rewrite, so it cannot be added{look}",
-                    "ts-exact-ids" if near else "ts-lost",
-                )
+                _never_there("added", target, after, "is not in the rewrite", "a rewrite target", "ts-lost")
             )
     mistakes.extend(
         _grade_flag(
@@ -213,6 +200,14 @@ def target_scope_feedback(case: Case, expected: Mapping[str, Any], answer: Answe
         )
     )
     return mistakes
+
+
+def _never_there(field: str, target: str, side: set[str], where: str, like: str, rule: str) -> Feedback:
+    """An ID put in ``field`` that ``side`` never held, so it cannot be there: a look-alike says so."""
+    near = _near_match(target, side) is not None
+    look = f"; it only looks like {like}, and IDs compare exactly" if near else ""
+    message = f"`{field}` has {_q(target)}, which {where}, so it cannot be {field}{look}"
+    return Feedback(field, target, message, "ts-exact-ids" if near else rule)
 
 
 def _near_match(target: str, others: set[str]) -> str | None:
