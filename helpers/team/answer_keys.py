@@ -160,19 +160,35 @@ def read_answer_key_object(data: bytes, *, source: str) -> AnswerKey:
 
 
 def _key_entry_problem(name: Any, answer: Any, source: str, line: int) -> CheckInputError | None:
-    if not isinstance(name, str) or not name:
+    return _id_and_answer_problem(
+        name, answer, source, line, id_words="ID", answer_words=f"the answer for {describe_value(name)}"
+    )
+
+
+def _id_and_answer_problem(
+    ident: Any,
+    answer: Any,
+    source: str,
+    line: int,
+    *,
+    id_words: str,
+    answer_words: str,
+    answer_field: str | None = None,
+) -> CheckInputError | None:
+    """An entry's ID that is not a non-empty string, or its answer that is not a string, named."""
+    if not isinstance(ident, str) or not ident:
         return JSONLoadError(
-            f"ID is {describe_value(name)}, expected a non-empty string ID",
+            f"{id_words} is {describe_value(ident)}, expected a non-empty string ID",
             source=source,
             line=line,
             field="id",
         )
     if not isinstance(answer, str):
         return JSONLoadError(
-            f"the answer for {describe_value(name)} is {describe_value(answer)}, expected a string answer",
+            f"{answer_words} is {describe_value(answer)}, expected a string answer",
             source=source,
             line=line,
-            field=name,
+            field=answer_field if answer_field is not None else ident,
         )
     return None
 
@@ -198,22 +214,9 @@ def _key_line_problem(value: Any, source: str, line: int) -> CheckInputError | N
                 line=line,
                 field=name,
             )
-    ident, answer = value["id"], value["answer"]
-    if not isinstance(ident, str) or not ident:
-        return JSONLoadError(
-            f"id is {describe_value(ident)}, expected a non-empty string ID",
-            source=source,
-            line=line,
-            field="id",
-        )
-    if not isinstance(answer, str):
-        return JSONLoadError(
-            f"answer is {describe_value(answer)}, expected a string answer",
-            source=source,
-            line=line,
-            field="answer",
-        )
-    return None
+    return _id_and_answer_problem(
+        value["id"], value["answer"], source, line, id_words="id", answer_words="answer"
+    )
 
 
 def read_answer_key_lines(stream: Iterable[bytes], *, source: str) -> AnswerKey:
