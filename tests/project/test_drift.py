@@ -300,7 +300,7 @@ def test_the_reference_resolver_tells_a_real_name_from_a_stale_one():
     assert _resolves("~helpers.core.errors.InvalidInputError", None)
     assert _resolves(".regrade", "helpers.trainer.cohort")
     assert _resolves("DrillSession", "helpers.trainee.drill.engine")
-    assert _resolves("Mastery.from_attempts", "helpers.trainee.drill.mastery")
+    assert _resolves("Mastery.replay", "helpers.trainee.drill.mastery")
     assert _resolves("helpers.check_target_scope", None)  # a lazy public name
     assert not _resolves("~helpers.errors.InvalidInputError", None)
     assert not _resolves("helpers.fastpath", None)

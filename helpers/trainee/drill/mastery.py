@@ -31,8 +31,8 @@
   in a row (one, and three for the many letters of ``homoglyph``), one more per miss on it.
   This is :data:`MASTERY_MODEL` 3; ``docs/practice.md`` gives the measured table.
 
-The state is a pure function of the attempts (:meth:`Mastery.replay`, also named
-:meth:`Mastery.from_attempts`), which is how a trainer re-grades a progress file, and
+The state is a pure function of the attempts (:meth:`Mastery.replay`), which is how a trainer
+re-grades a progress file, and
 :func:`replay_schedule` replays what the scheduler would have served. Nothing here draws or writes anything:
 :class:`helpers.trainee.drill.engine.DrillSession` serves the cases. Taught in
 ``04_practice.ipynb``.
@@ -165,21 +165,6 @@ class Mastery:
         for attempt in attempts:
             mastery.record(attempt)
         return mastery
-
-    @classmethod
-    def from_attempts(
-        cls,
-        rules: Sequence[str],
-        *,
-        seed: int,
-        facets: Sequence[str],
-        attempts: Iterable[MasteryAttempt],
-        model: int = MASTERY_MODEL,
-    ) -> Mastery:
-        """Another name for :meth:`replay`: the mastery model applied to raw attempts, as a re-grade needs.
-
-        ``model=1`` or ``2`` rebuilds the states an older file claims (the earlier models)."""
-        return cls.replay(rules, seed=seed, facets=facets, attempts=attempts, model=model)
 
     # --- what has been shown -----------------------------------------------------------
 

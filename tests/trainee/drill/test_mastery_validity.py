@@ -136,10 +136,10 @@ def test_a_genuine_drill_replays_clean_and_every_edit_shows(seed: int) -> None:
     assert other and other[0].startswith("case 1: ")  # another seed's drill serves other cases
 
 
-def test_from_attempts_applies_the_drill_s_model() -> None:
+def test_replay_applies_the_drill_s_model() -> None:
     session = _drill(2, cases=90)
     m = session.mastery
-    again = Mastery.from_attempts(m.rules, seed=m.seed, facets=m.facets, attempts=m.attempts)
+    again = Mastery.replay(m.rules, seed=m.seed, facets=m.facets, attempts=m.attempts)
     assert again.states == m.states and again.facet_states == m.facet_states
     assert again.complete == m.complete and again.record_so_far() == m.record_so_far()
 
@@ -206,7 +206,7 @@ def test_a_file_from_the_earlier_model_loads_and_is_rebuilt_by_this_one(tmp_path
     assert since == len(raw["mastery"]["attempts"]) + 1
     assert replay_schedule(m.seed, m.attempts, m.rules, facets=m.facets, model_since=since) == []
     # the earlier model's claims are what that model rebuilds from the attempts
-    earlier = Mastery.from_attempts(m.rules, seed=m.seed, facets=m.facets, attempts=m.attempts, model=1)
+    earlier = Mastery.replay(m.rules, seed=m.seed, facets=m.facets, attempts=m.attempts, model=1)
     assert [earlier.facet_states[f].to_data() for f in m.facets] == raw["mastery"]["facet_states"]
     save_trainee_progress(progress, path)
     again = json.loads(path.read_text(encoding="utf-8"))["mastery"]
@@ -228,7 +228,7 @@ def test_a_file_from_model_2_keeps_its_attempts_and_is_judged_by_this_model(tmp_
     since = progress.drill.model_since
     assert since == len(raw["mastery"]["attempts"]) + 1  # its cases so far were served by model 2
     assert replay_schedule(m.seed, m.attempts, m.rules, model_since=since, earlier_model=2) == []
-    earlier = Mastery.from_attempts(m.rules, seed=m.seed, facets=m.facets, attempts=m.attempts, model=2)
+    earlier = Mastery.replay(m.rules, seed=m.seed, facets=m.facets, attempts=m.attempts, model=2)
     assert [earlier.facet_states[f].to_data() for f in m.facets] == raw["mastery"]["facet_states"]
     right, wrong = m.record_so_far()
     assert right + wrong == 40 and m.complete is False
