@@ -26,7 +26,6 @@ from __future__ import annotations
 import random
 import re
 import secrets
-import unicodedata
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -79,38 +78,6 @@ MAX_COUNT = 200
 FOLLOW_UPS = 4
 #: Rules whose cases turn on IDs or answers that look alike.
 LOOKALIKE_RULES = frozenset({"ts-exact-ids", "sk-whitespace-case", "sk-invisible"})
-
-
-def _fold_char(char: str) -> str:
-    name = unicodedata.name(char, "")
-    for script in ("CYRILLIC", "GREEK"):
-        if name.startswith(script + " "):
-            try:
-                return unicodedata.lookup("LATIN" + name[len(script) :])
-            except KeyError:
-                return char
-    return char
-
-
-def _looks(text: str) -> str:
-    """``text`` as a careless reader sees it: case, spaces, width, form, invisibles and homoglyphs ignored."""
-    text = unicodedata.normalize("NFKC", text)
-    text = "".join(_fold_char(c) for c in text if unicodedata.category(c) != "Cf" and not c.isspace())
-    return text.casefold()
-
-
-def _has_lookalikes(case: Any) -> bool:
-    ids = grading.candidate_ids(case)
-    folded = [_looks(i) for i in ids]
-    if len(set(folded)) < len(folded):
-        return True
-    if case.check == "sentinels":
-        base, prop = case.input.get("baseline") or {}, case.input.get("proposed") or {}
-        if isinstance(base, Mapping) and isinstance(prop, Mapping):
-            return any(
-                k in prop and prop[k] != v and _looks(str(prop[k])) == _looks(str(v)) for k, v in base.items()
-            )
-    return False
 
 
 def _facets(rule_id: str) -> list[str]:
@@ -313,7 +280,7 @@ def issue_checkout(
                 "rule": keyed,
                 "reasons_accepted": list(decisive_rules(case)) or [keyed],
                 "action": keyed_action(case, keyed),
-                "lookalike": keyed in LOOKALIKE_RULES or _has_lookalikes(case) or bool(kinds),
+                "lookalike": keyed in LOOKALIKE_RULES or bool(kinds),
                 "lookalike_kinds": [k for k in FACETS if k in kinds],
                 "made_for": rule_id,
                 "facet": facet,
