@@ -284,6 +284,20 @@ def test_the_tracer_leaves_the_nbval_driver_alone_and_defines_the_test_exception
 # -------------------------------------------------------------------------- the mutant set
 
 
+def test_a_fresh_sample_leaves_out_the_mutants_an_earlier_run_tested(tmp_path: Path) -> None:
+    items = [{"mutant": f"m.py:core/AddNot:{n}", "line": 10 + n} for n in range(5)]
+    earlier = tmp_path / "mutants.json"
+    # Mutant 1 at its line was tested; mutant 3's key was tested at another line (renumbered), so it stays.
+    earlier.write_text(
+        json.dumps(
+            [{"mutant": "m.py:core/AddNot:1", "line": 11}, {"mutant": "m.py:core/AddNot:3", "line": 99}]
+        )
+    )
+    left = runner.leave_out_tested(items, [earlier])
+    assert [i["mutant"][-1] for i in left] == ["0", "2", "3", "4"]
+    assert runner.leave_out_tested(items, []) == items
+
+
 def test_spread_takes_evenly_from_the_whole_list():
     items = [{"n": n} for n in range(10)]
     assert [i["n"] for i in runner.spread(items, 3)] == [0, 3, 6]

@@ -505,6 +505,17 @@ def key(item: Mapping[str, Any]) -> str:
     return f"{item['module']}:{item['operator']}:{item['occurrence']}"
 
 
+def leave_out_tested(items: list[Item], results: Sequence[str | Path]) -> list[Item]:
+    """``items`` less every mutant an earlier run's results (``mutants.json``) name at the same line:
+    what is left makes a fresh sample."""
+    tested: set[tuple[str, int]] = set()
+    for path in results:
+        tested |= {
+            (str(r["mutant"]), int(r["line"])) for r in json.loads(Path(path).read_text(encoding="utf-8"))
+        }
+    return [i for i in items if (str(i["mutant"]), int(i["line"])) not in tested]
+
+
 def spread(items: list[Item], limit: int | None) -> list[Item]:
     """``limit`` items spread evenly over the list (so over every module), or all of them."""
     if limit is None or limit >= len(items):
@@ -1127,6 +1138,13 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--limit", type=int, help="a spread sample of this many mutants")
+    parser.add_argument(
+        "--fresh-from",
+        action="append",
+        default=[],
+        metavar="RESULTS",
+        help="leave out the mutants an earlier run's mutants.json tested (repeatable): a fresh sample",
+    )
     parser.add_argument("--module", action="append", help="only this module (repeatable)")
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds for one nbval run")
     parser.add_argument("--jobs", type=int, default=2, help="mutants tested at once, each in its own copy")
@@ -1206,6 +1224,8 @@ def _main(args: argparse.Namespace) -> int:
         previous: list[Item] = []
         kept: list[Item] = []
         new = 0
+        if args.fresh_from:
+            items = leave_out_tested(items, args.fresh_from)
         if args.limit is not None and not (args.list or args.rerun_survivors):
             # Sample first, so only the sampled mutants are made (making every one takes minutes).
             items = spread(items, args.limit)
