@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import collections
 import io
 import itertools
 import json
@@ -23,7 +22,6 @@ from helpers.core.target_scope import check_target_scope_input
 from helpers.team import fast_checks, fast_json, fastpath
 from helpers.team.batch import (
     BatchSummary,
-    TopCounter,
     check_answer_keys,
     check_file,
     check_key_files,
@@ -419,32 +417,6 @@ def test_output_object_carries_line_id_and_query():
     }
 
 
-# --- the bounded most-often-lost count -----------------------------------------
-
-
-@given(st.lists(st.sampled_from("abcdefgh"), max_size=200), st.integers(1, 10))
-def test_top_counter_bounds(items, capacity):
-    counter = TopCounter(capacity)
-    for item in items:
-        counter.add(item)
-    true = collections.Counter(items)
-    assert len(counter.counts) <= capacity
-    for item, count in counter.counts.items():
-        assert true[item] - counter.undercount <= count <= true[item]
-    for item, count in true.items():
-        if count > len(items) / (capacity + 1):
-            assert item in counter.counts
-    if len(true) <= capacity:
-        assert counter.exact and counter.counts == dict(true)
-
-
-def test_top_counter_ties_in_javascript_order():
-    counter = TopCounter()
-    for item in ["b", "\uffff", "😀", "a", "b"]:
-        counter.add(item)
-    assert counter.most_common(4) == [("b", 2), ("a", 1), ("😀", 1), ("\uffff", 1)]
-
-
 # --- the summary --------------------------------------------------------------
 
 
@@ -456,12 +428,6 @@ def test_sample_summary_counts_everything_once():
     assert summary.lost_targets.most_common(3) == [("refresher", 4), ("induction", 2), ("fire-safety", 1)]
     assert [f.line for f in summary.failures] == [3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18, 19, 20, 22]
     assert summary.exit_code == 4
-
-
-def test_failures_are_capped_but_counted():
-    lines = [b'{"original":["a"],"rewritten":[]}'] * 50
-    summary = check_records(lines, BatchSummary("target-scope", "s", max_failures=3))
-    assert (len(summary.failures), summary.failures_total, summary.records) == (3, 50, 50)
 
 
 def test_no_records_is_bad_input():
@@ -652,18 +618,6 @@ _MESSY = (
 )
 
 
-@given(st.binary(max_size=40).map(lambda raw: raw.replace(b"x", b"\n")), st.integers(1, 9))
-def test_a_stream_read_in_blocks_gives_its_lines_once_each(data, size):
-    from helpers.team import batch
-
-    blocks = list(batch._blocks(io.BytesIO(data), size))
-    want = data.split(b"\n")
-    if want[-1] == b"":
-        want.pop()  # a final newline makes no extra line
-    assert [line for block in blocks for line in block] == want
-    assert all(blocks)
-
-
 @pytest.mark.parametrize("block", [1, 7, 64, 1 << 20])
 @pytest.mark.parametrize("check", ["target-scope", "sentinels"])
 def test_the_block_writer_writes_what_the_line_writer_writes(monkeypatch, block, check):
@@ -809,24 +763,6 @@ def test_the_two_core_threshold_reads_the_environment(monkeypatch):
     assert batch._min_bytes() == 5
     monkeypatch.setenv("EIC_PARALLEL_MIN_BYTES", "7")
     assert batch._min_bytes() == 7
-
-
-def test_merged_top_counts_keep_the_misra_gries_bound():
-    from helpers.team.batch import BatchSummary, merge_summaries
-
-    first, second = (BatchSummary(check="target-scope", source="x") for _ in range(2))
-    for summary in (first, second):
-        summary.lost_targets.capacity = 3
-    for item in "aaaabbc":
-        first.lost_targets.add(item)
-    for item in "aaddde":
-        second.lost_targets.add(item)
-    merged = merge_summaries(first, second).lost_targets
-    true = collections.Counter("aaaabbcaaddde")
-    assert len(merged.counts) <= 3
-    for item, count in merged.counts.items():
-        assert true[item] - merged.undercount <= count <= true[item]
-    assert "a" in merged.counts
 
 
 def test_the_fast_path_declines_a_key_whose_ids_are_not_strings() -> None:
