@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from helpers.core.errors import InvalidInputError, JSONLoadError
 from helpers.core.sentinels import check_sentinels
 from helpers.core.target_scope import check_target_scope_input
+from helpers.team.batch import outcomes_jsonl
 from helpers.team.outcome_lines import IDS_SHOWN, count_text, explain_outcome, ids_text
 
 
@@ -55,3 +58,20 @@ def test_counts_and_ids_in_words():
     assert [count_text(n, "line") for n in (0, 1, 2)] == ["0 lines", "1 line", "2 lines"]
     assert ids_text(["a", "\u200b"]) == '"a", "\u27e8U+200B\u27e9"'
     assert ids_text(["a", "b", "c"], limit=1) == '"a" and 2 more'
+
+
+def test_explanations_are_short_and_exact():
+    def explain(check, line):
+        return explain_outcome(check, next(outcomes_jsonl([line], check, source="s")))
+
+    assert explain("target-scope", b'{"original":["a","b"],"rewritten":["a","c"]}') == 'lost "b"; added "c"'
+    many = json.dumps({"original": [f"t{i}" for i in range(8)], "rewritten": []}).encode()
+    assert explain("target-scope", many) == 'lost "t0", "t1", "t2", "t3", "t4" and 3 more'
+    held = b'{"original":["a"],"rewritten":["a"],"unresolved":["the spring course"]}'
+    assert explain("target-scope", held) == 'unresolved, not yet labelled by staff: "the spring course"'
+    changed = b'{"baseline":{"S1":"R","S2":"A"},"proposed":{"S1":"R\\u200b"}}'
+    assert explain("sentinels", changed) == 'missing "S2"; changed "S1" R{+⟨U+200B⟩+}'
+    assert (
+        explain("target-scope", b"{")
+        == "not valid JSON: Expecting property name enclosed in double quotes (column 2)"
+    )
