@@ -658,19 +658,6 @@ def test_the_command_line_on_two_processes_writes_the_serial_bytes(tmp_path):
     assert runs[0].stderr == runs[1].stderr == b""
 
 
-def test_the_two_core_threshold_reads_the_environment(monkeypatch):
-    """``EIC_PARALLEL_MIN_BYTES`` sets it; the old ``HELPERS_PARALLEL_MIN_BYTES`` still works for now."""
-    from helpers.team import two_cores as batch
-
-    monkeypatch.delenv("EIC_PARALLEL_MIN_BYTES", raising=False)
-    monkeypatch.delenv("HELPERS_PARALLEL_MIN_BYTES", raising=False)
-    assert batch._min_bytes() == batch.PARALLEL_MIN_BYTES
-    monkeypatch.setenv("HELPERS_PARALLEL_MIN_BYTES", "5")
-    assert batch._min_bytes() == 5
-    monkeypatch.setenv("EIC_PARALLEL_MIN_BYTES", "7")
-    assert batch._min_bytes() == 7
-
-
 def test_the_fast_path_declines_a_key_whose_ids_are_not_strings() -> None:
     """Keys parsed from JSON are always strings; a Python caller's need not be, and then the exact way decides."""
     assert fast_answer_key({"S1": "A"}) and fast_answer_key({"S1": "A"}, json_keys=True)
