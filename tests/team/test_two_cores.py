@@ -50,7 +50,8 @@ def test_only_a_large_enough_regular_file_read_from_its_start_is_split(opened, m
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
     data = b'{"original":["a"],"rewritten":["a"]}\n' * 4
     stream = opened(data)
-    assert two_cores._parallel_split(stream, 1) == (stream.fileno(), len(data) // 2, len(data))
+    # the middle (74) starts line 3, so the cut comes after it, at 111
+    assert two_cores._parallel_split(stream, 1) == (stream.fileno(), 3 * 37, 4 * 37)
     assert two_cores._parallel_split(stream, len(data) + 1) is None  # too small
     stream.readline()
     assert two_cores._parallel_split(stream, 1) is None  # not read from its start
