@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import collections
 import io
 import itertools
 import json
@@ -23,10 +22,7 @@ from helpers.core.target_scope import check_target_scope_input
 from helpers.team import fast_checks, fast_json, fastpath
 from helpers.team.batch import (
     BatchSummary,
-    TopCounter,
-    check_answer_keys,
     check_file,
-    check_key_files,
     check_records,
     outcomes,
     outcomes_jsonl,
@@ -42,15 +38,9 @@ from helpers.team.fastpath import (
     fast_target_scope,
 )
 from helpers.team.reports import (
-    TOP_LOST,
-    explain_outcome,
-    key_check_json,
-    key_check_text,
     summary_json,
-    summary_text,
 )
-from helpers.team.sources import AnswerKey, Upload
-from helpers.team.views.batch_chart import _outcome_figure, chart_numbers, outcome_chart
+from helpers.team.sources import Upload
 
 SAMPLE = fixtures_dir() / "sample_data"
 
@@ -421,32 +411,6 @@ def test_output_object_carries_line_id_and_query():
     }
 
 
-# --- the bounded most-often-lost count -----------------------------------------
-
-
-@given(st.lists(st.sampled_from("abcdefgh"), max_size=200), st.integers(1, 10))
-def test_top_counter_bounds(items, capacity):
-    counter = TopCounter(capacity)
-    for item in items:
-        counter.add(item)
-    true = collections.Counter(items)
-    assert len(counter.counts) <= capacity
-    for item, count in counter.counts.items():
-        assert true[item] - counter.undercount <= count <= true[item]
-    for item, count in true.items():
-        if count > len(items) / (capacity + 1):
-            assert item in counter.counts
-    if len(true) <= capacity:
-        assert counter.exact and counter.counts == dict(true)
-
-
-def test_top_counter_ties_in_javascript_order():
-    counter = TopCounter()
-    for item in ["b", "\uffff", "😀", "a", "b"]:
-        counter.add(item)
-    assert counter.most_common(4) == [("b", 2), ("a", 1), ("😀", 1), ("\uffff", 1)]
-
-
 # --- the summary --------------------------------------------------------------
 
 
@@ -458,12 +422,6 @@ def test_sample_summary_counts_everything_once():
     assert summary.lost_targets.most_common(3) == [("refresher", 4), ("induction", 2), ("fire-safety", 1)]
     assert [f.line for f in summary.failures] == [3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18, 19, 20, 22]
     assert summary.exit_code == 4
-
-
-def test_failures_are_capped_but_counted():
-    lines = [b'{"original":["a"],"rewritten":[]}'] * 50
-    summary = check_records(lines, BatchSummary("target-scope", "s", max_failures=3))
-    assert (len(summary.failures), summary.failures_total, summary.records) == (3, 50, 50)
 
 
 def test_no_records_is_bad_input():
@@ -540,168 +498,13 @@ def test_every_corrupt_line_is_reported_and_the_run_goes_on(tmp_path):
     assert summary.exit_code == 4
 
 
-# --- two answer keys --------------------------------------------------------------
-
-
-def test_sample_answer_keys():
-    result = check_key_files(SAMPLE / "baseline.json", SAMPLE / "proposed.jsonl")
-    assert result.result.as_dict() == {"missing": ["S4"], "changed": ["S2", "S5"], "intact": False}
-    assert result.exit_code == 1 and result.new_ids == 2
-    text = key_check_text(result)
-    assert 'changed "S2": A{+·+}' in text and 'changed "S5": [-P-]{+p+}ayroll' in text
-    data = key_check_json(result)
-    assert data["changed"]["first"][0] == {"id": "S2", "baseline": "A", "proposed": "A ", "diff": "A{+·+}"}
-    assert data["exit_status"] == 1
-
-
-def test_answer_keys_from_uploads_in_both_forms():
-    result = check_key_files(
-        Upload("b.jsonl", b'{"id":"S1","answer":"R"}\n'), Upload("p.json", b'{"S1":"R","C2":"A"}')
-    )
-    assert result.result.intact and result.exit_code == 0
-
-
-def test_a_key_with_problems_is_not_checked():
-    result = check_answer_keys(
-        AnswerKey("b.json", "json", {"S1": "R"}),
-        AnswerKey("p.jsonl", "jsonl", {}, [CheckInputError("boom")]),
-    )
-    assert result.result is None and result.exit_code == 4
-    empty = check_answer_keys(AnswerKey("b.json", "json"), AnswerKey("p.json", "json"))
-    assert empty.exit_code == 4 and "no sentinel IDs" in str(empty.errors[0])
-
-
-# --- explanations and reports -------------------------------------------------------
-
-
-def test_explanations_are_short_and_exact():
-    def explain(check, line):
-        return explain_outcome(check, next(outcomes_jsonl([line], check, source="s")))
-
-    assert explain("target-scope", b'{"original":["a","b"],"rewritten":["a","c"]}') == 'lost "b"; added "c"'
-    many = json.dumps({"original": [f"t{i}" for i in range(8)], "rewritten": []}).encode()
-    assert explain("target-scope", many) == 'lost "t0", "t1", "t2", "t3", "t4" and 3 more'
-    held = b'{"original":["a"],"rewritten":["a"],"unresolved":["the spring course"]}'
-    assert explain("target-scope", held) == 'unresolved, not yet labelled by staff: "the spring course"'
-    changed = b'{"baseline":{"S1":"R","S2":"A"},"proposed":{"S1":"R\\u200b"}}'
-    assert explain("sentinels", changed) == 'missing "S2"; changed "S1" R{+⟨U+200B⟩+}'
-    assert (
-        explain("target-scope", b"{")
-        == "not valid JSON: Expecting property name enclosed in double quotes (column 2)"
-    )
-
-
-def test_summary_reports_have_their_documented_shapes():
-    summary = check_file(SAMPLE / "rewrites.jsonl", max_failures=2)
-    data = summary_json(summary)
-    assert list(data) == [
-        "check",
-        "source",
-        "records",
-        "outcomes",
-        "changes",
-        "most_often_lost",
-        "most_often_lost_undercount",
-        "failures_total",
-        "failures",
-        "exit_status",
-    ]
-    assert data["failures"][0] == {
-        "line": 3,
-        "id": "r03",
-        "query": "Induction versus refresher: which is longer?",
-        "outcome": "not preserved",
-        "explanation": 'lost "refresher"',
-        "output": {"missing": ["refresher"], "added": [], "preserved": False},
-    }
-    text = summary_text(summary)
-    assert text.startswith("Target scope: fixtures/sample_data/rewrites.jsonl\nrecords checked: 24\n")
-    assert "first 2 of 14 records that did not pass:" in text
-    assert text.endswith("exit status 4: bad input: something could not be checked\n")
-
-
-def test_sentinel_record_summary_has_no_target_counts():
-    lines = [
-        b'{"baseline":{"S1":"R"},"proposed":{"S1":"S"}}',
-        b'{"baseline":{"S1":"R"},"proposed":{"S1":"R"}}',
-    ]
-    summary = check_records(lines, BatchSummary("sentinels", "s"))
-    data = summary_json(summary)
-    assert data["outcomes"] == {"intact": 1, "hold before scoring": 1, "bad input": 0}
-    assert "changes" not in data and data["failures"][0]["explanation"] == 'changed "S1" [-R-]{+S+}'
+# --- outcomes of parsed records -------------------------------------------------------
 
 
 def test_outcomes_of_parsed_records():
     lines = [JsonLine(4, value={"original": ["a"], "rewritten": ["a"]}), JsonLine(5, value={"original": 1})]
     found = list(outcomes(lines, "target-scope"))
     assert [(o[0], o[1]) for o in found] == [(4, 0), (5, 4)]
-
-
-# --- the chart ---------------------------------------------------------------------------
-
-
-def _losing(targets: list[str]) -> BatchSummary:
-    """A target-scope run where each record loses one target (given as a raw, possibly odd, string)."""
-    lines = [
-        json.dumps({"id": f"r{n}", "query": "q", "original": [target, "kept"], "rewritten": ["kept"]})
-        for n, target in enumerate(targets)
-    ]
-    return check_file(Upload("lost.jsonl", "\n".join(lines).encode("utf-8", "surrogatepass")))
-
-
-def _bar_panel(ax) -> tuple[str, list[str], list[int]]:
-    """An axes' title, its tick labels as drawn, and its bar lengths."""
-    labels = [tick.get_text() for tick in ax.get_yticklabels()]
-    return ax.get_title(), labels, [int(bar.get_width()) for bar in ax.patches]
-
-
-def test_the_chart_has_the_most_often_lost_panel_with_its_targets_and_counts():
-    summary = check_file(fixtures_dir() / "sample_data" / "rewrites.jsonl")
-    top = summary.lost_targets.most_common(TOP_LOST)
-    assert top, "the sample loses targets"
-    figure = _outcome_figure(summary)
-    assert len(figure.axes) == 2
-    outcomes_title, outcome_labels, outcome_counts = _bar_panel(figure.axes[0])
-    assert outcomes_title == "Records by outcome"
-    assert outcome_labels[:2] == ["preserved", "not preserved"]
-    assert outcome_counts[:2] == [summary.counts["preserved"], summary.counts["not preserved"]]
-    assert _bar_panel(figure.axes[1]) == (
-        "Most often lost targets",
-        [target for target, _ in top],
-        [count for _, count in top],
-    )
-    lost_lines = chart_numbers(summary).split("most often lost:\n")[1].splitlines()
-    assert lost_lines == [f"  {target}: {count}" for target, count in top]
-
-
-def test_the_chart_orders_lost_targets_by_count_and_stops_at_the_top_ones():
-    targets = ["b"] * 3 + ["a"] * 2 + [f"t{n:02}" for n in range(TOP_LOST + 3)]
-    figure = _outcome_figure(_losing(targets))
-    _, labels, counts = _bar_panel(figure.axes[1])
-    assert labels[:2] == ["b", "a"] and counts[:2] == [3, 2]
-    assert len(labels) == len(counts) == TOP_LOST and set(counts[2:]) == {1}
-
-
-def test_the_sentinel_chart_has_only_the_outcome_panel():
-    summary = check_file(Upload("k.jsonl", b'{"id":"S1","answer":"R"}\n'), "sentinels")
-    figure = _outcome_figure(summary)
-    assert [ax.get_title() for ax in figure.axes] == ["Records by outcome"]
-
-
-@pytest.mark.parametrize(
-    ("target", "label"),
-    [("$\\frac{$", "$\\frac{$"), ("$x_1$", "$x_1$"), ("\ud800", "\\ud800"), ("a$b$c\udfff", "a$b$c\\udfff")],
-    ids=["broken mathtext", "mathtext", "lone surrogate", "both"],
-)
-def test_the_chart_draws_any_target_id_as_written(target, label):
-    summary = _losing([target, target, "other"])
-    figure = _outcome_figure(summary)
-    title, labels, counts = _bar_panel(figure.axes[1])
-    assert (title, labels, counts) == ("Most often lost targets", [label, "other"], [2, 1])
-    assert not any(tick.get_parse_math() for ax in figure.axes for tick in ax.get_yticklabels())
-    chart = outcome_chart(summary)  # renders: no mathtext error, no TypeError from the surrogate
-    assert chart.png.startswith(b"\x89PNG")
-    assert f"  {label}: 2" in chart.text.splitlines()
 
 
 _MESSY = (
@@ -719,18 +522,6 @@ _MESSY = (
     b'{"original":["a"],"rewritten":["a"]}\rnot json\r'
     b'{"original":["a"],"rewritten":["a"]}'
 )
-
-
-@given(st.binary(max_size=40).map(lambda raw: raw.replace(b"x", b"\n")), st.integers(1, 9))
-def test_a_stream_read_in_blocks_gives_its_lines_once_each(data, size):
-    from helpers.team import batch
-
-    blocks = list(batch._blocks(io.BytesIO(data), size))
-    want = data.split(b"\n")
-    if want[-1] == b"":
-        want.pop()  # a final newline makes no extra line
-    assert [line for block in blocks for line in block] == want
-    assert all(blocks)
 
 
 @pytest.mark.parametrize("block", [1, 7, 64, 1 << 20])
@@ -865,51 +656,6 @@ def test_the_command_line_on_two_processes_writes_the_serial_bytes(tmp_path):
     assert runs[0].stdout == runs[1].stdout and runs[0].stdout.count(b"\n") > 500
     assert runs[0].returncode == runs[1].returncode == 4
     assert runs[0].stderr == runs[1].stderr == b""
-
-
-def test_the_two_core_threshold_reads_the_environment(monkeypatch):
-    """``EIC_PARALLEL_MIN_BYTES`` sets it; the old ``HELPERS_PARALLEL_MIN_BYTES`` still works for now."""
-    from helpers.team import two_cores as batch
-
-    monkeypatch.delenv("EIC_PARALLEL_MIN_BYTES", raising=False)
-    monkeypatch.delenv("HELPERS_PARALLEL_MIN_BYTES", raising=False)
-    assert batch._min_bytes() == batch.PARALLEL_MIN_BYTES
-    monkeypatch.setenv("HELPERS_PARALLEL_MIN_BYTES", "5")
-    assert batch._min_bytes() == 5
-    monkeypatch.setenv("EIC_PARALLEL_MIN_BYTES", "7")
-    assert batch._min_bytes() == 7
-
-
-def test_merged_top_counts_keep_the_misra_gries_bound():
-    from helpers.team.batch import BatchSummary, merge_summaries
-
-    first, second = (BatchSummary(check="target-scope", source="x") for _ in range(2))
-    for summary in (first, second):
-        summary.lost_targets.capacity = 3
-    for item in "aaaabbc":
-        first.lost_targets.add(item)
-    for item in "aaddde":
-        second.lost_targets.add(item)
-    merged = merge_summaries(first, second).lost_targets
-    true = collections.Counter("aaaabbcaaddde")
-    assert len(merged.counts) <= 3
-    for item, count in merged.counts.items():
-        assert true[item] - merged.undercount <= count <= true[item]
-    assert "a" in merged.counts
-
-
-def test_without_matplotlib_the_chart_is_its_numbers_and_a_message(without_matplotlib):
-    """The browser edition has no matplotlib: a clear message and the numbers, never a traceback."""
-    from helpers.trainee.views.chart import NO_MATPLOTLIB, chart_img_html
-
-    summary = check_records(
-        io.BytesIO(b'{"original":["a"],"rewritten":[]}\n'), BatchSummary("target-scope", "s")
-    )
-    chart = outcome_chart(summary)
-    assert not chart.drawn and chart._repr_png_() is None
-    assert repr(chart).startswith(NO_MATPLOTLIB) and "not preserved: 1" in repr(chart)
-    html = chart_img_html(chart)
-    assert "<img" not in html and "matplotlib" in html and "not preserved: 1" in html
 
 
 def test_the_fast_path_declines_a_key_whose_ids_are_not_strings() -> None:

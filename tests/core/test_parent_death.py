@@ -21,6 +21,7 @@ from pathlib import Path
 import psutil
 import pytest
 
+from helpers.core import parent_death
 from helpers.core.parent_death import die_with_parent
 from helpers.core.paths import project_root
 
@@ -148,3 +149,31 @@ def test_a_child_whose_parent_died_before_it_asked_is_signalled_at_once():
     )
     assert done.returncode == -signal.SIGTERM and "still here" not in done.stdout
     assert die_with_parent(0) is True  # signal 0 clears it again for this test process
+
+
+@pytest.mark.parametrize("platform", ["darwin", "win32"])
+def test_elsewhere_than_linux_nothing_is_set_and_it_says_so(monkeypatch, platform):
+    monkeypatch.setattr(sys, "platform", platform)
+    assert die_with_parent(signal.SIGTERM, parent=os.getpid()) is False
+
+
+def test_a_refused_prctl_call_is_reported_as_not_set(monkeypatch):
+    class Libc:
+        def prctl(self, *args: int) -> int:
+            assert args == (1, signal.SIGTERM, 0, 0, 0)
+            return -1
+
+    monkeypatch.setattr(sys, "platform", "linux")
+    monkeypatch.setattr(parent_death.ctypes, "CDLL", lambda *args, **kwargs: Libc())
+    assert die_with_parent(signal.SIGTERM) is False
+
+
+def test_a_live_parent_is_not_signalled_and_the_setting_holds():
+    assert die_with_parent(0, parent=os.getppid()) is True
+    assert parent_death._alive(os.getpid()) is True
+
+
+def test_a_pid_that_has_ended_is_not_alive():
+    finished = subprocess.Popen([sys.executable, "-c", "pass"])
+    finished.wait()
+    assert parent_death._alive(finished.pid) is False

@@ -3,6 +3,7 @@ runs at the same moment never silently replace each other, and retained evidence
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import json
 import os
@@ -13,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+import helpers
 from helpers import load_baseline
 from helpers.cli import main
 from helpers.core.baselines import revise_baseline
@@ -151,3 +153,50 @@ def test_a_retained_folder_that_is_a_file_is_a_clear_error(v1):
     with pytest.raises(BaselineError, match="is a file, not a folder"):
         revise_baseline(v1, {"S1": "A"}, reason="Second", retained_dir=v1.parent / "retained")
     assert v1.read_bytes() == before
+
+
+def test_a_baseline_cannot_be_changed(tmp_path):
+    baseline = helpers.revise_baseline(
+        tmp_path / "b.json",
+        {"S1": "café"},
+        reason="First",
+        retained_dir=tmp_path / "r",
+        revised_on="2026-01-01",
+    )
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        baseline.version = 2  # type: ignore[misc]
+    assert baseline == helpers.load_baseline(tmp_path / "b.json")
+    # The file is reviewed by people: two-space indents, characters as themselves, a final newline.
+    assert (tmp_path / "b.json").read_text(encoding="utf-8") == (
+        '{\n  "version": 1,\n  "revised_on": "2026-01-01",\n  "reason": "First",\n'
+        '  "answers": {\n    "S1": "café"\n  }\n}\n'
+    )
+
+
+def test_a_revision_makes_the_folders_it_needs(tmp_path):
+    path, retained = tmp_path / "a" / "b" / "baseline.json", tmp_path / "c" / "d"
+    helpers.revise_baseline(path, {"S1": "R"}, reason="First", retained_dir=retained, revised_on="2026-01-01")
+    helpers.revise_baseline(
+        path, {"S1": "S"}, reason="Second", retained_dir=retained, revised_on="2026-01-02"
+    )
+    assert helpers.load_baseline(path).version == 2
+    assert sorted(p.name for p in retained.iterdir()) == ["v1.json"]
+
+
+def test_retained_evidence_written_by_a_racing_writer_is_never_overwritten(tmp_path, monkeypatch):
+    """Another writer may retain v1 between the check for it and the write: the write itself refuses."""
+    from pathlib import Path
+
+    from helpers.core.errors import BaselineError
+
+    path, retained = tmp_path / "b.json", tmp_path / "r"
+    helpers.revise_baseline(path, {"S1": "R"}, reason="First", retained_dir=retained, revised_on="2026-01-01")
+    keep = retained / "v1.json"
+    keep.parent.mkdir()
+    keep.write_text("the other writer's copy", encoding="utf-8")
+    real_exists = Path.exists
+    monkeypatch.setattr(Path, "exists", lambda self: False if self == keep else real_exists(self))
+    with pytest.raises(BaselineError, match="already exists; retained evidence is never overwritten"):
+        helpers.revise_baseline(path, {"S1": "S"}, reason="Second", retained_dir=retained)
+    assert keep.read_text(encoding="utf-8") == "the other writer's copy"
+    assert helpers.load_baseline(path).version == 1
