@@ -1,4 +1,4 @@
-"""The work-it-yourself widget and the sandboxes, driven with no front end."""
+"""The work-it-yourself widget, driven with no front end (the sandboxes are in test_sandbox.py)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from helpers.trainee.views.case_html import (
     display_json,
     reveal_html,
 )
-from helpers.trainee.widgets import CaseExercise, SentinelSandbox, TargetScopeSandbox
+from helpers.trainee.widgets import CaseExercise
 from helpers.trainee.widgets.base import view_markup, wrap_html
 
 FILLED = helpers.filled_cases()
@@ -324,48 +324,6 @@ def test_markup_in_ids_and_text_comes_out_escaped(check: str) -> None:
     for box in exercise.first_boxes.values():
         assert not box.description_allow_html  # shown as text, never parsed as HTML
     assert "<case>" not in exercise.widget.children[1].value
-
-
-def test_target_scope_sandbox_updates_live_and_shows_clear_errors() -> None:
-    sandbox = TargetScopeSandbox()
-    assert "&quot;preserved&quot;:true" in sandbox.result.value
-    sandbox.inputs["rewritten"].value = '["induction"]'
-    assert "refresher is missing" in sandbox.result.value
-    sandbox.inputs["rewritten"].value = '["induction", 7]'
-    assert "rewritten[1] is 7, expected a string ID" in sandbox.result.value
-    assert "Traceback" not in sandbox.result.value
-    sandbox.inputs["rewritten"].value = '["induction"'
-    assert "rewritten, line 1: not valid JSON" in sandbox.result.value
-    sandbox.inputs["rewritten"].value = '["induction", "refresher"]'
-    sandbox.inputs["unresolved"].value = '["the spring course"]'
-    assert "needs staff labels" in sandbox.result.value
-    assert "the spring course" in sandbox.describe()
-
-
-def test_sentinel_sandbox_shows_diffs_and_refuses_bad_keys() -> None:
-    sandbox = SentinelSandbox()
-    assert "&quot;intact&quot;:true" in sandbox.result.value
-    sandbox.inputs["proposed"].value = '{"S1": "R ", "S2": "A"}'
-    assert "S1 changed: R{+·+}" in sandbox.result.value
-    sandbox.inputs["proposed"].value = '{"S1": "R", "S1": "S"}'
-    assert "duplicate key &quot;S1&quot;" in sandbox.result.value
-    sandbox.inputs["baseline"].value = "{}"
-    sandbox.inputs["proposed"].value = '{"S1": "R"}'
-    assert "baseline has no sentinel IDs" in sandbox.result.value
-    sandbox.inputs["baseline"].value = '{"<b>S</b>": "R", "<i>T</i>": "A"}'
-    sandbox.inputs["proposed"].value = '{"<b>S</b>": "<script>x</script>"}'
-    shown = sandbox.result.value
-    assert "&lt;b&gt;S&lt;/b&gt; changed" in shown
-    assert "&lt;i&gt;T&lt;/i&gt; is missing" in shown
-    assert "&lt;script&gt;" in shown
-    assert "<b>S</b>" not in shown and "<i>T</i>" not in shown and "<script>" not in shown
-
-
-def test_lone_surrogates_reach_html_as_escapes() -> None:
-    sandbox = TargetScopeSandbox()
-    sandbox.inputs["rewritten"].value = '["induction", "\\ud800"]'
-    assert "⟨U+D800⟩ was added" in sandbox.result.value
-    sandbox.result.value.encode("utf-8")  # a raw surrogate would not encode
 
 
 _ids = st.sampled_from(["a", "b", "c", "A", "a ", "😀", "<i>"])

@@ -5,18 +5,20 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+from dataclasses import replace
 
 import pytest
 from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from trainees import _blind_answer
+from trainees import _blind_answer, perfect, run
 
 from helpers.core.errors import InvalidInputError
 from helpers.trainee.drill.engine import DrillSession
-from helpers.trainee.drill.replay import _Clock
+from helpers.trainee.drill.replay import _Clock, replay_drill
 from helpers.trainee.drill.times import now_text, parse_time
 from helpers.trainee.grading import Answer
+from helpers.trainee.progress.files import TraineeProgress
 
 _MOMENTS = st.datetimes(
     min_value=dt.datetime(1, 1, 1), max_value=dt.datetime(9999, 12, 31, 23, 59, 59), timezones=st.just(dt.UTC)
@@ -72,3 +74,41 @@ def test_a_check_scored_without_its_feedback_records_the_same_attempts():
     with pytest.raises(InvalidInputError, match="the answer is for"):
         scored.score(Answer(other))
     assert len(scored.mastery.attempts) == 60
+
+
+# --- replay_drill: the engine serves and scores the file's attempts again -------------------------
+
+
+def _worked(cases: int = 5):
+    session, _ = run(perfect, 3, limit=cases)
+    return TraineeProgress(session.record())
+
+
+def test_a_drill_worked_by_the_engine_replays_clean_and_an_empty_one_too():
+    assert replay_drill(_worked()) == []
+    empty = _worked()
+    empty.mastery.attempts.clear()
+    assert replay_drill(empty) == []
+
+
+def test_attempts_in_another_order_are_named_at_the_first_case_served_otherwise():
+    progress = _worked()
+    attempts = progress.mastery.attempts
+    first, second = attempts[0], attempts[1]
+    attempts[0] = replace(second, number=1, served=first.served, answered=first.answered)
+    attempts[1] = replace(first, number=2, served=second.served, answered=second.answered)
+    assert replay_drill(progress) == [
+        f"case 1: replayed from the drill's seed, the engine serves {first.rule} (seed {first.seed}, no "
+        f"look-alike kind) here after the cases before it; the file has {second.rule} (seed {second.seed}, "
+        "no look-alike kind): re-ordered or edited attempts"
+    ]
+
+
+def test_an_attempt_the_engine_records_otherwise_is_named_with_its_fields():
+    progress = _worked()
+    third = progress.mastery.attempts[2]
+    progress.mastery.attempts[2] = replace(third, outcome="helped", correct=False)
+    assert replay_drill(progress) == [
+        'case 3: replayed, the engine records another attempt than the file: outcome "helped" (the engine '
+        'records "correct"); correct false (the engine records true)'
+    ]
