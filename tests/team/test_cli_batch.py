@@ -9,13 +9,13 @@ import shutil
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from test_batch import VARIANTS, _line, corrupt_file, scope_records, sentinel_records
 
 from helpers.core.checks import check_lines
 from helpers.core.jsonio import MAX_NESTING, dumps_compact, dumps_compact_deep, iter_json_lines
 from helpers.core.paths import fixtures_dir
 from helpers.team.batch import json_safe
 from helpers.team.commands import _run_check_command
+from tests.team.test_batch import VARIANTS, _line, corrupt_file, scope_records, sentinel_records
 
 SAMPLE = fixtures_dir() / "sample_data"
 SEVERITY = (0, 1, 3, 4)

@@ -22,7 +22,8 @@ import pytest
 from budget import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_engine_parity import run
+
+from tests.team.test_engine_parity import run
 
 duckdb = pytest.importorskip("duckdb")
 

@@ -26,9 +26,9 @@ import pytest
 from budget import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_engine_parity import _scope_corpus, run
 
 from helpers.core.paths import fixtures_dir
+from tests.team.test_engine_parity import _scope_corpus, run
 
 duckdb = pytest.importorskip("duckdb")
 
