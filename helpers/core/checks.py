@@ -45,7 +45,7 @@ CHECK_TITLES: dict[str, str] = {
 
 def require_check_name(name: Any, field: str = "check") -> str:
     """Return ``name`` if it names a known check, else raise naming ``field``."""
-    if name not in CHECKS:
+    if not isinstance(name, str) or name not in CHECKS:
         known = ", ".join(f'"{n}"' for n in CHECKS)
         raise InvalidInputError(f"{field} is {describe_value(name)}, expected one of {known}", field=field)
     return name

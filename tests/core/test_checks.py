@@ -24,10 +24,6 @@ def test_an_unknown_check_name_is_refused_naming_the_field(name, shown):
     assert caught.value.field == "case.check"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="an unhashable name (a list read from a case file's check field) raises TypeError, not InvalidInputError",
-)
 def test_a_list_as_the_check_name_is_refused_as_bad_input():
     with pytest.raises(InvalidInputError, match=r'^case.check is \["sentinels"\], expected one of'):
         require_check_name(["sentinels"], field="case.check")
