@@ -71,7 +71,7 @@ def test_an_answer_for_another_check_is_refused_and_nothing_is_counted() -> None
     case = sitting.next_case()
     assert case is not None
     answer, action = right_answer(sitting.records[case.label])
-    other = "sentinels" if answer.check != "sentinels" else "baseline"
+    other = "sentinels" if answer.check != "sentinels" else "target-scope"
     with pytest.raises(CheckInputError, match=f"answer is for '{other}', the case is '{case.check}'"):
         sitting.answer(replace(answer, check=other), action)
     assert sitting.index == 0 and sitting.answers == {}
