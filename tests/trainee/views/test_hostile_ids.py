@@ -25,10 +25,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from budget import examples
 from forgers import at_rate, drill
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from support.budget import examples
 
 from helpers.core.checks import run_check
 from helpers.core.errors import InvalidInputError
