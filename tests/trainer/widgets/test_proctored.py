@@ -98,4 +98,3 @@ def test_the_page_says_why_when_there_is_no_sitting(monkeypatch, tmp_path, train
     assert isinstance(proctored_page(), ProctoredCheckoutWidget)
     again = proctored_page()  # a reloaded page resumes, and says so
     assert isinstance(again, ProctoredCheckoutWidget) and "Resumed: your 0 answers" in again.message.value
-
