@@ -3,21 +3,24 @@
 
 from __future__ import annotations
 
+import io
 import json
+import sys
 
 import pytest
 from fake_terminal import FakeTerminal as _Terminal
 
-from helpers.core import streams
+from helpers import cli
 from helpers.trainer import commands as trainer_commands
 
 
-def _said(capfd) -> tuple[str, str]:
-    """What the command wrote: the project's own buffered streams flushed, then read."""
-    streams._STDOUT.flush()
-    streams._STDERR.flush()
-    captured = capfd.readouterr()
-    return captured.out, captured.err
+def _run(monkeypatch, *args: str) -> tuple[int, str, str]:
+    """``python -m helpers ARGS`` in this process: its exit status, standard output and standard error."""
+    out, err = io.StringIO(), io.StringIO()
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setattr(sys, "stderr", err)
+    code = cli.main(list(args))
+    return code, out.getvalue(), err.getvalue()
 
 
 def test_a_short_run_shows_nothing_and_a_long_one_counts_down():
@@ -74,22 +77,23 @@ def test_bytes_that_were_not_utf_8_are_told_apart_and_names_are_shown_printable(
     assert trainer_commands._plain_name("Zoë") == "Zoë"
 
 
-def test_practice_generate_refuses_an_unknown_rule_or_bad_numbers_with_status_2(capfd):
-    assert trainer_commands._practice_generate("no-such-rule", 0, 1) == 2
-    assert "practice generate: no rule 'no-such-rule'; choose all or one of: " in _said(capfd)[1]
-    assert trainer_commands._practice_generate("all", -1, 1) == 2
-    assert trainer_commands._practice_generate("all", 0, 0) == 2
-    err = _said(capfd)[1]
-    assert err.count("--seed must be 0 or more and --count 1 or more") == 2
+def test_practice_generate_refuses_an_unknown_rule_or_bad_numbers_with_status_2(monkeypatch):
+    code, out, err = _run(monkeypatch, "practice", "generate", "--rule", "no-such-rule")
+    assert (code, out) == (2, "")
+    assert err.startswith(
+        "python -m helpers practice generate: no rule 'no-such-rule'; choose all or one of: "
+    )
+    for numbers in (["--seed", "-1"], ["--count", "0"]):
+        code, out, err = _run(monkeypatch, "practice", "generate", "--rule", "all", *numbers)
+        assert (code, out) == (2, "")
+        assert err == "python -m helpers practice generate: --seed must be 0 or more and --count 1 or more\n"
 
 
-def test_practice_generate_prints_one_json_line_per_case(capfd):
+def test_practice_generate_prints_one_json_line_per_case(monkeypatch):
     from helpers.trainee.cases.generators import GENERATORS
 
     rule = next(iter(GENERATORS))
-    assert trainer_commands._practice_generate(rule, 5, 2) == 0
-    lines = _said(capfd)[0].splitlines()
-    cases = [json.loads(line) for line in lines]
-    assert len(cases) == 2 and all(rule in case["rule_ids"] for case in cases)
-    assert trainer_commands._practice_generate(rule, 5, 2) == 0
-    assert _said(capfd)[0].splitlines() == lines  # the same seed gives the same cases
+    code, out, _ = _run(monkeypatch, "practice", "generate", "--rule", rule, "--seed", "5", "--count", "2")
+    cases = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and len(cases) == 2 and all(rule in case["rule_ids"] for case in cases)
+    assert _run(monkeypatch, "practice", "generate", "--rule", rule, "--seed", "5", "--count", "2")[1] == out
