@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from fake_terminal import FakeTerminal as _Terminal
 
 from helpers import cli
 from helpers.core.paths import fixtures_dir
@@ -90,13 +91,6 @@ def test_a_secret_open_to_others_is_refused_before_the_cache_is_used(run_cli, tr
 # --- progress ------------------------------------------------------------------------------------
 
 
-class _Terminal(io.StringIO):
-    """Standard error as a terminal would be (``isatty``), keeping what is written."""
-
-    def isatty(self) -> bool:
-        return True
-
-
 def _in_process(monkeypatch, args: list[str], stderr: io.StringIO) -> tuple[int, str]:
     out = io.StringIO()
     monkeypatch.setattr(sys, "stdout", out)
@@ -144,46 +138,6 @@ def test_ctrl_c_while_the_bar_shows_wipes_it_and_ends_with_one_line(monkeypatch,
     bar, _, last = shown.rpartition("\r")
     assert " of 3 files re-graded" in bar and bar.rsplit("\r", 1)[-1].strip() == ""
     assert last == "python -m helpers: interrupted; not every line was written\n"
-
-
-def test_a_short_run_shows_nothing_and_a_long_one_counts_down():
-    class Clock:
-        now = 100.0
-
-        def __call__(self) -> float:
-            return self.now
-
-    clock, stream = Clock(), _Terminal()
-    line = trainer_commands._ProgressLine(stream, clock)
-    line.update(0, 10)
-    clock.now = 101.0
-    line.update(2, 10)
-    assert stream.getvalue() == ""  # under two seconds: nothing
-    clock.now = 104.0
-    line.update(8, 10)  # 8 files in 4 s: 2 left take about 1 s
-    assert stream.getvalue() == "\r[################....] cohort: 8 of 10 files re-graded; about 1 s left"
-    clock.now = 104.1
-    line.update(9, 10)
-    assert stream.getvalue().count("\r") == 1  # not redrawn more than four times a second
-    line.update(10, 10)
-    last = "[####################] cohort: 10 of 10 files re-graded; about 1 s left"
-    assert stream.getvalue().endswith("\r" + last)
-    line.clear()
-    assert stream.getvalue().endswith("\r" + last + "\r" + " " * len(last) + "\r")
-    assert trainer_commands._duration(75) == "1 min 15 s" and trainer_commands._duration(3720) == "1 h 2 min"
-
-
-@pytest.mark.parametrize("width", [1, 20, 40, 60, 71, 72, 80, 200])
-def test_the_bar_never_wraps_a_terminal_of_any_width(width):
-    stream = _Terminal()
-    ticks = iter(range(1000, 2000, 5))  # five seconds between updates
-    line = trainer_commands._ProgressLine(stream, lambda: float(next(ticks)), width=width)
-    for done in (0, 1, 999, 1000):
-        line.update(done, 1000)
-    drawn = [part for part in stream.getvalue().split("\r") if part]
-    assert drawn and all(len(part) <= max(width - 1, 1) for part in drawn)
-    assert ("[" in drawn[-1]) == (width >= 80)  # the bar only where the words fit beside it
-    assert "1,000 of 1,000" in stream.getvalue() or width < 60
 
 
 def _on_a_pty(tmp_path: Path, script: str, args: list[str]) -> tuple[int, bytes, bytes]:

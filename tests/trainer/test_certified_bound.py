@@ -9,69 +9,15 @@ import math
 from dataclasses import replace
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from helpers.core.paths import fixtures_dir
 from helpers.trainee.confidence import accuracy_lower_bound
 from helpers.trainer.cohort import Cohort, load_cohort
 from helpers.trainer.sample_checkouts import SAMPLE_CHECKOUTS, sample_checkouts
-from helpers.trainer.verified_results import certified_bound
 from helpers.trainer.views.cohort_views import cohort_csv, cohort_json_lines, cohort_table, cohort_text
 
 ASHA = "accuracy ≥ 0.88 at 95% confidence, 61 of 64"
 BEN = "accuracy ≥ 0.69 at 95% confidence, 30 of 36"
-
-
-def _result(correct: int, total: int, **extra) -> dict:
-    """A graded result's counts as ``checkout grade --json`` writes them."""
-    cases = [{"label": f"Check-out case {i + 1}", "correct": i < correct} for i in range(total)]
-    return {"fully_correct": correct, "cases_total": total, "confidence": 0.95, "cases": cases, **extra}
-
-
-@given(st.integers(1, 200).flatmap(lambda n: st.tuples(st.integers(0, n), st.just(n))))
-def test_the_bound_is_the_clopper_pearson_bound_of_the_counts_never_shown_higher(counts):
-    correct, total = counts
-    bound = certified_bound(_result(correct, total))
-    assert bound is not None and (bound.correct, bound.total) == (correct, total)
-    assert bound.lower == accuracy_lower_bound(correct, total, 0.95)
-    shown = float(bound.shown)
-    assert shown <= bound.lower < shown + 0.01
-    assert bound.to_data()["lower_bound"] <= bound.lower
-    assert bound.text == f"accuracy ≥ {bound.shown} at 95% confidence, {correct} of {total}"
-
-
-def test_a_stated_bound_or_statement_is_never_what_is_shown():
-    stated = _result(50, 56, accuracy_lower_bound=0.99, statement="Proves accuracy at least 0.99")
-    bound = certified_bound(stated)
-    assert bound is not None and bound.text == "accuracy ≥ 0.79 at 95% confidence, 50 of 56"
-
-
-@pytest.mark.parametrize(
-    "result",
-    [
-        None,
-        _result(53, 56, verified=False),
-        _result(53, 56, fully_correct=56),
-        _result(53, 56, cases_total=60),
-        _result(53, 56, cases=[]),
-        _result(53, 56, confidence=True),
-        _result(53, 56, confidence=1.5),
-        {**_result(53, 56), "cases": [{"correct": "yes"}] * 56},
-    ],
-    ids=[
-        "none",
-        "unverified",
-        "correct-disagrees",
-        "total-disagrees",
-        "no-cases",
-        "bool",
-        "over-1",
-        "not-bool",
-    ],
-)
-def test_a_result_whose_counts_do_not_agree_certifies_nothing(result):
-    assert certified_bound(result) is None
 
 
 @pytest.fixture(scope="module")

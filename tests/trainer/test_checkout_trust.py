@@ -52,44 +52,6 @@ def _refused(paths, trainer) -> dict[str, str]:
 # --- the secret ------------------------------------------------------------------------------
 
 
-def test_the_secret_is_made_once_owner_only_and_signs_what_it_verifies(tmp_path, trainer):
-    info = os.stat(trainer.path)
-    assert stat.S_IMODE(info.st_mode) == 0o600
-    assert stat.S_IMODE(os.stat(trainer.folder).st_mode) == 0o700
-    again = TrainerSecret.open(trainer.folder, create=True)
-    assert again.key == trainer.key and len(trainer.key) == 32
-    data = {"a": 1, "b": ["x", "\ud800"]}
-    trainer.verify("result", data, trainer.sign("result", data), source="f")
-    with pytest.raises(CheckoutFileError, match="signature does not match"):
-        trainer.verify("result", {**data, "a": 2}, trainer.sign("result", data), source="f")
-    with pytest.raises(
-        CheckoutFileError, match="signature does not match"
-    ):  # kinds do not stand in for each other
-        trainer.verify("key", data, trainer.sign("result", data), source="f")
-
-
-def test_the_default_place_is_under_xdg_config_home(trainer_home):
-    assert TrainerSecret.open(create=True).path == trainer_home / SECRET_NAME
-
-
-@pytest.mark.parametrize(
-    "spoil, why",
-    [
-        (lambda p: p.unlink(), "no trainer's secret here"),
-        (lambda p: p.chmod(0o644), r"open to others \(mode 0644\)"),
-        (lambda p: p.chmod(0o604), r"open to others \(mode 0604\)"),
-        (lambda p: p.write_text("{}"), "is not a trainer's secret"),
-        (lambda p: (p.unlink(), p.mkdir()), "not a regular file"),
-        (lambda p: (p.unlink(), p.symlink_to("/etc/hostname")), "cannot be read"),
-    ],
-)
-def test_a_bad_secret_is_refused_in_one_line(trainer, spoil, why):
-    spoil(trainer.path)
-    with pytest.raises(TrainerSecretError, match=why) as caught:
-        TrainerSecret.open(trainer.folder)
-    assert "\n" not in str(caught.value)
-
-
 def test_a_bad_secret_exits_2_on_every_command(run_cli, tmp_path):
     trainer = TrainerSecret.open(tmp_path / "t", create=True)
     write_checkout(
@@ -471,14 +433,6 @@ def test_papers_issued_at_once_are_all_in_the_ledger(tmp_path, trainer):
         papers = set(pool.map(one, range(12)))
     state = ledger_module.Ledger(trainer).read()
     assert set(state.issued) == papers and state.lines == 12
-
-
-def test_the_secret_is_made_where_there_are_no_hard_links(tmp_path, monkeypatch):
-    """The browser edition's Python has no ``os.link``: the secret is still made once, owner-only."""
-    monkeypatch.delattr(os, "link")
-    made = TrainerSecret.open(tmp_path / "browser", create=True)
-    assert stat.S_IMODE(os.stat(made.path).st_mode) == 0o600 and len(made.key) == 32
-    assert TrainerSecret.open(made.folder, create=True).key == made.key
 
 
 def test_the_ledger_is_kept_in_the_browser_edition_without_filelock(tmp_path, trainer, monkeypatch):

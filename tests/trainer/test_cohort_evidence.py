@@ -11,23 +11,18 @@ import sys
 from pathlib import Path
 
 import pytest
+from current_samples import current_sample
 from signed_checkouts import sit
 
-from helpers.core.paths import fixtures_dir
-from helpers.trainee.cases.generators import generators_fingerprint
 from helpers.trainee.progress.files import trainee_progress_from_data
 from helpers.trainer.cohort import MAX_FILE_BYTES, load_cohort
 from helpers.trainer.regrade import regrade_v3
 from helpers.trainer.secret import TrainerSecret
 from helpers.trainer.views.cohort_views import cohort_csv, cohort_json_lines, cohort_table, cohort_text
 
-SAMPLES = fixtures_dir() / "sample_progress"
-
 
 def _ben() -> dict:
-    data = json.loads((SAMPLES / "ben.json").read_text("utf-8"))
-    data["content_hash"] = generators_fingerprint()
-    return data
+    return current_sample("ben")
 
 
 def _put(folder: Path, name: str, data: dict) -> Path:
@@ -111,9 +106,7 @@ def test_two_files_with_one_attempt_id_are_flagged(tmp_path):
 
 
 def _asha() -> dict:
-    data = json.loads((SAMPLES / "asha.json").read_text("utf-8"))
-    data["content_hash"] = generators_fingerprint()
-    return data
+    return current_sample("asha")
 
 
 def test_readiness_needs_clean_evidence_and_a_passed_checkout(tmp_path):
@@ -268,21 +261,3 @@ def test_a_time_no_review_can_follow_is_refused_and_the_rest_still_shown(tmp_pat
     assert [t.name for t in cohort.trainees] == ["Ben"]
     ((path, why),) = cohort.unreadable
     assert path.endswith("late.json") and "cannot be replayed" in why and when in why
-
-
-def test_a_case_seed_out_of_the_drills_sequence_is_named_by_the_regrade():
-    """The n-th case of a rule must have seed ``drill seed × 10,000 + n``: another drill's case (same rule,
-    a valid seed) is named for what it is, though the engine's replay also notices it."""
-    from helpers.trainer.regrade import replay_v3
-
-    data = _ben()
-    assert replay_v3(trainee_progress_from_data(data), data).problems == ()
-    for number in (1, 40):
-        forged = json.loads(json.dumps(data))
-        forged["mastery"]["attempts"][number - 1]["seed"] += 10_000  # the same rule's case of drill seed + 1
-        problems = replay_v3(trainee_progress_from_data(forged), forged).problems
-        rule = forged["mastery"]["attempts"][number - 1]["rule"]
-        assert (
-            f"1 of 70 cases are not the drill's own next case (seed out of sequence) (first: case {number} ({rule}))"
-            in problems
-        ), problems

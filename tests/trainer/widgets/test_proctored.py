@@ -14,7 +14,6 @@ from helpers.trainer.cohort import load_checkouts
 from helpers.trainer.paper import Issued
 from helpers.trainer.proctoring import SITTING_ENV, TRAINER_ENV, open_sitting, prepare_sitting
 from helpers.trainer.secret import TrainerSecret
-from helpers.trainer.serve.proctor import proctor_command, proctor_notebook
 from helpers.trainer.widgets.proctored import ProctoredCheckoutWidget, proctored_page
 
 
@@ -99,14 +98,3 @@ def test_the_page_says_why_when_there_is_no_sitting(monkeypatch, tmp_path, train
     assert isinstance(proctored_page(), ProctoredCheckoutWidget)
     again = proctored_page()  # a reloaded page resumes, and says so
     assert isinstance(again, ProctoredCheckoutWidget) and "Resumed: your 0 answers" in again.message.value
-
-
-def test_the_proctored_app_serves_one_notebook_one_kernel_and_no_files(tmp_path):
-    notebook = tmp_path / "checkout.ipynb"
-    command = proctor_command(notebook, port=9999, open_browser=False)
-    assert command[-1] == str(notebook)
-    assert "--CappedKernelManager.max_kernels=1" in command
-    assert "--VoilaConfiguration.file_denylist=.*" in command
-    assert "--Voila.ip=127.0.0.1" in command and "--VoilaConfiguration.strip_sources=True" in command
-    sources = "".join(c["source"] for c in proctor_notebook()["cells"])  # type: ignore[index]
-    assert "proctored_page()" in sources and "open(" not in sources

@@ -9,10 +9,21 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from forgers import at_rate, drill
+from hypothesis import given
+from hypothesis import strategies as st
 
+from helpers.trainee.cases.rules import load_rules
 from helpers.trainer.cohort import load_cohort
-from helpers.trainer.views.cohort_views import cohort_csv, cohort_table, cohort_text, display_width
+from helpers.trainer.views.cohort_views import (
+    _shown,
+    cohort_csv,
+    cohort_table,
+    cohort_text,
+    display_width,
+    mastery_numbers,
+)
 
 
 def _cohort(folder: Path, names: list[str]):
@@ -49,3 +60,39 @@ def test_a_wide_name_keeps_the_grid_columns_in_line(tmp_path):
         assert len(cells) == 4, row
         assert display_width(row[: cells[2]]) == start, row  # Bob's mark sits right under his name
     assert display_width(wide) == 2 * len(wide)
+
+
+@pytest.mark.parametrize(
+    ("text", "columns"), [("", 0), ("abc", 3), ("Ｍａ", 4), ("中文", 4), ("e\u0301", 1), ("⟨U+200B⟩", 8)]
+)
+def test_a_wide_character_takes_two_columns_and_a_combining_mark_none(text, columns):
+    assert display_width(text) == columns
+
+
+@given(st.text(st.characters(exclude_characters="⟨⟩"), max_size=40), st.integers(2, 30))
+def test_a_shown_name_is_cut_with_an_ellipsis_never_inside_a_code_point(text, limit):
+    safe = _shown(text, limit)
+    assert len(safe) <= limit
+    body = safe.removesuffix("…")
+    assert body.count("⟨") == body.count("⟩")
+    if safe.endswith("…"):
+        assert _shown(text).startswith(body)
+    else:
+        assert safe == _shown(text)
+
+
+def test_the_mastery_numbers_count_each_rules_trainees(tmp_path):
+    from helpers.trainee.drill.state import RuleState
+    from helpers.trainer.cohort_trainee import Cohort, Trainee
+
+    rules = tuple(load_rules()[:2])
+    a, b = (rule.id for rule in rules)
+
+    def trainee(name: str, mastered: set[str]) -> Trainee:
+        states = {
+            r: RuleState(r, attempts=3, mastered_on="2026-11-30" if r in mastered else None) for r in (a, b)
+        }
+        return Trainee(name, f"{name}.json", 3, "h", name, (a, b), states, step=6, hints=0, reveals=0)
+
+    cohort = Cohort((trainee("Asha", {a, b}), trainee("Ben", {a})), rules)
+    assert mastery_numbers(cohort) == [(a, 2, 0), (b, 1, 1)]
