@@ -40,3 +40,42 @@ def test_the_line_rule_catches_a_long_module(tmp_path: Path) -> None:
     (tmp_path / "helpers" / "long.py").write_text("x = 1\n" * (MAX_LINES + 1), encoding="utf-8")
     (tmp_path / "helpers" / "short.py").write_text("x = 1\n" * MAX_LINES, encoding="utf-8")
     assert _too_long(tmp_path) == [f"helpers/long.py: {MAX_LINES + 1} lines"]
+
+
+#: The one module whose test file cannot carry its name: ``python -m helpers`` is the command line's.
+MIRROR_EXCEPTIONS = {"helpers/__main__.py": "tests/cli/test_main.py"}
+
+
+def _untested(root: Path) -> list[str]:
+    """Modules of the package with no test file of their own name where the package's folders
+    say: ``helpers/a/b.py`` is tested by ``tests/a/test_b.py``."""
+    missing = []
+    for path in sorted((root / "helpers").rglob("*.py")):
+        if path.name == "__init__.py":
+            continue
+        module = path.relative_to(root).as_posix()
+        inside = path.relative_to(root / "helpers")
+        mirror = MIRROR_EXCEPTIONS.get(
+            module, f"tests/{inside.parent.as_posix()}/test_{path.name}".replace("/./", "/")
+        )
+        if not (root / mirror).is_file():
+            missing.append(f"{module}: no {mirror}")
+    return missing
+
+
+def test_every_module_has_a_test_file_named_after_it() -> None:
+    assert _untested(ROOT) == []
+
+
+def test_the_mirror_rule_names_the_test_file_a_module_lacks(tmp_path: Path) -> None:
+    (tmp_path / "helpers" / "trainee").mkdir(parents=True)
+    (tmp_path / "helpers" / "trainee" / "__init__.py").write_text("")
+    (tmp_path / "helpers" / "trainee" / "hints.py").write_text("")
+    (tmp_path / "helpers" / "top.py").write_text("")
+    assert _untested(tmp_path) == [
+        "helpers/top.py: no tests/test_top.py",
+        "helpers/trainee/hints.py: no tests/trainee/test_hints.py",
+    ]
+    (tmp_path / "tests" / "trainee").mkdir(parents=True)
+    (tmp_path / "tests" / "trainee" / "test_hints.py").write_text("")
+    assert _untested(tmp_path) == ["helpers/top.py: no tests/test_top.py"]
