@@ -9,7 +9,6 @@ that was there already is left as it is. Taught in ``07_checkout.ipynb``.
 
 from __future__ import annotations
 
-import contextlib
 import os
 from pathlib import Path
 
@@ -52,9 +51,10 @@ def remove_made(made: list[Path]) -> list[Path]:
     """Remove the folders :func:`owner_folder` made, innermost first; those left (not empty) are returned."""
     left = []
     for folder in reversed(made):
-        with contextlib.suppress(FileNotFoundError):
-            try:
-                folder.rmdir()
-            except OSError:
-                left.append(folder)
+        try:
+            folder.rmdir()
+        except FileNotFoundError:
+            pass  # gone already: nothing is left behind
+        except OSError:
+            left.append(folder)
     return left

@@ -62,11 +62,6 @@ def test_only_the_folders_made_are_removed_and_those_not_empty_are_left(tmp_path
     assert tmp_path.exists()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="remove_made's inner `except OSError` catches FileNotFoundError before the "
-    "contextlib.suppress around it, so a folder gone already is reported as left behind (not empty)",
-)
 def test_a_folder_gone_already_is_not_reported_as_left(tmp_path) -> None:
     made = owner_folder(tmp_path / "gone")
     (tmp_path / "gone").rmdir()
