@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 from helpers.trainee.drill.times import parse_time
@@ -69,20 +69,9 @@ class MasteryAttempt:
         }
 
     @classmethod
-    def of(cls, **fields: Any) -> MasteryAttempt:
-        """``MasteryAttempt(**fields)``, every field set at once rather than one by one through the
-        frozen class's ``__init__`` (a re-grade makes two a case, a million a cohort); with any field
-        left out or unknown, made by ``__init__`` itself."""
-        if fields.keys() != _FIELDS:
-            return cls(**fields)
-        attempt = _new(cls)
-        attempt.__dict__.update(fields)
-        return attempt
-
-    @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> MasteryAttempt:
         """An attempt from a progress file (already checked against the schema)."""
-        return cls.of(
+        return cls(
             number=data["number"],
             rule=data["rule"],
             seed=data["seed"],
@@ -99,8 +88,3 @@ class MasteryAttempt:
             fields_wrong=tuple(data["fields_wrong"]),
             rules_missed=tuple(data["rules_missed"]),
         )
-
-
-#: Every field of an attempt, as :meth:`MasteryAttempt.of` sets them.
-_FIELDS = frozenset(f.name for f in fields(MasteryAttempt))
-_new = object.__new__

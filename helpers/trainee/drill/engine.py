@@ -234,7 +234,7 @@ class DrillSession(CaseEngine):
         stored = answer.to_data() if answer is not None else None
         wrong = tuple(dict.fromkeys(m.field for m in result.mistakes)) if result is not None else ()
         missed = tuple(result.rules_missed) if result is not None else (current.rule,)
-        attempt = MasteryAttempt.of(
+        attempt = MasteryAttempt(
             number=current.number,
             rule=current.rule,
             seed=current.seed,

@@ -307,8 +307,8 @@ class Mastery:
             ready_at = attempt.number + REVIEW_GAP * 2 ** min(reviewed, 6)
         else:
             ready_at = attempt.number + 1 + (SUCCESS_GAP if unaided else MISS_GAP)
-        self.states[attempt.rule] = recorded = RuleState.of(
-            rule=attempt.rule,
+        self.states[attempt.rule] = recorded = RuleState(
+            attempt.rule,
             streak=streak,
             mastered_on=mastered_on,
             times_mastered=times_mastered,

@@ -4,7 +4,7 @@ Taught in ``04_practice.ipynb``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any
 
 from helpers.trainee.drill.model import MASTERY_STREAK, facet_streak
@@ -37,17 +37,6 @@ class RuleState:
     reviewed: int = 0
     last_practised: str | None = None
     schedule: Schedule | None = field(default=None, repr=False)
-
-    @classmethod
-    def of(cls, **fields: Any) -> RuleState:
-        """``RuleState(**fields)``, every field set at once rather than one by one through the frozen
-        class's ``__init__`` (each scored case makes one); with any field left out or unknown, made by
-        ``__init__`` itself."""
-        if fields.keys() != _RULE_FIELDS:
-            return cls(**fields)
-        state = _new(cls)
-        state.__dict__.update(fields)
-        return state
 
     @property
     def card(self) -> Any:
@@ -87,11 +76,6 @@ class RuleState:
             "last_practised": self.last_practised,
             "review_due": self.review_due(),
         }
-
-
-#: Every field of a rule's state, as :meth:`RuleState.of` sets them.
-_RULE_FIELDS = frozenset(f.name for f in fields(RuleState))
-_new = object.__new__
 
 
 @dataclass(frozen=True)
