@@ -166,7 +166,7 @@ def _alike(a: str, b: str, kinds: Iterable[str]) -> bool:
 
 def reader_form(text: str) -> str:
     """``text`` as a careless reader sees it: every look-alike difference in :data:`FACETS` ignored."""
-    return _skeleton(text, FACETS)
+    return _skeleton_of(text, FACETS)
 
 
 @functools.lru_cache(maxsize=65536)  # cases are made of a few hundred words and their look-alikes
@@ -449,15 +449,85 @@ def rules_that_apply(
 ) -> set[str]:
     """The ids in ``rule_ids`` for which :func:`applies` is true, the case's parts worked out once.
 
-    Raises ``KeyError`` for a rule id that is not a rule of ``check``, as :func:`applies` does.
+    Every rule of the check is tested together (:func:`_ts_applying`, :func:`_sk_applying`), as the
+    reason question asks for them all. Raises ``KeyError`` for a rule id that is not a rule of
+    ``check``, as :func:`applies` does.
     """
     if check == "target-scope":
-        tests = _ts_tests(input)
+        applying, known = _ts_applying(input), _TS_RULES
     elif check == "sentinels":
-        tests = _sk_tests(input, context or {})
+        applying, known = _sk_applying(input, context or {}), _SK_RULES
     else:
         raise ValueError(f"unknown check {check!r}")
-    return {rule_id for rule_id in rule_ids if tests[rule_id]()}
+    found = set()
+    for rule_id in rule_ids:
+        if rule_id in applying:
+            found.add(rule_id)
+        elif rule_id not in known:
+            raise KeyError(rule_id)
+    return found
+
+
+#: The rules each check's tests know (:func:`_ts_tests`, :func:`_sk_tests`).
+_TS_RULES = frozenset(_ts_tests({}))
+_SK_RULES = frozenset(_sk_tests({}, {}))
+
+
+def _ts_applying(record: Mapping[str, Any]) -> set[str]:
+    """The target-scope rules whose test in :func:`_ts_tests` is true of ``record``, tested together."""
+    original, rewritten = _ids(record.get("original")), _ids(record.get("rewritten"))
+    before, after = set(original), set(rewritten)
+    lost, gained = before - after, after - before
+    found = set()
+    if lost:
+        found.add("ts-lost")
+        if gained:
+            found.add("ts-several")
+    if gained:
+        found.add("ts-added")
+    if before == after and original != rewritten:
+        found.add("ts-order")
+    if len(before) != len(original) or len(after) != len(rewritten):
+        found.add("ts-duplicates")
+    everything = dict.fromkeys(original)
+    everything.update(dict.fromkeys(rewritten))
+    if len({_skeleton_of(item, FACETS) for item in everything}) < len(everything):
+        found.add("ts-exact-ids")
+    if not original or not rewritten:
+        found.add("ts-empty")
+    if _ids(record.get("unresolved")):
+        found.add("ts-unresolved")
+    if any(isinstance(record.get(k), str) and record[k].strip() for k in ("query", "rewritten_query")):
+        found.add("ts-query-unvalidated")
+    return found
+
+
+def _sk_applying(record: Mapping[str, Any], context: Mapping[str, Any]) -> set[str]:
+    """The sentinel rules whose test in :func:`_sk_tests` is true of ``record``, tested together."""
+    baseline, proposed, missing, changed = _sk_parts(record)
+    found = set()
+    if changed:
+        found.add("sk-changed")
+        pairs = [(baseline[s], proposed[s]) for s in changed]
+        if any(differs_only_in_case_or_space(a, b) for a, b in pairs):
+            found.add("sk-whitespace-case")
+        if any(differs_only_invisibly(a, b) for a, b in pairs):
+            found.add("sk-invisible")
+        if missing:
+            found.add("sk-several")
+    if missing:
+        found.add("sk-missing")
+    if not baseline.keys() & proposed.keys():
+        found.add("sk-all-missing")
+    if proposed.keys() - baseline.keys():
+        found.add("sk-new-case")
+    if _nonsentinel_edits(baseline, proposed, context):
+        found.add("sk-nonsentinel-changed")
+    if not baseline:
+        found.add("sk-empty-baseline")
+    if approved_change(record, context) is not None:
+        found.add("sk-rubric-change")
+    return found
 
 
 def facets(check: str, input: Mapping[str, Any], context: Mapping[str, Any] | None = None) -> tuple[str, ...]:

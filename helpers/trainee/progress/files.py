@@ -235,9 +235,25 @@ def _strings(value: Any) -> bool:
     return type(value) is list and set(map(type, value)) <= _STRINGS
 
 
+#: Strings found to be rule ids (:func:`_rule_id`), so a list of them is told at once; a drill names a few dozen.
+_IDS_SEEN: set[str] = set()
+
+
 def _rule_ids(value: Any) -> bool:
     """A list of rule ids."""
-    return type(value) is list and set(map(type, value)) <= _STRINGS and all(map(_rule_id, value))
+    if type(value) is not list:
+        return False
+    try:
+        if _IDS_SEEN.issuperset(value):
+            return True
+    except TypeError:  # a list or an object in the list: never a rule id
+        return False
+    if not (set(map(type, value)) <= _STRINGS and all(map(_rule_id, value))):
+        return False
+    if len(_IDS_SEEN) > 4096:
+        _IDS_SEEN.clear()
+    _IDS_SEEN.update(value)
+    return True
 
 
 def _plain_attempt(a: Any) -> bool:

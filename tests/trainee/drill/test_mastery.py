@@ -344,3 +344,13 @@ def test_the_saved_record_is_never_a_running_drill():
     with pytest.raises(TypeError, match=r"DrillSession\.record\(\)"):
         TraineeProgress(fresh())  # type: ignore[arg-type]
     assert TraineeProgress(fresh().record()).trainee == "Test"
+
+
+def test_rule_ids_seen_before_do_not_pass_a_list_with_anything_else_in_it():
+    from helpers.trainee.progress.files import _rule_ids
+
+    assert _rule_ids(["ts-lost", "sk-missing"]) and _rule_ids(["sk-missing", "ts-lost"]) and _rule_ids([])
+    for odd in (5, None, True, 2.0, ["ts-lost"], {"ts-lost": 1}, "ts-lost\n", "T", "x" * 42, ""):
+        assert not _rule_ids(["ts-lost", odd]), odd
+        assert not _rule_ids([odd, "sk-missing"]), odd
+    assert not _rule_ids(("ts-lost",)) and not _rule_ids("ts-lost")
