@@ -71,10 +71,6 @@ _PRESERVED, _LOST, _ADDED, _BOTH, _HELD = range(5)
 #: How many rows are fetched from DuckDB at a time (a batch's Arrow copy is the fetch's working set).
 _FETCH_ROWS = 1 << 13
 
-#: How much judged output DuckDB may queue ahead of the batch being handed on (its default is
-#: 10 MiB, a peak that did not pay for itself: docs/performance.md).
-STREAM_BUFFER = "1MB"
-
 #: The line of a preserved rewrite, which the judged batches hold as a null (docs/performance.md).
 _PRESERVED_LINE = '{"missing":[],"added":[],"preserved":true}\n'
 
@@ -228,7 +224,6 @@ def scope_parquet_blocks(
             con.close()
             return None
         _read_every_cell(con, source)  # a file DuckDB cannot read fails here, before a line is written
-        con.execute(f"SET streaming_buffer_size = {_literal(STREAM_BUFFER)}")
         # A preserved row's line is the same every time: fetched as a null (a null string takes
         # no bytes), and :func:`_run` writes it back.
         cells = ", ".join(_quote(n) for n in names)
