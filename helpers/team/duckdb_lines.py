@@ -90,9 +90,10 @@ def lines_sql(table: str, *, lines: bool = True) -> str:
 
 
 def _chunks(stream: Any, size: int) -> Iterator[memoryview]:
-    """The stream's bytes in chunks of whole lines (at least ``size`` bytes but the last), each read
-    into a buffer of its own: no chunk is joined or cut by a copy, and a buffer's pages are only
-    taken as they are read into (it is not filled with zeros first), so a short stream stays small."""
+    """The stream's bytes in chunks of whole lines (up to ``size`` bytes, doubled for a longer
+    line), each read into a buffer of its own: no chunk is joined or cut by a copy, and a buffer's
+    pages are only taken as they are read into (it is not filled with zeros first), so a short
+    stream stays small."""
     import numpy as np
 
     pending = b""

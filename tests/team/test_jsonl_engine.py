@@ -235,6 +235,38 @@ def test_duckdb_failing_part_way_through_a_chunk_hands_on_the_rest(good, tmp_pat
         both(capfdbinary, "target-scope", str(path), *mode)
 
 
+class _ReadOnly:
+    """A stream with ``read`` only (as :class:`helpers.team.spool.Prefixed`), giving a few bytes a call."""
+
+    def __init__(self, data: bytes, step: int) -> None:
+        self.stream, self.step = io.BytesIO(data), step
+
+    def read(self, size: int = -1) -> bytes:
+        return self.stream.read(min(size, self.step))
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(
+    lines=st.lists(st.binary(max_size=40).map(lambda b: b.replace(b"\n", b"")), max_size=60),
+    final=st.booleans(),
+    size=st.integers(1, 300),
+    step=st.integers(1, 50),
+    readinto=st.booleans(),
+)
+def test_chunks_are_whole_lines_read_in_place(lines, final, size, step, readinto):
+    """Any stream comes back byte for byte, in chunks that end at a newline (all but the last),
+    none over twice ``size`` or twice its longest line, whether it reads into a buffer or not."""
+    from helpers.team.duckdb_lines import _chunks
+
+    data = b"\n".join(lines) + (b"\n" if final and lines else b"")
+    stream = io.BytesIO(data) if readinto else _ReadOnly(data, step)
+    chunks = [bytes(chunk) for chunk in _chunks(stream, size)]
+    assert b"".join(chunks) == data
+    assert all(chunks) and all(chunk.endswith(b"\n") for chunk in chunks[:-1])
+    bound = 2 * max(size, max((len(line) + 1 for line in lines), default=0))
+    assert all(len(chunk) <= bound for chunk in chunks)
+
+
 # --- lines made by Hypothesis ------------------------------------------------------------------
 
 #: Characters DuckDB may write (among them the ones where UTF-16 and code-point order part), and
