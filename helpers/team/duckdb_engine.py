@@ -23,7 +23,15 @@ from helpers.core.sentinels import SentinelResult
 if TYPE_CHECKING:  # read when a key pair is checked: choosing an engine imports neither
     from helpers.team.batch import KeyCheck
 
-__all__ = ["DUCKDB_EXTRA", "MEMORY_LIMIT", "Connection", "connect", "duckdb_missing", "check_parquet_keys"]
+__all__ = [
+    "DUCKDB_EXTRA",
+    "MEMORY_LIMIT",
+    "STREAM_BUFFER",
+    "Connection",
+    "connect",
+    "duckdb_missing",
+    "check_parquet_keys",
+]
 
 #: The extra that installs DuckDB.
 DUCKDB_EXTRA = "duckdb"
@@ -52,9 +60,15 @@ def duckdb_missing() -> str | None:
 MEMORY_LIMIT = "768MB"
 
 
+#: How much of a streamed result DuckDB may queue ahead of the batch being handed on (its
+#: default, 10 MiB, showed in the peak of a streamed table: docs/performance.md).
+STREAM_BUFFER = "1MB"
+
+
 class Connection:
     """A DuckDB connection of this run's own: byte comparison (no collation is ever set), at most
-    :data:`MEMORY_LIMIT`, spilling to a private temporary folder that :meth:`close` removes."""
+    :data:`MEMORY_LIMIT`, spilling to a private temporary folder that :meth:`close` removes, and
+    streaming results :data:`STREAM_BUFFER` ahead."""
 
     def __init__(self, threads: int | None = None) -> None:
         import tempfile
@@ -67,6 +81,7 @@ class Connection:
             config["threads"] = threads
         try:
             self.con = duckdb.connect(config=config)
+            self.con.execute(f"SET streaming_buffer_size = '{STREAM_BUFFER}'")  # not a global option
         except BaseException:
             self._remove_folder()
             raise

@@ -38,12 +38,12 @@ from helpers.team.duckdb_scope import _literal, _run, judged_sql
 
 __all__ = ["CHUNK_BYTES", "PLAIN_RECORD", "scope_jsonl_blocks", "lines_sql"]
 
-#: How many bytes of input DuckDB judges at a time: the memory bound of the route is a few of
-#: these (the chunk, its Arrow column, DuckDB's working set and the lines it wrote).
-CHUNK_BYTES = 8 << 20
+#: How many bytes of input DuckDB judges at a time: the memory bound of the route is the chunk
+#: (read in place, never copied) and DuckDB's working set over it (docs/performance.md).
+CHUNK_BYTES = 6 << 20
 
-#: Rows per Arrow batch handed to DuckDB (its unit of parallel work).
-_BATCH_ROWS = 1 << 14
+#: Rows per Arrow batch handed to DuckDB (its unit of parallel work), and per block handed on.
+_BATCH_ROWS = 1 << 13
 
 #: A character of a plain string: not ``"``, ``\\`` or a control character (the characters the
 #: Python route escapes), and in an ID nothing in U+E000-U+FFFF either (where code-point order,
@@ -89,40 +89,66 @@ def lines_sql(table: str, *, lines: bool = True) -> str:
     return judged_sql(rows, lines=lines, proved=True)
 
 
-def _chunks(stream: Any, size: int) -> Iterator[bytes]:
-    """The stream's bytes in chunks of whole lines (at least ``size`` bytes but the last)."""
-    read = stream.read
+def _chunks(stream: Any, size: int) -> Iterator[memoryview]:
+    """The stream's bytes in chunks of whole lines (up to ``size`` bytes, doubled for a longer
+    line), each read into a buffer of its own: no chunk is joined or cut by a copy, and a buffer's
+    pages are only taken as they are read into (it is not filled with zeros first), so a short
+    stream stays small."""
+    import numpy as np
+
     pending = b""
     while True:
-        parts = [pending] if pending else []
-        got = len(pending)
-        ended = False
-        while got < size:
-            data = read(size - got)
-            if not data:
-                ended = True
-                break
-            parts.append(data)
-            got += len(data)
-        data = b"".join(parts)
-        del parts  # the pieces go before the chunk is cut
-        if ended:
-            if data:
-                yield data
+        view = memoryview(np.empty(max(size, len(pending)), np.uint8))
+        view[: len(pending)] = pending
+        got = len(pending) + _fill(stream, view[len(pending) :])
+        if got < len(view):  # the stream ended
+            if got:
+                yield view[:got]
             return
-        cut = data.rfind(b"\n")
+        cut = _last_newline(view)
         if cut < 0:  # one line longer than the chunk so far: read on
-            pending = data
+            pending = bytes(view)
             size *= 2
             continue
-        pending = data[cut + 1 :]
-        if pending:
-            data = data[: cut + 1]
-        yield data
-        del data  # not held while the next chunk is read
+        pending = bytes(view[cut + 1 :])
+        yield view[: cut + 1]
+        del view  # not held while the next chunk is read
 
 
-def _to_python(data: bytes, tally: dict[str, int]) -> list[bytes]:
+def _last_newline(view: memoryview) -> int:
+    """Where the last ``\\n`` of ``view`` is, or -1."""
+    end = len(view)
+    while end > 0:
+        start = max(0, end - _PIECE)
+        at = bytes(view[start:end]).rfind(b"\n")
+        if at >= 0:
+            return start + at
+        end = start
+    return -1
+
+
+#: The most bytes read at a time from a stream that cannot read into a buffer.
+_PIECE = 1 << 20
+
+
+def _fill(stream: Any, view: memoryview) -> int:
+    """Read into ``view`` until it is full or the stream ends; how many bytes were read."""
+    readinto = getattr(stream, "readinto", None)
+    got = 0
+    while got < len(view):
+        if readinto is not None:
+            count = readinto(view[got:]) or 0
+        else:
+            data = stream.read(min(len(view) - got, _PIECE))
+            count = len(data)
+            view[got : got + count] = data
+        if not count:
+            break
+        got += count
+    return got
+
+
+def _to_python(data: bytes | memoryview, tally: dict[str, int]) -> list[bytes]:
     """A chunk whose every line goes to the Python route: its raw lines, counted in ``tally``."""
     raws = _raw_lines(data)
     tally["lines"] += len(raws)
@@ -130,15 +156,19 @@ def _to_python(data: bytes, tally: dict[str, int]) -> list[bytes]:
     return raws
 
 
-def _raw_lines(data: bytes) -> list[bytes]:
+def _raw_lines(data: bytes | memoryview) -> list[bytes]:
     """The lines of a chunk as the Python route reads them (no newline; a final one makes no line)."""
-    lines = data.split(b"\n")
+    lines = bytes(data).split(b"\n")
     if not lines[-1]:
         lines.pop()
     return lines
 
 
-def _column(data: bytes) -> Any:
+#: Bytes looked at a time for newlines (the comparison's working array is this long).
+_SCAN = 1 << 20
+
+
+def _column(data: bytes | memoryview) -> Any:
     """The chunk's lines, each with its newline, as an Arrow string array over the chunk's own
     bytes; ``None`` when they are not all valid UTF-8 (or too many bytes for one array)."""
     import numpy as np
@@ -146,7 +176,9 @@ def _column(data: bytes) -> Any:
 
     if len(data) >= 1 << 31:
         return None
-    ends = np.flatnonzero(np.frombuffer(data, np.uint8) == 10) + 1
+    view = np.frombuffer(data, np.uint8)
+    found = [np.flatnonzero(view[at : at + _SCAN] == 10) + (at + 1) for at in range(0, len(view), _SCAN)]
+    ends = np.concatenate(found) if found else np.empty(0, np.int64)
     if not len(ends) or ends[-1] != len(data):
         ends = np.append(ends, len(data))
     offsets = np.concatenate(([0], ends)).astype(np.int32)
@@ -178,28 +210,36 @@ def scope_jsonl_blocks(
         tally = {}
     tally.setdefault("lines", 0)
     tally.setdefault("python", 0)
+    import pyarrow as pa
+
     from helpers.team.duckdb_engine import connect
 
+    # Arrow's default allocator (mimalloc) kept the pages of the batches taken apart here, so the
+    # peak grew with the input; the system allocator hands them back (docs/performance.md).
+    pa.set_memory_pool(pa.system_memory_pool())
     con = connect(threads)
     sql = lines_sql("chunk", lines=lines)
     done = 0  # lines handed on so far
     chunks = _chunks(stream, chunk_bytes)
     try:
         while (data := next(chunks, None)) is not None:
-            block, count = _judge(con, sql, data, done, lines, tally)
-            del data  # the chunk's bytes go before the next chunk is read: a chunk at a time
-            done += count
-            yield block
-            del block
+            judged = _judge(con, sql, data, done, lines, tally)
+            del data  # the chunk's bytes go with its last block, before the next chunk is read
+            for block, count in judged:
+                done += count
+                yield block
+                del block
     finally:
         con.close()
 
 
 def _judge(
-    con: Any, sql: str, data: bytes, done: int, lines: bool, tally: dict[str, int]
-) -> tuple[list[Any], int]:
-    """One chunk's block and how many lines it held: judged in DuckDB (its lines numbered from
-    ``done``), or handed whole to the Python route. All it made but the block is gone on return."""
+    con: Any, sql: str, data: bytes | memoryview, done: int, lines: bool, tally: dict[str, int]
+) -> Iterator[tuple[list[Any], int]]:
+    """One chunk's blocks and how many lines each holds: one a batch DuckDB judges (its lines
+    numbered from ``done``), each handed on before the next batch is judged; the lines DuckDB
+    does not judge (all of them when the chunk is not UTF-8 throughout, the rest when DuckDB
+    fails) go to the Python route."""
     import duckdb
     import numpy as np
     import pyarrow as pa
@@ -207,46 +247,51 @@ def _judge(
     column = _column(data)
     if column is None:  # not UTF-8 throughout: the Python route names the lines
         raws = _to_python(data, tally)
-        return EngineBlock(raws), len(raws)
+        yield EngineBlock(raws), len(raws)
+        return
     count = len(column)
     numbers = pa.array(np.arange(done, done + count, dtype=np.int64))
     chunk = pa.Table.from_arrays([numbers, column], names=["n", "t"]).to_batches(_BATCH_ROWS)
+    del numbers
+    at = 0  # lines of the chunk judged so far
     try:
         con.con.register("chunk", pa.Table.from_batches(chunk))
-        judged = con.sql(sql).to_arrow_table()
+        del chunk
+        for batch in con.sql(sql).to_arrow_reader(_BATCH_ROWS):
+            if len(batch):
+                block = _block(batch, column, done + at, at, lines)
+                tally["lines"] += len(batch)
+                tally["python"] += sum(type(item) is bytes for item in block)
+                at += len(batch)
+                yield block, len(batch)
+                del block
     except duckdb.InterruptException:
         raise KeyboardInterrupt from None  # Ctrl-C: the run stops, as on the Python route
-    except duckdb.Error:
-        judged = None
+    except (duckdb.Error, pa.ArrowException, OSError):
+        pass  # DuckDB could not judge the rest: the Python route does
     finally:
         con.con.unregister("chunk")
-    if judged is None or len(judged) != count:  # DuckDB could not judge it: the Python route does
-        raws = _to_python(data, tally)
-        return EngineBlock(raws), len(raws)
-    block = _block(judged, column, done, lines)
-    tally["lines"] += count
-    tally["python"] += sum(type(item) is bytes for item in block)
-    return block, count
+    if at < count:
+        start = int(np.frombuffer(column.buffers()[1], np.int32)[column.offset + at])  # line at's first byte
+        raws = _to_python(data[start:], tally)
+        yield EngineBlock(raws), len(raws)
 
 
-def _block(judged: Any, column: Any, first: int, lines: bool) -> list[Any]:
-    """One chunk's block: runs of lines judged in DuckDB, and the raw lines for the Python route."""
+def _block(batch: Any, column: Any, first: int, at: int, lines: bool) -> list[Any]:
+    """The block of one batch DuckDB judged, the lines ``first`` on (line ``at`` of ``column``):
+    runs of lines judged in DuckDB, and the raw lines for the Python route."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    numbers = judged.column("n")
-    if len(judged) > 1:
-        steps = pc.min_max(pc.pairwise_diff(numbers.combine_chunks())).as_py()
-    else:
-        steps = {"min": 1, "max": 1}
+    numbers = batch.column("n")
+    steps = pc.min_max(pc.pairwise_diff(numbers)).as_py() if len(batch) > 1 else {"min": 1, "max": 1}
     if numbers[0].as_py() != first or steps != {"min": 1, "max": 1}:  # each line once, in order
-        judged = judged.sort_by("n")
-        numbers = judged.column("n").combine_chunks()
-        if pc.any(pc.not_equal(numbers, pa.array(range(first, first + len(judged))))).as_py():
-            raise AssertionError(f"DuckDB did not give each line from {first + 1} once")
-    batch = judged.combine_chunks().to_batches()[0]
+        raise AssertionError(
+            f"DuckDB gave the lines from {numbers[0].as_py() + 1} out of order ({first + 1} was due)"
+        )
     handed = pc.indices_nonzero(batch.column("py")).to_pylist()
-    raws = column.take(pa.array(handed, pa.int64())).view(pa.binary()).to_pylist() if handed else []
+    taken = pa.array([at + index for index in handed], pa.int64())
+    raws = column.take(taken).view(pa.binary()).to_pylist() if handed else []
     block = EngineBlock()
     start = 0
     for index, raw in zip(handed, raws, strict=True):

@@ -1,8 +1,9 @@
 """The target-scope check of a Parquet table run inside DuckDB (``target-scope --engine duckdb``).
 
-One pass over the table in DuckDB, on every core, judges each row and keeps what the
-batch loop needs in a temporary table; only then is anything handed on, so a file that
-cannot be read part-way falls back whole, before a line is written. A row is judged in
+A first pass reads every cell of the table (counting them) and proves that DuckDB can read
+it all, so a file that cannot be read part-way falls back whole, before a line is written;
+a second pass, on every core, judges each row and streams what the batch loop needs, a
+batch at a time, so memory does not grow with the table. A row is judged in
 DuckDB when it is valid (``original``, ``rewritten`` and ``unresolved``, when present,
 non-null lists of non-empty, non-null strings) and short (at most :data:`SHORT` IDs in
 ``original`` and ``rewritten`` together): its missing and added IDs, or its held
@@ -36,6 +37,7 @@ from typing import Any
 
 from helpers.core.jsonio import JsonLine
 from helpers.team.batch import Written
+from helpers.team.parquet_tables import RowError
 from helpers.team.scope_tables import SCOPE_TABLE_OPTIONAL, SCOPE_TABLE_REQUIRED
 
 __all__ = ["SHORT", "PLAIN_PATTERN", "scope_parquet_blocks", "scope_sql", "judged_sql"]
@@ -69,7 +71,7 @@ _PRESERVED, _LOST, _ADDED, _BOTH, _HELD = range(5)
 #: How many rows are fetched from DuckDB at a time (a batch's Arrow copy is the fetch's working set).
 _FETCH_ROWS = 1 << 13
 
-#: The line of a preserved rewrite, which the judged table holds as a null (docs/performance.md).
+#: The line of a preserved rewrite, which the judged batches hold as a null (docs/performance.md).
 _PRESERVED_LINE = '{"missing":[],"added":[],"preserved":true}\n'
 
 
@@ -95,6 +97,23 @@ def _columns(con: Any, source: str) -> list[str] | None:
         if types[name] not in (_LIST_TYPES if name in _LISTS else _SCALAR_TYPES):
             return None
     return names
+
+
+def _read_every_cell(con: Any, source: str) -> None:
+    """Read every cell of the table without judging a row; raises ``duckdb.Error`` where DuckDB cannot.
+
+    Each column is summed over a figure that needs its values (a string's length, a list's, a
+    scalar's hash): a ``count`` would not do, since DuckDB answers it from the file's statistics
+    when they say a column holds no null, and reads none of its pages."""
+    rows = con.execute(f"DESCRIBE SELECT * FROM read_parquet({source})").fetchall()
+
+    def figure(name: str, kind: str) -> str:
+        if kind == "VARCHAR":
+            return f"sum(strlen({_quote(name)}))"
+        return f"sum(len({_quote(name)}))" if kind in _LIST_TYPES else f"bit_xor(hash({_quote(name)}))"
+
+    figures = ", ".join(figure(row[0], row[1]) for row in rows)
+    con.execute(f"SELECT count(*), {figures} FROM read_parquet({source})").fetchall()
 
 
 def _ids(values: str) -> str:
@@ -189,8 +208,9 @@ def scope_parquet_blocks(
 
     With ``lines`` (a run that writes every output line and shows no summary), DuckDB writes
     the lines it can (:class:`~helpers.team.batch.Written`); without, preserved rows come as
-    counts and every other row as a record. The whole file is judged before the first block is
-    handed on, so a file that fails part-way falls back whole. Taught in ``05_check_your_data.ipynb``.
+    counts and every other row as a record. Every cell is read once before the first block is
+    handed on, so a file that fails part-way falls back whole; the rows are then judged as they
+    are handed on. Taught in ``05_check_your_data.ipynb``.
     """
     import duckdb
 
@@ -203,20 +223,20 @@ def scope_parquet_blocks(
         if names is None:
             con.close()
             return None
-        # A preserved row's line is the same every time: kept as a null, its table is a fraction
-        # of the size (a null string takes no bytes), and :func:`_run` writes it back.
+        _read_every_cell(con, source)  # a file DuckDB cannot read fails here, before a line is written
+        # A preserved row's line is the same every time: fetched as a null (a null string takes
+        # no bytes), and :func:`_run` writes it back.
         cells = ", ".join(_quote(n) for n in names)
         line = f"CASE WHEN kind = {_PRESERVED} THEN NULL ELSE line END AS line"
         judged = f"SELECT n, kind, {line}, py, {cells} FROM ({scope_sql(source, names, lines=lines)})"
-        con.execute("CREATE TEMP TABLE judged AS " + judged)
-        reader = con.sql("SELECT * FROM judged").to_arrow_reader(fetch_rows)
+        reader = con.sql(judged).to_arrow_reader(fetch_rows)
     except duckdb.InterruptException:
         con.close()
         raise KeyboardInterrupt from None  # Ctrl-C: the run stops, as on the Python route
     except duckdb.Error:
         con.close()
         return None
-    return _blocks(con, reader, names, lines)
+    return _blocks(con, reader, names, lines, path)
 
 
 def _counted(kinds: Any) -> dict[int, int]:
@@ -253,34 +273,53 @@ def _run(batch: Any, start: int, stop: int, lines: bool) -> Any:
     )
 
 
-def _blocks(con: Any, reader: Any, names: list[str], lines: bool) -> Iterator[list[Any]]:
-    """One block per Arrow batch: runs of rows judged in DuckDB, and the records numbered from 1."""
-    import pyarrow.compute as pc
+def _blocks(con: Any, reader: Any, names: list[str], lines: bool, path: str) -> Iterator[list[Any]]:
+    """One block per Arrow batch: runs of rows judged in DuckDB, and the records numbered from 1.
+
+    Should DuckDB fail after the first pass (the file changed under it), the next row is
+    reported as the Python route reports it, and the reading ends there."""
+    import duckdb
+    import pyarrow as pa
 
     done = 0  # rows handed on so far
+    batches = iter(reader)
     try:
-        for batch in reader:
-            if not len(batch):
-                continue
-            numbers = batch.column("n")
-            first = numbers[0].as_py()
-            steps = pc.min_max(pc.pairwise_diff(numbers)).as_py() if len(batch) > 1 else {"min": 1, "max": 1}
-            if first != done or steps != {"min": 1, "max": 1}:  # each row once, in the table's order
-                raise AssertionError(
-                    f"DuckDB gave the rows from {first + 1} out of order ({done + 1} was due)"
-                )
-            handed = pc.indices_nonzero(batch.column("py")).to_pylist()
-            records = batch.select(names).take(handed).to_pylist() if handed else []
-            block: list[Any] = []
-            start = 0
-            for index, record in zip(handed, records, strict=True):
-                if index > start:
-                    block.append(_run(batch, start, index, lines))
-                block.append(JsonLine(first + index + 1, value=record))
-                start = index + 1
-            if start < len(batch):
-                block.append(_run(batch, start, len(batch), lines))
-            done = first + len(batch)
-            yield block
+        while True:
+            try:
+                batch = next(batches, None)
+            except duckdb.InterruptException:
+                raise KeyboardInterrupt from None
+            except (duckdb.Error, pa.ArrowException, OSError) as exc:
+                error = RowError(f"the table cannot be read from here on ({exc})", source=path, row=done + 1)
+                yield [JsonLine(done + 1, error=error)]
+                return
+            if batch is None:
+                return
+            if len(batch):
+                yield _block(batch, names, lines, done)
+                done += len(batch)
     finally:
         con.close()
+
+
+def _block(batch: Any, names: list[str], lines: bool, done: int) -> list[Any]:
+    """One Arrow batch's block, its rows numbered from ``done``."""
+    import pyarrow.compute as pc
+
+    numbers = batch.column("n")
+    first = numbers[0].as_py()
+    steps = pc.min_max(pc.pairwise_diff(numbers)).as_py() if len(batch) > 1 else {"min": 1, "max": 1}
+    if first != done or steps != {"min": 1, "max": 1}:  # each row once, in the table's order
+        raise AssertionError(f"DuckDB gave the rows from {first + 1} out of order ({done + 1} was due)")
+    handed = pc.indices_nonzero(batch.column("py")).to_pylist()
+    records = batch.select(names).take(handed).to_pylist() if handed else []
+    block: list[Any] = []
+    start = 0
+    for index, record in zip(handed, records, strict=True):
+        if index > start:
+            block.append(_run(batch, start, index, lines))
+        block.append(JsonLine(first + index + 1, value=record))
+        start = index + 1
+    if start < len(batch):
+        block.append(_run(batch, start, len(batch), lines))
+    return block

@@ -193,6 +193,80 @@ def test_the_engine_judges_the_lines_itself(tmp_path):
     assert not set(handed) & PLAIN_TRAPS  # and only those
 
 
+@pytest.mark.parametrize("good", [0, 1, 3], ids=lambda n: f"after-{n}-batches")
+def test_duckdb_failing_part_way_through_a_chunk_hands_on_the_rest(good, tmp_path, capfdbinary, monkeypatch):
+    """The batches DuckDB judged stand; the rest of the chunk goes to the Python route, and the
+    bytes are still the Python route's."""
+    import duckdb
+
+    from helpers.team import duckdb_lines
+    from helpers.team.batch import Written
+    from helpers.team.duckdb_engine import Connection
+
+    monkeypatch.setattr(duckdb_lines, "_BATCH_ROWS", 16)
+    real = Connection.sql
+
+    class Failing:
+        def __init__(self, relation: Any) -> None:
+            self.relation = relation
+
+        def to_arrow_reader(self, rows: int) -> Any:
+            reader = self.relation.to_arrow_reader(rows)
+            for _ in range(good):
+                yield reader.read_next_batch()
+            raise duckdb.InvalidInputException("DuckDB gave up")
+
+    monkeypatch.setattr(Connection, "sql", lambda self, sql: Failing(real(self, sql)))
+    corpus = [line for i, line in enumerate(_corpus_lines()) if i % 4 == 0][:200]
+    data = b"\n".join(corpus) + b"\n"
+    tally: dict[str, int] = {}
+    items = [
+        item
+        for block in duckdb_lines.scope_jsonl_blocks(io.BytesIO(data), chunk_bytes=len(data), tally=tally)
+        for item in block
+    ]
+    judged = sum(item.rows for item in items if isinstance(item, Written))
+    handed = [item for item in items if type(item) is bytes]
+    assert 0 < judged <= 16 * good if good else judged == 0
+    assert handed[-(len(corpus) - 16 * good) :] == corpus[16 * good :]
+    assert judged + len(handed) == len(corpus) == tally["lines"] and tally["python"] == len(handed)
+    path = _write(tmp_path / "r.jsonl", corpus)
+    for mode in MODES:
+        both(capfdbinary, "target-scope", str(path), *mode)
+
+
+class _ReadOnly:
+    """A stream with ``read`` only (as :class:`helpers.team.spool.Prefixed`), giving a few bytes a call."""
+
+    def __init__(self, data: bytes, step: int) -> None:
+        self.stream, self.step = io.BytesIO(data), step
+
+    def read(self, size: int = -1) -> bytes:
+        return self.stream.read(min(size, self.step))
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(
+    lines=st.lists(st.binary(max_size=40).map(lambda b: b.replace(b"\n", b"")), max_size=60),
+    final=st.booleans(),
+    size=st.integers(1, 300),
+    step=st.integers(1, 50),
+    readinto=st.booleans(),
+)
+def test_chunks_are_whole_lines_read_in_place(lines, final, size, step, readinto):
+    """Any stream comes back byte for byte, in chunks that end at a newline (all but the last),
+    none over twice ``size`` or twice its longest line, whether it reads into a buffer or not."""
+    from helpers.team.duckdb_lines import _chunks
+
+    data = b"\n".join(lines) + (b"\n" if final and lines else b"")
+    stream = io.BytesIO(data) if readinto else _ReadOnly(data, step)
+    chunks = [bytes(chunk) for chunk in _chunks(stream, size)]
+    assert b"".join(chunks) == data
+    assert all(chunks) and all(chunk.endswith(b"\n") for chunk in chunks[:-1])
+    bound = 2 * max(size, max((len(line) + 1 for line in lines), default=0))
+    assert all(len(chunk) <= bound for chunk in chunks)
+
+
 # --- lines made by Hypothesis ------------------------------------------------------------------
 
 #: Characters DuckDB may write (among them the ones where UTF-16 and code-point order part), and
