@@ -18,7 +18,7 @@ pytest.importorskip("duckdb")
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
 
-from test_engine_parity import same_bytes  # noqa: E402
+from tests.team.test_engine_parity import same_bytes  # noqa: E402
 
 LIST = pa.list_(pa.string())
 ROWS = 3000
