@@ -437,8 +437,10 @@ def read_parquet_key(
                     continue
                 ident = parts[0] if len(parts) == 1 else pair_id(parts[0], parts[1])
                 seen.add(ident, answer, row)
-    except (pa.ArrowException, OSError) as exc:
+    except (pa.ArrowException, OSError, UnicodeDecodeError) as exc:
         reason = " ".join(str(exc).split()) or type(exc).__name__
+        if isinstance(exc, UnicodeDecodeError):
+            reason = "a string that is not UTF-8 text"
         key.errors.append(
             RowError(f"the table cannot be read from here on ({reason})", source=source, row=row + 1)
         )

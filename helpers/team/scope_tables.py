@@ -62,8 +62,9 @@ def iter_scope_parquet(stream: IO[bytes] | Any, *, source: str) -> Iterator[Json
     try:
         for row, values in enumerate(iter_rows(table, columns), 1):
             yield JsonLine(row, value=values)
-    except (pa.ArrowException, OSError) as exc:
+    except (pa.ArrowException, OSError, UnicodeDecodeError) as exc:
+        reason = "a string that is not UTF-8 text" if isinstance(exc, UnicodeDecodeError) else exc
         yield JsonLine(
             row + 1,
-            error=RowError(f"the table cannot be read from here on ({exc})", source=source, row=row + 1),
+            error=RowError(f"the table cannot be read from here on ({reason})", source=source, row=row + 1),
         )

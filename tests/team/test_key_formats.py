@@ -378,3 +378,22 @@ def test_text_formats_and_import_helpers_never_load_pyarrow(tmp_path):
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, cwd=tmp_path, check=True)
     assert done.stdout.decode().splitlines()[-1] == "[]"
+
+
+def test_a_parquet_key_holding_text_that_is_not_utf8_is_refused_not_a_traceback(tmp_path):
+    path = tmp_path / "key.parquet"
+    ids = pa.array([b"S1", b"S\xff"], type=pa.binary()).cast(pa.string(), safe=False)
+    pq.write_table(pa.table({"id": ids, "answer": ["R", "N"]}), path)
+    run = subprocess.run(
+        [
+            *(sys.executable, "-m", "helpers", "sentinels", "--format", "parquet", "--id-column", "id"),
+            *("--answer-column", "answer", "--baseline", str(path), "--proposed", str(path)),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert run.returncode == 4, run.stderr
+    assert "Traceback" not in run.stderr
+    errors = [json.loads(line)["error"] for line in run.stdout.splitlines()]
+    assert errors == ["the table cannot be read from here on (a string that is not UTF-8 text)"] * 2

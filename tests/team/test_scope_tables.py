@@ -5,6 +5,8 @@ from __future__ import annotations
 import csv
 import io
 import json
+import subprocess
+import sys
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -235,3 +237,37 @@ def test_the_notebook_table_of_a_parquet_file_names_rows(tmp_path):
     )
     block = failures_table(check_file(tmp_path / "r.parquet", format="parquet"))
     assert "<th>Row</th>" in block.html and '\nrow 1 (id "r1"): not preserved' in block.text
+
+
+def _not_utf8(column: list[bytes]) -> pa.Array:
+    """A string column holding bytes that are not UTF-8, as a careless writer can leave one."""
+    return pa.array(column, type=pa.binary()).cast(pa.string(), safe=False)
+
+
+@pytest.mark.parametrize("engine", ["python", "duckdb"])
+def test_a_string_that_is_not_utf8_is_a_row_error_not_a_traceback(tmp_path, engine):
+    if engine == "duckdb":
+        pytest.importorskip("duckdb")
+    path = tmp_path / "bad.parquet"
+    ids = pa.ListArray.from_arrays([0, 1, 2], _not_utf8([b"a", b"b\xff"]))
+    pq.write_table(pa.table({"original": ids, "rewritten": ids}), path)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "helpers",
+            "target-scope",
+            "--format",
+            "parquet",
+            "--engine",
+            engine,
+            str(path),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert run.returncode == 4, run.stderr
+    assert "Traceback" not in run.stderr
+    line = json.loads(run.stdout.splitlines()[-1])
+    assert line["error"] == "the table cannot be read from here on (a string that is not UTF-8 text)"
