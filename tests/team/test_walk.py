@@ -76,6 +76,11 @@ RANK = {
     "helpers.team.batch": 8,
     "helpers.team.two_cores": 7,
     "helpers.team.record_blocks": 6,
+    # DuckDB's route for JSON Lines, entered by the loop once a block: it reads the file's chunks,
+    # has DuckDB judge them, and hands back what DuckDB cannot judge for the one place below.
+    "helpers.team.duckdb_lines": 5.8,
+    "helpers.team.duckdb_scope": 5.6,
+    "helpers.team.duckdb_engine": 5.4,
     "helpers.team.summary": 5,
     "helpers.team.line_blocks": 5,  # the reader, cutting the file into blocks
     "helpers.team.inputs": 4,  # the file being read
@@ -91,7 +96,7 @@ RANK = {
 }
 
 
-def _rank(module: str) -> int | None:
+def _rank(module: str) -> float | None:
     for room, rank in RANK.items():
         if module == room or module.startswith(room + "."):
             return rank
@@ -129,7 +134,15 @@ def test_a_record_enters_each_room_once(tmp_path: Path, capfdbinary, check, line
     # Every call goes downhill: nothing below the loop calls back into it, nor core up into data.
     # (The import system asks a module with ``__getattr__`` for names: that is no call of the walk;
     # the writer the command line hands down is called back with each block's output.)
-    uphill = [
+    assert not _uphill(steps), _uphill(steps)
+    assert not [s for s in steps if s[0].startswith("helpers.core.") and s[1].startswith("helpers.team.")]
+    # The one place goes to core for what it cannot do fast: every malformed line, read exactly.
+    exact = steps["helpers.team.fastpath", "helpers.core.jsonio", "parse_json_line"]
+    assert exact >= 60, steps
+
+
+def _uphill(steps: collections.Counter[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
+    return [
         s
         for s in steps
         if s[2] != "__getattr__"
@@ -140,8 +153,29 @@ def test_a_record_enters_each_room_once(tmp_path: Path, capfdbinary, check, line
         and not (s[0].startswith("helpers.cli.") and s[1].startswith("helpers.cli."))
         and _rank(s[1]) >= _rank(s[0])  # type: ignore[operator]
     ]
-    assert not uphill, uphill
-    assert not [s for s in steps if s[0].startswith("helpers.core.") and s[1].startswith("helpers.team.")]
-    # The one place goes to core for what it cannot do fast: every malformed line, read exactly.
-    exact = steps["helpers.team.fastpath", "helpers.core.jsonio", "parse_json_line"]
-    assert exact >= 60, steps
+
+
+@pytest.mark.parametrize("engine", ["duckdb", "auto"])
+def test_the_engine_route_is_chosen_once_and_entered_once_a_block_downhill(
+    tmp_path: Path, capfdbinary, engine
+):
+    """The engine-choice helpers of the command line run once, and DuckDB's route, like the Python
+    route, is entered by the loop once a block and only ever calls down."""
+    pytest.importorskip("duckdb")
+    path = tmp_path / "records.jsonl"
+    path.write_bytes(b"\n".join(LINES * 60) + b"\n")
+    steps = _walk(["target-scope", str(path), "--engine", engine], capfdbinary)
+    # The engine is asked for once: is DuckDB there at all.
+    assert steps["helpers.team.commands", "helpers.team.duckdb_engine", "duckdb_missing"] == 1, steps
+    into_duckdb = sum(
+        n
+        for (caller, callee, _), n in steps.items()
+        if (caller, callee) == ("helpers.team.record_blocks", "helpers.team.duckdb_lines")
+    )
+    if engine == "duckdb":
+        assert 1 <= into_duckdb <= 3, steps
+        # What DuckDB cannot judge (the malformed line, the repeated key) goes to the one place, read exactly.
+        assert steps["helpers.team.fastpath", "helpers.core.jsonio", "parse_json_line"] >= 60, steps
+    else:  # a small file: auto keeps the Python route, and DuckDB's is never entered
+        assert into_duckdb == 0, steps
+    assert not _uphill(steps), _uphill(steps)
