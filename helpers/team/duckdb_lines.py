@@ -98,7 +98,7 @@ def _chunks(stream: Any, size: int) -> Iterator[memoryview]:
 
     pending = b""
     while True:
-        view = memoryview(np.empty(max(size, len(pending)), np.uint8))
+        view = np.empty(max(size, len(pending)), np.uint8).data  # a memoryview of fresh pages
         view[: len(pending)] = pending
         got = len(pending) + _fill(stream, view[len(pending) :])
         if got < len(view):  # the stream ended
