@@ -421,8 +421,9 @@ def read_parquet_key(
         return key
     seen = _Collector(key, rows=True)
     row = 0
+    batches = _batches(table, sorted(set(wanted)))
     try:
-        for batch in _batches(table, sorted(set(wanted))):
+        for batch in batches:
             columns = [batch.column(name).to_pylist() for name in wanted]
             for values in zip(*columns, strict=True):
                 row += 1
@@ -444,6 +445,8 @@ def read_parquet_key(
         key.errors.append(
             RowError(f"the table cannot be read from here on ({reason})", source=source, row=row + 1)
         )
+    finally:
+        batches.close()  # a reader left part-way lets its threads go now, not at the process's exit
     return seen.done()
 
 

@@ -59,8 +59,9 @@ def iter_scope_parquet(stream: IO[bytes] | Any, *, source: str) -> Iterator[Json
 
     columns = _columns(column_names(table), source)
     row = 0
+    rows = iter_rows(table, columns)
     try:
-        for row, values in enumerate(iter_rows(table, columns), 1):
+        for row, values in enumerate(rows, 1):
             yield JsonLine(row, value=values)
     except (pa.ArrowException, OSError, UnicodeDecodeError) as exc:
         reason = "a string that is not UTF-8 text" if isinstance(exc, UnicodeDecodeError) else exc
@@ -68,3 +69,5 @@ def iter_scope_parquet(stream: IO[bytes] | Any, *, source: str) -> Iterator[Json
             row + 1,
             error=RowError(f"the table cannot be read from here on ({reason})", source=source, row=row + 1),
         )
+    finally:
+        rows.close()  # a reader left part-way lets its threads go now, not at the process's exit
