@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import re
 from array import array
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from typing import IO, Any
 
 from helpers.core.chardiff import visible_text
@@ -358,7 +358,7 @@ def _table_text(value: Any, column: str, row: int, source: str, *, empty_ok: boo
     raise RowError(f"column {column!r} is {what}, expected {expected}", source=source, row=row, field=column)
 
 
-def _batches(table: Any, columns: list[str]) -> Iterator[Any]:
+def _batches(table: Any, columns: list[str]) -> Generator[Any, None, None]:
     """The table's record batches, one row group at a time (a corrupt group fails at its first row)."""
     for group in range(table.num_row_groups):
         yield from table.iter_batches(batch_size=_BATCH_ROWS, row_groups=[group], columns=columns)

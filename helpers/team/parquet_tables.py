@@ -11,7 +11,7 @@ from __future__ import annotations
 import shutil
 import tempfile
 import weakref
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Sequence
 from typing import IO, Any
 
 from helpers.core.chardiff import visible_text
@@ -141,7 +141,7 @@ BATCH_ROWS = 4_096
 
 def iter_rows(
     parquet: Any, columns: Sequence[str], *, batch_rows: int = BATCH_ROWS
-) -> Iterator[dict[str, Any]]:
+) -> Generator[dict[str, Any], None, None]:
     """Each row as a dict of Python values (``None`` for a null), a batch at a time."""
     for batch in parquet.iter_batches(batch_size=batch_rows, columns=list(columns)):
         yield from batch.to_pylist()
