@@ -90,7 +90,8 @@ def test_a_signed_result_in_the_ledger_counts_once_however_many_copies(tmp_path,
 
 def test_an_edited_result_and_a_file_that_is_no_result_are_refused_with_reasons(tmp_path, trainer):
     data = sit(trainer, "Ben", tmp_path / "papers", wrong=["Check-out case 1"])
-    (tmp_path / "edited.json").write_text(json.dumps({**data, "passed": True}), encoding="utf-8")
+    edited = {**data, "passed": not data["passed"]}  # the verdict turned round, whichever it was
+    (tmp_path / "edited.json").write_text(json.dumps(edited), encoding="utf-8")
     (tmp_path / "list.json").write_text("[]", encoding="utf-8")
     found, refused = verified_results([tmp_path / "edited.json", tmp_path / "list.json"], trainer)
     assert found == []
