@@ -2,59 +2,33 @@
 
 from __future__ import annotations
 
-import random
-
+import generator_checks as checks
 from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers.trainee.cases import deciding_rule as keyed
 from helpers.trainee.cases import sentinel_generators as makers
-from helpers.trainee.cases.generators import GENERATORS
-from helpers.trainee.cases.vocabulary import load_vocabulary
 
-VOCAB = load_vocabulary()
-#: This module's makers, by the rule each is for.
-OWN = {rule_id: g for rule_id, g in GENERATORS.items() if g.check == "sentinels"}
+MAKERS = checks.Makers("sentinels", makers, "sk-", ("baseline", "proposed"), makers.sk_decoys)
+OWN = MAKERS.own
 
 
 def test_every_rule_of_the_check_has_a_maker_from_this_module() -> None:
-    assert OWN and all(rule_id.startswith("sk-") for rule_id in OWN)
-    for generator in OWN.values():
-        assert generator.make.__module__ == makers.__name__
+    checks.every_rule_has_a_maker_from_the_module(MAKERS)
 
 
 @settings(max_examples=examples(160), deadline=None)
 @given(st.sampled_from(sorted(OWN)), st.integers(min_value=0, max_value=2**32), st.data())
 def test_a_made_case_is_keyed_to_its_rule_and_the_same_for_a_seed(rule_id: str, seed: int, data) -> None:
-    generator = OWN[rule_id]
-    facet = data.draw(st.sampled_from([None, *generator.facets]))
-    made = generator.make(random.Random(seed), VOCAB, facet)
-    assert set(("baseline", "proposed")) <= set(made.input)
-    assert keyed.keyed_rule("sentinels", made.input, made.context) == rule_id
-    assert made.reason.strip()
-    if facet is not None:
-        assert facet in keyed.facets("sentinels", made.input, made.context)
-    assert generator.make(random.Random(seed), VOCAB, facet) == made
+    facet = data.draw(st.sampled_from([None, *OWN[rule_id].facets]))
+    checks.made_case_is_keyed_to_its_rule(MAKERS, rule_id, seed, facet)
 
 
 @settings(max_examples=examples(160), deadline=None)
 @given(st.sampled_from(sorted(OWN)), st.integers(min_value=0, max_value=2**32))
 def test_decoys_add_only_context_and_never_change_the_keyed_rule(rule_id: str, seed: int) -> None:
-    made = OWN[rule_id].make(random.Random(seed), VOCAB, None)
-    decoyed = makers.sk_decoys(rule_id, made, random.Random(seed + 1), VOCAB)
-    assert keyed.keyed_rule("sentinels", decoyed.input, decoyed.context) == rule_id
-    assert decoyed.reason.startswith(made.reason)
-    for name in ("baseline", "proposed"):
-        assert decoyed.input[name] == made.input[name]
-    if decoyed is not made:
-        assert len(decoyed.reason) > len(made.reason)
+    checks.decoys_add_only_context(MAKERS, rule_id, seed)
 
 
 def test_decoys_show_up_now_and_then() -> None:
-    rule_id = sorted(OWN)[0]
-    decoyed = 0
-    for seed in range(40):
-        made = OWN[rule_id].make(random.Random(seed), VOCAB, None)
-        decoyed += makers.sk_decoys(rule_id, made, random.Random(seed), VOCAB) is not made
-    assert 0 < decoyed < 40
+    checks.decoys_show_up_now_and_then(MAKERS)
