@@ -37,7 +37,7 @@ from typing import Any
 
 from helpers.core.jsonio import JsonLine
 from helpers.team.batch import Written
-from helpers.team.parquet_tables import RowError
+from helpers.team.parquet_tables import unreadable_from
 from helpers.team.scope_tables import SCOPE_TABLE_OPTIONAL, SCOPE_TABLE_REQUIRED
 
 __all__ = ["SHORT", "PLAIN_PATTERN", "scope_parquet_blocks", "scope_sql", "judged_sql"]
@@ -290,8 +290,7 @@ def _blocks(con: Any, reader: Any, names: list[str], lines: bool, path: str) -> 
             except duckdb.InterruptException:
                 raise KeyboardInterrupt from None
             except (duckdb.Error, pa.ArrowException, OSError) as exc:
-                error = RowError(f"the table cannot be read from here on ({exc})", source=path, row=done + 1)
-                yield [JsonLine(done + 1, error=error)]
+                yield [JsonLine(done + 1, error=unreadable_from(exc, source=path, row=done + 1))]
                 return
             if batch is None:
                 return

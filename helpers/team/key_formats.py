@@ -381,7 +381,7 @@ def read_parquet_key(
     holds the key, not the table. Needs the ``parquet`` extra (pyarrow). Taught in
     ``05_check_your_data.ipynb``.
     """
-    from helpers.team.parquet_tables import RowError, column_names, open_parquet
+    from helpers.team.parquet_tables import column_names, open_parquet, unreadable_from
 
     if len(id_columns) not in (1, 2):
         raise ValueError("give one ID column, or two (query and document) for a qrels table")
@@ -439,12 +439,7 @@ def read_parquet_key(
                 ident = parts[0] if len(parts) == 1 else pair_id(parts[0], parts[1])
                 seen.add(ident, answer, row)
     except (pa.ArrowException, OSError, UnicodeDecodeError) as exc:
-        reason = " ".join(str(exc).split()) or type(exc).__name__
-        if isinstance(exc, UnicodeDecodeError):
-            reason = "a string that is not UTF-8 text"
-        key.errors.append(
-            RowError(f"the table cannot be read from here on ({reason})", source=source, row=row + 1)
-        )
+        key.errors.append(unreadable_from(exc, source=source, row=row + 1, tidy=True))
     finally:
         batches.close()  # a reader left part-way lets its threads go now, not at the process's exit
     return seen.done()

@@ -23,6 +23,7 @@ __all__ = [
     "MissingExtraError",
     "RowError",
     "DuplicateRowError",
+    "unreadable_from",
     "require_pyarrow",
     "pyarrow_missing",
     "open_parquet",
@@ -73,6 +74,21 @@ class DuplicateRowError(RowError):
         )
         self.key = key
         self.first_line = first_row
+
+
+def unreadable_from(exc: BaseException, *, source: str, row: int, tidy: bool = False) -> RowError:
+    """The error for a table that cannot be read from ``row`` on, with the read error as its reason.
+
+    Text that is not UTF-8 is named as such (pyarrow's own message names codec internals).
+    Any other error is shown as its text, or with ``tidy`` on one line (its type if empty).
+    """
+    if isinstance(exc, UnicodeDecodeError):
+        reason = "a string that is not UTF-8 text"
+    elif tidy:
+        reason = " ".join(str(exc).split()) or type(exc).__name__
+    else:
+        reason = str(exc)
+    return RowError(f"the table cannot be read from here on ({reason})", source=source, row=row)
 
 
 def pyarrow_missing() -> MissingExtraError | None:

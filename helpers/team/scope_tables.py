@@ -18,7 +18,7 @@ from typing import IO, Any
 from helpers.core.errors import describe_value
 from helpers.core.jsonio import JsonLine
 from helpers.team.inputs import SourceFormatError
-from helpers.team.parquet_tables import RowError, column_names, iter_rows, open_parquet
+from helpers.team.parquet_tables import column_names, iter_rows, open_parquet, unreadable_from
 
 __all__ = ["SCOPE_TABLE_REQUIRED", "SCOPE_TABLE_OPTIONAL", "iter_scope_parquet"]
 
@@ -64,10 +64,6 @@ def iter_scope_parquet(stream: IO[bytes] | Any, *, source: str) -> Iterator[Json
         for row, values in enumerate(rows, 1):
             yield JsonLine(row, value=values)
     except (pa.ArrowException, OSError, UnicodeDecodeError) as exc:
-        reason = "a string that is not UTF-8 text" if isinstance(exc, UnicodeDecodeError) else exc
-        yield JsonLine(
-            row + 1,
-            error=RowError(f"the table cannot be read from here on ({reason})", source=source, row=row + 1),
-        )
+        yield JsonLine(row + 1, error=unreadable_from(exc, source=source, row=row + 1))
     finally:
         rows.close()  # a reader left part-way lets its threads go now, not at the process's exit

@@ -70,6 +70,35 @@ def test_row_errors_name_the_row_and_a_duplicate_names_both():
     assert (duplicate.key, duplicate.first_line) == ("S\u200b1", 2)
 
 
+@pytest.mark.parametrize(
+    ("exc", "tidy", "reason"),
+    [
+        (
+            UnicodeDecodeError("utf-8", b"S\xff", 1, 2, "invalid start byte"),
+            False,
+            "a string that is not UTF-8 text",
+        ),
+        (
+            UnicodeDecodeError("utf-8", b"S\xff", 1, 2, "invalid start byte"),
+            True,
+            "a string that is not UTF-8 text",
+        ),
+        (OSError("page  header\nis corrupt"), False, "page  header\nis corrupt"),
+        (OSError("page  header\nis corrupt"), True, "page header is corrupt"),
+        (OSError(), False, ""),
+        (OSError(), True, "OSError"),
+    ],
+    ids=["not utf-8", "not utf-8 tidy", "raw", "tidy", "empty raw", "empty tidy"],
+)
+def test_a_table_unreadable_from_a_row_gives_its_reason(exc, tidy, reason):
+    error = parquet_tables.unreadable_from(exc, source="t.parquet", row=3, tidy=tidy)
+    assert isinstance(error, parquet_tables.RowError)
+    assert (str(error), error.line) == (
+        f"t.parquet, row 3: the table cannot be read from here on ({reason})",
+        3,
+    )
+
+
 def test_without_pyarrow_the_extra_to_install_is_named(monkeypatch):
     assert parquet_tables.pyarrow_missing() is None
     monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
