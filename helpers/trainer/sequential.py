@@ -289,7 +289,7 @@ def next_request(test: SequentialTest, cover_left: int, last_was_follow_up: bool
     """
     missed = [g for g in test.open_groups() if g.wrong]
     if missed and (cover_left == 0 or not last_was_follow_up):
-        # A rule before a kind: a kind's follow-up also counts for the rule that makes it.
+        # A kind before a rule (then the most missed): a kind's follow-up also counts for its case's rule.
         group = min(missed, key=lambda g: (g.kind != "kind", -g.wrong))
         return group.kind, group.name
     if cover_left:
