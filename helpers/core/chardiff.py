@@ -9,6 +9,7 @@ changed answer").
 from __future__ import annotations
 
 import difflib
+import re
 import unicodedata
 from dataclasses import dataclass
 from typing import Literal
@@ -94,6 +95,12 @@ def visible(text: str) -> str:
 
 #: Characters of the notation itself, written as code points inside an ID so the notation stays unambiguous.
 _NOTATION = frozenset("·⟨⟩")
+#: The one notation character prose writes as a code point: every ``⟨`` a reader sees opens an escape
+#: (a space stays a space in prose, and a ``⟩`` with no ``⟨`` before it cannot be read as one).
+_OPENS_ESCAPE = "⟨"
+#: An escape already in text given as ``notated``: a code point (or the placeholder a hint names the
+#: notation by, ``⟨U+XXXX⟩``), or a byte that is not UTF-8.
+_ESCAPE = re.compile("⟨(?:U\\+(?:[0-9A-F]{4,6}|XXXX)|byte [0-9A-F]{2})⟩")
 #: Scripts whose letters look like Latin ones (``а`` U+0430 is not ``a``).
 _CONFUSABLE_SCRIPTS = ("CYRILLIC", "GREEK", "ARMENIAN", "CHEROKEE", "COPTIC", "LISU", "VAI")
 
@@ -108,7 +115,7 @@ def _shows_as_itself(char: str, *, prose: bool) -> bool:
     if 0x21 <= point <= 0x7E:
         return True
     if char in _NOTATION:
-        return prose
+        return prose and char != _OPENS_ESCAPE
     if shows_blank(char):
         return False
     category = unicodedata.category(char)
@@ -147,14 +154,26 @@ def visible_id(text: str) -> str:
     )
 
 
-def visible_text(text: str) -> str:
+def visible_text(text: str, *, notated: bool = False) -> str:
     """Prose (a title, a reason, a JSON string) with the same notation, spaces kept as spaces.
 
-    >>> visible_text("Both read pay" + chr(0x200B) + "roll, twice")
-    'Both read pay⟨U+200B⟩roll, twice'
+    A literal ``⟨`` is written ``⟨U+27E8⟩``, so every ``⟨…⟩`` shown is an escape and the shown
+    text reads back as the text. ``notated`` text (a message whose IDs are already in the
+    notation) keeps its escapes as they are; only its other characters are shown so.
+
+    >>> visible_text("Both read pay" + chr(0x200B) + "roll, twice"), visible_text("⟨U+200B⟩")
+    ('Both read pay⟨U+200B⟩roll, twice', '⟨U+27E8⟩U+200B⟩')
+    >>> visible_text("⟨U+200B⟩ or " + chr(0x200B), notated=True)
+    '⟨U+200B⟩ or ⟨U+200B⟩'
     """
     if text.isascii() and text.isprintable():  # printable ASCII, the space included, shows as itself
         return text
+    if notated:
+        pieces, end = [], 0
+        for escape in _ESCAPE.finditer(text):
+            pieces += [visible_text(text[end : escape.start()]), escape.group()]
+            end = escape.end()
+        return "".join(pieces) + visible_text(text[end:])
     return "".join(
         char if char == " " or _shows_as_itself(char, prose=True) else _code_point(char) for char in text
     )

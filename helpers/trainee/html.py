@@ -155,9 +155,13 @@ def esc_id(text: str) -> Html:
     return Html(_html.escape(visible_id(text), quote=True))
 
 
-def prose(text: Any) -> Html:
-    """A title, decision or reason for HTML: invisible characters shown, escaped."""
-    return Html(_html.escape(visible_text(str(text)), quote=True))
+def prose(text: Any, *, notated: bool = False) -> Html:
+    """A title, decision or reason for HTML: invisible characters shown, escaped.
+
+    ``notated`` text (a message with IDs already in the notation) keeps its escapes
+    (:func:`~helpers.core.chardiff.visible_text`).
+    """
+    return Html(_html.escape(visible_text(str(text), notated=notated), quote=True))
 
 
 def block_html(inner: Html) -> Html:

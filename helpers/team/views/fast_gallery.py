@@ -126,7 +126,8 @@ def reading_gallery() -> HtmlBlock:
         outcomes = outcomes_jsonl(item.lines, item.check, source=SOURCE)
         # Each output line exactly as the command line writes it, in the visible notation.
         outputs = [
-            visible_text(dumps_line(output_object(o, carry=True)).decode("utf-8")).rstrip() for o in outcomes
+            visible_text(dumps_line(output_object(o, carry=True)).decode("utf-8"), notated=True).rstrip()
+            for o in outcomes
         ]
         reads = [
             f"✘ {error_object(line.number, line.error)['error']}"

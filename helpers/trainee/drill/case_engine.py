@@ -170,8 +170,8 @@ class CaseEngine:
             self._score(outcome_of(None, unanswered="revealed"), None, None)
         case = current.case
         return (
-            f"Expected output: {visible_text(display_json(case.expected))}\n"
-            f"Decision: {visible_text(case.decision)}.\nReason: {visible_text(case.reason)}\n"
+            f"Expected output: {visible_text(display_json(case.expected), notated=True)}\n"
+            f"Decision: {visible_text(case.decision, notated=True)}.\nReason: {visible_text(case.reason, notated=True)}\n"
             f"The rule: {self._statement(current.rule)}"
         )
 

@@ -60,7 +60,7 @@ class CaseView:
 
     def text(self) -> str:
         """The case as plain text, look-alike characters shown as ``⟨U+XXXX⟩``."""
-        return f"{self.label} ({self.check})\n{visible_text(display_json(self.plain_input()))}"
+        return f"{self.label} ({self.check})\n{visible_text(display_json(self.plain_input()), notated=True)}"
 
 
 def _plain(value: Any) -> Any:

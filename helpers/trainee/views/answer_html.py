@@ -42,8 +42,8 @@ def reveal_html(case: Case) -> Html:
         "<p><b>Reason:</b> {}</p>"
         "</div>",
         json_html(case.expected),
-        prose(case.decision),
-        prose(case.reason),
+        prose(case.decision, notated=True),
+        prose(case.reason, notated=True),
     )
 
 
@@ -62,7 +62,9 @@ def feedback_html(correct: bool, mistakes: Sequence[tuple[str, str]], *, live: b
             announce,
             verdict,
         )
-    items = html_join(html("<li>{}</li>", _ticked(prose(message))) for _field, message in mistakes)
+    items = html_join(
+        html("<li>{}</li>", _ticked(prose(message, notated=True))) for _field, message in mistakes
+    )
     return html('<div class="eic-feedback eic-wrong"{}><b>{}</b><ul>{}</ul></div>', announce, verdict, items)
 
 
@@ -85,7 +87,7 @@ def ticked_html(text: str) -> Html:
 
     Taught in ``02_target_scope.ipynb`` and ``03_sentinel_answer_key.ipynb`` ("Wrong answers, graded").
     """
-    return _ticked(prose(text))
+    return _ticked(prose(text, notated=True))
 
 
 def _ticked(escaped: Html) -> Html:
@@ -97,7 +99,7 @@ def _ticked(escaped: Html) -> Html:
 
 def hint_html(rungs: Sequence[str], *, last: bool) -> Html:
     """The hints shown so far, numbered, announced; after the last, point to the worked answer."""
-    items = html_join(html("<li>{}</li>", _ticked(prose(rung))) for rung in rungs)
+    items = html_join(html("<li>{}</li>", _ticked(prose(rung, notated=True))) for rung in rungs)
     after = (
         html("<p>That was the last hint. Next comes the worked answer: <b>{}</b>.</p>", REVEAL_SUMMARY)
         if last

@@ -115,18 +115,18 @@ def cases_table(cases: Sequence[Case]) -> HtmlBlock:
                 '<td class="eic-json-cell">{}</td>'
                 '<td class="eic-reason"><b>{}.</b> {}</td>'
                 "</tr>",
-                prose(case.title),
+                prose(case.title, notated=True),
                 esc_id(case.id),
                 json_html(case.input),
                 json_html(case.expected),
-                prose(case.decision),
-                prose(case.reason),
+                prose(case.decision, notated=True),
+                prose(case.reason, notated=True),
             )
         )
         text_rows.append(
-            f"{visible_id(case.id)}: {visible_text(case.title)}\n  input:    {display_json(case.input)}\n"
-            f"  expected: {display_json(case.expected)}\n  {visible_text(case.decision)}. "
-            f"{visible_text(case.reason)}"
+            f"{visible_id(case.id)}: {visible_text(case.title, notated=True)}\n  input:    {display_json(case.input)}\n"
+            f"  expected: {display_json(case.expected)}\n  {visible_text(case.decision, notated=True)}. "
+            f"{visible_text(case.reason, notated=True)}"
         )
     table = html(
         '<table class="eic-cases"><thead><tr>{}</tr></thead><tbody>{}</tbody></table>', head, html_join(rows)
@@ -152,7 +152,7 @@ def supplied_input(case: Case, *, label: str | None = None) -> HtmlBlock:
     )
     context_text = f"\n{CONTEXT_LABEL}:\n{context_view(context).text}" if context else ""
     shown = esc(label) if label is not None else html('<code class="eic-id">{}</code>', esc_id(case.id))
-    plain = visible_text(label) if label is not None else visible_id(case.id)
+    plain = visible_text(label, notated=True) if label is not None else visible_id(case.id)
     laid_out = input_view(case.input)
     return HtmlBlock(
         html(
@@ -234,19 +234,22 @@ def worked_answer(case: Case) -> HtmlBlock:
     return HtmlBlock(
         details_html(case),
         f"{REVEAL_SUMMARY} ({visible_id(case.id)}):\n{display_json(case.expected)}\n"
-        f"Decision: {visible_text(case.decision)}.\nReason: {visible_text(case.reason)}",
+        f"Decision: {visible_text(case.decision, notated=True)}.\nReason: {visible_text(case.reason, notated=True)}",
     )
 
 
 def lines_html(lines: Iterable[str], *, css: str = "eic-lines") -> Html:
     """A list of sentences as an escaped ``<ul>``, invisible characters shown."""
-    items = html_join(html("<li>{}</li>", prose(line)) for line in lines)
+    items = html_join(html("<li>{}</li>", prose(line, notated=True)) for line in lines)
     return html('<ul class="{}">{}</ul>', css, items)
 
 
 def error_html(exc: CheckInputError) -> Html:
     """A clear error message for the widgets, never a traceback; announced to screen readers."""
-    return html('<div class="eic-error" role="alert"><b>Cannot check this input:</b> {}</div>', prose(exc))
+    return html(
+        '<div class="eic-error" role="alert"><b>Cannot check this input:</b> {}</div>',
+        prose(exc, notated=True),
+    )
 
 
 def _record_ids(check: str, record: Mapping[str, Any]) -> list[str]:
@@ -331,7 +334,7 @@ def check_block(check: str, record: Mapping[str, Any], *, show_input: bool = Tru
     try:
         result = run_check(check, record)
     except CheckInputError as exc:
-        text = f"Cannot check this input: {visible_text(str(exc))}"
+        text = f"Cannot check this input: {visible_text(str(exc), notated=True)}"
         return HtmlBlock(html("{}{}", shown[0], error_html(exc)), "\n".join(filter(None, [shown[1], text])))
     lines = explanation_lines(check, record, result)
     output = result.as_dict()
@@ -339,7 +342,13 @@ def check_block(check: str, record: Mapping[str, Any], *, show_input: bool = Tru
     out_text = f"output: {display_json(output)}" if show_input else display_json(output)
     return HtmlBlock(
         html("{}{}{}{}", shown[0], label, json_html(output), lines_html(lines)),
-        "\n".join([*filter(None, [shown[1]]), out_text, *(f"- {visible_text(line)}" for line in lines)]),
+        "\n".join(
+            [
+                *filter(None, [shown[1]]),
+                out_text,
+                *(f"- {visible_text(line, notated=True)}" for line in lines),
+            ]
+        ),
     )
 
 
@@ -382,7 +391,7 @@ def parse_block(text: str, *, source: str) -> HtmlBlock:
     except CheckInputError as exc:
         return HtmlBlock(
             html("{}{}", shown, error_html(exc)),
-            f"input:  {visible_text(text)}\nCannot check this input: {visible_text(str(exc))}",
+            f"input:  {visible_text(text)}\nCannot check this input: {visible_text(str(exc), notated=True)}",
         )
     return HtmlBlock(
         html("{}<p><b>Read as</b></p>{}", shown, json_html(value)),
@@ -425,8 +434,8 @@ def attempt(action: Callable[..., Any], *args: Any, **kwargs: Any) -> HtmlBlock:
         value = action(*args, **kwargs)
     except CheckInputError as exc:
         return HtmlBlock(
-            html('<p class="eic-error"><b>✘ Refused:</b> {}</p>', prose(exc)),
-            f"Refused: {visible_text(str(exc))}",
+            html('<p class="eic-error"><b>✘ Refused:</b> {}</p>', prose(exc, notated=True)),
+            f"Refused: {visible_text(str(exc), notated=True)}",
         )
     return result_block(value)
 

@@ -111,7 +111,7 @@ def deciding_rule_block(
                 rule.name,
                 rule.id,
                 verdict,
-                prose(rule.statement),
+                prose(rule.statement, notated=True),
             )
         )
         text.append(f"- {rule.label}: {verdict}. {rule.statement}")

@@ -137,11 +137,13 @@ def baseline_gallery() -> HtmlBlock:
                 '<td class="eic-reason">{}</td><td class="eic-reason">{}</td></tr>',
                 item.title,
                 json_html(item.document),
-                visible_text(verdict),
+                visible_text(verdict, notated=True),
                 item.why,
             )
         )
-        text.append(f"{item.title}\n  file:  {display_json(item.document)}\n  {visible_text(verdict)}")
+        text.append(
+            f"{item.title}\n  file:  {display_json(item.document)}\n  {visible_text(verdict, notated=True)}"
+        )
     heads = ("File", "Content", "What reading it says", "Why")
     return HtmlBlock(_table("eic-gallery", heads, rows, "Baseline files"), "\n".join(text))
 
@@ -194,11 +196,11 @@ def document_gallery() -> HtmlBlock:
                 '<td class="eic-reason">{}</td><td class="eic-reason">{}</td></tr>',
                 title,
                 shown,
-                visible_text(said),
+                visible_text(said, notated=True),
                 why,
             )
         )
-        text.append(f"{title}\n  {visible_text(said)}")
+        text.append(f"{title}\n  {visible_text(said, notated=True)}")
     heads = ("File", "Its lines", "What reading it says", "Why")
     return HtmlBlock(_table("eic-gallery", heads, rows, "Whole files"), "\n".join(text))
 
@@ -213,7 +215,7 @@ def _case_run(case: Case) -> str:
 
 def _cases_read(cases: Sequence[Case]) -> str:
     said = [
-        f"{case.check} {visible_id(case.id)}, titled “{visible_text(case.title)}”, expects "
+        f"{case.check} {visible_id(case.id)}, titled “{visible_text(case.title, notated=True)}”, expects "
         f"{display_json(case.expected)}: {_case_run(case)}"
         for case in cases
     ]
@@ -265,7 +267,11 @@ def case_csv_round_trip() -> HtmlBlock:
     back = cases_from_csv(written, source="written.csv")
     same = "✔ Read back as the same case." if back == [awkward] else "✘ Read back as a different case."
     shown = "\n".join(visible_text(row) for row in written.split("\n") if row)
-    lines = [f"Title: {visible_text(awkward.title)}", f"Reason: {visible_text(awkward.reason)}", same]
+    lines = [
+        f"Title: {visible_text(awkward.title, notated=True)}",
+        f"Reason: {visible_text(awkward.reason, notated=True)}",
+        same,
+    ]
     return HtmlBlock(
         html('<pre class="eic-json">{}</pre>{}', shown, lines_html(lines)),
         "\n".join([shown, *lines]),

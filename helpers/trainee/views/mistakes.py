@@ -139,10 +139,10 @@ def graded_mistakes(cases: Sequence[Case], *, fold_after_first: bool = False) ->
         rows: list[Html] = []
         for mistake in typical_mistakes(case):
             result = grade(case, mistake.answer, ask_reason=True)
-            ladder = [visible_text(rung) for rung in hints(case)]
+            ladder = [visible_text(rung, notated=True) for rung in hints(case)]
             verdict = verdict_text(len(result.mistakes))
             findings = [(m.field, f"{m.message.rstrip('.')} · rule {m.rule}") for m in result.mistakes]
-            messages = [visible_text(message) for _field, message in findings]
+            messages = [visible_text(message, notated=True) for _field, message in findings]
             rows.append(
                 html(
                     '<tr><th scope="row"><code class="eic-id">{case_id}</code><br>{label}</th>'

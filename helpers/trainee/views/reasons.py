@@ -41,7 +41,7 @@ def reasons_html(rules: Sequence[Rule]) -> Html:
             '<li><b>{}</b> <small><code class="eic-id">{}</code></small>: {}</li>',
             rule.name,
             rule.id,
-            prose(rule.statement),
+            prose(rule.statement, notated=True),
         )
         for rule in rules
     )

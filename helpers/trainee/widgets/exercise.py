@@ -215,7 +215,7 @@ class AnswerControls:
         if self.asks_reason:
             lines.append("  reason:")
             lines += [
-                f"    ({'*' if self.reason.value == rule_id else ' '}) {visible_text(text)}"
+                f"    ({'*' if self.reason.value == rule_id else ' '}) {visible_text(text, notated=True)}"
                 for text, rule_id in self.reason.options
             ]
         return lines

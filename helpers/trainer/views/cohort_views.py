@@ -62,11 +62,16 @@ CSV_FIELDS = (
 _MARK = {"mastered": "✓", "not started": "·"}
 
 
-def _shown(text: str, limit: int | None = None) -> str:
+#: The CSV's columns that hold messages, whose names are already in the notation.
+_NOTATED_FIELDS = frozenset({"not_ready_because", "problems", "certified_bound"})
+
+
+def _shown(text: str, limit: int | None = None, *, notated: bool = False) -> str:
     """``text`` (a name, a path, a reason) in the notebooks' notation, so no invisible, blank-looking or
-    control character shows raw (a Hangul filler reads ``⟨U+3164⟩``), then cut to ``limit`` with "…"
-    (never inside a ``⟨U+XXXX⟩``)."""
-    safe = shown(visible_text(text))
+    control character shows raw (a Hangul filler reads ``⟨U+3164⟩``, a literal ``⟨`` ``⟨U+27E8⟩``), then
+    cut to ``limit`` with "…" (never inside a ``⟨U+XXXX⟩``). A ``notated`` reason keeps the escapes of
+    the names in it."""
+    safe = shown(visible_text(text, notated=notated))
     if limit is None or len(safe) <= limit:
         return safe
     cut = safe[: limit - 1]
@@ -131,12 +136,12 @@ def cohort_text(cohort: Cohort) -> str:
             f"({t.hints} hints, {t.reveals} reveals); "
             f"last {_shown(t.last_practised())}; {_shown(t.content_hash or '-')} (v{t.version})"
         )
-        lines += [f"  not ready: {_shown(reason, 300)}" for reason in t.not_ready]
+        lines += [f"  not ready: {_shown(reason, 300, notated=True)}" for reason in t.not_ready]
         lines.append(f"  check-out: {t.checkout_line()}")
         bound = _certified(t)
         if bound is not None:
             lines.append(f"  check-out certifies: {bound.text}")
-        lines += [f"  problem: {_shown(p, 300)}" for p in t.problems]
+        lines += [f"  problem: {_shown(p, 300, notated=True)}" for p in t.problems]
     hardest = cohort.hardest()
     if hardest:
         lines.append("")
@@ -144,7 +149,7 @@ def cohort_text(cohort: Cohort) -> str:
         for rule, misses, attempts, waiting in hardest:
             lines.append(f"  {rule.id}: {misses} of {attempts}; {waiting} not yet mastered")
     for path, reason in cohort.unreadable:
-        lines.append(f"not read: {_shown(path)}: {_shown(reason, 300)}")
+        lines.append(f"not read: {_shown(path)}: {_shown(reason, 300, notated=True)}")
     return "\n".join(lines) + "\n"
 
 
@@ -190,7 +195,10 @@ def cohort_csv(cohort: Cohort) -> str:
     for row in _csv_rows(cohort):
         # neutralised like every other surface: no control or format character, no lone surrogate
         # (which UTF-8 cannot write), then the formula guard
-        cells = [spreadsheet_safe(_shown(str(cell))) for cell in row]
+        cells = [
+            spreadsheet_safe(_shown(str(cell), notated=field in _NOTATED_FIELDS))
+            for field, cell in zip(CSV_FIELDS, row, strict=True)
+        ]
         (quote_all if any("\r" in cell for cell in cells) else writer).writerow(cells)
     return buffer.getvalue()
 
@@ -287,7 +295,9 @@ def cohort_table(cohort: Cohort) -> HtmlBlock:
         html(
             "<td><b>{}</b>{}</td>",
             "✓ ready" if t.ready else "✗ not ready",
-            html_join(html("<br><small>{}</small>", esc(_shown(reason))) for reason in t.not_ready),
+            html_join(
+                html("<br><small>{}</small>", esc(_shown(reason, notated=True))) for reason in t.not_ready
+            ),
         )
         for t in cohort.trainees
     )
@@ -304,15 +314,18 @@ def cohort_table(cohort: Cohort) -> HtmlBlock:
             "<li><b>{}</b> (<code>{}</code>): {}{}</li>",
             esc(_shown(t.name, NAME_SHOWN)),
             esc(_shown(t.file)),
-            esc(_shown(_readiness(t))),
-            html("<ul>{}</ul>", html_join(html("<li>{}</li>", esc(_shown(p))) for p in t.problems))
+            esc(_shown(_readiness(t), notated=True)),
+            html(
+                "<ul>{}</ul>",
+                html_join(html("<li>{}</li>", esc(_shown(p, notated=True))) for p in t.problems),
+            )
             if t.problems
             else Html(""),
         )
         for t in cohort.trainees
     )
     unread = html_join(
-        html("<li><code>{}</code>: {}</li>", esc(_shown(path)), esc(_shown(reason)))
+        html("<li><code>{}</code>: {}</li>", esc(_shown(path)), esc(_shown(reason, notated=True)))
         for path, reason in cohort.unreadable
     )
     table = html(
