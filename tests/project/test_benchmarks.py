@@ -10,6 +10,9 @@ import pytest
 
 from helpers.core.paths import project_root
 
+#: Each runs a benchmark script end to end: only with ``python3 tasks.py test --all`` (CI).
+pytestmark = pytest.mark.slow
+
 ROOT = project_root()
 
 

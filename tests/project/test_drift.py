@@ -11,6 +11,8 @@ import pkgutil
 import re
 from pathlib import Path
 
+import pytest
+
 import helpers
 from helpers.core.errors import HelpersError
 from tools import architecture
@@ -205,6 +207,7 @@ def _browser_smoke_tests() -> list[str]:
     return [line for line in result.stdout.splitlines() if "::" in line]
 
 
+@pytest.mark.slow  # collects tests/surfaces in a process of its own
 def test_each_surface_has_one_smoke_test_and_the_docs_list_them():
     """``python3 tasks.py test`` runs ``-m "browser and smoke"`` over tests/surfaces: one per surface,
     as docs/testing.md says, and no browser or smoke test lives anywhere else."""

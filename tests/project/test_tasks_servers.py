@@ -130,14 +130,11 @@ def stop_and_check(
     assert left == [], "\n".join(left)
 
 
+@pytest.mark.slow  # each starts the app and a kernel
 @pytest.mark.skipif(not hasattr(os, "killpg"), reason="process groups are POSIX")
 @pytest.mark.parametrize(
     "number",
-    [
-        signal.SIGTERM,
-        pytest.param(signal.SIGINT, marks=pytest.mark.slow),
-        pytest.param(signal.SIGHUP, marks=pytest.mark.slow),
-    ],
+    [signal.SIGTERM, signal.SIGINT, signal.SIGHUP],
     ids=lambda n: n.name,
 )
 def test_the_app_stops_with_its_kernels_when_tasks_py_is_signalled(tasks_py, number):

@@ -25,6 +25,9 @@ import helpers
 from helpers.team import sources
 from helpers.trainee import practice
 
+#: The fixture builds and installs the wheel (several seconds): only with ``python3 tasks.py test --all`` (CI).
+pytestmark = pytest.mark.slow
+
 Done = subprocess.CompletedProcess[str]
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -248,6 +248,7 @@ def test_importing_the_builder_loads_neither_widgets_nor_nbconvert() -> None:
     assert (done.returncode, done.stdout, done.stderr) == (0, "[]\n", "")
 
 
+@pytest.mark.slow  # builds the whole site in a process of its own
 def test_the_site_command_builds_into_a_folder(tmp_path: Path) -> None:
     out = tmp_path / "out"
     done = subprocess.run(
