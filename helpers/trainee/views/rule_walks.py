@@ -9,7 +9,9 @@ they need from here is a trainee whose answers are known without a person at the
 * :func:`key_answer`: the same for a check-out case, read from the trainer's key;
 * :func:`slip`: an answer wrong in one field;
 * :class:`Clock`: a fake UTC clock, so the stored outputs never change between runs;
-* :func:`scored_line`: the drill's last scored case as one line.
+* :func:`scored_line`: the drill's last scored case as one line;
+* :func:`earlier_drill` and :func:`carried_on`: a drill served by an earlier mastery model, and the
+  same drill carried on under this one, as a file saved before it is when reopened.
 
 Taught in ``04_practice.ipynb`` ("How a case is scored, shown"), ``06_trainer.ipynb`` and
 ``07_checkout.ipynb`` ("What a pass needs, shown").
@@ -25,10 +27,22 @@ from typing import Any
 from helpers.core.checks import run_check
 from helpers.core.errors import CheckInputError
 from helpers.trainee.cases.deciding_rule import keyed_rule
-from helpers.trainee.drill.mastery import MASTERY_STREAK
+from helpers.trainee.drill.engine import DrillSession
+from helpers.trainee.drill.mastery import MASTERY_STREAK, Mastery
+from helpers.trainee.drill.record import DrillRecord
 from helpers.trainee.grading import Answer, answer_fields
 
-__all__ = ["Clock", "right_answer", "key_answer", "slip", "scored_line", "described", "word"]
+__all__ = [
+    "Clock",
+    "right_answer",
+    "key_answer",
+    "slip",
+    "scored_line",
+    "described",
+    "word",
+    "earlier_drill",
+    "carried_on",
+]
 
 #: The keys of the checks' own input; everything else a case shows is context.
 _CHECK_KEYS = frozenset(
@@ -122,3 +136,24 @@ def described(state: Any) -> str:
         for field in dataclasses.fields(state)
         if isinstance(getattr(state, field.name), plain)
     )
+
+
+def earlier_drill(
+    model: int, *, seed: int, check: str | None = None, clock: Clock | None = None
+) -> DrillSession:
+    """A fresh drill served and judged by the earlier mastery model ``model`` (1 or 2): what a progress
+    file saved before this model holds (``06_trainer.ipynb``)."""
+    drill = DrillSession.start(seed=seed, check=check, clock=clock)
+    m = drill.mastery
+    drill.mastery = Mastery.start(m.rules, seed=m.seed, facets=m.facets, model=model)
+    return drill
+
+
+def carried_on(drill: DrillSession, cases: int, *, clock: Clock | None = None) -> DrillSession:
+    """The first ``cases`` cases of ``drill`` carried on under this mastery model, as a file saved by an
+    earlier model is when it is opened again: its state rebuilt from those attempts by this model, and
+    every case from ``cases + 1`` on served by it (``model_since``) (``06_trainer.ipynb``)."""
+    m = drill.mastery
+    rebuilt = Mastery.replay(m.rules, seed=m.seed, facets=m.facets, attempts=m.attempts[:cases])
+    record = DrillRecord(rebuilt, started=drill.started, check=drill.check_name, model_since=cases + 1)
+    return DrillSession.resume(record, rules=drill.rules, clock=clock)

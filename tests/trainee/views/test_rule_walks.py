@@ -69,3 +69,25 @@ def test_a_state_is_described_in_words_with_no_python_values() -> None:
     text = described(state)
     assert text.startswith(f"rule {state.rule}; streak {state.streak}")
     assert not re.search(r"\b(True|False|None)\b|object at 0x", text)
+
+
+def test_an_earlier_drill_is_served_and_judged_by_its_model_and_carried_on_by_this_one() -> None:
+    from helpers.trainee.drill.mastery import MASTERY_MODEL, replay_schedule
+    from helpers.trainee.views.rule_walks import carried_on, earlier_drill
+
+    old = earlier_drill(1, seed=5, check="target-scope", clock=Clock())
+    assert old.mastery.model == 1 and old.seed_kind == "fixed"
+    while not old.complete:
+        answer = right_answer(old.next_case())
+        old.check(slip(answer) if len(old.attempts) + 1 in (2, 5, 8, 11) else answer)
+    m = old.mastery
+    now = carried_on(old, m.step)
+    assert now.mastery.model == MASTERY_MODEL and not now.complete  # this model asks more
+    assert now.model_since == m.step + 1 and now.attempts == m.attempts
+    file = carried_on(old, 40, clock=Clock())
+    assert len(file.attempts) == 40 and file.model_since == 41
+    while not file.complete:
+        file.check(right_answer(file.next_case()))
+    assert replay_schedule(m.seed, file.attempts, m.rules, model_since=41) == []
+    assert replay_schedule(m.seed, file.attempts, m.rules, model_since=42)  # case 41 was this model's
+    assert replay_schedule(m.seed, file.attempts, m.rules)  # cases 1-40 were model 1's
