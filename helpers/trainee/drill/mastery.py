@@ -316,12 +316,10 @@ class Mastery:
             if facet in self.facet_states:
                 old = self.facet_states[facet]
                 run = old.streak + 1 if unaided else 0
-                new = FacetState(
-                    facet, False, old.seen + 1, attempt.number, run, old.missed + int(not unaided)
-                )
-                needed = facet_streak(facet, new.missed, self.model)
+                missed = old.missed + int(not unaided)
+                secured = run >= facet_streak(facet, missed, self.model)
                 self.facet_states[facet] = FacetState(
-                    facet, run >= needed, new.seen, new.last_case, run, new.missed
+                    facet, secured, old.seen + 1, attempt.number, run, missed
                 )
         self.attempts.append(attempt)
         return attempt
