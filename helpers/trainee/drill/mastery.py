@@ -171,12 +171,12 @@ class Mastery:
             for attempt in attempts:
                 mastery.record(attempt)
             return mastery
-        steps: list[tuple[RuleState, tuple[FacetState, ...]]] = []
+        steps: list[tuple[MasteryAttempt, RuleState, tuple[FacetState, ...]]] = []
         states, kinds = mastery.states, mastery.facet_states
         for attempt in attempts:
             mastery.record(attempt)
             left = tuple(kinds[f] for f in attempt.facets if f in kinds) if attempt.facets else ()
-            steps.append((states[attempt.rule], left))
+            steps.append((attempt, states[attempt.rule], left))
         mastery.__dict__["_steps"] = steps
         return mastery
 
@@ -192,7 +192,7 @@ class Mastery:
             other.model,
         )
         if steps is not None and same_start and not self.attempts:
-            self.__dict__["_following"] = (other.attempts, steps)
+            self.__dict__["_following"] = steps  # each attempt as replayed, whatever is edited since
 
     # --- what has been shown -----------------------------------------------------------
 
@@ -297,8 +297,8 @@ class Mastery:
         following = self.__dict__.get("_following")
         if following is not None:
             done = len(self.attempts)
-            if done < len(following[1]) and following[0][done] == attempt:  # the state it left, as it was
-                recorded, kinds = following[1][done]
+            if done < len(following) and following[done][0] == attempt:  # the state it left, as it was
+                _same, recorded, kinds = following[done]
                 self.states[attempt.rule] = recorded
                 self._keep_reviewable(attempt.rule, recorded)
                 for kind in kinds:
