@@ -153,12 +153,38 @@ def _depth_blanked(plain: str) -> int:
     return _depth_outside(_outside_strings(plain))
 
 
-#: How many characters :func:`_surely_shallow` counts at a time.
-_PIECE = 2048
+#: How many brackets :func:`_surely_shallow` counts at a time (fewer than :data:`MAX_NESTING`, so a
+#: text that stays shallow is told so piece by piece).
+_PIECE = 256
+
+
+#: Every byte but a quote and the brackets: what :func:`_marks_outside` drops.
+_NOT_A_MARK = bytes(b for b in range(256) if b not in b'"[]{}')
+_ESCAPE_BYTES = re.compile(rb"\\.", re.DOTALL)
+
+
+def _marks_outside(text: str) -> str:
+    """The brackets of ``text`` outside its strings, in order: what :func:`_outside_strings` of the
+    escapes blanked holds, less everything else, told without a piece for every string.
+
+    In UTF-8 no byte of a character past ASCII is a quote, a bracket or a backslash, so the
+    encoded text has the same quotes and brackets in the same order, and a backslash dropped with
+    the byte after it leaves only bytes that are dropped next. Two quotes side by side (a string
+    with no bracket in it, or the end of one and the start of the next) are dropped as well: that
+    moves no bracket in or out of a string. What is left is split at its quotes only when a
+    bracket is inside a string.
+    """
+    raw = text.encode("utf-8", "surrogatepass")
+    if b"\\" in raw:
+        raw = _ESCAPE_BYTES.sub(b"", raw)
+    marks = raw.translate(None, _NOT_A_MARK).replace(b'""', b"")
+    if b'"' in marks:
+        marks = b"".join(marks.split(b'"')[0::2])
+    return marks.decode("ascii")
 
 
 def _surely_shallow(outside: str) -> bool:
-    """True when ``outside`` (a text's parts outside strings) nests at most :data:`MAX_NESTING` deep,
+    """True when ``outside`` (a text's brackets outside strings, :func:`_marks_outside`) nests at most :data:`MAX_NESTING` deep,
     told by counting brackets piece by piece: within a piece the depth never passes its depth at the
     start plus the brackets opened in it. False leaves it to the exact count (:func:`_depth_outside`),
     which steps through every bracket."""
@@ -194,10 +220,10 @@ def nesting_cut(text: str) -> int | None:
     """
     if text.count("[") + text.count("{") <= MAX_NESTING:
         return None
-    plain = _blank_escapes(text)
-    outside = _outside_strings(plain)
+    outside = _marks_outside(text)
     if _surely_shallow(outside) or _depth_outside(outside) <= MAX_NESTING:
         return None
+    plain = _blank_escapes(text)
     # The depth passed the limit before any string that never closes, so this scan, which
     # skips only complete strings, passes it at the same bracket.
     depth = 0

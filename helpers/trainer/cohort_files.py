@@ -149,7 +149,8 @@ def _progress_from_bytes(raw: bytes, path: Path, rules: Sequence[Rule] | None) -
         raise ProgressFileError(f"is not UTF-8 text (byte {exc.start})", path=where) from None
     except JSONLoadError as exc:
         raise ProgressFileError(f"is not a progress file: {exc.detail}", path=where) from None
-    return trainee_progress_from_data(data, rules=rules, source=where), data
+    # the states each attempt left are kept for the engine's replay of the drill (replay_drill)
+    return trainee_progress_from_data(data, rules=rules, source=where, keep_steps=True), data
 
 
 def _file_sha256(path: Path) -> str | None:

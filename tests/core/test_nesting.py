@@ -20,10 +20,14 @@ from hypothesis import strategies as st
 from helpers import check_target_scope
 from helpers.core.errors import InvalidInputError, JSONLoadError, describe_value, escape_surrogates
 from helpers.core.jsonio import (
+    _BRACKET,
     MAX_NESTING,
     NO_STACK_LEFT,
     TOO_DEEP,
     LimitedText,
+    _blank_escapes,
+    _marks_outside,
+    _outside_strings,
     loads_document,
     loads_strict,
     nesting_cut,
@@ -271,6 +275,27 @@ def test_the_cut_of_a_long_text_is_found_whatever_the_brackets_between_pieces(pi
     depth = _depth_by_hand(text)
     cut = nesting_cut(text)
     assert (cut is None) == (depth <= MAX_NESTING)
+    if cut is not None:
+        assert nesting_depth(text[: cut + 1]) == MAX_NESTING + 1
+
+
+@given(st.text(alphabet='[]{}"\\a\né⟨\ud800\U0001f600', max_size=80))
+def test_the_brackets_outside_strings_are_told_from_the_encoded_text_as_from_the_text(text):
+    """The bytes' marks (:func:`_marks_outside`) are the brackets the scan by characters finds."""
+    by_characters = "".join(_BRACKET.findall(_outside_strings(_blank_escapes(text))))
+    assert _marks_outside(text) == by_characters
+
+
+_WIDE_PIECES = st.sampled_from(
+    ["[" * 120, "]" * 120, "{", "}", "é" * 300, '"]]é}"', '"[⟨[{"', "\\é[", "\\\ud800]"]
+)
+
+
+@given(st.lists(_WIDE_PIECES, max_size=40), st.integers(min_value=0, max_value=MAX_NESTING + 2))
+def test_the_cut_of_a_long_text_past_ascii_is_found_as_by_hand(pieces, opened):
+    text = "[" * opened + "".join(pieces)
+    cut = nesting_cut(text)
+    assert (cut is None) == (_depth_by_hand(text) <= MAX_NESTING)
     if cut is not None:
         assert nesting_depth(text[: cut + 1]) == MAX_NESTING + 1
 

@@ -159,12 +159,40 @@ class Mastery:
         facets: Sequence[str],
         attempts: Iterable[MasteryAttempt],
         model: int = MASTERY_MODEL,
+        keep_steps: bool = False,
     ) -> Mastery:
-        """The state these attempts lead to, from a fresh start: what a trainer trusts."""
+        """The state these attempts lead to, from a fresh start: what a trainer trusts.
+
+        With ``keep_steps``, the states each attempt left are kept, so a drill that records the
+        same attempts from the same start takes them instead of working them out again
+        (:meth:`follow`: the trainer's replay of the drill by its engine)."""
         mastery = cls.start(rules, seed=seed, facets=facets, model=model)
+        if not keep_steps:
+            for attempt in attempts:
+                mastery.record(attempt)
+            return mastery
+        steps: list[tuple[MasteryAttempt, RuleState, tuple[FacetState, ...]]] = []
+        states, kinds = mastery.states, mastery.facet_states
         for attempt in attempts:
             mastery.record(attempt)
+            left = tuple(kinds[f] for f in attempt.facets if f in kinds) if attempt.facets else ()
+            steps.append((attempt, states[attempt.rule], left))
+        mastery.__dict__["_steps"] = steps
         return mastery
+
+    def follow(self, other: Mastery) -> None:
+        """Take ``other``'s states case by case while this drill, from the same fresh start, records
+        the very attempts ``other`` was replayed from (:meth:`replay` with ``keep_steps``): they are
+        the states :meth:`record` would work out. The first other attempt ends it."""
+        steps = other.__dict__.get("_steps")
+        same_start = (self.rules, self.seed, self.facets, self.model) == (
+            other.rules,
+            other.seed,
+            other.facets,
+            other.model,
+        )
+        if steps is not None and same_start and not self.attempts:
+            self.__dict__["_following"] = steps  # each attempt as replayed, whatever is edited since
 
     # --- what has been shown -----------------------------------------------------------
 
@@ -266,6 +294,18 @@ class Mastery:
 
     def record(self, attempt: MasteryAttempt) -> MasteryAttempt:
         """Take one scored case into the state; ``attempt.number`` must be the next case number."""
+        following = self.__dict__.get("_following")
+        if following is not None:
+            done = len(self.attempts)
+            if done < len(following) and following[done][0] == attempt:  # the state it left, as it was
+                _same, recorded, kinds = following[done]
+                self.states[attempt.rule] = recorded
+                self._keep_reviewable(attempt.rule, recorded)
+                for kind in kinds:
+                    self.facet_states[kind.facet] = kind
+                self.attempts.append(attempt)
+                return attempt
+            del self.__dict__["_following"]
         if attempt.rule not in self.states:
             raise InvalidInputError(f"{attempt.rule!r} is not a rule of this drill", field="rule")
         if attempt.outcome not in OUTCOMES:
@@ -306,25 +346,27 @@ class Mastery:
             last_practised=when,
             schedule=Schedule.after(state.schedule, self.rules.index(attempt.rule), unaided, moment),
         )
-        memo = self.__dict__.get("_reviewable_memo")
-        if memo is not None and memo[0] is self.states:  # what :meth:`due` looks at, kept up to date
-            if mastered_on is not None and recorded.schedule is not None:
-                memo[1][attempt.rule] = recorded.schedule.last_review()
-            else:
-                memo[1].pop(attempt.rule, None)
+        self._keep_reviewable(attempt.rule, recorded)
         for facet in attempt.facets:
             if facet in self.facet_states:
                 old = self.facet_states[facet]
                 run = old.streak + 1 if unaided else 0
-                new = FacetState(
-                    facet, False, old.seen + 1, attempt.number, run, old.missed + int(not unaided)
-                )
-                needed = facet_streak(facet, new.missed, self.model)
+                missed = old.missed + int(not unaided)
+                secured = run >= facet_streak(facet, missed, self.model)
                 self.facet_states[facet] = FacetState(
-                    facet, run >= needed, new.seen, new.last_case, run, new.missed
+                    facet, secured, old.seen + 1, attempt.number, run, missed
                 )
         self.attempts.append(attempt)
         return attempt
+
+    def _keep_reviewable(self, rule: str, recorded: RuleState) -> None:
+        """What :meth:`due` looks at (:meth:`_reviewable`), kept up to date with ``rule``'s new state."""
+        memo = self.__dict__.get("_reviewable_memo")
+        if memo is not None and memo[0] is self.states:
+            if recorded.mastered_on is not None and recorded.schedule is not None:
+                memo[1][rule] = recorded.schedule.last_review()
+            else:
+                memo[1].pop(rule, None)
 
     # --- what to serve next ---------------------------------------------------------------
 

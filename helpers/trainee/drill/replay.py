@@ -127,6 +127,7 @@ def replay_drill(
         return [f"the drill cannot be started again from its seed: {exc.message}"]
     if tuple(engine.mastery.rules) != tuple(m.rules) or tuple(engine.mastery.facets) != tuple(m.facets):
         return ["the drill's rules or look-alike kinds are not the ones the engine gives its check and seed"]
+    engine.mastery.follow(m)  # while the engine records the file's attempts, the states the load worked out
     since = progress.drill.model_since
     done = engine.mastery.attempts
     earlier = _earlier_model(since, len(recorded))

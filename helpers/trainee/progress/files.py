@@ -319,10 +319,13 @@ def trainee_progress_from_data(
     rules: Sequence[Rule] | None = None,
     cases: Sequence[PracticeCase] | None = None,
     source: str = "<data>",
+    keep_steps: bool = False,
 ) -> TraineeProgress:
     """Read a version 1, 2 or 3 progress object; 1 and 2 are migrated, newer versions refused.
 
-    Raises :class:`~helpers.core.errors.ProgressFileError` naming what is wrong.
+    Raises :class:`~helpers.core.errors.ProgressFileError` naming what is wrong. ``keep_steps`` keeps
+    the states each attempt left (:meth:`~helpers.trainee.drill.mastery.Mastery.replay`), for the
+    trainer's replay of the drill by its engine.
     """
 
     def bad(message: str) -> ProgressFileError:
@@ -366,6 +369,7 @@ def trainee_progress_from_data(
             seed=m["seed"],
             facets=m["facets"],
             attempts=(MasteryAttempt.from_data(a) for a in m["attempts"]),
+            keep_steps=keep_steps,
         )
     except InvalidInputError as exc:
         raise bad(f"mastery.attempts cannot be replayed: {exc.message}") from None

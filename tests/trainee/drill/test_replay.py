@@ -9,12 +9,13 @@ from dataclasses import replace
 
 import pytest
 from budget import examples
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from trainees import _blind_answer, perfect, run
 
 from helpers.core.errors import InvalidInputError
 from helpers.trainee.drill.engine import DrillSession
+from helpers.trainee.drill.mastery import Mastery
 from helpers.trainee.drill.replay import _Clock, replay_drill
 from helpers.trainee.drill.times import now_text, parse_time
 from helpers.trainee.grading import Answer
@@ -112,3 +113,63 @@ def test_an_attempt_the_engine_records_otherwise_is_named_with_its_fields():
         'case 3: replayed, the engine records another attempt than the file: outcome "helped" (the engine '
         'records "correct"); correct false (the engine records true)'
     ]
+
+
+# --- the states the load worked out, taken by the engine as it records the same attempts ---------
+
+
+def _drill(outcomes: list[bool], gaps: list[int]) -> DrillSession:
+    """A drill answered right or wrong in turn, each case ``gaps`` hours after the one before."""
+    moment = [dt.datetime(2026, 11, 2, 9, 0, tzinfo=dt.UTC)]
+    session = DrillSession.start(seed=21, clock=lambda: moment[0])
+    for right, gap in zip(outcomes, gaps, strict=False):
+        moment[0] += dt.timedelta(hours=gap)
+        view = session.next_case()
+        session.check(_blind_answer(view, None) if right else Answer(view.check))
+    return session
+
+
+@settings(max_examples=examples(30), deadline=None)
+@given(
+    outcomes=st.lists(st.booleans(), min_size=1, max_size=40),
+    gaps=st.lists(st.sampled_from([0, 1, 30, 400]), min_size=40, max_size=40),
+    edited=st.integers(min_value=0, max_value=45),
+)
+@example(outcomes=[True] * 40, gaps=[30] * 40, edited=45)  # rules mastered, then due in days
+def test_a_drill_following_the_loaded_states_stands_where_recording_afresh_does(outcomes, gaps, edited):
+    """Case by case, and past an attempt other than the loaded one (then it works them out itself)."""
+    m = _drill(outcomes, gaps).mastery
+    loaded = Mastery.replay(m.rules, seed=m.seed, facets=m.facets, attempts=m.attempts, keep_steps=True)
+    attempts = list(m.attempts)
+    if edited < len(attempts):
+        flipped = "missed" if attempts[edited].outcome == "correct" else "correct"
+        attempts[edited] = replace(attempts[edited], outcome=flipped)
+        # edited in place after the load too: the states it kept are still the load's
+        loaded.attempts[edited] = attempts[edited]
+    follower, afresh = (
+        Mastery.start(m.rules, seed=m.seed, facets=m.facets),
+        Mastery.start(m.rules, seed=m.seed, facets=m.facets),
+    )
+    follower.follow(loaded)
+    for attempt in attempts:
+        follower.record(attempt)
+        afresh.record(attempt)
+        assert follower.states == afresh.states and follower.facet_states == afresh.facet_states
+        later = now_text(parse_time(attempt.served) + dt.timedelta(days=400))
+        assert follower.due(later) == afresh.due(later)
+        assert follower.next_rule(later) == afresh.next_rule(later)
+    assert follower.attempts == afresh.attempts
+    assert loaded.states == Mastery.replay(m.rules, seed=m.seed, facets=m.facets, attempts=m.attempts).states
+
+
+def test_the_engine_takes_the_loaded_states_only_from_the_same_start():
+    m = _drill([True, False, True], [1, 1, 1]).mastery
+    loaded = Mastery.replay(m.rules, seed=m.seed, facets=m.facets, attempts=m.attempts, keep_steps=True)
+    other_seed = Mastery.start(m.rules, seed=m.seed + 1, facets=m.facets)
+    other_seed.follow(loaded)
+    plain = Mastery.start(m.rules, seed=m.seed, facets=m.facets)
+    plain.follow(Mastery.replay(m.rules, seed=m.seed, facets=m.facets, attempts=m.attempts))
+    assert "_following" not in other_seed.__dict__ and "_following" not in plain.__dict__
+    same = Mastery.start(m.rules, seed=m.seed, facets=m.facets)
+    same.follow(loaded)
+    assert "_following" in same.__dict__
