@@ -124,3 +124,35 @@ def test_the_smoke_results_are_shown_when_the_rest_fails(tasks, tmp_path, capsys
         tasks.smoke_tests(smoke, dict(os.environ), beside=rest, log_path=tmp_path / "smoke.log")
     assert raised.value.code == 1
     assert "tests/surfaces/x.py::test_one PASSED" in capsys.readouterr().out
+
+
+def test_every_venv_is_built_at_once_before_any_test_runs(tasks, monkeypatch):
+    import threading
+
+    pythons = [Path("/fake/python3.11"), Path("/fake/python3.12"), Path("/fake/python3.13")]
+    monkeypatch.setattr(tasks, "PYTHONS", tuple((p.name[-4:], "fake", (str(p),)) for p in pythons))
+    monkeypatch.setattr(tasks, "find_python", lambda version, places: Path(places[0]))
+    both_started = threading.Barrier(len(pythons), timeout=10)  # passes only if the builds overlap
+    events: list[str] = []
+
+    def build(python: Path) -> Path:
+        both_started.wait()
+        events.append(f"built {python.name}")
+        return python
+
+    monkeypatch.setattr(tasks, "python_venv", build)
+    monkeypatch.setattr(tasks, "test_on", lambda python, extra: events.append(f"tested {python.name}"))
+    tasks.pythons([])
+    assert sorted(events[:3]) == [f"built {p.name}" for p in pythons]
+    assert events[3:] == [f"tested {p.name}" for p in pythons]  # in order, once every venv is ready
+
+
+def test_a_venv_that_fails_to_build_is_named(tasks, monkeypatch):
+    def build(python: Path) -> Path:
+        if python.name == "python3.12":
+            raise SystemExit(1)
+        return python
+
+    monkeypatch.setattr(tasks, "python_venv", build)
+    with pytest.raises(SystemExit, match=r"building the venv of /fake/python3\.12 failed \(pip exited 1\)"):
+        tasks.build_venvs([Path("/fake/python3.11"), Path("/fake/python3.12")])
