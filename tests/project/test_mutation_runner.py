@@ -489,7 +489,9 @@ def test_every_reviewed_equivalent_still_points_at_its_line() -> None:
         module = entry["mutant"].split(":", 1)[0]
         lines = (root / module).read_text(encoding="utf-8").splitlines()
         # A change over several lines is written as the lines joined by " / ", ending at ``line``.
-        assert lines[entry["line"] - 1].strip() == entry["original"].split(" / ")[-1].strip(), entry["mutant"]
+        assert lines[entry["line"] - 1].strip() == entry["original"].split(" / ")[-1].strip(), (
+            f"{entry['mutant']} has moved: python tools/mutation/repin.py finds it again"
+        )
         assert entry["reason"].strip() and entry["mutated"] != entry["original"], entry["mutant"]
 
 
@@ -521,3 +523,77 @@ def test_notebooks_only_refuses_suite_coverage():
     with pytest.raises(SystemExit):
         runner._parse(["--notebooks-only", "--suite-coverage"])
     assert runner._parse(["--notebooks-only"]).notebooks_only
+
+
+def _load_repin() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("mutation_repin", RUNNER_PATH.with_name("repin.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_repin_follows_a_mutant_renumbered_or_moved_by_an_edit_and_names_what_it_cannot_find():
+    repin = _load_repin()
+    entry = {
+        "mutant": "helpers/x.py:core/ReplaceFalseWithTrue:5",
+        "line": 467,
+        "original": 'ax.set_xlabel("trainees", parse_math=False)',
+        "mutated": 'ax.set_xlabel("trainees", parse_math=True)',
+    }
+    items = [
+        {
+            "module": "helpers/x.py",
+            "operator": "core/ReplaceFalseWithTrue",
+            "mutant": f"helpers/x.py:core/ReplaceFalseWithTrue:{n}",
+            "line": line,
+            "original": original,
+            "mutated": original.replace("False", "True"),
+        }
+        for n, line, original in [
+            (5, 478, "ax.set_yticks(positions, parse_math=False)"),  # the old name now means another mutant
+            (6, 480, 'ax.set_xlabel("trainees", parse_math=False)'),
+        ]
+    ]
+    gone = {
+        **entry,
+        "mutant": "helpers/x.py:core/ReplaceFalseWithTrue:9",
+        "original": "x = False",
+        "mutated": "x = True",
+    }
+    entries = [dict(entry), gone]
+    moved, unmatched = repin.repin(entries, items)
+    assert entries[0]["mutant"].endswith(":6") and entries[0]["line"] == 480
+    assert moved == [
+        "helpers/x.py:core/ReplaceFalseWithTrue:5 line 467 -> helpers/x.py:core/ReplaceFalseWithTrue:6 line 480"
+    ]
+    assert unmatched == ["helpers/x.py:core/ReplaceFalseWithTrue:9 (line 467): 0 mutants change that line so"]
+    assert repin.repin(entries[:1], items) == ([], [])  # pinned right: nothing moves
+
+
+def test_repin_tells_two_lines_changed_alike_apart_by_the_line_an_entry_is_on():
+    repin = _load_repin()
+    items = [
+        {
+            "module": "m.py",
+            "operator": "core/NumberReplacer",
+            "mutant": f"m.py:core/NumberReplacer:{n}",
+            "line": line,
+            "original": "depth = 0",
+            "mutated": "depth = 1",
+        }
+        for n, line in ((24, 191), (28, 229))
+    ]
+    on_its_line = {
+        "mutant": "m.py:core/NumberReplacer:18",
+        "line": 229,
+        "original": "depth = 0",
+        "mutated": "depth = 1",
+    }
+    moved_off = {**on_its_line, "line": 200}
+    assert repin.repin([on_its_line], items)[0] == [
+        "m.py:core/NumberReplacer:18 line 229 -> m.py:core/NumberReplacer:28 line 229"
+    ]
+    assert repin.repin([moved_off], items)[1] == [
+        "m.py:core/NumberReplacer:18 (line 200): 0 mutants change that line so"
+    ]
